@@ -1,0 +1,3 @@
+//! The games, one folder each. Register a new game in [`crate::registry`].
+
+pub mod yut;

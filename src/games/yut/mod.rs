@@ -1,0 +1,183 @@
+//! Yut Nori (2018 KAIST RUN Spring, BOJ 15778): replay up to 100 turns and draw the board.
+//!
+//! A judge file holds one game: `N`, then N lines `T SSSS` (token letter, four yut sides).
+//! The output is the 32 x 32 board with every token on a station drawn in its slot.
+//! See `spec/yut.md`; the rules live in [`board`] (stations, routes, drawing) and in the
+//! engines: [`reference`] walks the routes step by step as the statement tells it, and [`table`]
+//! looks destinations up in a hand-written (station, steps) table and keeps the board as one
+//! token mask per station.
+
+pub mod board;
+pub mod reference;
+pub mod table;
+
+use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
+use board::{Place, TOKEN_COUNT, Token};
+
+/// The largest number of turns the statement allows.
+pub const MAX_TURNS: usize = 100;
+/// Yut sticks thrown per turn.
+pub const STICKS: usize = 4;
+/// Steps for a throw showing no front side (`BBBB`).
+pub const ALL_BACKS_STEPS: u8 = 5;
+
+/// A throw of the four sticks, as a number of steps 1..=5.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Throw {
+    steps: u8,
+}
+
+impl Throw {
+    /// Reads `SSSS` (`B`/`F`): steps = number of `F`, and 5 when there is none.
+    pub fn parse(sides: &[u8]) -> Option<Throw> {
+        if sides.len() != STICKS || !sides.iter().all(|&s| s == b'B' || s == b'F') {
+            return None;
+        }
+        let fronts = sides.iter().filter(|&&s| s == b'F').count() as u8;
+        Some(Throw { steps: if fronts == 0 { ALL_BACKS_STEPS } else { fronts } })
+    }
+
+    pub fn steps(self) -> u8 {
+        self.steps
+    }
+}
+
+/// One turn: which token moves, how far, and the input line it came from (for errors).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Turn {
+    pub token: Token,
+    pub throw: Throw,
+    pub line: usize,
+}
+
+/// A whole game to replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    pub turns: Vec<Turn>,
+}
+
+/// Where every token ends (index = [`Token::index`]).
+pub type FinalPlaces = [Place; TOKEN_COUNT];
+
+/// The game's entry in the registry.
+pub struct Yut;
+
+impl Rules for Yut {
+    type Case = Replay;
+    type Answer = FinalPlaces;
+
+    const NAME: &'static str = "yut";
+    const TITLE: &'static str = "Yut Nori replay (KAIST RUN 2018, BOJ 15778)";
+    const WORK_UNIT: &'static str = "turns";
+    const DEFAULT_ENGINE: &'static str = "table";
+
+    fn engines() -> &'static [Engine<Replay, FinalPlaces>] {
+        &[
+            Engine {
+                name: "reference",
+                about: "walks each route step by step, as the statement tells it",
+                solve: reference::solve,
+            },
+            Engine {
+                name: "table",
+                about: "(station, steps) destination table and one token mask per station",
+                solve: table::solve,
+            },
+        ]
+    }
+
+    fn parse(input: &[u8]) -> Vec<Parsed<Replay>> {
+        let parsed = parse_replay(input);
+        let size = match &parsed {
+            Ok(replay) => format!("{} turns", replay.turns.len()),
+            Err(_) => String::new(),
+        };
+        vec![Parsed { line: 1, label: String::new(), size, case: parsed }]
+    }
+
+    fn format_case(_index: usize, _case: &Replay, outcome: &Outcome<FinalPlaces>) -> String {
+        board::draw(&outcome.answer)
+    }
+
+    fn split_output(output: &str) -> Vec<String> {
+        // One game per file: the whole output is the one block.
+        split_blocks(output, |_| false)
+    }
+}
+
+/// Shows a line of input in an error message, whatever its bytes.
+fn shown(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Parses `N` and N turns. Blank lines after the last turn are allowed; anything else is not.
+pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
+    let mut lines = input.split(|&b| b == b'\n').enumerate().map(|(i, l)| {
+        let l = l.strip_suffix(b"\r").unwrap_or(l);
+        (i + 1, l)
+    });
+    let (line, header) = lines.next().unwrap_or((1, b""));
+    let header = header.trim_ascii();
+    if header.is_empty() {
+        return Err(CaseError::new(line, "expected the number of turns N, found nothing"));
+    }
+    let count: usize = std::str::from_utf8(header)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CaseError::new(line, format!("expected N, found {:?}", shown(header))))?;
+    if !(1..=MAX_TURNS).contains(&count) {
+        return Err(CaseError::new(line, format!("N = {count} is outside 1..={MAX_TURNS}")));
+    }
+    let mut turns = Vec::with_capacity(count);
+    let mut last_line = line;
+    for _ in 0..count {
+        let Some((line, text)) = lines.next() else {
+            return Err(CaseError::new(
+                last_line + 1,
+                format!("expected {count} turns, the input ends after {}", turns.len()),
+            ));
+        };
+        last_line = line;
+        turns.push(parse_turn(line, text)?);
+    }
+    if let Some((line, text)) = lines.find(|(_, text)| !text.trim_ascii().is_empty()) {
+        return Err(CaseError::new(
+            line,
+            format!("unexpected text after the {count} turns: {:?}", shown(text)),
+        ));
+    }
+    Ok(Replay { turns })
+}
+
+/// Parses one `T SSSS` line.
+fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
+    let fields: Vec<&[u8]> = text.split(|b| b.is_ascii_whitespace()).filter(|f| !f.is_empty()).collect();
+    let [token, sides] = fields[..] else {
+        return Err(CaseError::new(
+            line,
+            format!("expected `T SSSS` (token and four sides), found {:?}", shown(text)),
+        ));
+    };
+    let token = match token {
+        [letter] => Token::from_letter(*letter),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        CaseError::new(line, format!("token {:?} is not one of ABCDabcd", shown(token)))
+    })?;
+    let throw = Throw::parse(sides).ok_or_else(|| {
+        CaseError::new(line, format!("throw {:?} is not four of B/F", shown(sides)))
+    })?;
+    Ok(Turn { token, throw, line })
+}
+
+/// The error for a turn that moves a token which already escaped.
+pub fn escaped_token_error(turn: &Turn) -> CaseError {
+    CaseError::new(
+        turn.line,
+        format!("token {} has already escaped and cannot move", turn.token.letter() as char),
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,21 @@
+//! gamebench: simulate, solve and benchmark four contest games in bulk.
+//!
+//! The judge format is the interface: every engine reads a game's judge input and writes its
+//! judge output byte for byte, so any engine can be dropped into a judge and any judge's data can
+//! be fed to the tool. Everything else (generation, batch runs, checking, timing) is built around
+//! that.
+//!
+//! - [`game`]: the contract a game implements ([`game::Rules`]) and its object-safe view.
+//! - [`registry`]: the one place that lists the games and their engines.
+//! - [`games`]: one folder per game (rules, parser/formatter, engines).
+//! - [`corpus`]: finding case files and their expected outputs.
+//! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
+//! - [`results`]: the CSV schema and the summary table.
+
+pub mod corpus;
+pub mod digest;
+pub mod game;
+pub mod games;
+pub mod registry;
+pub mod results;
+pub mod runner;
