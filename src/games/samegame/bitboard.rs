@@ -33,6 +33,12 @@ const ROW_FLAGS: u64 = {
     flags
 };
 
+/// Bit position of the top row's nibble.
+const TOP_ROW_SHIFT: u32 = (MAX_ROWS as u32 - 1) * ROW_BITS;
+
+/// Bits 0 and 2: shifted by a column c and back by one, the columns on both sides of c.
+const NEIGHBOUR_BITS: u64 = 0b101;
+
 /// A set of rows of one column: row r is bit `4r` (the flag bit of its nibble).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Rows(u64);
@@ -76,16 +82,36 @@ impl Rows {
         self.0 == 0
     }
 
-    /// Number of rows in the set.
+    /// Number of rows in the set. Multiplying by [`ROW_FLAGS`] sums every flag into the top
+    /// row's nibble (at most 10 < 16, and no lower nibble carries), which is cheaper than
+    /// `count_ones` on targets without a popcount instruction (the x86-64 baseline).
     #[inline]
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        ((self.0.wrapping_mul(ROW_FLAGS) >> TOP_ROW_SHIFT) & ROW_VALUE_MASK) as usize
     }
 
     /// The highest row of the set.
     #[inline]
     pub fn highest(self) -> Option<usize> {
         (self.0 != 0).then(|| ((u64::BITS - 1 - self.0.leading_zeros()) / ROW_BITS) as usize)
+    }
+
+    /// The rows of `mask` connected to the set through rows of `mask` (the set's members
+    /// outside `mask` are dropped): a branch-free occluded fill up and down, by 1, 2, 4 and 8
+    /// rows, which covers the at most 9 steps of a column.
+    #[inline(always)]
+    pub fn fill_within(self, mask: Rows) -> Rows {
+        let m = mask.0;
+        let mut up = self.0 & m;
+        let mut down = up;
+        let (mut open_up, mut open_down) = (m, m);
+        for step in [ROW_BITS, 2 * ROW_BITS, 4 * ROW_BITS, 8 * ROW_BITS] {
+            up |= (up << step) & open_up;
+            open_up &= open_up << step;
+            down |= (down >> step) & open_down;
+            open_down &= open_down >> step;
+        }
+        Rows(up | down)
     }
 
     /// The set without row `row`.
@@ -153,6 +179,9 @@ pub struct Board {
     width: usize,
     /// Cells left on the board.
     remaining: usize,
+    /// Scratch for [`Board::select`]: `region[c + 1]` is column c's part of the region being
+    /// grown, so every column has two readable neighbours; all empty between selections.
+    region: [Rows; MAX_COLS + 2],
 }
 
 impl Board {
@@ -171,6 +200,7 @@ impl Board {
             heights,
             width: cols,
             remaining: rows * cols,
+            region: [Rows::NONE; MAX_COLS + 2],
         }
     }
 
@@ -187,46 +217,21 @@ impl Board {
             return false; // empty: above the column's top, or a vacated column
         }
         let value = self.words[col].value(row);
-        // region[c + 1] is column c's part of the region; region[0] and region[width + 1]
-        // stay empty so that every column has two neighbours to read.
-        let mut region = [Rows::NONE; MAX_COLS + 2];
-        region[col + 1] = Rows::single(row);
-        let (mut lo, mut hi) = (col, col);
-        loop {
-            let mut grew = false;
-            for c in lo.saturating_sub(1)..=(hi + 1).min(self.width - 1) {
-                let same = self.words[c].rows_holding(value, usize::from(self.heights[c]));
-                let before = region[c + 1];
-                let mut rows = before
-                    .union(region[c])
-                    .union(region[c + 2])
-                    .intersection(same);
-                // Close the column vertically at once, so long vertical runs cost no passes.
-                loop {
-                    let next = rows.with_vertical_neighbours().intersection(same);
-                    if next == rows {
-                        break;
-                    }
-                    rows = next;
-                }
-                if rows != before {
-                    region[c + 1] = rows;
-                    grew = true;
-                    lo = lo.min(c);
-                    hi = hi.max(c);
-                }
-            }
-            if !grew {
-                break;
-            }
-        }
-        let size: usize = region[lo + 1..=hi + 1].iter().map(|r| r.len()).sum();
-        if size < MIN_REGION {
+        let seed = Rows::single(row);
+        let same_here = self.same(col, value);
+        // Most rejected selections are singletons: test the four neighbours before growing.
+        let vertical = seed.with_vertical_neighbours().intersection(same_here);
+        let left = col > 0 && self.holds(col - 1, row, value);
+        let right = self.holds(col + 1, row, value);
+        if vertical == seed && !left && !right {
             return false;
         }
+        let (lo, hi, size) = self.grow_region(col, seed.fill_within(same_here), value);
+        debug_assert!(size >= MIN_REGION);
         let mut emptied = false;
         for c in lo..=hi {
-            let removed = region[c + 1];
+            let removed = self.region[c + 1];
+            self.region[c + 1] = Rows::NONE; // leave the scratch clean for the next selection
             self.words[c] = self.words[c].without(removed);
             self.heights[c] -= removed.len() as u8;
             emptied |= self.heights[c] == 0;
@@ -236,6 +241,50 @@ impl Board {
             self.collapse_from(lo);
         }
         true
+    }
+
+    /// The rows of column `c` holding `value`.
+    #[inline(always)]
+    fn same(&self, c: usize, value: u8) -> Rows {
+        self.words[c].rows_holding(value, usize::from(self.heights[c]))
+    }
+
+    /// True when column `c` has a cell in row `row` holding `value` (false past the width).
+    #[inline(always)]
+    fn holds(&self, c: usize, row: usize, value: u8) -> bool {
+        c < self.width && row < usize::from(self.heights[c]) && self.words[c].value(row) == value
+    }
+
+    /// Grows the region of `value` from `start` (column `col`'s part, already closed
+    /// vertically) into `self.region`, bit-parallel: a column is re-examined whenever a
+    /// neighbour's part grows, and takes the rows its neighbours share with its same-value
+    /// mask, closed vertically. Returns the column span and the number of cells.
+    fn grow_region(&mut self, col: usize, start: Rows, value: u8) -> (usize, usize, usize) {
+        let columns = (1u64 << self.width) - 1;
+        // Bits c-1 and c+1 of the columns to re-examine once column c has grown.
+        let around = |c: usize| ((NEIGHBOUR_BITS << c) >> 1) & columns;
+        self.region[col + 1] = start;
+        let mut dirty = around(col);
+        let (mut lo, mut hi) = (col, col);
+        while dirty != 0 {
+            let c = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let same = self.same(c, value);
+            let before = self.region[c + 1];
+            let touching = self.region[c].union(self.region[c + 2]).intersection(same);
+            if touching.intersection(before) == touching {
+                continue; // nothing new reaches this column
+            }
+            let after = before.union(touching).fill_within(same);
+            if after != before {
+                self.region[c + 1] = after;
+                dirty |= around(c);
+                lo = lo.min(c);
+                hi = hi.max(c);
+            }
+        }
+        let size = self.region[lo + 1..=hi + 1].iter().map(|r| r.len()).sum();
+        (lo, hi, size)
     }
 
     /// Squeezes the empty columns at or right of `from` out, in one pass.
@@ -302,12 +351,37 @@ mod tests {
         let grown = mid.with_vertical_neighbours();
         assert_eq!(grown, Rows::single(3).union(mid).union(Rows::single(5)));
         assert_eq!(grown.len(), 3);
+        assert_eq!(Rows::NONE.len(), 0);
+        assert_eq!(Rows::below(MAX_ROWS).len(), MAX_ROWS);
+        assert_eq!(Rows::single(9).union(Rows::single(0)).len(), 2);
         assert_eq!(grown.highest(), Some(5));
         assert_eq!(Rows::NONE.highest(), None);
         assert_eq!(grown.without(5).highest(), Some(4));
         // The bottom row does not wrap around.
         assert_eq!(Rows::single(0).with_vertical_neighbours().len(), 2);
         assert!(Rows::single(0).intersection(Rows::single(1)).is_empty());
+    }
+
+    #[test]
+    fn fill_stays_inside_the_runs_of_the_mask() {
+        let rows = |list: &[usize]| {
+            list.iter()
+                .fold(Rows::NONE, |s, &r| s.union(Rows::single(r)))
+        };
+        // Mask: runs {0,1,2}, {4}, {6,7,8,9}.
+        let mask = rows(&[0, 1, 2, 4, 6, 7, 8, 9]);
+        assert_eq!(Rows::single(1).fill_within(mask), rows(&[0, 1, 2]));
+        assert_eq!(Rows::single(4).fill_within(mask), rows(&[4]));
+        assert_eq!(Rows::single(9).fill_within(mask), rows(&[6, 7, 8, 9]));
+        assert_eq!(
+            rows(&[0, 7]).fill_within(mask),
+            rows(&[0, 1, 2, 6, 7, 8, 9])
+        );
+        // Seeds outside the mask are dropped; a full column fills from either end.
+        assert_eq!(Rows::single(3).fill_within(mask), Rows::NONE);
+        let full = Rows::below(MAX_ROWS);
+        assert_eq!(Rows::single(0).fill_within(full), full);
+        assert_eq!(Rows::single(9).fill_within(full), full);
     }
 
     #[test]

@@ -293,21 +293,33 @@ fn terminator_is_a_header_with_one_zero() {
 
 #[test]
 fn tokenizer_counts_lines_and_flags_bad_tokens() {
-    let mut tokens = parse::Tokens::new(b"12\n\n 7\t+3 \r\n0099 1a");
+    let input = b"12\n\n 7\t+3 \r\n0099 1a\x0b\x0c\xff";
+    let mut tokens = parse::Tokens::new(input);
     let mut seen = Vec::new();
     while let Some(t) = tokens.next_token() {
-        seen.push((t.token, t.line));
+        seen.push((t.token, t.offset));
     }
     use parse::Token::*;
     assert_eq!(
         seen,
         [
-            (Number(12), 1),
-            (Number(7), 3),
-            (Bad(b"+3"), 3),
-            (Number(99), 4),
-            (Bad(b"1a"), 4)
+            (Number(12), 0),
+            (Number(7), 5),
+            (Bad(b"+3"), 7),
+            (Number(99), 12),
+            (Bad(b"1a"), 17),
+            (Bad(b"\xff"), 21)
         ]
     );
-    assert_eq!(tokens.line(), 4);
+    let lines: Vec<usize> = seen
+        .iter()
+        .map(|&(_, offset)| tokens.line_at(offset))
+        .collect();
+    assert_eq!(lines, [1, 3, 3, 4, 4, 4]);
+    // Asking out of order recounts from the start.
+    assert_eq!(tokens.line_at(0), 1);
+    assert_eq!(tokens.line_at(usize::MAX), 4);
+    assert_eq!(tokens.last_token_line(), 4);
+    assert_eq!(tokens.next_token(), None);
+    assert_eq!(tokens.next_token(), None);
 }
