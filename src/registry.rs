@@ -33,7 +33,12 @@ mod tests {
             let mut unique = engines.clone();
             unique.sort();
             unique.dedup();
-            assert_eq!(unique.len(), engines.len(), "{}: duplicate engine", game.name());
+            assert_eq!(
+                unique.len(),
+                engines.len(),
+                "{}: duplicate engine",
+                game.name()
+            );
         }
     }
 }

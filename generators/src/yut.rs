@@ -9,11 +9,20 @@
 use crate::{Dice, GenError, Options, range_option};
 
 pub const PROFILES: &[(&str, &str)] = &[
-    ("random", "1-100 turns (or --moves), uniformly random throws and playable tokens"),
+    (
+        "random",
+        "1-100 turns (or --moves), uniformly random throws and playable tokens",
+    ),
     ("long", "100 turns (or --moves), random otherwise"),
     ("catch", "prefers moves that land on opponents"),
-    ("stack", "prefers moves that join own tokens and move stacks"),
-    ("shortcut", "steers tokens onto mo, duet-mo and bang and moves them from there"),
+    (
+        "stack",
+        "prefers moves that join own tokens and move stacks",
+    ),
+    (
+        "shortcut",
+        "steers tokens onto mo, duet-mo and bang and moves them from there",
+    ),
 ];
 
 const MAX_TURNS: u64 = 100;
@@ -22,7 +31,9 @@ const MO: u8 = 4;
 const DUET_MO: u8 = 9;
 const BANG: u8 = 22;
 
-const OUTER: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+const OUTER: &[u8] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+];
 const MO_DIAGONAL: &[u8] = &[4, 20, 21, 22, 23, 24, 14, 15, 16, 17, 18, 19];
 const DUET_MO_DIAGONAL: &[u8] = &[9, 25, 26, 22, 27, 28, 19];
 const BANG_WAY: &[u8] = &[22, 27, 28, 19];
@@ -59,8 +70,17 @@ fn team(token: usize) -> usize {
 
 /// Generates one game file.
 pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<String, GenError> {
-    let default_turns = if profile == "long" { (MAX_TURNS, MAX_TURNS) } else { (1, MAX_TURNS) };
-    let (lo, hi) = range_option("--moves", options.moves.as_deref(), default_turns, (1, MAX_TURNS))?;
+    let default_turns = if profile == "long" {
+        (MAX_TURNS, MAX_TURNS)
+    } else {
+        (1, MAX_TURNS)
+    };
+    let (lo, hi) = range_option(
+        "--moves",
+        options.moves.as_deref(),
+        default_turns,
+        (1, MAX_TURNS),
+    )?;
     let turns = dice.range(lo, hi) as usize;
     let mut places = [Place::Start; 8];
     let mut lines = Vec::with_capacity(turns);
@@ -69,14 +89,22 @@ pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<Str
         if playable.is_empty() {
             break; // every token escaped: the game is over, a valid input stops here
         }
-        let sides: Vec<u8> = (0..4).map(|_| if dice.chance(1, 2) { b'F' } else { b'B' }).collect();
+        let sides: Vec<u8> = (0..4)
+            .map(|_| if dice.chance(1, 2) { b'F' } else { b'B' })
+            .collect();
         let fronts = sides.iter().filter(|&&s| s == b'F').count();
         let steps = if fronts == 0 { 5 } else { fronts };
-        let weights: Vec<u64> =
-            playable.iter().map(|&t| weight(profile, &places, t, steps)).collect();
+        let weights: Vec<u64> = playable
+            .iter()
+            .map(|&t| weight(profile, &places, t, steps))
+            .collect();
         let token = playable[dice.weighted(&weights)];
         play(&mut places, token, steps);
-        lines.push(format!("{} {}", TOKENS[token] as char, String::from_utf8_lossy(&sides)));
+        lines.push(format!(
+            "{} {}",
+            TOKENS[token] as char,
+            String::from_utf8_lossy(&sides)
+        ));
     }
     let mut text = format!("{}\n", lines.len());
     for line in lines {
@@ -92,16 +120,30 @@ fn weight(profile: &str, places: &[Place; 8], token: usize, steps: usize) -> u64
     let from = places[token];
     let to = destination(from, steps);
     let others_at = |place: Place, same_team: bool| {
-        (0..8).filter(|&o| o != token && places[o] == place && (team(o) == team(token)) == same_team).count() as u64
+        (0..8)
+            .filter(|&o| o != token && places[o] == place && (team(o) == team(token)) == same_team)
+            .count() as u64
     };
     match profile {
         "catch" => {
-            if matches!(to, Place::On(_)) { 1 + 20 * others_at(to, false) } else { 1 }
+            if matches!(to, Place::On(_)) {
+                1 + 20 * others_at(to, false)
+            } else {
+                1
+            }
         }
         "stack" => {
-            let carried = if matches!(from, Place::On(_)) { others_at(from, true) } else { 0 };
-            let joined = if matches!(to, Place::On(_)) { others_at(to, true) } else { 0 };
-            1 + 10 * carried + 10 * joined
+            let carried = if matches!(from, Place::On(_)) {
+                others_at(from, true)
+            } else {
+                0
+            };
+            let joined = if matches!(to, Place::On(_)) {
+                others_at(to, true)
+            } else {
+                0
+            };
+            1 + 50 * carried + 50 * joined
         }
         "shortcut" => {
             let corner = |p: Place| matches!(p, Place::On(MO | DUET_MO | BANG));
@@ -116,16 +158,18 @@ fn play(places: &mut [Place; 8], token: usize, steps: usize) {
     let from = places[token];
     let to = destination(from, steps);
     let movers: Vec<usize> = match from {
-        Place::On(_) => (0..8).filter(|&o| places[o] == from && team(o) == team(token)).collect(),
+        Place::On(_) => (0..8)
+            .filter(|&o| places[o] == from && team(o) == team(token))
+            .collect(),
         _ => vec![token],
     };
     for m in movers {
         places[m] = to;
     }
     if let Place::On(_) = to {
-        for o in 0..8 {
-            if places[o] == to && team(o) != team(token) {
-                places[o] = Place::Start;
+        for (o, place) in places.iter_mut().enumerate() {
+            if *place == to && team(o) != team(token) {
+                *place = Place::Start;
             }
         }
     }
@@ -174,6 +218,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Counts, over 200 games of a profile: catches, moves of a stack (2+ tokens), and moves
+    /// that start on mo, duet-mo or bang.
+    fn features(profile: &str) -> (usize, usize, usize) {
+        let (mut catches, mut stacks, mut corners) = (0, 0, 0);
+        for seed in 0..200 {
+            let text = game(profile, seed);
+            let mut places = [Place::Start; 8];
+            for line in text.lines().skip(1) {
+                let b = line.as_bytes();
+                let token = TOKENS.iter().position(|&t| t == b[0]).unwrap();
+                let fronts = b[2..].iter().filter(|&&s| s == b'F').count();
+                let from = places[token];
+                if matches!(from, Place::On(MO | DUET_MO | BANG)) {
+                    corners += 1;
+                }
+                if matches!(from, Place::On(_))
+                    && (0..8).any(|o| o != token && places[o] == from && team(o) == team(token))
+                {
+                    stacks += 1;
+                }
+                let before: usize = (0..8).filter(|&o| places[o] == Place::Start).count();
+                play(&mut places, token, if fronts == 0 { 5 } else { fronts });
+                let after: usize = (0..8).filter(|&o| places[o] == Place::Start).count();
+                // A catch sends tokens back to START; a move from START removes one from it.
+                if after + usize::from(from == Place::Start) > before {
+                    catches += 1;
+                }
+            }
+        }
+        (catches, stacks, corners)
+    }
+
+    #[test]
+    fn profiles_steer_games_towards_their_feature() {
+        let random = features("random");
+        let (catch, stack, shortcut) = (features("catch"), features("stack"), features("shortcut"));
+        assert!(
+            catch.0 > 2 * random.0,
+            "catches: catch {catch:?} vs random {random:?}"
+        );
+        assert!(
+            2 * stack.1 > 3 * random.1,
+            "stack moves: stack {stack:?} vs random {random:?}"
+        );
+        assert!(
+            shortcut.2 > 2 * random.2,
+            "corner moves: shortcut {shortcut:?} vs random {random:?}"
+        );
     }
 
     #[test]
