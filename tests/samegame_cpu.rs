@@ -87,6 +87,16 @@ fn throughput_cpu_time() {
     };
     // SAMEGAME_MEASURE = parse or bitboard restricts the measurement to one path.
     let only = std::env::var("SAMEGAME_MEASURE").unwrap_or_default();
+    if only == "tokens" {
+        measure("tokens", &|| {
+            let mut tokens = gamebench::games::samegame::parse::Tokens::new(black_box(input));
+            let mut n = 0;
+            while tokens.next_token().is_some() {
+                n += 1;
+            }
+            n
+        });
+    }
     if only.is_empty() || only == "parse" {
         measure("parse", &|| SameGame::parse(black_box(input)).len());
     }

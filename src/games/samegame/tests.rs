@@ -292,8 +292,8 @@ fn terminator_is_a_header_with_one_zero() {
 }
 
 #[test]
-fn tokenizer_counts_lines_and_flags_bad_tokens() {
-    let input = b"12\n\n 7\t+3 \r\n0099 1a\x0b\x0c\xff";
+fn tokenizer_finds_tokens_and_lines() {
+    let input = b"12\n\n 7\t+3 \r\n0099 1a\x0b\x0c\xff 4294967296 5";
     let mut tokens = parse::Tokens::new(input);
     let mut seen = Vec::new();
     while let Some(t) = tokens.next_token() {
@@ -308,18 +308,21 @@ fn tokenizer_counts_lines_and_flags_bad_tokens() {
             (Bad(b"+3"), 7),
             (Number(99), 12),
             (Bad(b"1a"), 17),
-            (Bad(b"\xff"), 21)
+            (Bad(b"\xff"), 21),
+            (Number(u32::MAX), 23),
+            (Number(5), 34)
         ]
     );
-    let lines: Vec<usize> = seen
+    assert_eq!(tokens.next_token(), None);
+    assert_eq!(tokens.next_token(), None);
+    assert_eq!(tokens.last_token_offset(), 34);
+    let mut lines = parse::Lines::new(input);
+    let found: Vec<usize> = seen
         .iter()
-        .map(|&(_, offset)| tokens.line_at(offset))
+        .map(|&(_, offset)| lines.line_at(offset))
         .collect();
-    assert_eq!(lines, [1, 3, 3, 4, 4, 4]);
-    // Asking out of order recounts from the start.
-    assert_eq!(tokens.line_at(0), 1);
-    assert_eq!(tokens.line_at(usize::MAX), 4);
-    assert_eq!(tokens.last_token_line(), 4);
-    assert_eq!(tokens.next_token(), None);
-    assert_eq!(tokens.next_token(), None);
+    assert_eq!(found, [1, 3, 3, 4, 4, 4, 4, 4]);
+    // Asking out of order recounts from the start; past the end is the last line.
+    assert_eq!(lines.line_at(0), 1);
+    assert_eq!(lines.line_at(usize::MAX), 4);
 }
