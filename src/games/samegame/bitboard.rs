@@ -6,11 +6,15 @@
 //! ([`Rows`]) uses the same layout with one flag bit per row (bit `4r`), which makes the
 //! "rows holding value v" mask a handful of SWAR operations on the column word.
 //!
-//! A region grows bit-parallel: every column's region mask gains its vertical neighbours
-//! (shifts by one row) and the masks of the columns on both sides, intersected with the
-//! same-value mask, until nothing changes. Gravity removes the region's rows from a column word
-//! by shifting the part above each removed row down by one row; empty columns are then squeezed
-//! out of the column array in one pass, however many vanished at once.
+//! A region grows bit-parallel, a column at a time: a column's part takes the rows its two
+//! neighbours' parts share with its same-value mask and is closed vertically by a branch-free
+//! occluded fill ([`Rows::fill_within`]); a column whose part grew puts its neighbours on a
+//! worklist (a bitmask of columns), until the list is empty. Most rejected selections never get
+//! there: a cell with no equal neighbour is a singleton, found by four cheap tests.
+//!
+//! Gravity removes the region's rows from a column word by shifting the part above each removed
+//! row down by one row; empty columns are then squeezed out of the column array in one pass,
+//! however many vanished at once.
 //!
 //! Invariants of [`Board`]: columns `0..width` have height >= 1, columns `width..` height 0;
 //! nibbles at or above a column's height are zero; `remaining` is the sum of the heights.

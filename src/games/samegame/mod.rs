@@ -145,6 +145,7 @@ impl Rules for SameGame {
 
     const NAME: &'static str = "samegame";
     const TITLE: &'static str = "SameGame simulation (UVa 339, North Central Regional 1995)";
+    /// Selections that removed a region (ignored selections and skipped pairs do not count).
     const WORK_UNIT: &'static str = "removals";
     const SEPARATOR: &'static str = "\n";
     const DEFAULT_ENGINE: &'static str = "bitboard";
