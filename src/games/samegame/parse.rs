@@ -335,7 +335,8 @@ impl Reader<'_> {
                 }
             }
         }
-        let selections = &mut self.selections;
+        // Taken out of `self` so that its length lives in a register while pairs are pushed.
+        let mut selections = std::mem::take(&mut self.selections);
         selections.clear();
         loop {
             let (Some(first), Some(second)) = (tokens.next_token(), tokens.next_token()) else {
@@ -361,9 +362,10 @@ impl Reader<'_> {
         self.tokens = tokens;
         let case = match error {
             Some(error) => Err(error),
-            None => Game::new(rows as usize, cols as usize, cells, self.selections.clone())
+            None => Game::new(rows as usize, cols as usize, cells, selections.clone())
                 .ok_or_else(|| CaseError::new(line, "grid breaks the size or value limits")),
         };
+        self.selections = selections;
         Some(GridRead {
             parsed: Parsed {
                 line,
