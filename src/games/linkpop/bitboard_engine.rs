@@ -1,0 +1,350 @@
+//! The optimized engine: the padded board as [`Bitboard`]s, pairs found in priority order.
+//!
+//! Coordinates are padded: board cell (r, c) is (r + 1, c + 1), and rows 0 and n + 1, columns
+//! 0 and m + 1 are the empty ring paths may use. Invariants of [`Table`]: `occupied` and
+//! `empty` partition the padded rectangle (cells outside it are in neither, so every ray stops
+//! there without a hit); `by_symbol[s]` are the occupied cells holding symbol `s`; `movable`
+//! the occupied cells whose attribute is not `S`; the ring is never occupied.
+//!
+//! Pair search follows the rule's priority and stops at the first pair it can prove is the
+//! answer:
+//! 1. one segment: for each block a in row-major order, the nearest block to its right and
+//!    below it (one bit scan each); the first equal one wins (right before below: same row).
+//! 2. two segments (only when no one-segment pair exists): for each block a in row-major order,
+//!    the empty runs left/right of a are filled downwards row by row (one word operation per
+//!    row for the whole run) and, in each row of the empty run below a, the nearest blocks to
+//!    the left and right are taken; rows are visited top down, so the first row with an equal
+//!    block gives the smallest second block. Partners above a are never needed: a pair is
+//!    always found from its first block.
+//! 3. three segments (only when no pair of fewer segments exists anywhere, so every block
+//!    reached with at most three segments is reached with exactly three): the cells of the
+//!    second segment are seeded (horizontal runs from a's vertical run, vertical runs from
+//!    a's horizontal run), then filled along the third direction over row words or column
+//!    words; hits after a with a's symbol are candidates and the smallest wins.
+//!
+//! Movement visits, row by row, the set bits of `movable`, skipping the blocks that moved down
+//! into the row during this turn (a block that moved right lands on a bit not yet visited but
+//! outside the row's snapshot of pending bits, so it is skipped as well).
+
+use super::bitboard::{Bitboard, SIDE, bits, next_above, next_below, run_above, run_below};
+use super::{Attr, Block, Board, SYMBOLS};
+use crate::game::{Budget, CaseError, Outcome};
+
+/// Width of the empty ring around the board.
+const RING: usize = 1;
+
+/// A padded cell (row, column).
+type Cell = (usize, usize);
+
+/// The game state in bitboards plus per-cell block data.
+struct Table {
+    /// Board rows and columns (unpadded).
+    n: usize,
+    m: usize,
+    occupied: Bitboard,
+    empty: Bitboard,
+    movable: Bitboard,
+    by_symbol: [Bitboard; SYMBOLS],
+    /// Symbol index and attribute of the block on each padded cell (`r * SIDE + c`); stale
+    /// where the cell is empty.
+    symbol: [u8; SIDE * SIDE],
+    attr: [Attr; SIDE * SIDE],
+}
+
+fn index((r, c): Cell) -> usize {
+    r * SIDE + c
+}
+
+impl Table {
+    fn new(board: &Board) -> Box<Table> {
+        let mut table = Box::new(Table {
+            n: board.rows,
+            m: board.cols,
+            occupied: Bitboard::EMPTY,
+            empty: Bitboard::rectangle(board.rows + 2 * RING, board.cols + 2 * RING),
+            movable: Bitboard::EMPTY,
+            by_symbol: [Bitboard::EMPTY; SYMBOLS],
+            symbol: [0; SIDE * SIDE],
+            attr: [Attr::Still; SIDE * SIDE],
+        });
+        for r in 0..board.rows {
+            for c in 0..board.cols {
+                if let Some(block) = board.get(r, c) {
+                    table.place((r + RING, c + RING), block);
+                }
+            }
+        }
+        table
+    }
+
+    fn place(&mut self, cell: Cell, block: Block) {
+        let (r, c) = cell;
+        self.occupied.insert(r, c);
+        self.empty.remove(r, c);
+        self.by_symbol[block.symbol_index()].insert(r, c);
+        if block.attr != Attr::Still {
+            self.movable.insert(r, c);
+        }
+        self.symbol[index(cell)] = block.symbol_index() as u8;
+        self.attr[index(cell)] = block.attr;
+    }
+
+    fn pop(&mut self, cell: Cell) {
+        let (r, c) = cell;
+        self.occupied.remove(r, c);
+        self.empty.insert(r, c);
+        self.movable.remove(r, c);
+        self.by_symbol[usize::from(self.symbol[index(cell)])].remove(r, c);
+    }
+
+    /// Moves the (movable) block on `from` to the empty cell `to`.
+    fn shift(&mut self, from: Cell, to: Cell) {
+        self.occupied.relocate(from, to);
+        self.empty.relocate(to, from);
+        self.movable.relocate(from, to);
+        let s = self.symbol[index(from)];
+        self.by_symbol[usize::from(s)].relocate(from, to);
+        self.symbol[index(to)] = s;
+        self.attr[index(to)] = self.attr[index(from)];
+    }
+
+    fn symbol_at(&self, cell: Cell) -> &Bitboard {
+        &self.by_symbol[usize::from(self.symbol[index(cell)])]
+    }
+
+    /// The first one-segment pair in priority order.
+    fn one_segment(&self) -> Option<(Cell, Cell)> {
+        for r in RING..RING + self.n {
+            let row = self.occupied.row(r);
+            for c in bits(row) {
+                let same = self.symbol_at((r, c));
+                if let Some(right) = next_above(row, c)
+                    && same.contains(r, right)
+                {
+                    return Some(((r, c), (r, right)));
+                }
+                if let Some(below) = next_above(self.occupied.col(c), r)
+                    && same.contains(below, c)
+                {
+                    return Some(((r, c), (below, c)));
+                }
+            }
+        }
+        None
+    }
+
+    /// The last cell (row-major) of each symbol, to skip blocks with no partner after them.
+    fn last_cells(&self) -> [Option<Cell>; SYMBOLS] {
+        std::array::from_fn(|s| {
+            let board = &self.by_symbol[s];
+            (RING..RING + self.n)
+                .rev()
+                .find(|&r| board.row(r) != 0)
+                .map(|r| (r, 31 - board.row(r).leading_zeros() as usize))
+        })
+    }
+
+    /// The first pair found by `search` from blocks in row-major order.
+    fn first_pair(
+        &self,
+        search: impl Fn(&Self, Cell, &Bitboard) -> Option<Cell>,
+    ) -> Option<(Cell, Cell)> {
+        let last = self.last_cells();
+        for r in RING..RING + self.n {
+            for c in bits(self.occupied.row(r)) {
+                let s = usize::from(self.symbol[index((r, c))]);
+                if last[s].is_none_or(|end| end <= (r, c)) {
+                    continue;
+                }
+                if let Some(b) = search(self, (r, c), &self.by_symbol[s]) {
+                    return Some(((r, c), b));
+                }
+            }
+        }
+        None
+    }
+
+    /// The smallest block of `same` after `a` linked to `a` by two segments (both go down
+    /// from a's row: a horizontal then vertical path, or vertical then horizontal).
+    fn two_segments_from(&self, (r, c): Cell, same: &Bitboard) -> Option<Cell> {
+        let free = self.empty.row(r);
+        let mut falling = run_below(free, c) | run_above(free, c);
+        let column_run = run_above(self.empty.col(c), r);
+        let mut y = r + 1;
+        while y < SIDE && (falling != 0 || column_run >> y & 1 == 1) {
+            let row = self.occupied.row(y);
+            let mut hits = falling & row;
+            falling &= self.empty.row(y);
+            if column_run >> y & 1 == 1 {
+                if let Some(x) = next_below(row, c) {
+                    hits |= 1 << x;
+                }
+                if let Some(x) = next_above(row, c) {
+                    hits |= 1 << x;
+                }
+            }
+            let found = hits & same.row(y);
+            if found != 0 {
+                return Some((y, found.trailing_zeros() as usize));
+            }
+            y += 1;
+        }
+        None
+    }
+
+    /// The smallest block of `same` after `a` reached from `a` by a third segment.
+    fn three_segments_from(&self, (r, c): Cell, same: &Bitboard) -> Option<Cell> {
+        let mut best: Option<Cell> = None;
+        let mut offer = |cell: Cell| {
+            if cell > (r, c) && best.is_none_or(|b| cell < b) {
+                best = Some(cell);
+            }
+        };
+        // Vertical, horizontal, vertical: seeds are the horizontal runs from a's column run.
+        let column_run = run_below(self.empty.col(c), r) | run_above(self.empty.col(c), r);
+        if column_run != 0 {
+            let mut seeds = [0u32; SIDE];
+            for y in bits(column_run) {
+                let free = self.empty.row(y);
+                seeds[y] = run_below(free, c) | run_above(free, c) | 1 << c;
+            }
+            let (top, bottom) = span(column_run);
+            // Cells of a's row right of a, and every cell of the rows below, come after a.
+            let after = |y: usize| match y.cmp(&r) {
+                std::cmp::Ordering::Less => 0,
+                std::cmp::Ordering::Equal => !((2u32 << c) - 1),
+                std::cmp::Ordering::Greater => u32::MAX,
+            };
+            let mut falling = 0;
+            for (y, &seed) in seeds.iter().enumerate().skip(top) {
+                let found = falling & self.occupied.row(y) & same.row(y) & after(y);
+                if found != 0 {
+                    offer((y, found.trailing_zeros() as usize));
+                }
+                falling = (falling & self.empty.row(y)) | seed;
+                if falling == 0 && y >= bottom {
+                    break;
+                }
+            }
+            // Rising lines only reach rows above their seeds; rows above a's never matter.
+            let mut rising = 0;
+            for y in (r..=bottom).rev() {
+                let found = rising & self.occupied.row(y) & same.row(y) & after(y);
+                if found != 0 {
+                    offer((y, found.trailing_zeros() as usize));
+                }
+                rising = (rising & self.empty.row(y)) | seeds[y];
+            }
+        }
+        // Horizontal, vertical, horizontal: seeds are the vertical runs from a's row run.
+        let row_run = run_below(self.empty.row(r), c) | run_above(self.empty.row(r), c);
+        if row_run != 0 {
+            let mut seeds = [0u32; SIDE];
+            for x in bits(row_run) {
+                let free = self.empty.col(x);
+                seeds[x] = run_below(free, r) | run_above(free, r) | 1 << r;
+            }
+            let (left, right) = span(row_run);
+            let after_row = !((2u32 << r) - 1);
+            let mut offer_column = |x: usize, found: u32| {
+                let later = found & after_row;
+                if later != 0 {
+                    offer((later.trailing_zeros() as usize, x));
+                }
+                if found >> r & 1 == 1 && x > c {
+                    offer((r, x));
+                }
+            };
+            let mut going = 0;
+            for (x, &seed) in seeds.iter().enumerate().skip(left) {
+                offer_column(x, going & self.occupied.col(x) & same.col(x));
+                going = (going & self.empty.col(x)) | seed;
+                if going == 0 && x >= right {
+                    break;
+                }
+            }
+            going = 0;
+            for x in (0..=right).rev() {
+                offer_column(x, going & self.occupied.col(x) & same.col(x));
+                going = (going & self.empty.col(x)) | seeds[x];
+                if going == 0 && x <= left {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The pair to pop, if any.
+    fn choose_pair(&self) -> Option<(Cell, Cell)> {
+        self.one_segment()
+            .or_else(|| self.first_pair(Table::two_segments_from))
+            .or_else(|| self.first_pair(Table::three_segments_from))
+    }
+
+    /// One turn of checking; returns whether any block moved.
+    fn turn(&mut self) -> bool {
+        let (top, bottom) = (RING, RING + self.n - 1);
+        let (left, right) = (RING, RING + self.m - 1);
+        let mut any = false;
+        // Blocks that moved down into row `r` during this turn (not checked again).
+        let mut arrived = 0u32;
+        for r in top..=bottom {
+            let mut arriving = 0u32;
+            for c in bits(self.movable.row(r) & !arrived) {
+                let target = match self.attr[index((r, c))] {
+                    Attr::Up if r > top => (r - 1, c),
+                    Attr::Down if r < bottom => (r + 1, c),
+                    Attr::Left if c > left => (r, c - 1),
+                    Attr::Right if c < right => (r, c + 1),
+                    _ => continue,
+                };
+                if self.empty.contains(target.0, target.1) {
+                    self.shift((r, c), target);
+                    if target.0 > r {
+                        arriving |= 1 << c;
+                    }
+                    any = true;
+                }
+            }
+            arrived = arriving;
+        }
+        any
+    }
+
+    fn board(&self) -> Board {
+        let mut cells = vec![None; self.n * self.m];
+        for (r, c) in self.occupied.cells() {
+            let symbol = b'A' + self.symbol[index((r, c))];
+            cells[(r - RING) * self.m + c - RING] = Some(Block {
+                symbol,
+                attr: self.attr[index((r, c))],
+            });
+        }
+        Board {
+            rows: self.n,
+            cols: self.m,
+            cells,
+        }
+    }
+}
+
+/// Lowest and highest set bit of a non-zero word.
+fn span(word: u32) -> (usize, usize) {
+    (
+        word.trailing_zeros() as usize,
+        31 - word.leading_zeros() as usize,
+    )
+}
+
+pub fn solve(board: &Board, _budget: &Budget) -> Result<Outcome<Board>, CaseError> {
+    let mut table = Table::new(board);
+    let mut pops = 0;
+    while let Some((a, b)) = table.choose_pair() {
+        table.pop(a);
+        table.pop(b);
+        pops += 1;
+        while table.turn() {}
+    }
+    Ok(Outcome::solved(table.board(), pops))
+}
