@@ -22,9 +22,9 @@
 //!    a's horizontal run), then filled along the third direction over row words or column
 //!    words; hits after a with a's symbol are candidates and the smallest wins.
 //!
-//! Movement visits, row by row, the set bits of `movable`, skipping the blocks that moved down
-//! into the row during this turn (a block that moved right lands on a bit not yet visited but
-//! outside the row's snapshot of pending bits, so it is skipped as well).
+//! Movement checks only the blocks that can move (see [`Table::settle`]): those next to a cell
+//! emptied since they were last checked, and those that moved in the previous turn, in
+//! row-major order within each turn, with a per-turn mark on blocks that moved right or down.
 
 use super::bitboard::{Bitboard, SIDE, bits, next_above, next_below, run_above, run_below};
 use super::{Attr, Block, Board, SYMBOLS};
@@ -282,34 +282,77 @@ impl Table {
             .or_else(|| self.first_pair(Table::three_segments_from))
     }
 
-    /// One turn of checking; returns whether any block moved.
-    fn turn(&mut self) -> bool {
-        let (top, bottom) = (RING, RING + self.n - 1);
-        let (left, right) = (RING, RING + self.m - 1);
-        let mut any = false;
-        // Blocks that moved down into row `r` during this turn (not checked again).
-        let mut arrived = 0u32;
-        for r in top..=bottom {
-            let mut arriving = 0u32;
-            for c in bits(self.movable.row(r) & !arrived) {
-                let target = match self.attr[index((r, c))] {
-                    Attr::Up if r > top => (r - 1, c),
-                    Attr::Down if r < bottom => (r + 1, c),
-                    Attr::Left if c > left => (r, c - 1),
-                    Attr::Right if c < right => (r, c + 1),
-                    _ => continue,
-                };
-                if self.empty.contains(target.0, target.1) {
-                    self.shift((r, c), target);
-                    if target.0 > r {
-                        arriving |= 1 << c;
+    /// The target of the block on `cell` if it may move there now: inside the board, empty.
+    fn target(&self, (r, c): Cell) -> Option<Cell> {
+        let target = match self.attr[index((r, c))] {
+            Attr::Up if r > RING => (r - 1, c),
+            Attr::Down if r < self.n => (r + 1, c),
+            Attr::Left if c > RING => (r, c - 1),
+            Attr::Right if c < self.m => (r, c + 1),
+            _ => return None,
+        };
+        self.empty.contains(target.0, target.1).then_some(target)
+    }
+
+    /// The blocks whose move would take them into `cell` (the neighbours pointing at it).
+    fn pointing_into(&self, (r, c): Cell) -> impl Iterator<Item = Cell> + '_ {
+        [
+            ((r - 1, c), Attr::Down),
+            ((r + 1, c), Attr::Up),
+            ((r, c - 1), Attr::Right),
+            ((r, c + 1), Attr::Left),
+        ]
+        .into_iter()
+        .filter(|&(n, attr)| self.movable.contains(n.0, n.1) && self.attr[index(n)] == attr)
+        .map(|(n, _)| n)
+    }
+
+    /// Plays turns of checking after `vacated` cells were emptied, until a turn moves nothing.
+    ///
+    /// Every turn checks every block in row-major order, but only some can move: the board was
+    /// at rest before the pop, so a block moves in a turn only if it moved in the previous turn
+    /// or its target cell was emptied since it was last checked. Those candidates are kept as
+    /// row words: `now` for this turn (a cell emptied during the turn wakes the block pointing
+    /// into it in this turn if that block is still to be checked, else in the next turn) and
+    /// `next`. Checking any other block would find it blocked, so the result is the same as
+    /// checking them all.
+    fn settle(&mut self, vacated: &[Cell]) {
+        let mut now = [0u32; SIDE];
+        for &cell in vacated {
+            for (r, c) in self.pointing_into(cell) {
+                now[r] |= 1 << c;
+            }
+        }
+        while now.iter().any(|&w| w != 0) {
+            let mut next = [0u32; SIDE];
+            // Blocks that moved right or down in this turn: not checked again.
+            let mut moved = [0u32; SIDE];
+            for r in RING..RING + self.n {
+                while now[r] != 0 {
+                    let c = now[r].trailing_zeros() as usize;
+                    now[r] &= now[r] - 1;
+                    if moved[r] >> c & 1 == 1 || !self.movable.contains(r, c) {
+                        continue;
                     }
-                    any = true;
+                    let Some(to) = self.target((r, c)) else {
+                        continue;
+                    };
+                    self.shift((r, c), to);
+                    next[to.0] |= 1 << to.1;
+                    if to > (r, c) {
+                        moved[to.0] |= 1 << to.1;
+                    }
+                    for n in self.pointing_into((r, c)) {
+                        if n > (r, c) && moved[n.0] >> n.1 & 1 == 0 {
+                            now[n.0] |= 1 << n.1;
+                        } else {
+                            next[n.0] |= 1 << n.1;
+                        }
+                    }
                 }
             }
-            arrived = arriving;
+            now = next;
         }
-        any
     }
 
     fn board(&self) -> Board {
@@ -344,7 +387,7 @@ pub fn solve(board: &Board, _budget: &Budget) -> Result<Outcome<Board>, CaseErro
         table.pop(a);
         table.pop(b);
         pops += 1;
-        while table.turn() {}
+        table.settle(&[a, b]);
     }
     Ok(Outcome::solved(table.board(), pops))
 }
