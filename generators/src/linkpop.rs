@@ -29,7 +29,7 @@ pub const PROFILES: &[(&str, &str)] = &[
     ),
     (
         "worst",
-        "30 x 30, 2 symbols, diagonal layout, all S: slowest found for `bitboard`",
+        "30 x 30, 26 symbols shuffled, every block moves up: slowest found for `bitboard`",
     ),
 ];
 
@@ -43,9 +43,9 @@ const MAX_SYMBOLS: u64 = 26;
 const ATTRS: &[u8; 5] = b"UDLRS";
 
 /// The worst-case defaults (see the sweep in `corpora/linkpop/README.md`).
-const WORST_SYMBOLS: (u64, u64) = (2, 2);
-const WORST_WEIGHTS: [u64; 5] = [0, 0, 0, 0, 1];
-const WORST_LAYOUT: Layout = Layout::Diagonal;
+const WORST_SYMBOLS: (u64, u64) = (26, 26);
+const WORST_WEIGHTS: [u64; 5] = [1, 0, 0, 0, 0];
+const WORST_LAYOUT: Layout = Layout::Shuffled;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Layout {
