@@ -32,6 +32,8 @@ use crate::game::{Budget, CaseError, Outcome};
 
 /// Width of the empty ring around the board.
 const RING: usize = 1;
+/// Bits of a symbol index (26 symbols fit in 5).
+const PLANES: usize = 5;
 
 /// A padded cell (row, column).
 type Cell = (usize, usize);
@@ -45,6 +47,13 @@ struct Table {
     empty: Bitboard,
     movable: Bitboard,
     by_symbol: [Bitboard; SYMBOLS],
+    /// Bit k of the symbol index of every occupied cell (plane k holds the cells whose symbol
+    /// index has bit k set): lets a whole row compare symbols with its neighbours at once.
+    planes: [Bitboard; PLANES],
+    /// Per symbol, its number of blocks in each row, and the rows where it has any (bit r):
+    /// a block has a partner below it only if its symbol's row mask has a bit below its row.
+    per_row: [[u8; SIDE]; SYMBOLS],
+    rows_of: [u32; SYMBOLS],
     /// Symbol index and attribute of the block on each padded cell (`r * SIDE + c`); stale
     /// where the cell is empty.
     symbol: [u8; SIDE * SIDE],
@@ -64,6 +73,9 @@ impl Table {
             empty: Bitboard::rectangle(board.rows + 2 * RING, board.cols + 2 * RING),
             movable: Bitboard::EMPTY,
             by_symbol: [Bitboard::EMPTY; SYMBOLS],
+            planes: [Bitboard::EMPTY; PLANES],
+            per_row: [[0; SIDE]; SYMBOLS],
+            rows_of: [0; SYMBOLS],
             symbol: [0; SIDE * SIDE],
             attr: [Attr::Still; SIDE * SIDE],
         });
@@ -82,6 +94,12 @@ impl Table {
         self.occupied.insert(r, c);
         self.empty.remove(r, c);
         self.by_symbol[block.symbol_index()].insert(r, c);
+        self.enter_row(block.symbol_index(), r);
+        for (k, plane) in self.planes.iter_mut().enumerate() {
+            if block.symbol_index() >> k & 1 == 1 {
+                plane.insert(r, c);
+            }
+        }
         if block.attr != Attr::Still {
             self.movable.insert(r, c);
         }
@@ -94,7 +112,14 @@ impl Table {
         self.occupied.remove(r, c);
         self.empty.insert(r, c);
         self.movable.remove(r, c);
-        self.by_symbol[usize::from(self.symbol[index(cell)])].remove(r, c);
+        let s = usize::from(self.symbol[index(cell)]);
+        self.by_symbol[s].remove(r, c);
+        self.leave_row(s, r);
+        for (k, plane) in self.planes.iter_mut().enumerate() {
+            if s >> k & 1 == 1 {
+                plane.remove(r, c);
+            }
+        }
     }
 
     /// Moves the (movable) block on `from` to the empty cell `to`.
@@ -104,59 +129,112 @@ impl Table {
         self.movable.relocate(from, to);
         let s = self.symbol[index(from)];
         self.by_symbol[usize::from(s)].relocate(from, to);
+        if from.0 != to.0 {
+            self.leave_row(usize::from(s), from.0);
+            self.enter_row(usize::from(s), to.0);
+        }
+        for (k, plane) in self.planes.iter_mut().enumerate() {
+            if s >> k & 1 == 1 {
+                plane.relocate(from, to);
+            }
+        }
         self.symbol[index(to)] = s;
         self.attr[index(to)] = self.attr[index(from)];
     }
 
-    fn symbol_at(&self, cell: Cell) -> &Bitboard {
-        &self.by_symbol[usize::from(self.symbol[index(cell)])]
-    }
-
     /// The first one-segment pair in priority order.
+    ///
+    /// A one-segment pair is two consecutive blocks of a row or of a column with equal
+    /// symbols. Rows are swept bottom-up carrying, per column, the symbol planes of the
+    /// nearest block below: a row's blocks whose planes all agree have an equal block below.
+    /// Columns are swept right to left the same way over column words. The first such block
+    /// in row-major order is the pair's first block; its partner to the right (same row)
+    /// comes before its partner below.
     fn one_segment(&self) -> Option<(Cell, Cell)> {
-        for r in RING..RING + self.n {
+        let (top, bottom) = (RING, RING + self.n - 1);
+        let (left, right) = (RING, RING + self.m - 1);
+        // Lowest row holding a block with an equal block below it, with those blocks.
+        let mut vertical: Option<(usize, u32)> = None;
+        let mut seen = 0u32;
+        let mut nearest = [0u32; PLANES];
+        for r in (top..=bottom).rev() {
             let row = self.occupied.row(r);
-            for c in bits(row) {
-                let same = self.symbol_at((r, c));
-                if let Some(right) = next_above(row, c)
-                    && same.contains(r, right)
-                {
-                    return Some(((r, c), (r, right)));
-                }
-                if let Some(below) = next_above(self.occupied.col(c), r)
-                    && same.contains(below, c)
-                {
-                    return Some(((r, c), (below, c)));
-                }
+            let mut differ = 0u32;
+            for (k, plane) in self.planes.iter().enumerate() {
+                let bits = plane.row(r);
+                differ |= bits ^ nearest[k];
+                nearest[k] = (nearest[k] & !row) | bits;
             }
+            let equal = row & seen & !differ;
+            if equal != 0 {
+                vertical = Some((r, equal));
+            }
+            seen |= row;
         }
-        None
+        // Per column: the rows whose block has an equal block to its right.
+        let mut horizontal = [0u32; SIDE];
+        let mut first_row = SIDE;
+        seen = 0;
+        nearest = [0; PLANES];
+        for c in (left..=right).rev() {
+            let col = self.occupied.col(c);
+            let mut differ = 0u32;
+            for (k, plane) in self.planes.iter().enumerate() {
+                let bits = plane.col(c);
+                differ |= bits ^ nearest[k];
+                nearest[k] = (nearest[k] & !col) | bits;
+            }
+            horizontal[c] = col & seen & !differ;
+            first_row = first_row.min(horizontal[c].trailing_zeros() as usize);
+            seen |= col;
+        }
+        let row = match vertical {
+            Some((r, _)) => r.min(first_row),
+            None if first_row < SIDE => first_row,
+            None => return None,
+        };
+        let mut firsts = vertical.filter(|&(r, _)| r == row).map_or(0, |(_, w)| w);
+        let mut rightwards = 0u32;
+        for (c, &rows) in horizontal.iter().enumerate().take(right + 1).skip(left) {
+            rightwards |= (rows >> row & 1) << c;
+        }
+        firsts |= rightwards;
+        let c = firsts.trailing_zeros() as usize;
+        let partner = if rightwards >> c & 1 == 1 {
+            (row, next_above(self.occupied.row(row), c)?)
+        } else {
+            (next_above(self.occupied.col(c), row)?, c)
+        };
+        Some(((row, c), partner))
     }
 
-    /// The last cell (row-major) of each symbol, to skip blocks with no partner after them.
-    fn last_cells(&self) -> [Option<Cell>; SYMBOLS] {
-        std::array::from_fn(|s| {
-            let board = &self.by_symbol[s];
-            (RING..RING + self.n)
-                .rev()
-                .find(|&r| board.row(r) != 0)
-                .map(|r| (r, 31 - board.row(r).leading_zeros() as usize))
-        })
+    fn enter_row(&mut self, s: usize, r: usize) {
+        self.per_row[s][r] += 1;
+        self.rows_of[s] |= 1 << r;
     }
 
-    /// The first pair found by `search` from blocks in row-major order.
+    fn leave_row(&mut self, s: usize, r: usize) {
+        self.per_row[s][r] -= 1;
+        if self.per_row[s][r] == 0 {
+            self.rows_of[s] &= !(1 << r);
+        }
+    }
+
+    /// The first pair found by `search` from blocks in row-major order. Blocks whose symbol
+    /// has no block in a later row (nor, when `same_row` is set, later in their own row)
+    /// cannot be a first block and are skipped without searching.
     fn first_pair(
         &self,
+        same_row: bool,
         search: impl Fn(&Self, Cell, &Bitboard) -> Option<Cell>,
     ) -> Option<(Cell, Cell)> {
-        let last = self.last_cells();
         for r in RING..RING + self.n {
             for c in bits(self.occupied.row(r)) {
                 let s = usize::from(self.symbol[index((r, c))]);
-                if last[s].is_none_or(|end| end <= (r, c)) {
-                    continue;
-                }
-                if let Some(b) = search(self, (r, c), &self.by_symbol[s]) {
+                let same = &self.by_symbol[s];
+                let later = self.rows_of[s] >> r >> 1 != 0
+                    || (same_row && next_above(same.row(r), c).is_some());
+                if later && let Some(b) = search(self, (r, c), same) {
                     return Some(((r, c), b));
                 }
             }
@@ -278,8 +356,8 @@ impl Table {
     /// The pair to pop, if any.
     fn choose_pair(&self) -> Option<(Cell, Cell)> {
         self.one_segment()
-            .or_else(|| self.first_pair(Table::two_segments_from))
-            .or_else(|| self.first_pair(Table::three_segments_from))
+            .or_else(|| self.first_pair(false, Table::two_segments_from))
+            .or_else(|| self.first_pair(true, Table::three_segments_from))
     }
 
     /// The target of the block on `cell` if it may move there now: inside the board, empty.
