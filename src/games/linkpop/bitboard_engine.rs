@@ -10,12 +10,11 @@
 //! answer:
 //! 1. one segment: for each block a in row-major order, the nearest block to its right and
 //!    below it (one bit scan each); the first equal one wins (right before below: same row).
-//! 2. two segments (only when no one-segment pair exists): for each block a in row-major order,
-//!    the empty runs left/right of a are filled downwards row by row (one word operation per
-//!    row for the whole run) and, in each row of the empty run below a, the nearest blocks to
-//!    the left and right are taken; rows are visited top down, so the first row with an equal
-//!    block gives the smallest second block. Partners above a are never needed: a pair is
-//!    always found from its first block.
+//! 2. two segments (only when no one-segment pair exists): for each block a in row-major order
+//!    whose symbol has a block in a later row, the first block below each cell of the empty
+//!    run left/right of a (a column-word bit scan), and the nearest blocks left and right of
+//!    each cell of the empty run below a (row-word bit scans); the smallest equal one wins.
+//!    Partners above a are never needed: a pair is always found from its first block.
 //! 3. three segments (only when no pair of fewer segments exists anywhere, so every block
 //!    reached with at most three segments is reached with exactly three): the cells of the
 //!    second segment are seeded (horizontal runs from a's vertical run, vertical runs from
@@ -242,32 +241,36 @@ impl Table {
         None
     }
 
-    /// The smallest block of `same` after `a` linked to `a` by two segments (both go down
-    /// from a's row: a horizontal then vertical path, or vertical then horizontal).
+    /// The smallest block of `same` after `a` linked to `a` by two segments. Both shapes go
+    /// down from a's row: along a's row through empty cells, then down a column to the first
+    /// block there (one bit scan of the column word per cell of the run); or down a's column
+    /// through empty cells, then along a row to the nearest block on either side (two bit
+    /// scans of the row word per cell of the run).
     fn two_segments_from(&self, (r, c): Cell, same: &Bitboard) -> Option<Cell> {
+        let mut best: Option<Cell> = None;
         let free = self.empty.row(r);
-        let mut falling = run_below(free, c) | run_above(free, c);
-        let column_run = run_above(self.empty.col(c), r);
-        let mut y = r + 1;
-        while y < SIDE && (falling != 0 || column_run >> y & 1 == 1) {
-            let row = self.occupied.row(y);
-            let mut hits = falling & row;
-            falling &= self.empty.row(y);
-            if column_run >> y & 1 == 1 {
-                if let Some(x) = next_below(row, c) {
-                    hits |= 1 << x;
-                }
-                if let Some(x) = next_above(row, c) {
-                    hits |= 1 << x;
-                }
+        for x in bits(run_below(free, c) | run_above(free, c)) {
+            if let Some(y) = next_above(self.occupied.col(x), r)
+                && same.contains(y, x)
+            {
+                keep_smaller(&mut best, (y, x));
             }
-            let found = hits & same.row(y);
-            if found != 0 {
-                return Some((y, found.trailing_zeros() as usize));
-            }
-            y += 1;
         }
-        None
+        for y in bits(run_above(self.empty.col(c), r)) {
+            if best.is_some_and(|b| b.0 < y) {
+                break; // every later candidate is in a later row
+            }
+            let row = self.occupied.row(y);
+            for x in [next_below(row, c), next_above(row, c)]
+                .into_iter()
+                .flatten()
+            {
+                if same.contains(y, x) {
+                    keep_smaller(&mut best, (y, x));
+                }
+            }
+        }
+        best
     }
 
     /// The smallest block of `same` after `a` reached from `a` by a third segment.
@@ -447,6 +450,13 @@ impl Table {
             cols: self.m,
             cells,
         }
+    }
+}
+
+/// Keeps in `best` the smaller (row-major) of itself and `cell`.
+fn keep_smaller(best: &mut Option<Cell>, cell: Cell) {
+    if best.is_none_or(|b| cell < b) {
+        *best = Some(cell);
     }
 }
 
