@@ -9,6 +9,7 @@
 //! random choice goes through [`Dice`], whose arithmetic is written here, so the bytes do not
 //! depend on thread count, sharding, or on any `rand` version's sampling algorithms.
 
+pub mod linkpop;
 pub mod samegame;
 pub mod yut;
 
@@ -36,7 +37,7 @@ pub enum GenError {
 }
 
 /// Games this crate can generate, by their command-line names.
-pub const GAMES: &[&str] = &["yut", "samegame"];
+pub const GAMES: &[&str] = &["yut", "linkpop", "samegame"];
 
 /// Optional knobs shared by the generators; each game reads the ones that make sense for it and
 /// rejects the others only when they would be silently meaningless.
@@ -69,6 +70,7 @@ pub type Oracle<'a> = &'a (dyn Fn(&str) -> Option<u32> + Sync);
 pub fn profiles(game: &str) -> Result<&'static [(&'static str, &'static str)], GenError> {
     match game {
         "yut" => Ok(yut::PROFILES),
+        "linkpop" => Ok(linkpop::PROFILES),
         "samegame" => Ok(samegame::PROFILES),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
@@ -95,6 +97,7 @@ pub fn generate(
     let _ = oracle;
     match game {
         "yut" => yut::generate(profile, options, &mut dice),
+        "linkpop" => linkpop::generate(profile, options, &mut dice),
         "samegame" => samegame::generate(profile, options, &mut dice),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
