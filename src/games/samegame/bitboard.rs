@@ -86,7 +86,7 @@ impl Rows {
         self.0 == 0
     }
 
-    /// Number of rows in the set. Multiplying by [`ROW_FLAGS`] sums every flag into the top
+    /// Number of rows in the set. Multiplying by `ROW_FLAGS` sums every flag into the top
     /// row's nibble (at most 10 < 16, and no lower nibble carries), which is cheaper than
     /// `count_ones` on targets without a popcount instruction (the x86-64 baseline).
     #[inline]

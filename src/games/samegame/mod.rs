@@ -8,7 +8,7 @@
 //! The output prints the remaining grid, or `    Game Won`. See `spec/samegame.md`.
 //!
 //! - [`parse`]: the byte-level tokenizer and the stream parser (one [`Parsed`] per grid).
-//! - [`reference`]: a 2-D grid, explicit-stack flood fill, the statement followed literally.
+//! - [`mod@reference`]: a 2-D grid, explicit-stack flood fill, the statement followed literally.
 //! - [`bitboard`]: one packed word per column, bit-parallel region growth, word-level gravity.
 //!
 //! Invariants: a [`Game`] has 1..=[`MAX_ROWS`] rows, 1..=[`MAX_COLS`] columns and cell values
