@@ -99,6 +99,28 @@ impl<'a> Tokens<'a> {
         Some(Located { token, offset: pos })
     }
 
+    /// The next token when it is a single digit (followed by whitespace); otherwise `None`
+    /// and nothing is consumed but whitespace.
+    #[inline(always)]
+    pub fn next_single_digit(&mut self) -> Option<u8> {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        while pos < bytes.len() && is_space(bytes[pos]) {
+            pos += 1;
+        }
+        self.pos = pos;
+        let &[digit, after] = bytes.get(pos..pos + 2)? else {
+            return None;
+        };
+        let value = digit.wrapping_sub(b'0');
+        if value < 10 && is_space(after) {
+            self.pos = pos + 1;
+            self.last_end = self.pos;
+            return Some(value);
+        }
+        None
+    }
+
     /// Records a number token of `length` bytes at `start`.
     #[inline(always)]
     fn number(&mut self, start: usize, length: usize, value: u32) -> Located<'a> {
@@ -308,7 +330,18 @@ impl Reader<'_> {
         let count = u64::from(rows) * u64::from(cols);
         let mut cells = Vec::with_capacity(if error.is_none() { count as usize } else { 0 });
         let mut tokens = self.tokens; // a local copy lives in registers in the hot loops
-        for index in 0..count {
+        let mut read = 0;
+        if error.is_none() {
+            // Every valid cell is one digit: read those in a tight loop, the rest below.
+            while read < count {
+                let Some(value) = tokens.next_single_digit() else {
+                    break;
+                };
+                cells.push(value);
+                read += 1;
+            }
+        }
+        for index in read..count {
             let Some(Located { token, offset }) = tokens.next_token() else {
                 self.tokens = tokens;
                 let message =
