@@ -71,65 +71,88 @@ impl<'a> Tokens<'a> {
         self.last_end.saturating_sub(1)
     }
 
+    /// The position of the next non-whitespace byte (or the end).
+    #[inline(always)]
+    fn skip_space(&self) -> usize {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        while pos < bytes.len() && is_space(bytes[pos]) {
+            pos += 1;
+        }
+        pos
+    }
+
+    /// Consumes `length` bytes at `start`.
+    #[inline(always)]
+    fn consume(&mut self, start: usize, length: usize) {
+        self.pos = start + length;
+        self.last_end = self.pos;
+    }
+
     /// The next token, or `None` at the end of the input.
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Located<'a>> {
-        let bytes = self.bytes;
-        let mut pos = self.pos;
-        while pos < bytes.len() && is_space(bytes[pos]) {
-            pos += 1;
+        let pos = self.skip_space();
+        if let Some((length, value)) = small_number_at(self.bytes, pos) {
+            self.consume(pos, length);
+            return Some(Located {
+                token: Token::Number(value),
+                offset: pos,
+            });
         }
-        // Fast path: numbers of one or two digits followed by whitespace (every cell value and
-        // almost every selection). Branches, not arithmetic, find the token's end: the CPU
-        // predicts them, so finding the next token never waits for this one's value.
-        if let Some(&[first, second, third]) = bytes.get(pos..pos + 3) {
-            let (high, low) = (first.wrapping_sub(b'0'), second.wrapping_sub(b'0'));
-            if high < 10 {
-                if is_space(second) {
-                    return Some(self.number(pos, 1, u32::from(high)));
-                }
-                if low < 10 && is_space(third) {
-                    return Some(self.number(pos, 2, u32::from(high) * 10 + u32::from(low)));
-                }
-            }
-        }
-        let (token, end) = slow_token(bytes, pos)?;
-        self.pos = end;
-        self.last_end = end;
+        let (token, end) = slow_token(self.bytes, pos)?;
+        self.consume(pos, end - pos);
         Some(Located { token, offset: pos })
     }
 
-    /// The next token when it is a single digit (followed by whitespace); otherwise `None`
-    /// and nothing is consumed but whitespace.
+    /// The next token when it is a number of one or two digits; otherwise `None`, having
+    /// consumed only whitespace. The parser's loops use this (and [`Tokens::next_digit`]) for
+    /// the common case and fall back to [`Tokens::next_token`] for anything else.
     #[inline(always)]
-    pub fn next_single_digit(&mut self) -> Option<u8> {
-        let bytes = self.bytes;
-        let mut pos = self.pos;
-        while pos < bytes.len() && is_space(bytes[pos]) {
-            pos += 1;
-        }
+    pub fn next_small(&mut self) -> Option<u32> {
+        let pos = self.skip_space();
         self.pos = pos;
-        let &[digit, after] = bytes.get(pos..pos + 2)? else {
+        let (length, value) = small_number_at(self.bytes, pos)?;
+        self.consume(pos, length);
+        Some(value)
+    }
+
+    /// The next token when it is a single digit (a valid cell value); otherwise `None`, having
+    /// consumed only whitespace.
+    #[inline(always)]
+    pub fn next_digit(&mut self) -> Option<u8> {
+        let pos = self.skip_space();
+        self.pos = pos;
+        let &[digit, after] = self.bytes.get(pos..pos + 2)? else {
             return None;
         };
         let value = digit.wrapping_sub(b'0');
         if value < 10 && is_space(after) {
-            self.pos = pos + 1;
-            self.last_end = self.pos;
+            self.consume(pos, 1);
             return Some(value);
         }
         None
     }
+}
 
-    /// Records a number token of `length` bytes at `start`.
-    #[inline(always)]
-    fn number(&mut self, start: usize, length: usize, value: u32) -> Located<'a> {
-        self.pos = start + length;
-        self.last_end = self.pos;
-        Located {
-            token: Token::Number(value),
-            offset: start,
-        }
+/// `(length, value)` of a number of one or two digits at `pos` followed by whitespace: every
+/// cell value and almost every selection. Branches, not arithmetic, find the token's end: the
+/// CPU predicts them, so finding the next token never waits for this one's value. A number at
+/// the very end of the input (no byte after it) is left to [`slow_token`].
+#[inline(always)]
+fn small_number_at(bytes: &[u8], pos: usize) -> Option<(usize, u32)> {
+    let &[first, second, third] = bytes.get(pos..pos + 3)? else {
+        return None;
+    };
+    let (high, low) = (first.wrapping_sub(b'0'), second.wrapping_sub(b'0'));
+    if high >= 10 {
+        None
+    } else if is_space(second) {
+        Some((1, u32::from(high)))
+    } else if low < 10 && is_space(third) {
+        Some((2, u32::from(high) * 10 + u32::from(low)))
+    } else {
+        None
     }
 }
 
@@ -334,7 +357,7 @@ impl Reader<'_> {
         if error.is_none() {
             // Every valid cell is one digit: read those in a tight loop, the rest below.
             while read < count {
-                let Some(value) = tokens.next_single_digit() else {
+                let Some(value) = tokens.next_digit() else {
                     break;
                 };
                 cells.push(value);
@@ -372,6 +395,16 @@ impl Reader<'_> {
         let mut selections = std::mem::take(&mut self.selections);
         selections.clear();
         loop {
+            // Fast path: a pair of numbers of one or two digits (almost every pair).
+            let before = tokens;
+            if let (Some(row), Some(col)) = (tokens.next_small(), tokens.next_small()) {
+                if row == 0 && col == 0 {
+                    break;
+                }
+                selections.push(Selection { row, col });
+                continue;
+            }
+            tokens = before;
             let (Some(first), Some(second)) = (tokens.next_token(), tokens.next_token()) else {
                 self.tokens = tokens;
                 let message = format!("the input ends before the `0 0` that closes grid {number}");

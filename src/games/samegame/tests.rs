@@ -326,3 +326,30 @@ fn tokenizer_finds_tokens_and_lines() {
     assert_eq!(lines.line_at(0), 1);
     assert_eq!(lines.line_at(usize::MAX), 4);
 }
+
+#[test]
+fn fast_paths_fall_back_without_consuming_a_token() {
+    let input = b"  7 42 123 x9 5";
+    let mut tokens = parse::Tokens::new(input);
+    assert_eq!(tokens.next_digit(), Some(7));
+    assert_eq!(tokens.next_digit(), None); // `42` has two digits
+    assert_eq!(tokens.next_small(), Some(42));
+    assert_eq!(tokens.next_small(), None); // `123` has three
+    assert_eq!(
+        tokens.next_token().map(|t| t.token),
+        Some(parse::Token::Number(123))
+    );
+    assert_eq!(tokens.next_small(), None);
+    assert_eq!(tokens.next_digit(), None);
+    assert_eq!(
+        tokens.next_token().map(|t| t.token),
+        Some(parse::Token::Bad(b"x9"))
+    );
+    // The last token has no byte after it: the slow path reads it.
+    assert_eq!(tokens.next_small(), None);
+    assert_eq!(
+        tokens.next_token().map(|t| (t.token, t.offset)),
+        Some((parse::Token::Number(5), 14))
+    );
+    assert_eq!(tokens.next_token(), None);
+}
