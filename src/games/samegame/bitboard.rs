@@ -325,13 +325,14 @@ pub fn solve(game: &Game, _budget: &Budget) -> Result<Outcome<Leftover>, CaseErr
     let mut board = Board::new(game);
     let mut removals = 0;
     for selection in game.selections() {
-        if board.is_won() {
-            break; // the remaining pairs are skipped
-        }
         if let Some((row, col)) = selection.cell(game.rows(), game.cols())
             && board.select(row, col)
         {
             removals += 1;
+            // Only a removal can win (a grid starts with at least one cell).
+            if board.is_won() {
+                break; // the remaining pairs are skipped
+            }
         }
     }
     Ok(Outcome::solved(board.leftover(), removals))
