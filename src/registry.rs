@@ -10,6 +10,7 @@ use crate::games;
 pub static GAMES: &[&dyn Game] = &[
     &Registered::<games::yut::Yut>::new(),
     &Registered::<games::linkpop::LinkPop>::new(),
+    &Registered::<games::samegame::SameGame>::new(),
 ];
 
 /// The game named `name` (its command-line name, e.g. `yut`).

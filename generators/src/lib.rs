@@ -10,6 +10,7 @@
 //! depend on thread count, sharding, or on any `rand` version's sampling algorithms.
 
 pub mod linkpop;
+pub mod samegame;
 pub mod yut;
 
 use rand_chacha::ChaCha8Rng;
@@ -36,7 +37,7 @@ pub enum GenError {
 }
 
 /// Games this crate can generate, by their command-line names.
-pub const GAMES: &[&str] = &["yut", "linkpop"];
+pub const GAMES: &[&str] = &["yut", "linkpop", "samegame"];
 
 /// Optional knobs shared by the generators; each game reads the ones that make sense for it and
 /// rejects the others only when they would be silently meaningless.
@@ -70,6 +71,7 @@ pub fn profiles(game: &str) -> Result<&'static [(&'static str, &'static str)], G
     match game {
         "yut" => Ok(yut::PROFILES),
         "linkpop" => Ok(linkpop::PROFILES),
+        "samegame" => Ok(samegame::PROFILES),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
 }
@@ -96,6 +98,7 @@ pub fn generate(
     match game {
         "yut" => yut::generate(profile, options, &mut dice),
         "linkpop" => linkpop::generate(profile, options, &mut dice),
+        "samegame" => samegame::generate(profile, options, &mut dice),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
 }
