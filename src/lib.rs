@@ -16,6 +16,8 @@ pub mod corpus;
 pub mod digest;
 pub mod game;
 pub mod games;
+pub mod merge;
 pub mod registry;
 pub mod results;
 pub mod runner;
+pub mod shard;

@@ -20,6 +20,8 @@ use gamebench::results::{self, Status};
 use gamebench::runner::{self, Config};
 use gamebench_generators as generators;
 
+mod shard_cli; // shards (issue 6)
+
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
 #[derive(Parser)]
@@ -41,6 +43,8 @@ enum Command {
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
     List,
+    /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
+    Merge(shard_cli::MergeArgs),
 }
 
 #[derive(Args, Clone)]
@@ -119,6 +123,8 @@ struct RunArgs {
     baseline: String,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    shards: shard_cli::RunShardArgs,
 }
 
 #[derive(Args)]
@@ -169,6 +175,8 @@ struct GenArgs {
     engine: Option<String>,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    shards: shard_cli::ShardArgs,
 }
 
 #[derive(Args)]
@@ -194,6 +202,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => gen_corpus(args),
         Command::Check(args) => check(args),
         Command::List => list(),
+        Command::Merge(args) => shard_cli::merge(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -284,21 +293,28 @@ fn run(args: RunArgs) -> Result<u8> {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,
         check: args.check,
-        threads: args.jobs,
+        threads: shard_cli::default_jobs(args.jobs),
         progress: !args.quiet,
         warmup: args.warmup,
         runs: args.runs,
         baseline: args.baseline.clone(),
+        select: None, // shards (issue 6): set by shard_cli::Plan::run
     };
+    // shards (issue 6): a shard or --resume writes its own CSV, journaled.
+    let plan = shard_cli::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
     // Open the CSV before the long run, so a bad path fails at once.
     let csv_out: Option<Box<dyn Write>> = match &args.csv {
         None => None,
+        Some(_) if plan.is_some() => None,
         Some(p) if p.as_os_str() == "-" => Some(Box::new(std::io::stdout())),
         Some(p) => Some(Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
         ))),
     };
-    let report = runner::run(&files, &config)?;
+    let report = match &plan {
+        Some(plan) => plan.run(&files, &config)?,
+        None => runner::run(&files, &config)?,
+    };
     if !args.quiet {
         for problem in &report.problems {
             eprintln!("{problem}");
@@ -318,7 +334,7 @@ fn run(args: RunArgs) -> Result<u8> {
     } else {
         print!("{table}");
     }
-    Ok(report.exit_code() as u8)
+    Ok(shard_cli::exit_code(plan.as_ref(), &report))
 }
 
 fn gen_corpus(args: GenArgs) -> Result<u8> {
@@ -346,9 +362,23 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let width = (args.count.max(1) - 1).to_string().len();
+    let gen_shard = args.shards.shard()?; // shards (issue 6)
     let written: Vec<Result<()>> = (0..args.count)
         .into_par_iter()
         .map(|k| {
+            // shards (issue 6): only this shard's files, and with --resume only missing ones.
+            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
+            let input = args.out.join(format!("{stem}.in"));
+            let expected = (!args.no_expected).then(|| input.with_extension("out"));
+            if !shard_cli::gen_wants(
+                gen_shard,
+                args.shards.resume,
+                k,
+                &input,
+                expected.as_deref(),
+            ) {
+                return Ok(());
+            }
             let text = generators::generate(
                 &args.game,
                 &args.profile,
@@ -357,8 +387,6 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
                 k,
                 Some(&oracle),
             )?;
-            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
-            let input = args.out.join(format!("{stem}.in"));
             runner::write_atomic(&input, text.as_bytes())
                 .with_context(|| format!("cannot write {}", input.display()))?;
             if !args.no_expected {

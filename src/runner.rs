@@ -43,6 +43,10 @@ pub struct Config {
     pub runs: u32,
     /// The engine others are compared with (when it ran on the game).
     pub baseline: String,
+    // --- shards (issue 6): see `crate::shard` ---
+    /// Solve only these cases (a shard's part, or what `--resume` has left); `None` = all.
+    pub select: Option<std::sync::Arc<crate::shard::CaseSelection>>,
+    // --- end shards ---
 }
 
 impl Default for Config {
@@ -56,6 +60,7 @@ impl Default for Config {
             warmup: 0,
             runs: 1,
             baseline: "reference".to_string(),
+            select: None,
         }
     }
 }
@@ -206,6 +211,12 @@ fn run_in_pool(
             l.cases.len()
         };
         for case in 0..cases {
+            // shards (issue 6): skip cases outside the selection.
+            if let Some(select) = &config.select
+                && !select.contains(&files[f].path, case)
+            {
+                continue;
+            }
             for &engine in &l.engines {
                 tasks.push(Task {
                     file: f,
