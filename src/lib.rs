@@ -14,6 +14,8 @@
 
 pub mod corpus;
 pub mod digest;
+pub mod export;
+pub mod external;
 pub mod game;
 pub mod games;
 pub mod merge;

@@ -14,6 +14,7 @@ use clap::{Args, Parser, Subcommand};
 use rayon::prelude::*;
 
 use gamebench::corpus;
+use gamebench::export;
 use gamebench::game::{Budget, Game, Verdict};
 use gamebench::registry;
 use gamebench::results::{self, Status};
@@ -73,6 +74,14 @@ impl BudgetArgs {
     }
 }
 
+/// A duration option given in seconds.
+fn positive_seconds(option: &str, seconds: f64) -> Result<Duration> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("{option} must be a positive number of seconds, not {seconds}");
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
 #[derive(Args)]
 struct SolveArgs {
     /// The game: linkpop, samegame, vexed or yut.
@@ -94,9 +103,14 @@ struct RunArgs {
     /// The game of every file (default: the nearest enclosing folder named after a game).
     #[arg(long, short)]
     game: Option<String>,
-    /// Engine to run; repeat for several; `all` = every internal engine (default: the game's fastest).
+    /// Engine to run; repeat for several; `all` = every internal engine; `cmd:COMMAND` or
+    /// `NAME=cmd:COMMAND` = an external program run once per file, stdin to stdout (default:
+    /// the game's fastest).
     #[arg(long = "engine", short = 'e', value_name = "NAME")]
     engines: Vec<String>,
+    /// Time limit of one external program run (one file), in seconds.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    timeout: f64,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
@@ -121,6 +135,18 @@ struct RunArgs {
     /// Engine the others are compared with and timed against.
     #[arg(long, default_value = "reference", value_name = "NAME")]
     baseline: String,
+    /// Show the N slowest cases of each engine (file and case) after the summary.
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
+    /// Export the summary (and the slowest cases) as JSON (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    export_json: Option<PathBuf>,
+    /// Export the summary as a Markdown table (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    export_markdown: Option<PathBuf>,
+    /// Draw per-engine box plots of the case times (log scale) to an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -226,8 +252,11 @@ fn find_engine(game: &dyn Game, engine: Option<&str>) -> Result<&'static str> {
     let requested: Vec<String> = engine.map(str::to_string).into_iter().collect();
     let engines = runner::resolve_engines(game, &requested)?;
     match engines[..] {
-        [one] => Ok(one),
-        _ => bail!("name one engine here, not {:?}", engine.unwrap_or_default()),
+        [runner::EngineSpec::Internal(one)] => Ok(one),
+        _ => bail!(
+            "name one of the game's own engines here, not {:?}",
+            engine.unwrap_or_default()
+        ),
     }
 }
 
@@ -298,19 +327,22 @@ fn run(args: RunArgs) -> Result<u8> {
         warmup: args.warmup,
         runs: args.runs,
         baseline: args.baseline.clone(),
+        timeout: positive_seconds("--timeout", args.timeout)?,
         select: None, // shards (issue 6): set by shard_cli::Plan::run
     };
     // shards (issue 6): a shard or --resume writes its own CSV, journaled.
     let plan = shard_cli::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
-    // Open the CSV before the long run, so a bad path fails at once.
-    let csv_out: Option<Box<dyn Write>> = match &args.csv {
-        None => None,
-        Some(_) if plan.is_some() => None,
-        Some(p) if p.as_os_str() == "-" => Some(Box::new(std::io::stdout())),
-        Some(p) => Some(Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        ))),
-    };
+    // Open every output before the long run, so a bad path fails at once.
+    let to_stdout = |p: &PathBuf| p.as_os_str() == "-";
+    let csv_out = (plan.is_none())
+        .then(|| args.csv.as_ref().map(open_output))
+        .flatten()
+        .transpose()?;
+    let json_out = args.export_json.as_ref().map(open_output).transpose()?;
+    let markdown_out = args.export_markdown.as_ref().map(open_output).transpose()?;
+    if let Some(plot) = &args.plot {
+        std::fs::File::create(plot).with_context(|| format!("cannot create {}", plot.display()))?;
+    }
     let report = match &plan {
         Some(plan) => plan.run(&files, &config)?,
         None => runner::run(&files, &config)?,
@@ -328,13 +360,43 @@ fn run(args: RunArgs) -> Result<u8> {
         results::write_csv(out, &report.rows).context("cannot write the CSV")?;
     }
     let summary = results::summarize(&report.rows, &args.baseline);
-    let table = results::summary_table(&summary);
-    if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
-        eprint!("{table}");
+    let slowest = results::slowest(&report.rows, args.top.unwrap_or(0));
+    if let Some(mut out) = json_out {
+        out.write_all(export::json(&summary, &slowest).as_bytes())
+            .context("cannot write the JSON export")?;
+        out.flush()?;
+    }
+    if let Some(mut out) = markdown_out {
+        out.write_all(export::markdown(&summary).as_bytes())
+            .context("cannot write the Markdown export")?;
+        out.flush()?;
+    }
+    if let Some(plot) = &args.plot {
+        export::plot_svg(&report.rows, plot)
+            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", plot.display()))?;
+    }
+    let mut text = results::summary_table(&summary);
+    text.push_str(&export::slowest_text(&slowest));
+    // stdout belongs to an export written there; the summary then goes to stderr.
+    let stdout_taken = [&args.csv, &args.export_json, &args.export_markdown]
+        .iter()
+        .any(|p| p.as_ref().is_some_and(to_stdout));
+    if stdout_taken {
+        eprint!("{text}");
     } else {
-        print!("{table}");
+        print!("{text}");
     }
     Ok(shard_cli::exit_code(plan.as_ref(), &report))
+}
+
+/// Opens an output file (`-` = stdout) for writing.
+fn open_output(path: &PathBuf) -> Result<Box<dyn Write>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdout()));
+    }
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(Box::new(std::io::BufWriter::new(file)))
 }
 
 fn gen_corpus(args: GenArgs) -> Result<u8> {
