@@ -842,6 +842,37 @@ mod tests {
     }
 
     #[test]
+    fn case_list_splits_files_by_case() {
+        let yut = crate::registry::find("yut").unwrap();
+        let file = |name: &str| CaseFile {
+            path: PathBuf::from("root").join(name),
+            relative: PathBuf::from(name),
+            game: yut,
+        };
+        let files = [file("a.in"), file("b.in"), file("c.in")];
+        // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
+        let list = CaseList::from_counts(&files, &[3, 0, 2]);
+        let key = |file, case| CaseKey { file, case };
+        assert_eq!(
+            list.keys,
+            [key(0, 0), key(0, 1), key(0, 2), key(2, 0), key(2, 1)]
+        );
+        // Shard 1 of 2 owns positions 1 and 3: a's second case and c's first.
+        let mine = list.of_shard(Shard { index: 1, count: 2 });
+        assert_eq!(mine, [key(0, 1), key(2, 0)]);
+        let selection = CaseSelection::new(&files, &mine);
+        assert!(selection.contains(Path::new("root/a.in"), 1));
+        assert!(!selection.contains(Path::new("root/a.in"), 0));
+        assert!(selection.contains(Path::new("root/c.in"), 0));
+        // The hash is FNV-1a of the documented text.
+        let mut h = Fnv64::default();
+        h.write(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n");
+        assert_eq!(list.hash, h.hex());
+        // Another list (one case fewer) has another hash.
+        assert_ne!(CaseList::from_counts(&files, &[3, 0, 1]).hash, list.hash);
+    }
+
+    #[test]
     fn cpus_per_task() {
         assert_eq!(scheduler_threads(env(&[(SLURM_CPUS, "8")])), Some(8));
         assert_eq!(scheduler_threads(env(&[(SLURM_CPUS, "0")])), None);
