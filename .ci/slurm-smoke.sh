@@ -8,7 +8,8 @@
 # (`--dependency=afterok`), and checks that the merged CSV equals a single-machine run of the same
 # corpus apart from the time_ns column. Every daemon is stopped by its PID on exit.
 #
-# Exit codes: 0 passed; 1 the comparison or a job failed; 2 the cluster could not be set up.
+# Exit codes: 0 passed; 1 the comparison or a job failed; 2 the cluster could not be set up;
+# 3 the packages could not be installed (no root, no network: .ci/run then skips the test).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,9 +29,9 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null \
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        slurmctld slurmd slurm-client munge >/dev/null || die "cannot install Slurm" 2
+        slurmctld slurmd slurm-client munge >/dev/null || die "cannot install Slurm" 3
 fi
-[ "$(id -u)" -eq 0 ] || die "slurmd must run as root here (it starts jobs as their user)" 2
+[ "$(id -u)" -eq 0 ] || die "slurmd must run as root here (it starts jobs as their user)" 3
 
 say "building gamebench"
 (cd "$ROOT" && cargo build --release --quiet)
@@ -60,7 +61,8 @@ dd if=/dev/urandom of="$TMP/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$TMP/munge/munge.key"
 munged --foreground --force --key-file="$TMP/munge/munge.key" \
     --socket="$TMP/munge/munge.socket" --pid-file="$TMP/munge/munged.pid" \
-    --log-file="$TMP/munge/munged.log" --seed-file="$TMP/munge/munged.seed" &
+    --log-file="$TMP/munge/munged.log" --seed-file="$TMP/munge/munged.seed" \
+    2>>"$TMP/logs/munged.stderr" &
 PIDS+=($!)
 for _ in $(seq 50); do [ -S "$TMP/munge/munge.socket" ] && break; sleep 0.1; done
 [ -S "$TMP/munge/munge.socket" ] || die "munged did not start: $(cat "$TMP/munge/munged.log")" 2
@@ -99,9 +101,9 @@ CONF
 export SLURM_CONF="$TMP/slurm.conf"
 
 say "starting slurmctld and slurmd (loopback, ports $PORT_CTLD/$PORT_SLURMD)"
-slurmctld -D -i -f "$SLURM_CONF" &
+slurmctld -D -i -f "$SLURM_CONF" 2>>"$TMP/logs/slurmctld.stderr" &
 PIDS+=($!)
-slurmd -D -N "$NODE" -f "$SLURM_CONF" &
+slurmd -D -N "$NODE" -f "$SLURM_CONF" 2>>"$TMP/logs/slurmd.stderr" &
 PIDS+=($!)
 for _ in $(seq 100); do
     sinfo -h -o '%T' 2>/dev/null | grep -qE '^(idle|mixed)' && break
