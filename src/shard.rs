@@ -587,7 +587,15 @@ impl Plan {
     /// in case-list order; its outputs are empty (a shard holds only some cases of a file).
     pub fn run(&self, files: &[CaseFile], config: &Config) -> Result<Report, ShardError> {
         let start = SystemTime::now();
-        let list = CaseList::of(files);
+        let threads = config
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        // List on the run's threads only (a scheduler gave this task so many cores).
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(crate::runner::RunError::from)?;
+        let list = pool.install(|| CaseList::of(files));
         let mine = match self.shard {
             Some(shard) => list.of_shard(shard),
             None => list.keys.clone(),
@@ -615,9 +623,6 @@ impl Plan {
             .filter(|k| !done.contains(&(files[k.file].display(), k.case + 1)))
             .copied()
             .collect();
-        let threads = config
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let chunk_size = threads.max(1) * CASES_PER_THREAD_PER_CHUNK;
         let mut rows = carried;
         let mut problems = Vec::new();
