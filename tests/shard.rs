@@ -225,6 +225,58 @@ fn merge_names_missing_and_inconsistent_shards() {
     );
 }
 
+/// Rewrites shard `k` of `n` in `dir` with `rows`, and its manifest to match them (as a buggy or
+/// tampered shard would), so that only the cross-shard checks of `merge` can catch it.
+fn forge_shard(dir: &Path, k: usize, n: usize, rows: &[Row]) {
+    let mut bytes = Vec::new();
+    gamebench::results::write_csv(&mut bytes, rows).unwrap();
+    std::fs::write(dir.join(format!("results.shard-{k}-of-{n}.csv")), bytes).unwrap();
+    let mut m = manifest(dir, k, n);
+    (m.shard_cases, m.shard_hash) = gamebench::shard::rows_hash(rows);
+    std::fs::write(
+        dir.join(format!("shard-{k}-of-{n}.json")),
+        serde_json::to_string(&m).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn merge_refuses_lost_or_duplicated_cases_even_with_matching_manifests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 5);
+    let shards = tmp.path().join("shards");
+    for k in 0..2 {
+        assert!(shard(&corpus, &shards, k, 2, &[]).status.success());
+    }
+    let merged = tmp.path().join("merged.csv");
+    let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
+    let zero = rows(&shards.join("results.shard-0-of-2.csv"));
+    let one = rows(&shards.join("results.shard-1-of-2.csv"));
+
+    // Shard 1 also claims shard 0's first case.
+    let mut claimed = one.clone();
+    claimed.push(zero[0].clone());
+    forge_shard(&shards, 1, 2, &claimed);
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains(&format!("{} case 1 is in shards 0/2 and 1/2", zero[0].file)),
+        "{}",
+        stderr(&out)
+    );
+
+    // Shard 1 lost its last case.
+    forge_shard(&shards, 1, 2, &one[..one.len() - 1]);
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("the shards hold 5 cases but the case list has 6"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!merged.exists());
+}
+
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
