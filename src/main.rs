@@ -334,7 +334,8 @@ fn run(args: RunArgs) -> Result<u8> {
     let plan = shard_cli::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
     // Open every output before the long run, so a bad path fails at once.
     let to_stdout = |p: &PathBuf| p.as_os_str() == "-";
-    let csv_out = (plan.is_none())
+    let csv_out = plan
+        .is_none()
         .then(|| args.csv.as_ref().map(open_output))
         .flatten()
         .transpose()?;

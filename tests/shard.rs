@@ -141,6 +141,44 @@ fn merged_shards_equal_a_single_run() {
 }
 
 #[test]
+fn shards_with_an_external_engine_merge_like_a_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 5);
+    // The binary itself in judge mode, as an external program next to the internal engine.
+    let external = format!("ext=cmd:'{}' solve yut", env!("CARGO_BIN_EXE_gamebench"));
+    let engines = ["-e", "table", "-e", external.as_str()];
+    let shards = tmp.path().join("shards");
+    for k in 0..2 {
+        let out = shard(&corpus, &shards, k, 2, &engines);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let merged = tmp.path().join("merged.csv");
+    assert_eq!(
+        run(&["merge", s(&shards), "-o", s(&merged)]).status.code(),
+        Some(2)
+    );
+    let single_csv = tmp.path().join("single.csv");
+    let mut args = vec![
+        "run",
+        s(&corpus),
+        "--check",
+        "--quiet",
+        "--csv",
+        s(&single_csv),
+    ];
+    args.extend_from_slice(&engines);
+    assert_eq!(run(&args).status.code(), Some(2));
+    let merged = rows(&merged);
+    assert_eq!(merged.len(), 12, "6 cases, 2 engines");
+    assert!(
+        merged
+            .iter()
+            .any(|r| r.engine == "ext" && r.status.as_str() == "ok")
+    );
+    assert_eq!(untimed(merged), untimed(rows(&single_csv)));
+}
+
+#[test]
 fn shard_contents_follow_the_rule() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = corpus(tmp.path(), 7);
