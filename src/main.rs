@@ -426,7 +426,7 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let width = (args.count.max(1) - 1).to_string().len();
     let gen_shard = args.shards.shard()?; // shards (issue 6)
-    let written: Vec<Result<()>> = (0..args.count)
+    let written: Vec<Result<bool>> = (0..args.count)
         .into_par_iter()
         .map(|k| {
             // shards (issue 6): only this shard's files, and with --resume only missing ones.
@@ -440,7 +440,7 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
                 &input,
                 expected.as_deref(),
             ) {
-                return Ok(());
+                return Ok(false);
             }
             let text = generators::generate(
                 &args.game,
@@ -474,13 +474,14 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
                 runner::write_atomic(&output, game.join(&blocks).as_bytes())
                     .with_context(|| format!("cannot write {}", output.display()))?;
             }
-            Ok(())
+            Ok(true)
         })
         .collect();
+    let mut files = 0;
     for result in written {
-        result?;
+        files += usize::from(result?);
     }
-    eprintln!("wrote {} file(s) to {}", args.count, args.out.display());
+    eprintln!("wrote {files} file(s) to {}", args.out.display());
     Ok(0)
 }
 
