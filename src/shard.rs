@@ -410,11 +410,39 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// The first line of a journal: which case list and shard its chunks belong to.
+/// What an attempt at a run is, for deciding whether an earlier attempt's rows may be kept:
+/// the same case list and shard, solved by the same engines the same way. It is the first line
+/// of a journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct JournalHeader {
-    list_hash: String,
-    shard: Option<Shard>,
+pub struct Attempt {
+    pub list_hash: String,
+    pub shard: Option<Shard>,
+    pub engines: Vec<String>,
+    pub runs: u32,
+    pub check: bool,
+}
+
+impl Attempt {
+    /// Whether `manifest` records this attempt's work.
+    fn matches(&self, manifest: &Manifest) -> bool {
+        let shard = Shard {
+            index: manifest.shard,
+            count: manifest.shards,
+        };
+        (
+            &manifest.list_hash,
+            Some(shard),
+            &manifest.engines,
+            manifest.runs,
+            manifest.check,
+        ) == (
+            &self.list_hash,
+            self.shard,
+            &self.engines,
+            self.runs,
+            self.check,
+        )
+    }
 }
 
 /// One journal line: the complete rows of some cases.
@@ -439,14 +467,10 @@ impl Journal {
         PathBuf::from(name)
     }
 
-    /// Rows of the finished chunks in the journal at `path`, if it belongs to this list and
-    /// shard; `Ok(empty)` when there is no journal. A journal of another list is an error
-    /// (resuming it would mix corpora).
-    pub fn read(
-        path: &Path,
-        list_hash: &str,
-        shard: Option<Shard>,
-    ) -> Result<Vec<Row>, ShardError> {
+    /// Rows of the finished chunks in the journal at `path`, if it was written by the same
+    /// `attempt`; `Ok(empty)` when there is no journal. A journal of another attempt (another
+    /// list, shard, engines, runs or check) is an error: resuming it would mix results.
+    pub fn read(path: &Path, attempt: &Attempt) -> Result<Vec<Row>, ShardError> {
         let io = |source| ShardError::Io {
             path: path.to_path_buf(),
             source,
@@ -460,23 +484,25 @@ impl Journal {
         let Some(first) = lines.next().transpose().map_err(io)? else {
             return Ok(Vec::new());
         };
-        let expected = JournalHeader {
-            list_hash: list_hash.to_string(),
-            shard,
-        };
-        match serde_json::from_str::<JournalHeader>(&first) {
-            Ok(header) if header == expected => {}
+        match serde_json::from_str::<Attempt>(&first) {
+            Ok(header) if header == *attempt => {}
             Ok(header) => {
                 return Err(ShardError::Journal {
                     path: path.to_path_buf(),
                     message: format!(
-                        "belongs to another run (list hash {}, shard {:?}; this run: {}, {:?}); delete it or run without --resume",
-                        header.list_hash, header.shard, list_hash, shard
+                        "belongs to another run ({header:?}; this run: {attempt:?}); delete it or run without --resume"
                     ),
                 });
             }
-            // A header cut short: nothing after it can be trusted either.
-            Err(_) => return Ok(Vec::new()),
+            // Not a journal header (the header is written atomically, so it is never cut
+            // short): nothing after it can be trusted.
+            Err(_) => {
+                return Err(ShardError::Journal {
+                    path: path.to_path_buf(),
+                    message: "is not a gamebench journal; delete it or run without --resume"
+                        .to_string(),
+                });
+            }
         }
         let mut rows = Vec::new();
         for line in lines {
@@ -492,21 +518,12 @@ impl Journal {
 
     /// Starts a fresh journal at `path` holding `carried` (rows kept from an earlier attempt),
     /// replacing any previous one atomically.
-    pub fn create(
-        path: &Path,
-        list_hash: &str,
-        shard: Option<Shard>,
-        carried: &[Row],
-    ) -> Result<Journal, ShardError> {
+    pub fn create(path: &Path, attempt: &Attempt, carried: &[Row]) -> Result<Journal, ShardError> {
         let io = |source| ShardError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let header = JournalHeader {
-            list_hash: list_hash.to_string(),
-            shard,
-        };
-        let mut text = serde_json::to_string(&header).expect("header serializes");
+        let mut text = serde_json::to_string(attempt).expect("header serializes");
         text.push('\n');
         if !carried.is_empty() {
             text.push_str(&chunk_line(carried));
@@ -607,8 +624,15 @@ impl Plan {
             .map(|(p, k)| ((files[k.file].display(), k.case + 1), p))
             .collect();
 
+        let attempt = Attempt {
+            list_hash: list.hash.clone(),
+            shard: self.shard,
+            engines: config.engines.clone(),
+            runs: config.runs,
+            check: config.check,
+        };
         let carried = if self.resume {
-            self.earlier_rows(&list.hash, &position)?
+            self.earlier_rows(&attempt, &position)?
         } else {
             Vec::new()
         };
@@ -616,7 +640,7 @@ impl Plan {
             carried.iter().map(|r| (r.file.clone(), r.case)).collect();
         let resumed = done.len();
         let journal_path = Journal::path_for(&self.csv);
-        let mut journal = Journal::create(&journal_path, &list.hash, self.shard, &carried)?;
+        let mut journal = Journal::create(&journal_path, &attempt, &carried)?;
 
         let remaining: Vec<CaseKey> = mine
             .iter()
@@ -701,7 +725,7 @@ impl Plan {
     /// the journal; a case counts once, from the first source that has it.
     fn earlier_rows(
         &self,
-        list_hash: &str,
+        attempt: &Attempt,
         position: &HashMap<(String, usize), usize>,
     ) -> Result<Vec<Row>, ShardError> {
         if let Some(path) = &self.manifest
@@ -712,12 +736,19 @@ impl Plan {
                     path: path.clone(),
                     message: format!("not a shard manifest: {e}"),
                 })?;
-            if manifest.list_hash != list_hash {
+            if !attempt.matches(&manifest) {
                 return Err(ShardError::Journal {
                     path: path.clone(),
                     message: format!(
-                        "was written for another case list (hash {}, this corpus: {list_hash}); delete it or run without --resume",
-                        manifest.list_hash
+                        "records another run (list hash {}, engines {:?}, runs {}, check {}; this run: {}, {:?}, {}, {}); delete it or run without --resume",
+                        manifest.list_hash,
+                        manifest.engines,
+                        manifest.runs,
+                        manifest.check,
+                        attempt.list_hash,
+                        attempt.engines,
+                        attempt.runs,
+                        attempt.check
                     ),
                 });
             }
@@ -739,7 +770,7 @@ impl Plan {
                 });
             }
         };
-        let from_journal = Journal::read(&Journal::path_for(&self.csv), list_hash, self.shard)?;
+        let from_journal = Journal::read(&Journal::path_for(&self.csv), attempt)?;
         let mut kept = Vec::new();
         let mut done: HashSet<(String, usize)> = HashSet::new();
         for source in [from_csv, from_journal] {

@@ -349,7 +349,10 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     std::fs::remove_file(shards.join("shard-0-of-1.json")).unwrap();
     let mut first = complete[0].clone();
     first.digest = RESUMED_MARK.to_string();
-    let header = format!("{{\"list_hash\":\"{list_hash}\",\"shard\":{{\"index\":0,\"count\":1}}}}");
+    // The attempt as the run writes it: --check, 1 run, the default engine.
+    let header = format!(
+        "{{\"list_hash\":\"{list_hash}\",\"shard\":{{\"index\":0,\"count\":1}},\"engines\":[],\"runs\":1,\"check\":true}}"
+    );
     let chunk = |rows: &[Row]| format!("{{\"rows\":{}}}", serde_json::to_string(rows).unwrap());
     let journal = format!(
         "{header}\n{}\n{}\n{}",
@@ -381,16 +384,27 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     assert!(shard(&corpus, &shards, 0, 1, &[]).status.success());
     assert_eq!(rows(&csv)[0].digest, complete[0].digest);
 
-    // A journal of another case list is refused, not mixed in.
-    std::fs::write(
-        &journal_path,
-        header.replace(&list_hash, "0000000000000000") + "\n",
-    )
-    .unwrap();
-    let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
+    // A journal of another case list, or of other options, is refused, not mixed in.
+    for other in [
+        header.replace(&list_hash, "0000000000000000"),
+        header.replace("\"runs\":1", "\"runs\":3"),
+    ] {
+        std::fs::write(&journal_path, other + "\n").unwrap();
+        let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("belongs to another run"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_file(&journal_path).unwrap();
+
+    // So is a finished shard run with other options.
+    let out = shard(&corpus, &shards, 0, 1, &["--resume", "--runs", "2"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("belongs to another run"),
+        stderr(&out).contains("records another run"),
         "{}",
         stderr(&out)
     );
