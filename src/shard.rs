@@ -11,7 +11,7 @@
 //!
 //! Case number `p` (0-based position in that list) belongs to shard `p mod N` ([`RULE`]).
 //! Round-robin rather than contiguous blocks because corpora are very often sorted by
-//! difficulty (`gen` numbers files in order, profiles grow, Vexed level packs get deeper): blocks
+//! difficulty (`gen` numbers files in order, Vexed level packs get deeper): blocks
 //! would give the last shard all the hard cases, whereas round-robin spreads every stretch of the
 //! list evenly over the shards, and shard sizes never differ by more than one case.
 //!
@@ -27,6 +27,10 @@
 //! shard. While it runs, the shard appends each finished chunk of cases to a journal,
 //! `results.shard-K-of-N.csv.partial` (one JSON line per chunk, flushed to disk), which
 //! `--resume` reads after a crash or a scheduler's requeue; a truncated last line is ignored.
+//! The journal's first line is the [`Attempt`] (list, shard, engines, runs, check); rows of another
+//! attempt are never resumed. Resumed rows are matched to cases by their `file` column, the
+//! path as given on the command line, so a resumed run must name the corpus the same way (a
+//! different spelling only costs re-solving, never mixes rows).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, Write};
