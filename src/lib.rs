@@ -18,6 +18,8 @@ pub mod export;
 pub mod external;
 pub mod game;
 pub mod games;
+pub mod merge;
 pub mod registry;
 pub mod results;
 pub mod runner;
+pub mod shard;
