@@ -1,5 +1,6 @@
 //! The `gamebench` command line: judge mode (`solve`), corpus generation (`gen`), bulk runs
-//! with CSV timings (`run`), output checking (`check`) and the list of games (`list`).
+//! with CSV timings (`run`), output checking (`check`), merging shards (`merge`) and the list of
+//! games (`list`).
 //!
 //! This is the only place that uses anyhow: the library reports typed errors, and here they
 //! become messages and exit codes (0 ok, 1 mismatch/unsolved/budget, 2 error).
@@ -184,7 +185,8 @@ struct GenArgs {
     /// Link and Pop attribute weights, e.g. U1D1L1R1S4.
     #[arg(long)]
     weights: Option<String>,
-    /// Text layout (SameGame: canonical, one-line, one-per-line, messy).
+    /// Layout: SameGame text (canonical, one-line, one-per-line, messy); Link and Pop board
+    /// (shuffled, diagonal, stripes).
     #[arg(long)]
     layout: Option<String>,
     /// Number of moves / turns / selections (N or A-B); Vexed: the accepted minimum lengths.
