@@ -1,5 +1,6 @@
 //! The `gamebench` command line: judge mode (`solve`), corpus generation (`gen`), bulk runs
-//! with CSV timings (`run`), output checking (`check`) and the list of games (`list`).
+//! with CSV timings (`run`), output checking (`check`), merging shards (`merge`) and the list of
+//! games (`list`).
 //!
 //! This is the only place that uses anyhow: the library reports typed errors, and here they
 //! become messages and exit codes (0 ok, 1 mismatch/unsolved/budget, 2 error).
@@ -20,6 +21,8 @@ use gamebench::registry;
 use gamebench::results::{self, Status};
 use gamebench::runner::{self, Config};
 use gamebench_generators as generators;
+
+mod shard_cli; // shards (issue 6)
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
@@ -42,6 +45,8 @@ enum Command {
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
     List,
+    /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
+    Merge(shard_cli::MergeArgs),
 }
 
 #[derive(Args, Clone)]
@@ -145,6 +150,8 @@ struct RunArgs {
     plot: Option<PathBuf>,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    shards: shard_cli::RunShardArgs,
 }
 
 #[derive(Args)]
@@ -178,7 +185,8 @@ struct GenArgs {
     /// Link and Pop attribute weights, e.g. U1D1L1R1S4.
     #[arg(long)]
     weights: Option<String>,
-    /// Text layout (SameGame: canonical, one-line, one-per-line, messy).
+    /// Layout: SameGame text (canonical, one-line, one-per-line, messy); Link and Pop board
+    /// (shuffled, diagonal, stripes).
     #[arg(long)]
     layout: Option<String>,
     /// Number of moves / turns / selections (N or A-B); Vexed: the accepted minimum lengths.
@@ -195,6 +203,8 @@ struct GenArgs {
     engine: Option<String>,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    shards: shard_cli::ShardArgs,
 }
 
 #[derive(Args)]
@@ -220,6 +230,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => gen_corpus(args),
         Command::Check(args) => check(args),
         Command::List => list(),
+        Command::Merge(args) => shard_cli::merge(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -313,22 +324,32 @@ fn run(args: RunArgs) -> Result<u8> {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,
         check: args.check,
-        threads: args.jobs,
+        threads: shard_cli::default_jobs(args.jobs),
         progress: !args.quiet,
         warmup: args.warmup,
         runs: args.runs,
         baseline: args.baseline.clone(),
         timeout: positive_seconds("--timeout", args.timeout)?,
+        select: None, // shards (issue 6): set by shard_cli::Plan::run
     };
+    // shards (issue 6): a shard or --resume writes its own CSV, journaled.
+    let plan = shard_cli::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
     // Open every output before the long run, so a bad path fails at once.
     let to_stdout = |p: &PathBuf| p.as_os_str() == "-";
-    let csv_out = args.csv.as_ref().map(open_output).transpose()?;
+    let csv_out = plan
+        .is_none()
+        .then(|| args.csv.as_ref().map(open_output))
+        .flatten()
+        .transpose()?;
     let json_out = args.export_json.as_ref().map(open_output).transpose()?;
     let markdown_out = args.export_markdown.as_ref().map(open_output).transpose()?;
     if let Some(plot) = &args.plot {
         std::fs::File::create(plot).with_context(|| format!("cannot create {}", plot.display()))?;
     }
-    let report = runner::run(&files, &config)?;
+    let report = match &plan {
+        Some(plan) => plan.run(&files, &config)?,
+        None => runner::run(&files, &config)?,
+    };
     if !args.quiet {
         for problem in &report.problems {
             eprintln!("{problem}");
@@ -368,7 +389,7 @@ fn run(args: RunArgs) -> Result<u8> {
     } else {
         print!("{text}");
     }
-    Ok(report.exit_code() as u8)
+    Ok(shard_cli::exit_code(plan.as_ref(), &report))
 }
 
 /// Opens an output file (`-` = stdout) for writing.
@@ -406,9 +427,23 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let width = (args.count.max(1) - 1).to_string().len();
-    let written: Vec<Result<()>> = (0..args.count)
+    let gen_shard = args.shards.shard()?; // shards (issue 6)
+    let written: Vec<Result<bool>> = (0..args.count)
         .into_par_iter()
         .map(|k| {
+            // shards (issue 6): only this shard's files, and with --resume only missing ones.
+            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
+            let input = args.out.join(format!("{stem}.in"));
+            let expected = (!args.no_expected).then(|| input.with_extension("out"));
+            if !shard_cli::gen_wants(
+                gen_shard,
+                args.shards.resume,
+                k,
+                &input,
+                expected.as_deref(),
+            ) {
+                return Ok(false);
+            }
             let text = generators::generate(
                 &args.game,
                 &args.profile,
@@ -417,8 +452,6 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
                 k,
                 Some(&oracle),
             )?;
-            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
-            let input = args.out.join(format!("{stem}.in"));
             runner::write_atomic(&input, text.as_bytes())
                 .with_context(|| format!("cannot write {}", input.display()))?;
             if !args.no_expected {
@@ -443,13 +476,14 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
                 runner::write_atomic(&output, game.join(&blocks).as_bytes())
                     .with_context(|| format!("cannot write {}", output.display()))?;
             }
-            Ok(())
+            Ok(true)
         })
         .collect();
+    let mut files = 0;
     for result in written {
-        result?;
+        files += usize::from(result?);
     }
-    eprintln!("wrote {} file(s) to {}", args.count, args.out.display());
+    eprintln!("wrote {files} file(s) to {}", args.out.display());
     Ok(0)
 }
 

@@ -46,6 +46,10 @@ pub struct Config {
     pub baseline: String,
     /// Wall-time limit of one external program run (one file).
     pub timeout: Duration,
+    // --- shards (issue 6): see `crate::shard` ---
+    /// Solve only these cases (a shard's part, or what `--resume` has left); `None` = all.
+    pub select: Option<std::sync::Arc<crate::shard::CaseSelection>>,
+    // --- end shards ---
 }
 
 /// Default [`Config::timeout`].
@@ -79,6 +83,7 @@ impl Default for Config {
             runs: 1,
             baseline: "reference".to_string(),
             timeout: DEFAULT_TIMEOUT,
+            select: None,
         }
     }
 }
@@ -266,6 +271,12 @@ fn run_in_pool(files: &[CaseFile], engines: Vec<Vec<EngineSpec>>, config: &Confi
     let mut slots = Vec::new();
     for (f, l) in loaded.iter().enumerate() {
         for case in 0..l.case_count() {
+            // shards (issue 6): skip cases outside the selection.
+            if let Some(select) = &config.select
+                && !select.contains(&files[f].path, case)
+            {
+                continue;
+            }
             for engine in 0..l.engines.len() {
                 slots.push(Slot {
                     file: f,
@@ -327,8 +338,19 @@ fn run_in_pool(files: &[CaseFile], engines: Vec<Vec<EngineSpec>>, config: &Confi
                     let EngineSpec::External(program) = &loaded[*file].engines[*engine] else {
                         unreachable!("file work is only made for external engines")
                     };
-                    let results = run_external(&files[*file], &loaded[*file], program, config);
-                    mine.iter().copied().zip(results).collect()
+                    let mut results: Vec<Option<Done>> =
+                        run_external(&files[*file], &loaded[*file], program, config)
+                            .into_iter()
+                            .map(Some)
+                            .collect();
+                    // The program solves the whole file; keep the cases of these slots (all of
+                    // them unless a shard selected some).
+                    mine.iter()
+                        .map(|&i| {
+                            let done = results[slots[i].case].take();
+                            (i, done.expect("one result per case of the file"))
+                        })
+                        .collect()
                 }
             };
             bar.inc(done.len() as u64);

@@ -260,11 +260,9 @@ pub fn parse_file(input: &[u8]) -> Vec<Parsed<Board>> {
                             size,
                             case: Err(error),
                         });
-                        // Resynchronise at the bad row if it is itself a header, else after it.
+                        // Resynchronise from the bad row: it may itself be the next header
+                        // (a case cut short); the skip below passes over it otherwise.
                         i += 1 + bad;
-                        if lines.get(i).is_some_and(|(_, t)| header(t).is_none()) {
-                            i += 1;
-                        }
                     }
                 }
             }
