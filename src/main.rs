@@ -22,6 +22,11 @@ use gamebench::results::{self, Status};
 use gamebench::runner::{self, Config};
 use gamebench_generators as generators;
 
+/// mimalloc: many small per-case allocations from several threads (outputs, rows); the system
+/// allocator spends a measurable share of a fast game's run in page faults and arena locks.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod shard_cli; // shards (issue 6)
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
