@@ -121,41 +121,77 @@ pub struct EngineSummary {
     pub baseline: Option<String>,
 }
 
-/// Per-case time of one engine: the median of its timed runs. A `file`-timed row (an external
-/// program, timed per file) contributes its file's time spread evenly over the file's cases, so
-/// totals and speed-ups stay per-file exact.
-fn case_times(rows: &[Row]) -> BTreeMap<(String, String, String, usize), u64> {
-    let mut cases_per_file: BTreeMap<(&str, &str, &str), std::collections::BTreeSet<usize>> =
-        BTreeMap::new();
-    for row in rows.iter().filter(|r| r.timing == Timing::File) {
-        cases_per_file
-            .entry((&row.game, &row.engine, &row.file))
-            .or_default()
-            .insert(row.case);
-    }
-    let mut runs: BTreeMap<(String, String, String, usize), Vec<u64>> = BTreeMap::new();
-    for row in rows {
-        if let Some(t) = row.time_ns {
-            let share = match row.timing {
-                Timing::Case => t,
-                Timing::File => {
-                    t / cases_per_file[&(row.game.as_str(), row.engine.as_str(), row.file.as_str())]
-                        .len() as u64
-                }
-            };
-            runs.entry((
-                row.game.clone(),
-                row.engine.clone(),
-                row.file.clone(),
-                row.case,
-            ))
-            .or_default()
-            .push(share);
+/// One case of one engine, over its timed runs.
+struct CaseRuns<'a> {
+    /// The worst status over runs (they agree unless an engine is flaky).
+    status: Status,
+    times: Vec<u64>,
+    timing: Timing,
+    label: &'a str,
+}
+
+/// Rows grouped per (game, engine) in first-appearance order, each group's cases sorted by
+/// (file, case). Borrowed keys: summarising a large run allocates no strings.
+struct Groups<'a> {
+    keys: Vec<(&'a str, &'a str)>,
+    cases: Vec<BTreeMap<(&'a str, usize), CaseRuns<'a>>>,
+}
+
+impl<'a> Groups<'a> {
+    fn new(rows: &'a [Row]) -> Self {
+        let mut index: std::collections::HashMap<(&str, &str), usize> = Default::default();
+        let mut groups = Groups {
+            keys: Vec::new(),
+            cases: Vec::new(),
+        };
+        for row in rows {
+            let g = *index.entry((&row.game, &row.engine)).or_insert_with(|| {
+                groups.keys.push((&row.game, &row.engine));
+                groups.cases.push(BTreeMap::new());
+                groups.keys.len() - 1
+            });
+            let case = groups.cases[g]
+                .entry((&row.file, row.case))
+                .or_insert(CaseRuns {
+                    status: row.status,
+                    times: Vec::new(),
+                    timing: row.timing,
+                    label: &row.label,
+                });
+            case.status = case.status.max(row.status);
+            case.times.extend(row.time_ns);
         }
+        groups
     }
-    runs.into_iter()
-        .map(|(key, mut times)| (key, median(&mut times)))
-        .collect()
+
+    fn find(&self, game: &str, engine: &str) -> Option<usize> {
+        self.keys.iter().position(|&k| k == (game, engine))
+    }
+
+    /// Per-case time of group `g`: the median of its timed runs. A `file`-timed case (an
+    /// external program, timed per file) gets its file's time spread evenly over the file's
+    /// cases, so totals and speed-ups stay per-file exact.
+    fn times(&self, g: usize) -> BTreeMap<(&'a str, usize), u64> {
+        let mut per_file: BTreeMap<&str, u64> = BTreeMap::new();
+        for ((file, _), case) in &self.cases[g] {
+            if case.timing == Timing::File {
+                *per_file.entry(file).or_default() += 1;
+            }
+        }
+        self.cases[g]
+            .iter()
+            .filter(|(_, c)| !c.times.is_empty())
+            .map(|(&(file, n), c)| {
+                let mut times = c.times.clone();
+                let t = median(&mut times);
+                let share = match c.timing {
+                    Timing::Case => t,
+                    Timing::File => t / per_file[file],
+                };
+                ((file, n), share)
+            })
+            .collect()
+    }
 }
 
 /// One of the slowest cases of an engine.
@@ -169,42 +205,24 @@ pub struct SlowCase {
 
 /// The `n` slowest cases of every (game, engine), slowest first (ties: file, then case).
 pub fn slowest(rows: &[Row], n: usize) -> Vec<(String, String, Vec<SlowCase>)> {
-    let times = case_times(rows);
-    let labels: BTreeMap<(&str, usize), &str> = rows
-        .iter()
-        .map(|r| ((r.file.as_str(), r.case), r.label.as_str()))
-        .collect();
-    let mut order: Vec<(String, String)> = Vec::new();
-    for row in rows {
-        let key = (row.game.clone(), row.engine.clone());
-        if !order.contains(&key) {
-            order.push(key);
-        }
-    }
-    order
-        .into_iter()
-        .map(|(game, engine)| {
-            let mut mine: Vec<SlowCase> = times
-                .iter()
-                .filter(|((g, e, _, _), _)| *g == game && *e == engine)
-                .map(|((_, _, file, case), &time_ns)| SlowCase {
-                    file: file.clone(),
-                    case: *case,
-                    label: labels
-                        .get(&(file.as_str(), *case))
-                        .unwrap_or(&"")
-                        .to_string(),
+    let groups = Groups::new(rows);
+    (0..groups.keys.len())
+        .map(|g| {
+            let mut mine: Vec<SlowCase> = groups
+                .times(g)
+                .into_iter()
+                .map(|((file, case), time_ns)| SlowCase {
+                    file: file.to_string(),
+                    case,
+                    label: groups.cases[g][&(file, case)].label.to_string(),
                     time_ns,
                 })
                 .collect();
-            mine.sort_by(|a, b| {
-                b.time_ns
-                    .cmp(&a.time_ns)
-                    .then_with(|| a.file.cmp(&b.file))
-                    .then(a.case.cmp(&b.case))
-            });
+            // Stable sort: equal times keep (file, case) order.
+            mine.sort_by(|a, b| b.time_ns.cmp(&a.time_ns));
             mine.truncate(n);
-            (game, engine, mine)
+            let (game, engine) = groups.keys[g];
+            (game.to_string(), engine.to_string(), mine)
         })
         .collect()
 }
@@ -218,36 +236,13 @@ pub fn median(values: &mut [u64]) -> u64 {
 /// Summarises rows per game and engine, in first-appearance order. The baseline of a game is
 /// `baseline` when that engine ran on it, else none.
 pub fn summarize(rows: &[Row], baseline: &str) -> Vec<EngineSummary> {
-    let times = case_times(rows);
-    let mut order: Vec<(String, String)> = Vec::new();
-    let mut statuses: BTreeMap<(String, String), BTreeMap<(String, usize), Status>> =
-        BTreeMap::new();
-    for row in rows {
-        let key = (row.game.clone(), row.engine.clone());
-        if !order.contains(&key) {
-            order.push(key.clone());
-        }
-        // A case's status is its worst over runs (they agree unless the engine is flaky).
-        let entry = statuses
-            .entry(key)
-            .or_default()
-            .entry((row.file.clone(), row.case))
-            .or_insert(row.status);
-        *entry = (*entry).max(row.status);
-    }
-    let per_engine = |game: &str, engine: &str| -> BTreeMap<(String, usize), u64> {
-        times
-            .iter()
-            .filter(|((g, e, _, _), _)| g == game && e == engine)
-            .map(|((_, _, f, c), t)| ((f.clone(), *c), *t))
-            .collect()
-    };
-    order
-        .iter()
-        .map(|(game, engine)| {
-            let cases = &statuses[&(game.clone(), engine.clone())];
-            let count = |s: Status| cases.values().filter(|&&x| x == s).count();
-            let mine = per_engine(game, engine);
+    let groups = Groups::new(rows);
+    (0..groups.keys.len())
+        .map(|g| {
+            let (game, engine) = groups.keys[g];
+            let cases = &groups.cases[g];
+            let count = |s: Status| cases.values().filter(|c| c.status == s).count();
+            let mine = groups.times(g);
             let mut values: Vec<u64> = mine.values().copied().collect();
             let total_ns = values.iter().sum();
             let (median_ns, min_ns, max_ns) = if values.is_empty() {
@@ -259,24 +254,21 @@ pub fn summarize(rows: &[Row], baseline: &str) -> Vec<EngineSummary> {
                     *values.last().expect("non-empty"),
                 )
             };
-            let has_baseline =
-                engine != baseline && order.contains(&(game.clone(), baseline.to_string()));
-            let speedup = has_baseline
-                .then(|| {
-                    let base = per_engine(game, baseline);
-                    let (mut b, mut m) = (0u64, 0u64);
-                    for (case, t) in &mine {
-                        if let Some(bt) = base.get(case) {
-                            b += bt;
-                            m += t;
-                        }
+            let base = groups.find(game, baseline).filter(|_| engine != baseline);
+            let speedup = base.and_then(|b| {
+                let base_times = groups.times(b);
+                let (mut bt, mut mt) = (0u64, 0u64);
+                for (case, t) in &mine {
+                    if let Some(x) = base_times.get(case) {
+                        bt += x;
+                        mt += t;
                     }
-                    (m > 0).then(|| b as f64 / m as f64)
-                })
-                .flatten();
+                }
+                (mt > 0).then(|| bt as f64 / mt as f64)
+            });
             EngineSummary {
-                game: game.clone(),
-                engine: engine.clone(),
+                game: game.to_string(),
+                engine: engine.to_string(),
                 cases: cases.len(),
                 ok: count(Status::Ok),
                 mismatch: count(Status::Mismatch),
@@ -288,7 +280,7 @@ pub fn summarize(rows: &[Row], baseline: &str) -> Vec<EngineSummary> {
                 min_ns,
                 max_ns,
                 speedup,
-                baseline: has_baseline.then(|| baseline.to_string()),
+                baseline: base.map(|_| baseline.to_string()),
             }
         })
         .collect()

@@ -578,64 +578,76 @@ fn assemble(
         start = end;
     }
 
+    // Rows are built (and outputs digested) in parallel; collecting keeps slot order.
+    let built: Vec<(Vec<Row>, Option<String>)> = slots
+        .par_iter()
+        .zip(done.par_iter())
+        .map(|(slot, result)| {
+            let file = &files[slot.file];
+            let engine = loaded[slot.file].engines[slot.engine].name();
+            let parsed = loaded[slot.file].cases.get(slot.case);
+            let runs: Vec<Option<u64>> = if result.times.is_empty() {
+                vec![None]
+            } else {
+                result.times.iter().map(|&t| Some(t)).collect()
+            };
+            let digest = result
+                .output
+                .as_deref()
+                .map(|o| digest(o.as_bytes()))
+                .unwrap_or_default();
+            let rows = runs
+                .into_iter()
+                .enumerate()
+                .map(|(r, time_ns)| Row {
+                    game: file.game.name().to_string(),
+                    engine: engine.to_string(),
+                    file: file.display(),
+                    case: slot.case + 1,
+                    run: r as u32 + 1,
+                    label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
+                    size: parsed.map(|p| p.size.clone()).unwrap_or_default(),
+                    status: result.status,
+                    time_ns,
+                    timing: result.timing,
+                    work: result.work,
+                    work_unit: if result.work.is_some() {
+                        file.game.work_unit().to_string()
+                    } else {
+                        String::new()
+                    },
+                    score: result.score,
+                    digest: digest.clone(),
+                    message: result.message.clone(),
+                })
+                .collect();
+            let problem = (!result.message.is_empty())
+                .then(|| format!("{} [{engine}]: {}", result.status.as_str(), result.message));
+            (rows, problem)
+        })
+        .collect();
     let mut report = Report::default();
-    for (slot, result) in slots.iter().zip(&done) {
-        let file = &files[slot.file];
-        let engine = loaded[slot.file].engines[slot.engine].name();
-        let parsed = loaded[slot.file].cases.get(slot.case);
-        let runs: Vec<Option<u64>> = if result.times.is_empty() {
-            vec![None]
-        } else {
-            result.times.iter().map(|&t| Some(t)).collect()
-        };
-        for (r, time_ns) in runs.into_iter().enumerate() {
-            report.rows.push(Row {
-                game: file.game.name().to_string(),
-                engine: engine.to_string(),
-                file: file.display(),
-                case: slot.case + 1,
-                run: r as u32 + 1,
-                label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
-                size: parsed.map(|p| p.size.clone()).unwrap_or_default(),
-                status: result.status,
-                time_ns,
-                timing: result.timing,
-                work: result.work,
-                work_unit: if result.work.is_some() {
-                    file.game.work_unit().to_string()
-                } else {
-                    String::new()
-                },
-                score: result.score,
-                digest: result
-                    .output
-                    .as_deref()
-                    .map(|o| digest(o.as_bytes()))
-                    .unwrap_or_default(),
-                message: result.message.clone(),
-            });
-        }
-        if !result.message.is_empty() {
-            report.problems.push(format!(
-                "{} [{engine}]: {}",
-                result.status.as_str(),
-                result.message
-            ));
-        }
+    for (rows, problem) in built {
+        report.rows.extend(rows);
+        report.problems.extend(problem);
     }
 
-    for (f, l) in loaded.iter().enumerate() {
-        for (e, engine) in l.engines.iter().enumerate() {
-            let blocks: Vec<&str> = slots
-                .iter()
-                .zip(&done)
-                .filter(|(s, _)| s.file == f && s.engine == e)
-                .filter_map(|(_, d)| d.output.as_deref())
-                .collect();
+    // Each file's output per engine: its cases' blocks in order (slots are in file, case order).
+    let mut blocks: Vec<Vec<Vec<&str>>> = loaded
+        .iter()
+        .map(|l| vec![Vec::new(); l.engines.len()])
+        .collect();
+    for (slot, result) in slots.iter().zip(&done) {
+        if let Some(output) = result.output.as_deref() {
+            blocks[slot.file][slot.engine].push(output);
+        }
+    }
+    for (f, per_engine) in blocks.iter().enumerate() {
+        for (e, blocks) in per_engine.iter().enumerate() {
             report.outputs.push(FileOutput {
                 file: f,
-                engine: engine.name().to_string(),
-                text: files[f].game.join(&blocks),
+                engine: loaded[f].engines[e].name().to_string(),
+                text: files[f].game.join(blocks),
             });
         }
     }
