@@ -219,7 +219,7 @@ pub fn slowest(rows: &[Row], n: usize) -> Vec<(String, String, Vec<SlowCase>)> {
                 })
                 .collect();
             // Stable sort: equal times keep (file, case) order.
-            mine.sort_by(|a, b| b.time_ns.cmp(&a.time_ns));
+            mine.sort_by_key(|c| std::cmp::Reverse(c.time_ns));
             mine.truncate(n);
             let (game, engine) = groups.keys[g];
             (game.to_string(), engine.to_string(), mine)
