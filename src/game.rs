@@ -28,7 +28,10 @@ pub struct Budget {
 
 impl Budget {
     /// No limit at all.
-    pub const UNLIMITED: Budget = Budget { max_states: None, time_limit: None };
+    pub const UNLIMITED: Budget = Budget {
+        max_states: None,
+        time_limit: None,
+    };
 
     /// The instant after which a search started at `start` must give up, if any.
     pub fn deadline(&self, start: Instant) -> Option<Instant> {
@@ -60,7 +63,11 @@ pub struct Outcome<A> {
 impl<A> Outcome<A> {
     /// A solved case.
     pub fn solved(answer: A, work: u64) -> Self {
-        Outcome { answer, verdict: Verdict::Solved, work }
+        Outcome {
+            answer,
+            verdict: Verdict::Solved,
+            work,
+        }
     }
 }
 
@@ -74,7 +81,10 @@ pub struct CaseError {
 
 impl CaseError {
     pub fn new(line: usize, message: impl Into<String>) -> Self {
-        CaseError { line, message: message.into() }
+        CaseError {
+            line,
+            message: message.into(),
+        }
     }
 }
 
@@ -335,8 +345,16 @@ mod tests {
             first_difference("a\nb\n", "a\nc\n").unwrap(),
             "line 2: expected \"b\", got \"c\""
         );
-        assert!(first_difference("a\n", "a\nz\n").unwrap().starts_with("line 2: expected end"));
-        assert!(first_difference("a\nz\n", "a\n").unwrap().contains("got end of output"));
+        assert!(
+            first_difference("a\n", "a\nz\n")
+                .unwrap()
+                .starts_with("line 2: expected end")
+        );
+        assert!(
+            first_difference("a\nz\n", "a\n")
+                .unwrap()
+                .contains("got end of output")
+        );
         assert!(first_difference("a\n", "a").is_some());
     }
 

@@ -7,7 +7,10 @@ use crate::game::{Game, Registered};
 use crate::games;
 
 /// Every game, in the order the CLI lists them.
-pub static GAMES: &[&dyn Game] = &[&Registered::<games::yut::Yut>::new()];
+pub static GAMES: &[&dyn Game] = &[
+    &Registered::<games::yut::Yut>::new(),
+    &Registered::<games::vexed::Vexed>::new(),
+];
 
 /// The game named `name` (its command-line name, e.g. `yut`).
 pub fn find(name: &str) -> Option<&'static dyn Game> {
@@ -32,7 +35,12 @@ mod tests {
             let mut unique = engines.clone();
             unique.sort();
             unique.dedup();
-            assert_eq!(unique.len(), engines.len(), "{}: duplicate engine", game.name());
+            assert_eq!(
+                unique.len(),
+                engines.len(),
+                "{}: duplicate engine",
+                game.name()
+            );
         }
     }
 }

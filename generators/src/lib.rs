@@ -20,9 +20,16 @@ pub enum GenError {
     #[error("unknown game {0:?} (known: {known})", known = GAMES.join(", "))]
     UnknownGame(String),
     #[error("unknown profile {profile:?} for {game} (known: {known})")]
-    UnknownProfile { game: String, profile: String, known: String },
+    UnknownProfile {
+        game: String,
+        profile: String,
+        known: String,
+    },
     #[error("bad option {option}: {message}")]
-    BadOption { option: &'static str, message: String },
+    BadOption {
+        option: &'static str,
+        message: String,
+    },
     #[error("gave up: {0}")]
     GaveUp(String),
 }
@@ -104,7 +111,9 @@ pub fn file_rng(game: &str, profile: &str, seed: u64, index: u64) -> ChaCha8Rng 
 fn fnv1a(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
+    bytes
+        .iter()
+        .fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
 /// Random choices with fixed arithmetic on top of a ChaCha8 stream.
@@ -179,8 +188,12 @@ pub fn parse_range(option: &'static str, text: &str) -> Result<(u64, u64), GenEr
         Some((a, b)) => (a.trim(), b.trim()),
         None => (text.trim(), text.trim()),
     };
-    let lo: u64 = lo.parse().map_err(|_| bad(format!("{text:?} is not N or A-B")))?;
-    let hi: u64 = hi.parse().map_err(|_| bad(format!("{text:?} is not N or A-B")))?;
+    let lo: u64 = lo
+        .parse()
+        .map_err(|_| bad(format!("{text:?} is not N or A-B")))?;
+    let hi: u64 = hi
+        .parse()
+        .map_err(|_| bad(format!("{text:?} is not N or A-B")))?;
     if lo > hi {
         return Err(bad(format!("{text:?}: {lo} > {hi}")));
     }
@@ -189,10 +202,12 @@ pub fn parse_range(option: &'static str, text: &str) -> Result<(u64, u64), GenEr
 
 /// A size `RxC` where each side is `N` or `A-B`: returns ((rows lo, hi), (cols lo, hi)).
 pub fn parse_size(text: &str) -> Result<((u64, u64), (u64, u64)), GenError> {
-    let (r, c) = text.split_once(['x', 'X']).ok_or_else(|| GenError::BadOption {
-        option: "--size",
-        message: format!("{text:?} is not RxC (e.g. 30x30 or 5-12x5-12)"),
-    })?;
+    let (r, c) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| GenError::BadOption {
+            option: "--size",
+            message: format!("{text:?} is not RxC (e.g. 30x30 or 5-12x5-12)"),
+        })?;
     Ok((parse_range("--size", r)?, parse_range("--size", c)?))
 }
 

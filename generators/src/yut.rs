@@ -9,11 +9,20 @@
 use crate::{Dice, GenError, Options, range_option};
 
 pub const PROFILES: &[(&str, &str)] = &[
-    ("random", "1-100 turns (or --moves), uniformly random throws and playable tokens"),
+    (
+        "random",
+        "1-100 turns (or --moves), uniformly random throws and playable tokens",
+    ),
     ("long", "100 turns (or --moves), random otherwise"),
     ("catch", "prefers moves that land on opponents"),
-    ("stack", "prefers moves that join own tokens and move stacks"),
-    ("shortcut", "steers tokens onto mo, duet-mo and bang and moves them from there"),
+    (
+        "stack",
+        "prefers moves that join own tokens and move stacks",
+    ),
+    (
+        "shortcut",
+        "steers tokens onto mo, duet-mo and bang and moves them from there",
+    ),
 ];
 
 const MAX_TURNS: u64 = 100;
@@ -22,7 +31,9 @@ const MO: u8 = 4;
 const DUET_MO: u8 = 9;
 const BANG: u8 = 22;
 
-const OUTER: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+const OUTER: &[u8] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+];
 const MO_DIAGONAL: &[u8] = &[4, 20, 21, 22, 23, 24, 14, 15, 16, 17, 18, 19];
 const DUET_MO_DIAGONAL: &[u8] = &[9, 25, 26, 22, 27, 28, 19];
 const BANG_WAY: &[u8] = &[22, 27, 28, 19];
@@ -59,8 +70,17 @@ fn team(token: usize) -> usize {
 
 /// Generates one game file.
 pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<String, GenError> {
-    let default_turns = if profile == "long" { (MAX_TURNS, MAX_TURNS) } else { (1, MAX_TURNS) };
-    let (lo, hi) = range_option("--moves", options.moves.as_deref(), default_turns, (1, MAX_TURNS))?;
+    let default_turns = if profile == "long" {
+        (MAX_TURNS, MAX_TURNS)
+    } else {
+        (1, MAX_TURNS)
+    };
+    let (lo, hi) = range_option(
+        "--moves",
+        options.moves.as_deref(),
+        default_turns,
+        (1, MAX_TURNS),
+    )?;
     let turns = dice.range(lo, hi) as usize;
     let mut places = [Place::Start; 8];
     let mut lines = Vec::with_capacity(turns);
@@ -69,14 +89,22 @@ pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<Str
         if playable.is_empty() {
             break; // every token escaped: the game is over, a valid input stops here
         }
-        let sides: Vec<u8> = (0..4).map(|_| if dice.chance(1, 2) { b'F' } else { b'B' }).collect();
+        let sides: Vec<u8> = (0..4)
+            .map(|_| if dice.chance(1, 2) { b'F' } else { b'B' })
+            .collect();
         let fronts = sides.iter().filter(|&&s| s == b'F').count();
         let steps = if fronts == 0 { 5 } else { fronts };
-        let weights: Vec<u64> =
-            playable.iter().map(|&t| weight(profile, &places, t, steps)).collect();
+        let weights: Vec<u64> = playable
+            .iter()
+            .map(|&t| weight(profile, &places, t, steps))
+            .collect();
         let token = playable[dice.weighted(&weights)];
         play(&mut places, token, steps);
-        lines.push(format!("{} {}", TOKENS[token] as char, String::from_utf8_lossy(&sides)));
+        lines.push(format!(
+            "{} {}",
+            TOKENS[token] as char,
+            String::from_utf8_lossy(&sides)
+        ));
     }
     let mut text = format!("{}\n", lines.len());
     for line in lines {
@@ -92,15 +120,29 @@ fn weight(profile: &str, places: &[Place; 8], token: usize, steps: usize) -> u64
     let from = places[token];
     let to = destination(from, steps);
     let others_at = |place: Place, same_team: bool| {
-        (0..8).filter(|&o| o != token && places[o] == place && (team(o) == team(token)) == same_team).count() as u64
+        (0..8)
+            .filter(|&o| o != token && places[o] == place && (team(o) == team(token)) == same_team)
+            .count() as u64
     };
     match profile {
         "catch" => {
-            if matches!(to, Place::On(_)) { 1 + 20 * others_at(to, false) } else { 1 }
+            if matches!(to, Place::On(_)) {
+                1 + 20 * others_at(to, false)
+            } else {
+                1
+            }
         }
         "stack" => {
-            let carried = if matches!(from, Place::On(_)) { others_at(from, true) } else { 0 };
-            let joined = if matches!(to, Place::On(_)) { others_at(to, true) } else { 0 };
+            let carried = if matches!(from, Place::On(_)) {
+                others_at(from, true)
+            } else {
+                0
+            };
+            let joined = if matches!(to, Place::On(_)) {
+                others_at(to, true)
+            } else {
+                0
+            };
             1 + 10 * carried + 10 * joined
         }
         "shortcut" => {
@@ -116,7 +158,9 @@ fn play(places: &mut [Place; 8], token: usize, steps: usize) {
     let from = places[token];
     let to = destination(from, steps);
     let movers: Vec<usize> = match from {
-        Place::On(_) => (0..8).filter(|&o| places[o] == from && team(o) == team(token)).collect(),
+        Place::On(_) => (0..8)
+            .filter(|&o| places[o] == from && team(o) == team(token))
+            .collect(),
         _ => vec![token],
     };
     for m in movers {

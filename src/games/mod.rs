@@ -1,3 +1,4 @@
 //! The games, one folder each. Register a new game in [`crate::registry`].
 
+pub mod vexed;
 pub mod yut;

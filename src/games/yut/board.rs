@@ -93,15 +93,17 @@ impl Station {
 pub const OUTER_ROUTE: &[Station] = {
     use Station::*;
     &[
-        Do, Gae, Geol, Yut, Mo, DuetDo, DuetGae, DuetGeol, DuetYut, DuetMo, ChiDo, ChiGae,
-        ChiGeol, ChiYut, ChiMo, NalDo, NalGae, NalGeol, NalYut, ChamMeoki,
+        Do, Gae, Geol, Yut, Mo, DuetDo, DuetGae, DuetGeol, DuetYut, DuetMo, ChiDo, ChiGae, ChiGeol,
+        ChiYut, ChiMo, NalDo, NalGae, NalGeol, NalYut, ChamMeoki,
     ]
 };
 
 /// Route 3, taken by a move that starts on mo: the mo diagonal, then the bottom side.
 pub const MO_ROUTE: &[Station] = {
     use Station::*;
-    &[Mo, MoDo, MoGae, Bang, SokYut, SokMo, ChiMo, NalDo, NalGae, NalGeol, NalYut, ChamMeoki]
+    &[
+        Mo, MoDo, MoGae, Bang, SokYut, SokMo, ChiMo, NalDo, NalGae, NalGeol, NalYut, ChamMeoki,
+    ]
 };
 
 /// Route 2, taken by a move that starts on duet-mo: the duet-mo diagonal to cham-meoki.
@@ -188,7 +190,11 @@ impl Token {
 
     /// The letter the token is drawn with.
     pub fn letter(self) -> u8 {
-        if self.0 < TEAM_SIZE { b'A' + self.0 } else { b'a' + self.0 - TEAM_SIZE }
+        if self.0 < TEAM_SIZE {
+            b'A' + self.0
+        } else {
+            b'a' + self.0 - TEAM_SIZE
+        }
     }
 
     /// 0 for the upper-case team, 1 for the lower-case team.
@@ -250,7 +256,10 @@ mod tests {
             }
         }
         // 29 stations x 4 dots = every '.' of the template, so no station is missing or doubled.
-        assert_eq!(TEMPLATE.bytes().filter(|&b| b == b'.').count(), 4 * STATION_COUNT);
+        assert_eq!(
+            TEMPLATE.bytes().filter(|&b| b == b'.').count(),
+            4 * STATION_COUNT
+        );
     }
 
     #[test]

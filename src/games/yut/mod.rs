@@ -34,7 +34,9 @@ impl Throw {
             return None;
         }
         let fronts = sides.iter().filter(|&&s| s == b'F').count() as u8;
-        Some(Throw { steps: if fronts == 0 { ALL_BACKS_STEPS } else { fronts } })
+        Some(Throw {
+            steps: if fronts == 0 { ALL_BACKS_STEPS } else { fronts },
+        })
     }
 
     pub fn steps(self) -> u8 {
@@ -92,7 +94,12 @@ impl Rules for Yut {
             Ok(replay) => format!("{} turns", replay.turns.len()),
             Err(_) => String::new(),
         };
-        vec![Parsed { line: 1, label: String::new(), size, case: parsed }]
+        vec![Parsed {
+            line: 1,
+            label: String::new(),
+            size,
+            case: parsed,
+        }]
     }
 
     fn format_case(_index: usize, _case: &Replay, outcome: &Outcome<FinalPlaces>) -> String {
@@ -119,14 +126,20 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
     let (line, header) = lines.next().unwrap_or((1, b""));
     let header = header.trim_ascii();
     if header.is_empty() {
-        return Err(CaseError::new(line, "expected the number of turns N, found nothing"));
+        return Err(CaseError::new(
+            line,
+            "expected the number of turns N, found nothing",
+        ));
     }
     let count: usize = std::str::from_utf8(header)
         .ok()
         .and_then(|t| t.parse().ok())
         .ok_or_else(|| CaseError::new(line, format!("expected N, found {:?}", shown(header))))?;
     if !(1..=MAX_TURNS).contains(&count) {
-        return Err(CaseError::new(line, format!("N = {count} is outside 1..={MAX_TURNS}")));
+        return Err(CaseError::new(
+            line,
+            format!("N = {count} is outside 1..={MAX_TURNS}"),
+        ));
     }
     let mut turns = Vec::with_capacity(count);
     let mut last_line = line;
@@ -134,7 +147,10 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
         let Some((line, text)) = lines.next() else {
             return Err(CaseError::new(
                 last_line + 1,
-                format!("expected {count} turns, the input ends after {}", turns.len()),
+                format!(
+                    "expected {count} turns, the input ends after {}",
+                    turns.len()
+                ),
             ));
         };
         last_line = line;
@@ -151,11 +167,17 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
 
 /// Parses one `T SSSS` line.
 fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
-    let fields: Vec<&[u8]> = text.split(|b| b.is_ascii_whitespace()).filter(|f| !f.is_empty()).collect();
+    let fields: Vec<&[u8]> = text
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|f| !f.is_empty())
+        .collect();
     let [token, sides] = fields[..] else {
         return Err(CaseError::new(
             line,
-            format!("expected `T SSSS` (token and four sides), found {:?}", shown(text)),
+            format!(
+                "expected `T SSSS` (token and four sides), found {:?}",
+                shown(text)
+            ),
         ));
     };
     let token = match token {
@@ -163,7 +185,10 @@ fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
         _ => None,
     }
     .ok_or_else(|| {
-        CaseError::new(line, format!("token {:?} is not one of ABCDabcd", shown(token)))
+        CaseError::new(
+            line,
+            format!("token {:?} is not one of ABCDabcd", shown(token)),
+        )
     })?;
     let throw = Throw::parse(sides).ok_or_else(|| {
         CaseError::new(line, format!("throw {:?} is not four of B/F", shown(sides)))
@@ -175,7 +200,10 @@ fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
 pub fn escaped_token_error(turn: &Turn) -> CaseError {
     CaseError::new(
         turn.line,
-        format!("token {} has already escaped and cannot move", turn.token.letter() as char),
+        format!(
+            "token {} has already escaped and cannot move",
+            turn.token.letter() as char
+        ),
     )
 }
 

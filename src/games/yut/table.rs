@@ -22,7 +22,11 @@ impl TokenMask {
         TokenMask(1 << token.index())
     }
     pub fn team(team: u8) -> TokenMask {
-        if team == 0 { Self::UPPER_TEAM } else { Self::LOWER_TEAM }
+        if team == 0 {
+            Self::UPPER_TEAM
+        } else {
+            Self::LOWER_TEAM
+        }
     }
     pub fn and(self, other: TokenMask) -> TokenMask {
         TokenMask(self.0 & other.0)
@@ -106,7 +110,10 @@ struct Board {
 }
 
 pub fn solve(replay: &Replay, _budget: &Budget) -> Result<Outcome<FinalPlaces>, CaseError> {
-    let mut board = Board { on: [TokenMask::default(); STATION_COUNT], places: [Place::Start; TOKEN_COUNT] };
+    let mut board = Board {
+        on: [TokenMask::default(); STATION_COUNT],
+        places: [Place::Start; TOKEN_COUNT],
+    };
     for turn in &replay.turns {
         let token = turn.token;
         let team = TokenMask::team(token.team());
