@@ -1,1 +1,481 @@
-fn main() {}
+//! The `gamebench` command line: judge mode (`solve`), corpus generation (`gen`), bulk runs
+//! with CSV timings (`run`), output checking (`check`) and the list of games (`list`).
+//!
+//! This is the only place that uses anyhow: the library reports typed errors, and here they
+//! become messages and exit codes (0 ok, 1 mismatch/unsolved/budget, 2 error).
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use rayon::prelude::*;
+
+use gamebench::corpus;
+use gamebench::game::{Budget, Game, Verdict};
+use gamebench::registry;
+use gamebench::results::{self, Status};
+use gamebench::runner::{self, Config};
+use gamebench_generators as generators;
+
+/// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
+/// Yut Nori.
+#[derive(Parser)]
+#[command(name = "gamebench", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Judge mode: read a judge input (FILE or stdin), write the judge output to stdout.
+    Solve(SolveArgs),
+    /// Solve every case under PATH... in parallel; write outputs, CSV rows and a summary.
+    Run(RunArgs),
+    /// Generate a seeded corpus of judge input files (and their expected outputs).
+    Gen(GenArgs),
+    /// Check an output file against an input (and an expected output, or the reference engine).
+    Check(CheckArgs),
+    /// List the games, their engines and generator profiles.
+    List,
+}
+
+#[derive(Args, Clone)]
+struct BudgetArgs {
+    /// Stop a search after expanding N states (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "N")]
+    max_states: Option<u64>,
+    /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+}
+
+impl BudgetArgs {
+    fn budget(&self) -> Result<Budget> {
+        let time_limit = match self.time_limit {
+            Some(s) if !(s.is_finite() && s > 0.0) => {
+                bail!("--time-limit must be a positive number of seconds")
+            }
+            Some(s) => Some(Duration::from_secs_f64(s)),
+            None => None,
+        };
+        Ok(Budget {
+            max_states: self.max_states,
+            time_limit,
+        })
+    }
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// The game: linkpop, samegame, vexed or yut.
+    game: String,
+    /// Engine to use (default: the game's fastest). See `gamebench list`.
+    #[arg(long, short)]
+    engine: Option<String>,
+    /// Judge input file (default: stdin).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Input files or folders (searched recursively for *.in).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The game of every file (default: the nearest enclosing folder named after a game).
+    #[arg(long, short)]
+    game: Option<String>,
+    /// Engine to run; repeat for several; `all` = every internal engine (default: the game's fastest).
+    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    engines: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+    /// Write one row per case, engine and run to this CSV file (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write each input's output (X.out) under DIR, mirroring the input tree.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Compare every case's output with the expected X.out beside X.in.
+    #[arg(long)]
+    check: bool,
+    /// No progress bar and no problem lines on stderr (the summary is still printed).
+    #[arg(long, short)]
+    quiet: bool,
+    /// Untimed runs of each case before the timed ones.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    warmup: u32,
+    /// Timed runs of each case (the CSV keeps every run; the summary uses the median).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Engine the others are compared with and timed against.
+    #[arg(long, default_value = "reference", value_name = "NAME")]
+    baseline: String,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+#[derive(Args)]
+struct GenArgs {
+    /// The game: linkpop, samegame, vexed or yut.
+    game: String,
+    /// Generator profile (see `gamebench list`).
+    #[arg(long, short, default_value = "random")]
+    profile: String,
+    /// Seed: the same arguments give the same bytes on any machine.
+    #[arg(long, short, default_value_t = 1)]
+    seed: u64,
+    /// Number of files to write.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    count: u64,
+    /// Output folder.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// Cases per file (multi-case games).
+    #[arg(long)]
+    cases: Option<usize>,
+    /// Board size RxC, each side N or A-B (e.g. 30x30, 5-12x5-12).
+    #[arg(long)]
+    size: Option<String>,
+    /// Number of distinct symbols / values / letters (N or A-B).
+    #[arg(long)]
+    symbols: Option<String>,
+    /// Link and Pop: allow symbols to occur an odd number of times.
+    #[arg(long)]
+    odd: bool,
+    /// Link and Pop attribute weights, e.g. U1D1L1R1S4.
+    #[arg(long)]
+    weights: Option<String>,
+    /// Text layout (SameGame: canonical, one-line, one-per-line, messy).
+    #[arg(long)]
+    layout: Option<String>,
+    /// Number of moves / turns / selections (N or A-B); Vexed: the accepted minimum lengths.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Number of blocks (Vexed), N or A-B.
+    #[arg(long)]
+    blocks: Option<String>,
+    /// Do not write expected outputs X.out beside the inputs.
+    #[arg(long)]
+    no_expected: bool,
+    /// Engine that writes the expected outputs (and filters Vexed puzzles); default: the fastest.
+    #[arg(long, short)]
+    engine: Option<String>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The game: linkpop, samegame, vexed or yut.
+    game: String,
+    /// The judge input.
+    input: PathBuf,
+    /// The output to check.
+    output: PathBuf,
+    /// The expected output (default: what the reference engine prints for INPUT).
+    #[arg(long)]
+    expected: Option<PathBuf>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve(args),
+        Command::Run(args) => run(args),
+        Command::Gen(args) => gen_corpus(args),
+        Command::Check(args) => check(args),
+        Command::List => list(),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("gamebench: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn find_game(name: &str) -> Result<&'static dyn Game> {
+    registry::find(name).with_context(|| {
+        format!(
+            "unknown game {name:?} (games: {})",
+            registry::names().join(", ")
+        )
+    })
+}
+
+fn find_engine(game: &dyn Game, engine: Option<&str>) -> Result<&'static str> {
+    let requested: Vec<String> = engine.map(str::to_string).into_iter().collect();
+    let engines = runner::resolve_engines(game, &requested)?;
+    match engines[..] {
+        [one] => Ok(one),
+        _ => bail!("name one engine here, not {:?}", engine.unwrap_or_default()),
+    }
+}
+
+fn read_input(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
+    match file {
+        Some(path) => Ok((
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
+            path.display().to_string(),
+        )),
+        None => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .context("cannot read stdin")?;
+            Ok((bytes, "<stdin>".to_string()))
+        }
+    }
+}
+
+fn status_of(verdict: Verdict) -> Status {
+    match verdict {
+        Verdict::Solved => Status::Ok,
+        Verdict::Unsolved => Status::Unsolved,
+        Verdict::Budget => Status::Budget,
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<u8> {
+    let game = find_game(&args.game)?;
+    let engine = find_engine(game, args.engine.as_deref())?;
+    let budget = args.budget.budget()?;
+    let (input, name) = read_input(args.file.as_ref())?;
+    let mut blocks = Vec::new();
+    let mut statuses = Vec::new();
+    for (i, parsed) in game.parse(&input).into_iter().enumerate() {
+        let index = i + 1;
+        let solved = parsed.case.and_then(|case| {
+            game.solve(engine, index, case.as_ref(), &budget)
+                .expect("engine was resolved for this game")
+        });
+        match solved {
+            Ok(solved) => {
+                statuses.push(status_of(solved.verdict));
+                blocks.push(solved.output);
+            }
+            Err(e) => {
+                eprintln!("{name}: case {index}: {e}");
+                statuses.push(Status::Error);
+            }
+        }
+    }
+    let blocks: Vec<&str> = blocks.iter().map(String::as_str).collect();
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(game.join(&blocks).as_bytes())?;
+    stdout.flush()?;
+    Ok(runner::exit_code(statuses) as u8)
+}
+
+fn run(args: RunArgs) -> Result<u8> {
+    let game = args.game.as_deref().map(find_game).transpose()?;
+    let files = corpus::discover(&args.paths, game)?;
+    let config = Config {
+        engines: args.engines.clone(),
+        budget: args.budget.budget()?,
+        check: args.check,
+        threads: args.jobs,
+        progress: !args.quiet,
+        warmup: args.warmup,
+        runs: args.runs,
+        baseline: args.baseline.clone(),
+    };
+    // Open the CSV before the long run, so a bad path fails at once.
+    let csv_out: Option<Box<dyn Write>> = match &args.csv {
+        None => None,
+        Some(p) if p.as_os_str() == "-" => Some(Box::new(std::io::stdout())),
+        Some(p) => Some(Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        ))),
+    };
+    let report = runner::run(&files, &config)?;
+    if !args.quiet {
+        for problem in &report.problems {
+            eprintln!("{problem}");
+        }
+    }
+    if let Some(dir) = &args.out_dir {
+        runner::write_outputs(dir, &files, &report)
+            .with_context(|| format!("cannot write outputs under {}", dir.display()))?;
+    }
+    if let Some(out) = csv_out {
+        results::write_csv(out, &report.rows).context("cannot write the CSV")?;
+    }
+    let summary = results::summarize(&report.rows, &args.baseline);
+    let table = results::summary_table(&summary);
+    if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+        eprint!("{table}");
+    } else {
+        print!("{table}");
+    }
+    Ok(report.exit_code() as u8)
+}
+
+fn gen_corpus(args: GenArgs) -> Result<u8> {
+    let game = find_game(&args.game)?;
+    let engine = find_engine(game, args.engine.as_deref())?;
+    let budget = args.budget.budget()?;
+    let options = generators::Options {
+        cases: args.cases,
+        size: args.size.clone(),
+        symbols: args.symbols.clone(),
+        odd: args.odd,
+        weights: args.weights.clone(),
+        layout: args.layout.clone(),
+        moves: args.moves.clone(),
+        blocks: args.blocks.clone(),
+    };
+    // The oracle a generator may use to keep only cases with a wanted answer size.
+    let oracle = |text: &str| -> Option<u32> {
+        let parsed = game.parse(text.as_bytes()).into_iter().next()?;
+        let case = parsed.case.ok()?;
+        let solved = game.solve(engine, 1, case.as_ref(), &budget)?.ok()?;
+        (solved.verdict == Verdict::Solved).then_some(())?;
+        solved.score.and_then(|k| u32::try_from(k).ok())
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let width = (args.count.max(1) - 1).to_string().len();
+    let written: Vec<Result<()>> = (0..args.count)
+        .into_par_iter()
+        .map(|k| {
+            let text = generators::generate(
+                &args.game,
+                &args.profile,
+                &options,
+                args.seed,
+                k,
+                Some(&oracle),
+            )?;
+            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
+            let input = args.out.join(format!("{stem}.in"));
+            runner::write_atomic(&input, text.as_bytes())
+                .with_context(|| format!("cannot write {}", input.display()))?;
+            if !args.no_expected {
+                let blocks: Vec<String> = game
+                    .parse(text.as_bytes())
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let case = p.case.map_err(|e| {
+                            anyhow::anyhow!("{}: generated an invalid case: {e}", input.display())
+                        })?;
+                        let solved = game
+                            .solve(engine, i + 1, case.as_ref(), &budget)
+                            .expect("resolved engine");
+                        Ok(solved
+                            .map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?
+                            .output)
+                    })
+                    .collect::<Result<_>>()?;
+                let blocks: Vec<&str> = blocks.iter().map(String::as_str).collect();
+                let output = input.with_extension("out");
+                runner::write_atomic(&output, game.join(&blocks).as_bytes())
+                    .with_context(|| format!("cannot write {}", output.display()))?;
+            }
+            Ok(())
+        })
+        .collect();
+    for result in written {
+        result?;
+    }
+    eprintln!("wrote {} file(s) to {}", args.count, args.out.display());
+    Ok(0)
+}
+
+fn check(args: CheckArgs) -> Result<u8> {
+    let game = find_game(&args.game)?;
+    let budget = args.budget.budget()?;
+    let (input, name) = read_input(Some(&args.input))?;
+    let output = std::fs::read_to_string(&args.output)
+        .with_context(|| format!("cannot read {}", args.output.display()))?;
+    let actual = game.split_output(&output);
+    let parsed = game.parse(&input);
+    let expected: Vec<Option<String>> = match &args.expected {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            game.split_output(&text).into_iter().map(Some).collect()
+        }
+        None => parsed
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let case = p.case.as_ref().ok()?;
+                game.solve("reference", i + 1, case.as_ref(), &budget)?
+                    .ok()
+                    .map(|s| s.output)
+            })
+            .collect(),
+    };
+    let (mut passed, mut failed, mut errors) = (0, 0, 0);
+    for (i, p) in parsed.iter().enumerate() {
+        let index = i + 1;
+        let case = match &p.case {
+            Ok(case) => case,
+            Err(e) => {
+                eprintln!("{name}: case {index}: {e}");
+                errors += 1;
+                continue;
+            }
+        };
+        let verdict = match (expected.get(i).cloned().flatten(), actual.get(i)) {
+            (_, None) => Err("the output has no block for this case".to_string()),
+            (None, _) => Err("no expected output for this case".to_string()),
+            (Some(exp), Some(act)) => game.check(case.as_ref(), &exp, act),
+        };
+        match verdict {
+            Ok(()) => passed += 1,
+            Err(why) => {
+                println!("case {index}: {why}");
+                failed += 1;
+            }
+        }
+    }
+    if actual.len() > parsed.len() {
+        println!(
+            "the output has {} blocks for {} cases",
+            actual.len(),
+            parsed.len()
+        );
+        failed += 1;
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if errors > 0 {
+        2
+    } else if failed > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+fn list() -> Result<u8> {
+    for game in registry::GAMES {
+        println!("{}  {}", game.name(), game.title());
+        for (name, about) in game.engine_about() {
+            let default = if name == game.default_engine() {
+                " (default)"
+            } else {
+                ""
+            };
+            println!("  engine  {name}{default}: {about}");
+        }
+        if let Ok(profiles) = generators::profiles(game.name()) {
+            for (name, about) in profiles {
+                println!("  profile {name}: {about}");
+            }
+        }
+    }
+    Ok(0)
+}

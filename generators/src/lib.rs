@@ -181,8 +181,11 @@ impl Dice {
     }
 }
 
+/// An inclusive range `(lo, hi)`.
+pub type Span = (u64, u64);
+
 /// An inclusive range read from `N` or `A-B`.
-pub fn parse_range(option: &'static str, text: &str) -> Result<(u64, u64), GenError> {
+pub fn parse_range(option: &'static str, text: &str) -> Result<Span, GenError> {
     let bad = |message: String| GenError::BadOption { option, message };
     let (lo, hi) = match text.split_once('-') {
         Some((a, b)) => (a.trim(), b.trim()),
@@ -201,7 +204,7 @@ pub fn parse_range(option: &'static str, text: &str) -> Result<(u64, u64), GenEr
 }
 
 /// A size `RxC` where each side is `N` or `A-B`: returns ((rows lo, hi), (cols lo, hi)).
-pub fn parse_size(text: &str) -> Result<((u64, u64), (u64, u64)), GenError> {
+pub fn parse_size(text: &str) -> Result<(Span, Span), GenError> {
     let (r, c) = text
         .split_once(['x', 'X'])
         .ok_or_else(|| GenError::BadOption {
@@ -215,9 +218,9 @@ pub fn parse_size(text: &str) -> Result<((u64, u64), (u64, u64)), GenError> {
 pub fn range_option(
     option: &'static str,
     value: Option<&str>,
-    default: (u64, u64),
-    limits: (u64, u64),
-) -> Result<(u64, u64), GenError> {
+    default: Span,
+    limits: Span,
+) -> Result<Span, GenError> {
     let (lo, hi) = match value {
         Some(text) => parse_range(option, text)?,
         None => default,

@@ -167,9 +167,9 @@ fn play(places: &mut [Place; 8], token: usize, steps: usize) {
         places[m] = to;
     }
     if let Place::On(_) = to {
-        for o in 0..8 {
-            if places[o] == to && team(o) != team(token) {
-                places[o] = Place::Start;
+        for (o, place) in places.iter_mut().enumerate() {
+            if *place == to && team(o) != team(token) {
+                *place = Place::Start;
             }
         }
     }

@@ -68,9 +68,9 @@ pub fn solve(replay: &Replay, _budget: &Budget) -> Result<Outcome<FinalPlaces>, 
         }
         // Catch: opponents on the destination go back to START.
         if let Place::On(_) = to {
-            for i in 0..TOKEN_COUNT {
-                if places[i] == to && Token::from_index(i).team() != mover.team() {
-                    places[i] = Place::Start;
+            for (i, place) in places.iter_mut().enumerate() {
+                if *place == to && Token::from_index(i).team() != mover.team() {
+                    *place = Place::Start;
                 }
             }
         }

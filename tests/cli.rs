@@ -1,0 +1,339 @@
+//! End-to-end tests of the `gamebench` binary: judge mode, runs over a corpus tree with bad
+//! files, determinism across thread counts, `--check`, exit codes, `gen` and `check`.
+//! Expected outputs come from the statements' samples in `corpora/yut/` (not from the engines).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn gamebench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gamebench"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> Output {
+    gamebench().args(args).output().expect("gamebench runs")
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = gamebench()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn sample(name: &str) -> Vec<u8> {
+    std::fs::read(root().join("corpora/yut").join(name)).unwrap()
+}
+
+#[test]
+fn solve_reproduces_the_yut_samples_with_every_engine() {
+    for engine in ["reference", "table"] {
+        for n in [1, 2] {
+            let input = sample(&format!("yut-sample{n}.in"));
+            let out = run_stdin(&["solve", "yut", "--engine", engine], &input);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(
+                out.stdout,
+                sample(&format!("yut-sample{n}.out")),
+                "{engine} sample {n}"
+            );
+        }
+    }
+    // FILE argument instead of stdin.
+    let path = root().join("corpora/yut/yut-sample2.in");
+    let out = run(&["solve", "yut", path.to_str().unwrap()]);
+    assert_eq!(out.stdout, sample("yut-sample2.out"));
+}
+
+#[test]
+fn solve_reports_bad_input_with_its_line_and_exit_code_2() {
+    let out = run_stdin(&["solve", "yut"], b"2\nA FFFF\nQ FFFF\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("<stdin>: case 1: line 3"), "{err}");
+    assert!(out.stdout.is_empty());
+    let unknown = run_stdin(&["solve", "nogame"], b"");
+    assert_eq!(unknown.status.code(), Some(2));
+    let engine = run_stdin(&["solve", "yut", "--engine", "nope"], b"1\nA FFFF\n");
+    assert_eq!(engine.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&engine.stderr).contains("reference"));
+}
+
+/// A corpus tree: the two samples with their outputs, one malformed file (non-UTF-8 byte),
+/// one truncated file and a file whose move names an escaped token.
+fn corpus_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let yut = dir.path().join("yut");
+    std::fs::create_dir_all(yut.join("sub")).unwrap();
+    for n in [1, 2] {
+        for ext in ["in", "out"] {
+            std::fs::write(
+                yut.join(format!("s{n}.{ext}")),
+                sample(&format!("yut-sample{n}.{ext}")),
+            )
+            .unwrap();
+        }
+    }
+    std::fs::write(yut.join("sub/bad.in"), b"3\nA FFFF\n\xff\xfe BBBB\n").unwrap();
+    std::fs::write(yut.join("sub/short.in"), b"5\nA FFFF\n").unwrap();
+    // A: START+5 = mo, +5 = sok-mo, +1 = chi-mo, +5 = cham-meoki, +1 = escaped, then moves again.
+    std::fs::write(
+        yut.join("sub/escaped.in"),
+        b"6\nA BBBB\nA BBBB\nA FBBB\nA BBBB\nA FBBB\nA FFBB\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn read_csv(path: &Path) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let mut rows = vec![header];
+    for record in reader.records() {
+        rows.push(record.unwrap().iter().map(String::from).collect());
+    }
+    rows
+}
+
+#[test]
+fn run_keeps_going_past_bad_files_and_reports_them() {
+    let tree = corpus_tree();
+    let csv = tree.path().join("r.csv");
+    let out_dir = tree.path().join("out");
+    let out = run(&[
+        "run",
+        tree.path().join("yut").to_str().unwrap(),
+        "--check",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    // Errors present: exit code 2.
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = read_csv(&csv);
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let (file, status, message) = (col("file"), col("status"), col("message"));
+    let by_file = |suffix: &str| {
+        rows[1..]
+            .iter()
+            .find(|r| r[file].ends_with(suffix))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(rows.len(), 1 + 5);
+    for ok in ["s1.in", "s2.in"] {
+        assert_eq!(by_file(ok)[status], "ok");
+    }
+    let bad = by_file("bad.in");
+    assert_eq!(bad[status], "error");
+    assert!(
+        bad[message].contains("bad.in: case 1: line 3"),
+        "{}",
+        bad[message]
+    );
+    let short = by_file("short.in");
+    assert!(short[message].contains("line 3"), "{}", short[message]);
+    let escaped = by_file("escaped.in");
+    assert_eq!(escaped[status], "error");
+    assert!(
+        escaped[message].contains("line 7") && escaped[message].contains("escaped"),
+        "{}",
+        escaped[message]
+    );
+    // The good files' outputs were written, mirroring the tree; no temporary files remain.
+    assert_eq!(
+        std::fs::read(out_dir.join("s1.out")).unwrap(),
+        sample("yut-sample1.out")
+    );
+    assert_eq!(
+        std::fs::read(out_dir.join("s2.out")).unwrap(),
+        sample("yut-sample2.out")
+    );
+    let leftovers: Vec<_> = walk(&out_dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // The summary is on stdout.
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("yut") && summary.contains("table"),
+        "{summary}"
+    );
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            all.extend(walk(&path));
+        } else {
+            all.push(path);
+        }
+    }
+    all.sort();
+    all
+}
+
+#[test]
+fn check_catches_a_wrong_expected_output_and_exits_1() {
+    let tree = tempfile::tempdir().unwrap();
+    let yut = tree.path().join("yut");
+    std::fs::create_dir_all(&yut).unwrap();
+    std::fs::write(yut.join("x.in"), sample("yut-sample2.in")).unwrap();
+    // The expected output with one token moved: row 1 says `C.` at duet-gae; make it `.C`.
+    let wrong = String::from_utf8(sample("yut-sample2.out"))
+        .unwrap()
+        .replacen("C.", ".C", 1);
+    std::fs::write(yut.join("x.out"), wrong).unwrap();
+    let out = run(&["run", yut.to_str().unwrap(), "--check", "--engine", "all"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mismatch") && err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_outputs_and_csv() {
+    let work = tempfile::tempdir().unwrap();
+    let corpus = work.path().join("yut");
+    let out = run(&[
+        "gen",
+        "yut",
+        "--profile",
+        "random",
+        "--seed",
+        "9",
+        "--count",
+        "60",
+        "--out",
+        corpus.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut results = Vec::new();
+    for jobs in ["1", "2"] {
+        let csv = work.path().join(format!("j{jobs}.csv"));
+        let dir = work.path().join(format!("out{jobs}"));
+        let out = run(&[
+            "run",
+            corpus.to_str().unwrap(),
+            "-j",
+            jobs,
+            "--engine",
+            "all",
+            "--check",
+            "--quiet",
+            "--csv",
+            csv.to_str().unwrap(),
+            "--out-dir",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut rows = read_csv(&csv);
+        let time = rows[0].iter().position(|h| h == "time_ns").unwrap();
+        for row in &mut rows[1..] {
+            row[time].clear();
+        }
+        let files: Vec<(PathBuf, Vec<u8>)> = walk(&dir)
+            .into_iter()
+            .map(|p| {
+                (
+                    p.strip_prefix(&dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        results.push((rows, files));
+    }
+    assert_eq!(results[0].0.len(), 1 + 120);
+    assert_eq!(results[0].1.len(), 120, "one output per file and engine");
+    assert_eq!(results[0], results[1]);
+}
+
+#[test]
+fn gen_is_deterministic_and_writes_expected_outputs() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    for dir in [&a, &b] {
+        let out = run(&[
+            "gen",
+            "yut",
+            "-p",
+            "long",
+            "-s",
+            "3",
+            "-n",
+            "12",
+            "-o",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+    }
+    let (fa, fb) = (walk(a.path()), walk(b.path()));
+    assert_eq!(fa.len(), 24);
+    assert!(fa[0].ends_with("yut-long-3-00.in"), "{:?}", fa[0]);
+    for (x, y) in fa.iter().zip(&fb) {
+        assert_eq!(std::fs::read(x).unwrap(), std::fs::read(y).unwrap());
+    }
+    let bad = run(&["gen", "yut", "-p", "nope", "-o", a.path().to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("shortcut"));
+}
+
+#[test]
+fn check_command_accepts_the_sample_and_rejects_a_wrong_board() {
+    let input = root().join("corpora/yut/yut-sample2.in");
+    let good = root().join("corpora/yut/yut-sample2.out");
+    let out = run(&[
+        "check",
+        "yut",
+        input.to_str().unwrap(),
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed, 0 failed"));
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("w.out");
+    std::fs::write(&wrong, sample("yut-sample1.out")).unwrap();
+    let out = run(&[
+        "check",
+        "yut",
+        input.to_str().unwrap(),
+        wrong.to_str().unwrap(),
+        "--expected",
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 passed, 1 failed"));
+}
