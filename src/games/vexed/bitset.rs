@@ -227,7 +227,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 let mut child = *state;
                 child.push(self.geo, cell, dir);
                 if child.is_clear() {
-                    if g + 1 <= self.bound {
+                    if g < self.bound {
                         self.path.push((cell, dir));
                         return Probe::Found;
                     }

@@ -278,7 +278,7 @@ impl Meter {
             return false;
         }
         self.expanded += 1;
-        if self.expanded % Self::CLOCK_EVERY == 0
+        if self.expanded.is_multiple_of(Self::CLOCK_EVERY)
             && let Some(deadline) = self.deadline
         {
             return std::time::Instant::now() < deadline;
