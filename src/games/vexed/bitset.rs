@@ -7,16 +7,20 @@
 //!   columns away, at least `max_i d_i` pushes of that letter are still needed; summing over
 //!   letters is admissible because every push moves a block of exactly one letter. A letter with
 //!   exactly one block makes the state dead (bound = infinity).
-//! - Transposition table, cleared each iteration: the smallest depth `g` at which each state was
-//!   met. A state met again at a depth `>= g` is pruned (its subtree was already searched with
-//!   at least as much budget), which also removes cycles.
+//! - Transposition table kept across iterations: for each searched state, the best proven lower
+//!   bound of its distance to the goal (after a failed search below a state, one more than the
+//!   smallest bound among its children), and a flag for states on the current path. A state is
+//!   searched only while depth + bound fits the iteration's bound, so a transposition met at a
+//!   depth already searched is cut at once, and a state on the path is never re-entered
+//!   (a shortest solution never repeats a board). Every stored value is derived from valid
+//!   lower bounds only, so the search stays exact.
 //! - Move ordering: children by increasing lower bound (any order keeps the search exact).
-//! - No depth cap. An iteration that finishes with no state left cut off by the bound (tracked
-//!   with a "cut" flag per table entry) has enumerated every live reachable state: the puzzle
-//!   has no solution. When the table is full (see [`TABLE_CAPACITY`]) the search stays exact
-//!   but can no longer prove that, so it goes on until the budget stops it.
+//! - No depth cap. Unsolvability is proven separately: from time to time (each time the work
+//!   doubles) the live reachable states are enumerated up to a growing limit; an enumeration that
+//!   completes without meeting a clear board proves there is no solution. The table holds at
+//!   most [`TABLE_CAPACITY`] states; past that it stops growing (still exact, just slower).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::grid::{Dir, Move};
@@ -26,10 +30,12 @@ use crate::game::{Budget, CaseError, Outcome, Verdict};
 
 /// Most entries kept in the transposition table (bounds memory to a few hundred MB).
 pub const TABLE_CAPACITY: usize = 1 << 21;
-/// The lower bound of a dead state.
-const DEAD: u32 = u32::MAX;
-/// Flag bit of a table entry: the state was cut off by the bound at its recorded depth.
-const CUT: u16 = 1 << 15;
+/// The lower bound of a dead state (small enough that adding a depth cannot overflow).
+const DEAD: u32 = u32::MAX / 4;
+/// Flag bit of a table entry: the state is on the current path.
+const ON_PATH: u32 = 1 << 31;
+/// States the first unsolvability check may enumerate; each later check allows twice as many.
+const FIRST_CHECK: u64 = 256;
 
 /// Solves one puzzle.
 pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, CaseError> {
@@ -53,7 +59,8 @@ pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, Case
     })
 }
 
-/// FxHash-style word hasher: states are a few `u128`s, so a multiply-rotate per word is enough.
+/// Hasher for states, which hash themselves to one mixed word ([`State::digest`]): the
+/// table just passes it on.
 #[derive(Default)]
 pub struct WordHasher(u64);
 
@@ -62,118 +69,142 @@ impl Hasher for WordHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
+        // Not used by states; a plain FNV-style fold keeps other keys working.
         for &b in bytes {
-            self.write_u64(u64::from(b));
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
     fn write_u64(&mut self, word: u64) {
-        const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-    fn write_u128(&mut self, word: u128) {
-        self.write_u64(word as u64);
-        self.write_u64((word >> 64) as u64);
-    }
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
+        self.0 ^= word;
     }
 }
 
-type Table<const P: usize> = HashMap<State<P>, u16, BuildHasherDefault<WordHasher>>;
+type Table<const P: usize> = HashMap<State<P>, u32, BuildHasherDefault<WordHasher>>;
+type Seen<const P: usize> = HashSet<State<P>, BuildHasherDefault<WordHasher>>;
 
 /// The lower bound of module docs, or [`DEAD`].
 pub fn lower_bound<const P: usize>(geo: &Geometry, state: &State<P>) -> u32 {
+    let row_mask = (1u128 << geo.cols) - 1;
     let mut total = 0;
-    let mut columns = [0u8; super::MAX_CELLS];
     for code in 1..=geo.letters.len() {
         let set = state.letter(code);
-        let count = set.count_ones() as usize;
-        match count {
+        match set.count_ones() {
             0 => continue,
             1 => return DEAD,
             _ => {}
         }
-        let mut bits = set;
-        for slot in columns.iter_mut().take(count) {
-            *slot = geo.col_of[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
+        // Fold the rows: columns holding a block of the letter, and those holding two or more.
+        let (mut once, mut twice) = (0u128, 0u128);
+        let mut rows = set;
+        while rows != 0 {
+            let row = rows & row_mask;
+            twice |= once & row;
+            once |= row;
+            rows >>= geo.cols;
         }
-        let cols = &mut columns[..count];
-        cols.sort_unstable();
+        // A block sharing its column with another needs no push; a lone one needs its distance
+        // to the nearest other column of the letter, minus one.
         let mut worst = 0;
-        for i in 0..count {
-            let left = if i > 0 {
-                cols[i] - cols[i - 1]
+        let mut singles = once & !twice;
+        while singles != 0 {
+            let col = singles.trailing_zeros();
+            singles &= singles - 1;
+            let below = once & ((1u128 << col) - 1);
+            let above = once >> col >> 1;
+            let left = if below != 0 {
+                col - (127 - below.leading_zeros())
             } else {
-                u8::MAX
+                u32::MAX
             };
-            let right = if i + 1 < count {
-                cols[i + 1] - cols[i]
+            let right = if above != 0 {
+                above.trailing_zeros() + 1
             } else {
-                u8::MAX
+                u32::MAX
             };
-            worst = worst.max(u32::from(left.min(right)).saturating_sub(1));
+            worst = worst.max(left.min(right) - 1);
         }
         total += worst;
     }
     total
 }
 
-/// How a depth-first probe ended.
-enum Probe {
+/// How a search ended early.
+enum Stop {
     Found,
-    NotFound,
     OutOfBudget,
+}
+
+/// A generated child: its lower bound, the push that made it, and whether it is on the path.
+#[derive(Clone, Copy)]
+struct Child<const P: usize> {
+    bound: u32,
+    cell: usize,
+    dir: Dir,
+    on_path: bool,
+    state: State<P>,
 }
 
 struct Search<'a, const P: usize> {
     geo: &'a Geometry,
+    /// Best known lower bound of each state's distance to the goal, with [`ON_PATH`].
     table: Table<P>,
     meter: Meter,
     bound: u32,
-    next_bound: u32,
-    /// Table entries currently flagged [`CUT`].
-    cuts: usize,
-    /// The table refused an entry, or a goal lay beyond the bound, this iteration: no proof
-    /// of unsolvability is possible.
-    overflow: bool,
     /// The moves of the current path, as (cell, direction).
     path: Vec<(usize, Dir)>,
+    /// Child buffers, one per depth, reused across nodes.
+    buffers: Vec<Vec<Child<P>>>,
+}
+
+/// What the unsolvability check found.
+enum Reach {
+    Unsolvable,
+    Solvable,
+    Unknown,
 }
 
 impl<'a, const P: usize> Search<'a, P> {
     fn run(geo: &'a Geometry, start: State<P>, meter: Meter) -> (Solution, Verdict, u64) {
-        let h = lower_bound(geo, &start);
-        if h == DEAD {
-            return (None, Verdict::Unsolved, 0);
-        }
+        let mut bound = lower_bound(geo, &start);
         let mut search = Search {
             geo,
             table: Table::default(),
             meter,
-            bound: h,
-            next_bound: DEAD,
-            cuts: 0,
-            overflow: false,
+            bound,
             path: Vec::new(),
+            buffers: Vec::new(),
         };
+        let mut check_limit = FIRST_CHECK;
+        let mut solvable = false;
         loop {
-            search.table.clear();
-            search.next_bound = DEAD;
-            search.cuts = 0;
-            search.overflow = false;
-            match search.probe(&start, h, 0) {
-                Probe::Found => {
+            if bound >= DEAD {
+                return (None, Verdict::Unsolved, search.meter.expanded);
+            }
+            // Checks cost at most about a fifth of the work.
+            if !solvable && search.meter.expanded >= check_limit.saturating_mul(4) {
+                match search.reachable(&start, check_limit) {
+                    Ok(Reach::Unsolvable) => {
+                        return (None, Verdict::Unsolved, search.meter.expanded);
+                    }
+                    Ok(Reach::Solvable) => solvable = true,
+                    Ok(Reach::Unknown) => check_limit = check_limit.saturating_mul(2),
+                    Err(Stop::OutOfBudget) => {
+                        return (None, Verdict::Budget, search.meter.expanded);
+                    }
+                    Err(Stop::Found) => unreachable!("the check does not search paths"),
+                }
+            }
+            search.bound = bound;
+            match search.probe(&start, 0, bound) {
+                Ok(next) => bound = next,
+                Err(Stop::Found) => {
                     let moves = search.moves(start);
                     return (Some(moves), Verdict::Solved, search.meter.expanded);
                 }
-                Probe::OutOfBudget => return (None, Verdict::Budget, search.meter.expanded),
-                Probe::NotFound => {}
+                Err(Stop::OutOfBudget) => {
+                    return (None, Verdict::Budget, search.meter.expanded);
+                }
             }
-            if search.cuts == 0 && !search.overflow {
-                return (None, Verdict::Unsolved, search.meter.expanded);
-            }
-            search.bound = search.next_bound;
         }
     }
 
@@ -189,35 +220,54 @@ impl<'a, const P: usize> Search<'a, P> {
             .collect()
     }
 
-    /// Searches below `state` (live, not clear, lower bound `h`) reached at depth `g`.
-    fn probe(&mut self, state: &State<P>, h: u32, g: u32) -> Probe {
-        let depth = g as u16;
-        let full = self.table.len() >= TABLE_CAPACITY;
-        match self.table.get_mut(state) {
-            Some(entry) if *entry & !CUT <= depth => return Probe::NotFound,
-            Some(entry) => {
-                if *entry & CUT != 0 {
-                    self.cuts -= 1;
+    /// Enumerates the live states reachable from `start`, up to `limit` of them: proves that
+    /// no solution exists when the enumeration completes without meeting a clear board.
+    fn reachable(&mut self, start: &State<P>, limit: u64) -> Result<Reach, Stop> {
+        let mut seen = Seen::<P>::default();
+        seen.insert(*start);
+        let mut stack = vec![*start];
+        while let Some(state) = stack.pop() {
+            if !self.meter.tick() {
+                return Err(Stop::OutOfBudget);
+            }
+            let (left, right) = state.movers(self.geo);
+            for (set, dir) in [(left, Dir::Left), (right, Dir::Right)] {
+                let mut bits = set;
+                while bits != 0 {
+                    let cell = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let mut child = state;
+                    child.push(self.geo, cell, dir);
+                    if child.is_clear() {
+                        return Ok(Reach::Solvable);
+                    }
+                    if child.has_lonely_letter(self.geo) || !seen.insert(child) {
+                        continue;
+                    }
+                    if seen.len() as u64 > limit || seen.len() > TABLE_CAPACITY {
+                        return Ok(Reach::Unknown);
+                    }
+                    stack.push(child);
                 }
-                *entry = depth;
-            }
-            None if full => self.overflow = true,
-            None => {
-                self.table.insert(*state, depth);
             }
         }
-        if g + h > self.bound {
-            self.next_bound = self.next_bound.min(g + h);
-            if let Some(entry) = self.table.get_mut(state) {
-                *entry |= CUT;
-                self.cuts += 1;
-            }
-            return Probe::NotFound;
-        }
+        Ok(Reach::Unsolvable)
+    }
+
+    /// Searches below `state` (live, not clear, lower bound `bound`, at depth `g`, with
+    /// `g + bound <= self.bound`). Returns a new lower bound of its distance to the goal.
+    fn probe(&mut self, state: &State<P>, g: u32, bound: u32) -> Result<u32, Stop> {
         if !self.meter.tick() {
-            return Probe::OutOfBudget;
+            return Err(Stop::OutOfBudget);
         }
-        let mut children: Vec<(u32, usize, Dir, State<P>)> = Vec::with_capacity(32);
+        let depth = g as usize;
+        if self.buffers.len() <= depth {
+            self.buffers.resize_with(depth + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.buffers[depth]);
+        children.clear();
+        // The best bound found for this state: one more than the best child's.
+        let mut best = DEAD;
         let (left, right) = state.movers(self.geo);
         for (set, dir) in [(left, Dir::Left), (right, Dir::Right)] {
             let mut bits = set;
@@ -228,30 +278,61 @@ impl<'a, const P: usize> Search<'a, P> {
                 child.push(self.geo, cell, dir);
                 if child.is_clear() {
                     if g < self.bound {
+                        self.buffers[depth] = children;
                         self.path.push((cell, dir));
-                        return Probe::Found;
+                        return Err(Stop::Found);
                     }
-                    // A goal one move beyond the bound: the next iteration finds it.
-                    self.next_bound = self.next_bound.min(g + 1);
-                    self.overflow = true;
+                    best = 1;
                     continue;
                 }
-                let h = lower_bound(self.geo, &child);
-                if h != DEAD {
-                    children.push((h, cell, dir, child));
+                // A stored bound is never below the static one: skip computing it.
+                let (bound, on_path) = match self.table.get(&child) {
+                    Some(&entry) => (entry & !ON_PATH, entry & ON_PATH != 0),
+                    None => (lower_bound(self.geo, &child), false),
+                };
+                if bound >= DEAD {
+                    continue;
                 }
+                children.push(Child {
+                    bound,
+                    cell,
+                    dir,
+                    on_path,
+                    state: child,
+                });
             }
         }
-        children.sort_unstable_by_key(|c| c.0);
-        for (h, cell, dir, child) in children {
-            self.path.push((cell, dir));
-            match self.probe(&child, h, g + 1) {
-                Probe::NotFound => {
-                    self.path.pop();
-                }
-                other => return other,
+        children.sort_unstable_by_key(|c| c.bound);
+        let full = self.table.len() >= TABLE_CAPACITY;
+        match self.table.get_mut(state) {
+            Some(entry) => *entry |= ON_PATH,
+            None if full => {}
+            None => {
+                self.table.insert(*state, bound | ON_PATH);
             }
         }
-        Probe::NotFound
+        let mut outcome = Ok(());
+        for child in &children {
+            if child.on_path || g + 1 + child.bound > self.bound {
+                // A state on the path is not searched again; a cut one keeps its bound.
+                best = best.min(1 + child.bound);
+                continue;
+            }
+            self.path.push((child.cell, child.dir));
+            match self.probe(&child.state, g + 1, child.bound) {
+                Ok(found) => best = best.min(1 + found),
+                Err(stop) => {
+                    outcome = Err(stop);
+                    break;
+                }
+            }
+            self.path.pop();
+        }
+        self.buffers[depth] = children;
+        let best = best.max(bound);
+        if let Some(entry) = self.table.get_mut(state) {
+            *entry = best;
+        }
+        outcome.map(|()| best)
     }
 }

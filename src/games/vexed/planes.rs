@@ -69,9 +69,27 @@ pub struct Geometry {
 }
 
 /// The blocks of a board as `P` bit-sliced letter planes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Eq)]
 pub struct State<const P: usize> {
     planes: [u128; P],
+}
+
+impl<const P: usize> PartialEq for State<P> {
+    /// Word by word and without early exit (the derived one calls `memcmp`).
+    fn eq(&self, other: &Self) -> bool {
+        self.planes
+            .iter()
+            .zip(&other.planes)
+            .fold(0, |diff, (a, b)| diff | (a ^ b))
+            == 0
+    }
+}
+
+impl<const P: usize> std::hash::Hash for State<P> {
+    /// One well-mixed word per state (the derived hash would feed the planes byte by byte).
+    fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
+        hasher.write_u64(self.digest());
+    }
 }
 
 /// How many planes `letters` letter codes (1..=letters) need.
@@ -166,6 +184,23 @@ impl<const P: usize> State<P> {
         State { planes }
     }
 
+    /// A 64-bit digest of the planes (multiply-xorshift mixing, murmur3's finaliser at the end).
+    pub fn digest(&self) -> u64 {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut h = 0u64;
+        for plane in &self.planes {
+            h = (h ^ (*plane as u64)).wrapping_mul(K).rotate_left(31);
+            h = (h ^ ((*plane >> 64) as u64))
+                .wrapping_mul(K)
+                .rotate_left(31);
+        }
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
     /// Every occupied cell.
     pub fn occupied(&self) -> u128 {
         self.planes.iter().fold(0, |acc, p| acc | p)
@@ -187,6 +222,11 @@ impl<const P: usize> State<P> {
             .enumerate()
             .map(|(b, p)| usize::from(Cells(*p).contains(cell)) << b)
             .sum()
+    }
+
+    /// True when a letter has exactly one block left: the board can never be cleared.
+    pub fn has_lonely_letter(&self, geo: &Geometry) -> bool {
+        (1..=geo.letters.len()).any(|code| self.letter(code).count_ones() == 1)
     }
 
     pub fn is_clear(&self) -> bool {
