@@ -9,6 +9,7 @@
 //! random choice goes through [`Dice`], whose arithmetic is written here, so the bytes do not
 //! depend on thread count, sharding, or on any `rand` version's sampling algorithms.
 
+pub mod vexed;
 pub mod yut;
 
 use rand_chacha::ChaCha8Rng;
@@ -35,7 +36,7 @@ pub enum GenError {
 }
 
 /// Games this crate can generate, by their command-line names.
-pub const GAMES: &[&str] = &["yut"];
+pub const GAMES: &[&str] = &["yut", "vexed"];
 
 /// Optional knobs shared by the generators; each game reads the ones that make sense for it and
 /// rejects the others only when they would be silently meaningless.
@@ -68,6 +69,7 @@ pub type Oracle<'a> = &'a (dyn Fn(&str) -> Option<u32> + Sync);
 pub fn profiles(game: &str) -> Result<&'static [(&'static str, &'static str)], GenError> {
     match game {
         "yut" => Ok(yut::PROFILES),
+        "vexed" => Ok(vexed::PROFILES),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
 }
@@ -90,9 +92,9 @@ pub fn generate(
         });
     }
     let mut dice = Dice::new(file_rng(game, profile, seed, index));
-    let _ = oracle;
     match game {
         "yut" => yut::generate(profile, options, &mut dice),
+        "vexed" => vexed::generate(profile, options, &mut dice, index, oracle),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
 }

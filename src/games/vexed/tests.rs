@@ -10,6 +10,13 @@ const SAMPLE_IN: &str = include_str!("../../../corpora/vexed/sample.in");
 const SAMPLE_OUT: &str = include_str!("../../../corpora/vexed/sample.out");
 const TRAPS_IN: &str = include_str!("../../../corpora/vexed/traps.in");
 const TRAPS_OUT: &str = include_str!("../../../corpora/vexed/traps.out");
+/// Unsolvable puzzles stay out of the corpora (`run --check` exits non-zero on `unsolved`).
+/// TRAP-LONELY and "Two  words  here" have a letter with one block; TRAP-WALLED has no legal
+/// move at all. The name keeps its inner spaces and loses the trailing ones.
+const UNSOLVABLE_IN: &str = "2 5 TRAP-LONELY\n#A--#\n#####\n2 5 TRAP-WALLED\n#A#A#\n#####\n\
+                             3 7 Two  words  here  \n#-----#\n#B-A-B#\n#######\n0 0 END\n";
+const UNSOLVABLE_OUT: &str =
+    "TRAP-LONELY: No solution\nTRAP-WALLED: No solution\nTwo  words  here: No solution\n";
 
 fn puzzles(text: &str) -> Vec<Puzzle> {
     Vexed::parse(text.as_bytes())
@@ -50,7 +57,7 @@ fn parses_names_sizes_and_the_end_marker() {
         ("SAMPLE-01", "4x5")
     );
     assert_eq!((parsed[1].line, parsed[1].size.as_str()), (6, "6x7"));
-    let traps = puzzles(TRAPS_IN);
+    let traps = puzzles(UNSOLVABLE_IN);
     assert_eq!(traps.last().unwrap().name, "Two  words  here");
     // Any zero in the header ends the input; CRLF is accepted.
     assert_eq!(
@@ -127,16 +134,21 @@ fn reference_solves_the_traps_as_derived_by_hand() {
     // - TRAP-LEDGE: A(0,1) R falls off the ledge to (2,2), beside A(2,3): K = 1.
     // - TRAP-CHAIN: A(3,2) R meets A(3,4); B and C above fall one row and meet B(3,1), C(2,1):
     //   K = 1, and it is the first move that clears in row-major order.
-    // - TRAP-EMPTY: no blocks, K = 0, header only. TRAP-LONELY, "Two  words  here": a letter
-    //   with one block. TRAP-WALLED: no legal move at all.
+    // - TRAP-EMPTY: no blocks, K = 0, header only.
     assert_eq!(solve_all("reference", TRAPS_IN), TRAPS_OUT);
+}
+
+#[test]
+fn both_engines_prove_the_unsolvable_traps() {
+    assert_eq!(solve_all("reference", UNSOLVABLE_IN), UNSOLVABLE_OUT);
+    assert_eq!(solve_all("bitset", UNSOLVABLE_IN), UNSOLVABLE_OUT);
 }
 
 #[test]
 fn bitset_solves_the_traps() {
     let output = solve_all("bitset", TRAPS_IN);
     check_all(TRAPS_IN, TRAPS_OUT, &output);
-    assert!(output.contains("TRAP-EMPTY: Minimum solution length = 0\nTRAP-LONELY"));
+    assert!(output.ends_with("TRAP-EMPTY: Minimum solution length = 0\n"));
 }
 
 #[test]
@@ -303,5 +315,22 @@ fn a_goal_found_one_move_past_the_bound_is_not_taken() {
     for engine in Vexed::engines() {
         let outcome = (engine.solve)(&puzzle, &Budget::UNLIMITED).unwrap();
         assert_eq!(Vexed::score(&outcome.answer), Some(2), "{}", engine.name);
+    }
+}
+
+#[test]
+fn bitset_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
+    // The expected outputs were written by the reference engine (breadth-first search).
+    for (input, expected) in [
+        (
+            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in"),
+            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out"),
+        ),
+        (
+            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.in"),
+            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.out"),
+        ),
+    ] {
+        check_all(input, expected, &solve_all("bitset", input));
     }
 }
