@@ -2,11 +2,13 @@
 //!
 //! - State: [`State`], `P` bit-sliced letter planes of one `u128` each (see [`super::planes`]).
 //! - Lower bound (admissible): a push moves exactly one block one column and nothing else
-//!   changes column, and a block can only be removed when a block of its letter is at most one
-//!   column away. So for a letter whose block `i` has its nearest same-letter block `d_i + 1`
-//!   columns away, at least `max_i d_i` pushes of that letter are still needed; summing over
-//!   letters is admissible because every push moves a block of exactly one letter. A letter with
-//!   exactly one block makes the state dead (bound = infinity).
+//!   changes column (falls are vertical), so every push belongs to exactly one letter and
+//!   per-letter bounds add up. For one letter, the larger of: (a) for a block whose nearest
+//!   same-letter block is `d + 1` columns away, `d` pushes (it can only go when a block of its
+//!   letter is at most one column away); (b) for letters of at most [`PARTITION_MAX`] blocks,
+//!   the cheapest split into removal groups of two or more, a group of `m` blocks needing
+//!   `span - (m - 1)` pushes to fit the at most `m - 1` columns a connected group spans.
+//!   A letter with exactly one block makes the state dead (bound = infinity).
 //! - Transposition table kept across iterations: for each searched state, the best proven lower
 //!   bound of its distance to the goal (after a failed search below a state, one more than the
 //!   smallest bound among its children), and a flag for states on the current path. A state is
@@ -82,18 +84,35 @@ impl Hasher for WordHasher {
 type Table<const P: usize> = HashMap<State<P>, u32, BuildHasherDefault<WordHasher>>;
 type Seen<const P: usize> = HashSet<State<P>, BuildHasherDefault<WordHasher>>;
 
+/// Letters with at most this many blocks get the partition bound (all partitions are tried).
+const PARTITION_MAX: usize = 6;
+
 /// The lower bound of module docs, or [`DEAD`].
 pub fn lower_bound<const P: usize>(geo: &Geometry, state: &State<P>) -> u32 {
     let row_mask = (1u128 << geo.cols) - 1;
     let mut total = 0;
     for code in 1..=geo.letters.len() {
         let set = state.letter(code);
-        match set.count_ones() {
+        let count = set.count_ones() as usize;
+        match count {
             0 => continue,
             1 => return DEAD,
             _ => {}
         }
-        // Fold the rows: columns holding a block of the letter, and those holding two or more.
+        if count <= PARTITION_MAX {
+            let mut columns = [0u32; PARTITION_MAX];
+            let mut bits = set;
+            for slot in columns.iter_mut().take(count) {
+                *slot = u32::from(geo.col_of[bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
+            }
+            let columns = &mut columns[..count];
+            columns.sort_unstable();
+            total += nearest_bound(columns).max(partition_bound(columns, (1 << count) - 1));
+            continue;
+        }
+        // Many blocks: fold the rows into the columns holding a block of the letter, and
+        // those holding two or more, and take the nearest-partner bound from the masks.
         let (mut once, mut twice) = (0u128, 0u128);
         let mut rows = set;
         while rows != 0 {
@@ -102,8 +121,6 @@ pub fn lower_bound<const P: usize>(geo: &Geometry, state: &State<P>) -> u32 {
             once |= row;
             rows >>= geo.cols;
         }
-        // A block sharing its column with another needs no push; a lone one needs its distance
-        // to the nearest other column of the letter, minus one.
         let mut worst = 0;
         let mut singles = once & !twice;
         while singles != 0 {
@@ -126,6 +143,47 @@ pub fn lower_bound<const P: usize>(geo: &Geometry, state: &State<P>) -> u32 {
         total += worst;
     }
     total
+}
+
+/// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
+/// block is `d + 1` columns away needs `d` pushes of the letter before it can be removed.
+fn nearest_bound(columns: &[u32]) -> u32 {
+    let mut worst = 0;
+    for (i, &c) in columns.iter().enumerate() {
+        let left = if i > 0 { c - columns[i - 1] } else { u32::MAX };
+        let right = columns.get(i + 1).map_or(u32::MAX, |&r| r - c);
+        worst = worst.max(left.min(right).saturating_sub(1));
+    }
+    worst
+}
+
+/// Partition bound of one letter: its blocks leave the board in connected groups of two or
+/// more; a group of `m` blocks spans at most `m - 1` columns when it goes, so it needs at least
+/// `span - (m - 1)` pushes (its leftmost block must move right, its rightmost left). The bound
+/// is the cheapest way to split the blocks in `mask` (bits index `columns`) into such groups.
+fn partition_bound(columns: &[u32], mask: u32) -> u32 {
+    if mask == 0 {
+        return 0;
+    }
+    let first = mask.trailing_zeros();
+    let rest = mask & !(1 << first);
+    let mut best = u32::MAX;
+    // Every group containing the first block: `first` plus a non-empty subset of `rest`.
+    let mut others = rest;
+    while others != 0 {
+        let group = others | (1 << first);
+        let remaining = rest & !others;
+        // A lone block left over cannot form a group.
+        if remaining.count_ones() != 1 {
+            let size = group.count_ones();
+            let low = columns[group.trailing_zeros() as usize];
+            let high = columns[31 - group.leading_zeros() as usize];
+            let cost = (high - low).saturating_sub(size - 1);
+            best = best.min(cost.saturating_add(partition_bound(columns, remaining)));
+        }
+        others = (others - 1) & rest;
+    }
+    best
 }
 
 /// How a search ended early.

@@ -252,46 +252,58 @@ impl<const P: usize> State<P> {
                 *plane = (*plane & !from_bit) | to_bit;
             }
         }
-        self.settle(geo);
+        self.settle_after(geo, to_bit);
     }
 
     /// Gravity and simultaneous group removal until stable.
     pub fn settle(&mut self, geo: &Geometry) {
+        self.settle_after(geo, self.occupied());
+    }
+
+    /// Settles a board that was stable except for the blocks on `moved`: a new match needs a
+    /// block that moved, so only the letters of moved (pushed or fallen) blocks are checked.
+    fn settle_after(&mut self, geo: &Geometry, moved: u128) {
+        let mut moved = moved | self.fall(geo);
         loop {
-            self.fall(geo);
-            let doomed = self.matched(geo);
+            let doomed = self.matched(geo, moved);
             if doomed == 0 {
                 return;
             }
             for plane in &mut self.planes {
                 *plane &= !doomed;
             }
+            moved = self.fall(geo);
         }
     }
 
-    /// Every block drops until supported. Each round drops all unsupported blocks one row.
-    fn fall(&mut self, geo: &Geometry) {
+    /// Every block drops until supported (each round drops all unsupported blocks one row).
+    /// Returns the cells where blocks that fell came to rest.
+    fn fall(&mut self, geo: &Geometry) -> u128 {
         let mut occupied = self.occupied();
+        let mut landed = 0u128;
         loop {
             let supported = ((geo.walls | occupied) >> geo.cols) | geo.bottom;
             let falling = occupied & !supported;
             if falling == 0 {
-                return;
+                return landed & occupied;
             }
             for plane in &mut self.planes {
                 let moving = *plane & falling;
                 *plane = (*plane & !falling) | (moving << geo.cols);
             }
+            landed = (landed & !falling) | (falling << geo.cols);
             occupied = (occupied & !falling) | (falling << geo.cols);
         }
     }
 
-    /// Blocks touching a block of the same letter.
-    fn matched(&self, geo: &Geometry) -> u128 {
+    /// Blocks touching a block of the same letter, among letters that have a block in `moved`.
+    fn matched(&self, geo: &Geometry, moved: u128) -> u128 {
         let mut doomed = 0;
         for code in 1..=geo.letters.len() {
             let set = self.letter(code);
-            doomed |= set & geo.neighbours(set);
+            if set & moved != 0 {
+                doomed |= set & geo.neighbours(set);
+            }
         }
         doomed
     }
