@@ -8,7 +8,9 @@
 //!   letter is at most one column away); (b) for letters of at most [`PARTITION_MAX`] blocks,
 //!   the cheapest split into removal groups of two or more, a group of `m` blocks needing
 //!   `span - (m - 1)` pushes to fit the at most `m - 1` columns a connected group spans.
-//!   A letter with exactly one block makes the state dead (bound = infinity).
+//!   A letter with exactly one block makes the state dead (bound = infinity). A letter with
+//!   exactly two blocks uses the wall-aware pair distance of [`Pairs`] instead, which also
+//!   finds pairs that can never touch (dead).
 //! - Transposition table kept across iterations: for each searched state, the best proven lower
 //!   bound of its distance to the goal (after a failed search below a state, one more than the
 //!   smallest bound among its children), and a flag for states on the current path. A state is
@@ -26,7 +28,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::grid::{Dir, Move};
-use super::planes::{Geometry, State, planes_needed};
+use super::planes::{Cells, Geometry, State, planes_needed};
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 
@@ -87,8 +89,96 @@ type Seen<const P: usize> = HashSet<State<P>, BuildHasherDefault<WordHasher>>;
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
 const PARTITION_MAX: usize = 6;
 
+/// Unknown entry of the [`Pairs`] cache.
+const UNKNOWN: u8 = u8::MAX;
+/// Entry of the [`Pairs`] cache for two cells whose blocks can never touch.
+const NEVER: u8 = u8::MAX - 1;
+
+/// Pushes two blocks need to touch, from the walls alone, computed lazily per pair of cells.
+///
+/// A block's possible journeys, ignoring other blocks (which may or may not be there later),
+/// form a graph on the non-wall cells: sideways to a non-wall neighbour for one push, down to a
+/// non-wall cell for free (falling, or lowered as blocks below go), never up. For two blocks on
+/// cells `a` and `b`, the pushes they need before touching are at least the cheapest
+/// `cost(a -> p) + cost(b -> q)` over orthogonally adjacent cells `p`, `q`: every real pair of
+/// trajectories is a pair of paths in that graph. When no such pair exists they never touch.
+pub struct Pairs {
+    cells: usize,
+    /// `from[a * cells + p]`: pushes from `a` to `p` ([`UNKNOWN`] rows not computed yet).
+    from: Vec<u8>,
+    /// `pair[a * cells + b]`, or [`UNKNOWN`] / [`NEVER`].
+    pair: Vec<u8>,
+}
+
+impl Pairs {
+    pub fn new(geo: &Geometry) -> Pairs {
+        let cells = geo.rows * geo.cols;
+        Pairs {
+            cells,
+            from: vec![UNKNOWN; cells * cells],
+            pair: vec![UNKNOWN; cells * cells],
+        }
+    }
+
+    /// Fills the row of push costs from cell `a` (0-1 breadth-first search).
+    fn costs_from(&mut self, geo: &Geometry, a: usize) -> &[u8] {
+        let row = &mut self.from[a * self.cells..(a + 1) * self.cells];
+        if row[a] == UNKNOWN {
+            let open = |cell: usize| geo.walls >> cell & 1 == 0;
+            let mut queue = std::collections::VecDeque::from([a]);
+            row[a] = 0;
+            while let Some(cell) = queue.pop_front() {
+                let cost = row[cell];
+                let col = cell % geo.cols;
+                let below = cell + geo.cols;
+                if below < self.cells && open(below) && row[below] > cost {
+                    row[below] = cost;
+                    queue.push_front(below);
+                }
+                let sideways = [
+                    (col > 0).then(|| cell - 1),
+                    (col + 1 < geo.cols).then(|| cell + 1),
+                ];
+                for next in sideways.into_iter().flatten() {
+                    if open(next) && row[next] > cost + 1 {
+                        row[next] = cost + 1;
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        &self.from[a * self.cells..(a + 1) * self.cells]
+    }
+
+    /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
+    pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
+        let known = self.pair[a * self.cells + b];
+        if known == UNKNOWN {
+            let cells = self.cells;
+            let from_a = self.costs_from(geo, a).to_vec();
+            let from_b = self.costs_from(geo, b);
+            let mut best = u32::from(NEVER);
+            for (p, &to_p) in from_a.iter().enumerate() {
+                if to_p == UNKNOWN {
+                    continue;
+                }
+                for q in Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls).iter() {
+                    if from_b[q] != UNKNOWN {
+                        best = best.min(u32::from(to_p) + u32::from(from_b[q]));
+                    }
+                }
+            }
+            let value = best.min(u32::from(NEVER)) as u8;
+            self.pair[a * cells + b] = value;
+            self.pair[b * cells + a] = value;
+        }
+        let value = self.pair[a * self.cells + b];
+        (value != NEVER).then_some(u32::from(value))
+    }
+}
+
 /// The lower bound of module docs, or [`DEAD`].
-pub fn lower_bound<const P: usize>(geo: &Geometry, state: &State<P>) -> u32 {
+pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &State<P>) -> u32 {
     let row_mask = (1u128 << geo.cols) - 1;
     let mut total = 0;
     for code in 1..=geo.letters.len() {
@@ -100,6 +190,16 @@ pub fn lower_bound<const P: usize>(geo: &Geometry, state: &State<P>) -> u32 {
             _ => {}
         }
         if count <= PARTITION_MAX {
+            if count == 2 {
+                // One group of two: the wall-aware pair distance.
+                let a = set.trailing_zeros() as usize;
+                let b = 127 - set.leading_zeros() as usize;
+                match pairs.pushes(geo, a, b) {
+                    Some(pushes) => total += pushes,
+                    None => return DEAD,
+                }
+                continue;
+            }
             let mut columns = [0u32; PARTITION_MAX];
             let mut bits = set;
             for slot in columns.iter_mut().take(count) {
@@ -108,7 +208,12 @@ pub fn lower_bound<const P: usize>(geo: &Geometry, state: &State<P>) -> u32 {
             }
             let columns = &mut columns[..count];
             columns.sort_unstable();
-            total += nearest_bound(columns).max(partition_bound(columns, (1 << count) - 1));
+            // Three blocks form one group: the partition bound is the span minus two, and it
+            // is never below the nearest-partner bound.
+            total += match count {
+                3 => (columns[2] - columns[0]).saturating_sub(2),
+                _ => nearest_bound(columns).max(partition_bound(columns, (1 << count) - 1)),
+            };
             continue;
         }
         // Many blocks: fold the rows into the columns holding a block of the letter, and
@@ -204,6 +309,7 @@ struct Child<const P: usize> {
 
 struct Search<'a, const P: usize> {
     geo: &'a Geometry,
+    pairs: Pairs,
     /// Best known lower bound of each state's distance to the goal, with [`ON_PATH`].
     table: Table<P>,
     meter: Meter,
@@ -223,9 +329,11 @@ enum Reach {
 
 impl<'a, const P: usize> Search<'a, P> {
     fn run(geo: &'a Geometry, start: State<P>, meter: Meter) -> (Solution, Verdict, u64) {
-        let mut bound = lower_bound(geo, &start);
+        let mut pairs = Pairs::new(geo);
+        let mut bound = lower_bound(geo, &mut pairs, &start);
         let mut search = Search {
             geo,
+            pairs,
             table: Table::default(),
             meter,
             bound,
@@ -346,7 +454,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 // A stored bound is never below the static one: skip computing it.
                 let (bound, on_path) = match self.table.get(&child) {
                     Some(&entry) => (entry & !ON_PATH, entry & ON_PATH != 0),
-                    None => (lower_bound(self.geo, &child), false),
+                    None => (lower_bound(self.geo, &mut self.pairs, &child), false),
                 };
                 if bound >= DEAD {
                     continue;

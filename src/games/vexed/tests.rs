@@ -334,3 +334,18 @@ fn bitset_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
         check_all(input, expected, &solve_all("bitset", input));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5000, ..ProptestConfig::default() })]
+
+    /// The same agreement on many more boards: `cargo test --release -- --ignored vexed`.
+    #[test]
+    #[ignore]
+    fn engines_agree_on_many_random_puzzles(grid in random_grid()) {
+        let puzzle = Puzzle { name: "R".to_string(), grid };
+        let slow = reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+        let fast = bitset::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+        prop_assert_eq!(slow.verdict, fast.verdict, "{}", puzzle.grid.draw());
+        prop_assert_eq!(Vexed::score(&slow.answer), Vexed::score(&fast.answer), "{}", puzzle.grid.draw());
+    }
+}
