@@ -19,10 +19,11 @@
 //!   (a shortest solution never repeats a board). Every stored value is derived from valid
 //!   lower bounds only, so the search stays exact.
 //! - Move ordering: children by increasing lower bound (any order keeps the search exact).
-//! - No depth cap. Unsolvability is proven separately: from time to time (each time the work
-//!   doubles) the live reachable states are enumerated up to a growing limit; an enumeration that
-//!   completes without meeting a clear board proves there is no solution. The table holds at
-//!   most [`TABLE_CAPACITY`] states; past that it stops growing (still exact, just slower).
+//! - No depth cap. Between iterations, each time the work doubles, a breadth-first search over
+//!   the live states runs up to a growing number of states: when it completes it has found a
+//!   shortest solution or proven there is none (deepening alone cannot prove that), and on
+//!   puzzles with few reachable states it wins the race. The table holds at most
+//!   [`TABLE_CAPACITY`] states; past that it stops growing (still exact, just slower).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -38,7 +39,7 @@ pub const TABLE_CAPACITY: usize = 1 << 21;
 const DEAD: u32 = u32::MAX / 4;
 /// Flag bit of a table entry: the state is on the current path.
 const ON_PATH: u32 = 1 << 31;
-/// States the first unsolvability check may enumerate; each later check allows twice as many.
+/// States the first breadth-first race may keep; each later one allows twice as many.
 const FIRST_CHECK: u64 = 256;
 
 /// Solves one puzzle.
@@ -323,7 +324,8 @@ struct Search<'a, const P: usize> {
 /// What the unsolvability check found.
 enum Reach {
     Unsolvable,
-    Solvable,
+    /// A shortest solution, as pushes.
+    Solved(Vec<(usize, Dir)>),
     Unknown,
 }
 
@@ -341,23 +343,26 @@ impl<'a, const P: usize> Search<'a, P> {
             buffers: Vec::new(),
         };
         let mut check_limit = FIRST_CHECK;
-        let mut solvable = false;
         loop {
             if bound >= DEAD {
                 return (None, Verdict::Unsolved, search.meter.expanded);
             }
-            // Checks cost at most about a fifth of the work.
-            if !solvable && search.meter.expanded >= check_limit.saturating_mul(4) {
-                match search.reachable(&start, check_limit) {
+            // The breadth-first race costs at most about a third of the work.
+            if search.meter.expanded >= check_limit.saturating_mul(2) {
+                match search.breadth_first(&start, check_limit) {
                     Ok(Reach::Unsolvable) => {
                         return (None, Verdict::Unsolved, search.meter.expanded);
                     }
-                    Ok(Reach::Solvable) => solvable = true,
+                    Ok(Reach::Solved(pushes)) => {
+                        search.path = pushes;
+                        let moves = search.moves(start);
+                        return (Some(moves), Verdict::Solved, search.meter.expanded);
+                    }
                     Ok(Reach::Unknown) => check_limit = check_limit.saturating_mul(2),
                     Err(Stop::OutOfBudget) => {
                         return (None, Verdict::Budget, search.meter.expanded);
                     }
-                    Err(Stop::Found) => unreachable!("the check does not search paths"),
+                    Err(Stop::Found) => unreachable!("breadth-first returns its path"),
                 }
             }
             search.bound = bound;
@@ -386,16 +391,21 @@ impl<'a, const P: usize> Search<'a, P> {
             .collect()
     }
 
-    /// Enumerates the live states reachable from `start`, up to `limit` of them: proves that
-    /// no solution exists when the enumeration completes without meeting a clear board.
-    fn reachable(&mut self, start: &State<P>, limit: u64) -> Result<Reach, Stop> {
+    /// Breadth-first search over the live states reachable from `start`, keeping at most
+    /// `limit` of them. When it completes it has either found a shortest solution (the first
+    /// clear board generated, in breadth-first order) or proven that there is none; on puzzles
+    /// whose live state space is small (walled-in level packs) it beats deepening.
+    fn breadth_first(&mut self, start: &State<P>, limit: u64) -> Result<Reach, Stop> {
         let mut seen = Seen::<P>::default();
         seen.insert(*start);
-        let mut stack = vec![*start];
-        while let Some(state) = stack.pop() {
+        // Each board with the index of its parent and the push that made it.
+        let mut boards: Vec<(State<P>, u32, usize, Dir)> = vec![(*start, 0, 0, Dir::Left)];
+        let mut next = 0;
+        while next < boards.len() {
             if !self.meter.tick() {
                 return Err(Stop::OutOfBudget);
             }
+            let state = boards[next].0;
             let (left, right) = state.movers(self.geo);
             for (set, dir) in [(left, Dir::Left), (right, Dir::Right)] {
                 let mut bits = set;
@@ -405,17 +415,27 @@ impl<'a, const P: usize> Search<'a, P> {
                     let mut child = state;
                     child.push(self.geo, cell, dir);
                     if child.is_clear() {
-                        return Ok(Reach::Solvable);
+                        let mut pushes = vec![(cell, dir)];
+                        let mut at = next;
+                        while at != 0 {
+                            let (_, parent, cell, dir) = boards[at];
+                            pushes.push((cell, dir));
+                            at = parent as usize;
+                        }
+                        pushes.reverse();
+                        return Ok(Reach::Solved(pushes));
                     }
-                    if child.has_lonely_letter(self.geo) || !seen.insert(child) {
+                    if lower_bound(self.geo, &mut self.pairs, &child) >= DEAD || !seen.insert(child)
+                    {
                         continue;
                     }
                     if seen.len() as u64 > limit || seen.len() > TABLE_CAPACITY {
                         return Ok(Reach::Unknown);
                     }
-                    stack.push(child);
+                    boards.push((child, next as u32, cell, dir));
                 }
             }
+            next += 1;
         }
         Ok(Reach::Unsolvable)
     }
