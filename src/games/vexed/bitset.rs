@@ -109,7 +109,13 @@ pub struct Pairs {
     from: Vec<u8>,
     /// `pair[a * cells + b]`, or [`UNKNOWN`] / [`NEVER`].
     pair: Vec<u8>,
+    /// Direct-mapped memo of the bound of one letter's cell set (it depends on nothing else),
+    /// for letters of three or more blocks: (cells, bound), `cells == 0` for an empty slot.
+    sets: Vec<(u128, u32)>,
 }
+
+/// Slots of the per-letter memo (a power of two).
+const SET_MEMO: usize = 1 << 12;
 
 impl Pairs {
     pub fn new(geo: &Geometry) -> Pairs {
@@ -118,6 +124,7 @@ impl Pairs {
             cells,
             from: vec![UNKNOWN; cells * cells],
             pair: vec![UNKNOWN; cells * cells],
+            sets: vec![(0, 0); SET_MEMO],
         }
     }
 
@@ -201,6 +208,13 @@ pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &St
                 }
                 continue;
             }
+            let slot = (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                >> 50) as usize
+                % SET_MEMO;
+            if pairs.sets[slot].0 == set {
+                total += pairs.sets[slot].1;
+                continue;
+            }
             let mut columns = [0u32; PARTITION_MAX];
             let mut bits = set;
             for slot in columns.iter_mut().take(count) {
@@ -211,10 +225,12 @@ pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &St
             columns.sort_unstable();
             // Three blocks form one group: the partition bound is the span minus two, and it
             // is never below the nearest-partner bound.
-            total += match count {
+            let bound = match count {
                 3 => (columns[2] - columns[0]).saturating_sub(2),
                 _ => nearest_bound(columns).max(partition_bound(columns, (1 << count) - 1)),
             };
+            pairs.sets[slot] = (set, bound);
+            total += bound;
             continue;
         }
         // Many blocks: fold the rows into the columns holding a block of the letter, and
