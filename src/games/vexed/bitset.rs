@@ -215,21 +215,37 @@ pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &St
                 total += pairs.sets[slot].1;
                 continue;
             }
-            let mut columns = [0u32; PARTITION_MAX];
+            // The blocks by column, and the wall-aware pushes each two of them need to touch.
+            let mut blocks = [(0u32, 0usize); PARTITION_MAX];
             let mut bits = set;
-            for slot in columns.iter_mut().take(count) {
-                *slot = u32::from(geo.col_of[bits.trailing_zeros() as usize]);
+            for slot in blocks.iter_mut().take(count) {
+                let cell = bits.trailing_zeros() as usize;
+                *slot = (u32::from(geo.col_of[cell]), cell);
                 bits &= bits - 1;
             }
-            let columns = &mut columns[..count];
-            columns.sort_unstable();
-            // Three blocks form one group: the partition bound is the span minus two, and it
-            // is never below the nearest-partner bound.
-            let bound = match count {
-                3 => (columns[2] - columns[0]).saturating_sub(2),
-                _ => nearest_bound(columns).max(partition_bound(columns, (1 << count) - 1)),
+            let blocks = &mut blocks[..count];
+            blocks.sort_unstable();
+            let mut columns = [0u32; PARTITION_MAX];
+            let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
+            for i in 0..count {
+                columns[i] = blocks[i].0;
+                for j in 0..i {
+                    let pushes = pairs.pushes(geo, blocks[i].1, blocks[j].1).unwrap_or(DEAD);
+                    pair[i][j] = pushes;
+                    pair[j][i] = pushes;
+                }
+            }
+            let letter = Letter {
+                columns: &columns[..count],
+                pair: &pair,
             };
+            let bound = nearest_bound(letter.columns)
+                .max(letter.partition_bound((1 << count) - 1))
+                .min(DEAD);
             pairs.sets[slot] = (set, bound);
+            if bound >= DEAD {
+                return DEAD;
+            }
             total += bound;
             continue;
         }
@@ -279,33 +295,68 @@ fn nearest_bound(columns: &[u32]) -> u32 {
     worst
 }
 
-/// Partition bound of one letter: its blocks leave the board in connected groups of two or
-/// more; a group of `m` blocks spans at most `m - 1` columns when it goes, so it needs at least
-/// `span - (m - 1)` pushes (its leftmost block must move right, its rightmost left). The bound
-/// is the cheapest way to split the blocks in `mask` (bits index `columns`) into such groups.
-fn partition_bound(columns: &[u32], mask: u32) -> u32 {
-    if mask == 0 {
-        return 0;
-    }
-    let first = mask.trailing_zeros();
-    let rest = mask & !(1 << first);
-    let mut best = u32::MAX;
-    // Every group containing the first block: `first` plus a non-empty subset of `rest`.
-    let mut others = rest;
-    while others != 0 {
-        let group = others | (1 << first);
-        let remaining = rest & !others;
-        // A lone block left over cannot form a group.
-        if remaining.count_ones() != 1 {
-            let size = group.count_ones();
-            let low = columns[group.trailing_zeros() as usize];
-            let high = columns[31 - group.leading_zeros() as usize];
-            let cost = (high - low).saturating_sub(size - 1);
-            best = best.min(cost.saturating_add(partition_bound(columns, remaining)));
+/// One letter's blocks (at most [`PARTITION_MAX`]), sorted by column.
+struct Letter<'a> {
+    columns: &'a [u32],
+    /// Wall-aware pushes two blocks need to touch ([`DEAD`] if never).
+    pair: &'a [[u32; PARTITION_MAX]; PARTITION_MAX],
+}
+
+impl Letter<'_> {
+    /// Partition bound: the blocks leave the board in connected groups of two or more, and
+    /// pushes of different blocks are different pushes, so the bound is the cheapest split of
+    /// the blocks in `mask` into groups, each costing at least:
+    /// - two blocks: the pushes they need to touch (wall-aware, [`Pairs`]);
+    /// - `m` blocks: `span - (m - 1)`, since a connected group of `m` spans at most `m - 1`
+    ///   columns when it goes (its leftmost block must move right, its rightmost left);
+    /// - three blocks, also: a connected group of three is a path `x - m - y`, so for the best
+    ///   middle block `m`, the larger of the pushes `x, m` and `m, y` need to touch.
+    fn partition_bound(&self, mask: u32) -> u32 {
+        if mask == 0 {
+            return 0;
         }
-        others = (others - 1) & rest;
+        let first = mask.trailing_zeros();
+        let rest = mask & !(1 << first);
+        let mut best = DEAD;
+        // Every group containing the first block: `first` plus a non-empty subset of `rest`.
+        let mut others = rest;
+        while others != 0 {
+            let group = others | (1 << first);
+            let remaining = rest & !others;
+            // A lone block left over cannot form a group.
+            if remaining.count_ones() != 1 {
+                let cost = self.group_cost(group);
+                if cost < best {
+                    best = best.min(cost.saturating_add(self.partition_bound(remaining)));
+                }
+            }
+            others = (others - 1) & rest;
+        }
+        best
     }
-    best
+
+    fn group_cost(&self, group: u32) -> u32 {
+        let size = group.count_ones();
+        let low = group.trailing_zeros() as usize;
+        let high = 31 - group.leading_zeros() as usize;
+        let span = (self.columns[high] - self.columns[low]).saturating_sub(size - 1);
+        match size {
+            2 => self.pair[low][high].max(span),
+            3 => {
+                let middle = (group & !(1 << low) & !(1 << high)).trailing_zeros() as usize;
+                let members = [low, middle, high];
+                let path = (0..3)
+                    .map(|m| {
+                        let (x, y) = (members[(m + 1) % 3], members[(m + 2) % 3]);
+                        self.pair[members[m]][x].max(self.pair[members[m]][y])
+                    })
+                    .min()
+                    .unwrap_or(DEAD);
+                span.max(path)
+            }
+            _ => span,
+        }
+    }
 }
 
 /// How a search ended early.
