@@ -10,12 +10,19 @@
 //! - [`games`]: one folder per game (rules, parser/formatter, engines).
 //! - [`corpus`]: finding case files and their expected outputs.
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
-//! - [`results`]: the CSV schema and the summary table.
+//! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG.
+//! - [`external`]: external programs used as engines (`cmd:COMMAND`).
+//! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
+//!   merging the shards' CSVs into the one a single machine would have written.
 
 pub mod corpus;
 pub mod digest;
+pub mod export;
+pub mod external;
 pub mod game;
 pub mod games;
+pub mod merge;
 pub mod registry;
 pub mod results;
 pub mod runner;
+pub mod shard;

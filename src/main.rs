@@ -1,5 +1,6 @@
 //! The `gamebench` command line: judge mode (`solve`), corpus generation (`gen`), bulk runs
-//! with CSV timings (`run`), output checking (`check`) and the list of games (`list`).
+//! with CSV timings (`run`), output checking (`check`), merging shards (`merge`) and the list of
+//! games (`list`).
 //!
 //! This is the only place that uses anyhow: the library reports typed errors, and here they
 //! become messages and exit codes (0 ok, 1 mismatch/unsolved/budget, 2 error).
@@ -14,11 +15,14 @@ use clap::{Args, Parser, Subcommand};
 use rayon::prelude::*;
 
 use gamebench::corpus;
+use gamebench::export;
 use gamebench::game::{Budget, Game, Verdict};
 use gamebench::registry;
 use gamebench::results::{self, Status};
 use gamebench::runner::{self, Config};
 use gamebench_generators as generators;
+
+mod shard_cli; // shards (issue 6)
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
@@ -41,6 +45,8 @@ enum Command {
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
     List,
+    /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
+    Merge(shard_cli::MergeArgs),
 }
 
 #[derive(Args, Clone)]
@@ -69,6 +75,14 @@ impl BudgetArgs {
     }
 }
 
+/// A duration option given in seconds.
+fn positive_seconds(option: &str, seconds: f64) -> Result<Duration> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("{option} must be a positive number of seconds, not {seconds}");
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
 #[derive(Args)]
 struct SolveArgs {
     /// The game: linkpop, samegame, vexed or yut.
@@ -90,9 +104,14 @@ struct RunArgs {
     /// The game of every file (default: the nearest enclosing folder named after a game).
     #[arg(long, short)]
     game: Option<String>,
-    /// Engine to run; repeat for several; `all` = every internal engine (default: the game's fastest).
+    /// Engine to run; repeat for several; `all` = every internal engine; `cmd:COMMAND` or
+    /// `NAME=cmd:COMMAND` = an external program run once per file, stdin to stdout (default:
+    /// the game's fastest).
     #[arg(long = "engine", short = 'e', value_name = "NAME")]
     engines: Vec<String>,
+    /// Time limit of one external program run (one file), in seconds.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    timeout: f64,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
@@ -117,8 +136,22 @@ struct RunArgs {
     /// Engine the others are compared with and timed against.
     #[arg(long, default_value = "reference", value_name = "NAME")]
     baseline: String,
+    /// Show the N slowest cases of each engine (file and case) after the summary.
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
+    /// Export the summary (and the slowest cases) as JSON (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    export_json: Option<PathBuf>,
+    /// Export the summary as a Markdown table (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    export_markdown: Option<PathBuf>,
+    /// Draw per-engine box plots of the case times (log scale) to an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    shards: shard_cli::RunShardArgs,
 }
 
 #[derive(Args)]
@@ -152,7 +185,8 @@ struct GenArgs {
     /// Link and Pop attribute weights, e.g. U1D1L1R1S4.
     #[arg(long)]
     weights: Option<String>,
-    /// Text layout (SameGame: canonical, one-line, one-per-line, messy).
+    /// Layout: SameGame text (canonical, one-line, one-per-line, messy); Link and Pop board
+    /// (shuffled, diagonal, stripes).
     #[arg(long)]
     layout: Option<String>,
     /// Number of moves / turns / selections (N or A-B); Vexed: the accepted minimum lengths.
@@ -169,6 +203,8 @@ struct GenArgs {
     engine: Option<String>,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    shards: shard_cli::ShardArgs,
 }
 
 #[derive(Args)]
@@ -194,6 +230,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => gen_corpus(args),
         Command::Check(args) => check(args),
         Command::List => list(),
+        Command::Merge(args) => shard_cli::merge(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -217,8 +254,11 @@ fn find_engine(game: &dyn Game, engine: Option<&str>) -> Result<&'static str> {
     let requested: Vec<String> = engine.map(str::to_string).into_iter().collect();
     let engines = runner::resolve_engines(game, &requested)?;
     match engines[..] {
-        [one] => Ok(one),
-        _ => bail!("name one engine here, not {:?}", engine.unwrap_or_default()),
+        [runner::EngineSpec::Internal(one)] => Ok(one),
+        _ => bail!(
+            "name one of the game's own engines here, not {:?}",
+            engine.unwrap_or_default()
+        ),
     }
 }
 
@@ -284,21 +324,32 @@ fn run(args: RunArgs) -> Result<u8> {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,
         check: args.check,
-        threads: args.jobs,
+        threads: shard_cli::default_jobs(args.jobs),
         progress: !args.quiet,
         warmup: args.warmup,
         runs: args.runs,
         baseline: args.baseline.clone(),
+        timeout: positive_seconds("--timeout", args.timeout)?,
+        select: None, // shards (issue 6): set by shard_cli::Plan::run
     };
-    // Open the CSV before the long run, so a bad path fails at once.
-    let csv_out: Option<Box<dyn Write>> = match &args.csv {
-        None => None,
-        Some(p) if p.as_os_str() == "-" => Some(Box::new(std::io::stdout())),
-        Some(p) => Some(Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        ))),
+    // shards (issue 6): a shard or --resume writes its own CSV, journaled.
+    let plan = shard_cli::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
+    // Open every output before the long run, so a bad path fails at once.
+    let to_stdout = |p: &PathBuf| p.as_os_str() == "-";
+    let csv_out = plan
+        .is_none()
+        .then(|| args.csv.as_ref().map(open_output))
+        .flatten()
+        .transpose()?;
+    let json_out = args.export_json.as_ref().map(open_output).transpose()?;
+    let markdown_out = args.export_markdown.as_ref().map(open_output).transpose()?;
+    if let Some(plot) = &args.plot {
+        std::fs::File::create(plot).with_context(|| format!("cannot create {}", plot.display()))?;
+    }
+    let report = match &plan {
+        Some(plan) => plan.run(&files, &config)?,
+        None => runner::run(&files, &config)?,
     };
-    let report = runner::run(&files, &config)?;
     if !args.quiet {
         for problem in &report.problems {
             eprintln!("{problem}");
@@ -312,13 +363,43 @@ fn run(args: RunArgs) -> Result<u8> {
         results::write_csv(out, &report.rows).context("cannot write the CSV")?;
     }
     let summary = results::summarize(&report.rows, &args.baseline);
-    let table = results::summary_table(&summary);
-    if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
-        eprint!("{table}");
-    } else {
-        print!("{table}");
+    let slowest = results::slowest(&report.rows, args.top.unwrap_or(0));
+    if let Some(mut out) = json_out {
+        out.write_all(export::json(&summary, &slowest).as_bytes())
+            .context("cannot write the JSON export")?;
+        out.flush()?;
     }
-    Ok(report.exit_code() as u8)
+    if let Some(mut out) = markdown_out {
+        out.write_all(export::markdown(&summary).as_bytes())
+            .context("cannot write the Markdown export")?;
+        out.flush()?;
+    }
+    if let Some(plot) = &args.plot {
+        export::plot_svg(&report.rows, plot)
+            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", plot.display()))?;
+    }
+    let mut text = results::summary_table(&summary);
+    text.push_str(&export::slowest_text(&slowest));
+    // stdout belongs to an export written there; the summary then goes to stderr.
+    let stdout_taken = [&args.csv, &args.export_json, &args.export_markdown]
+        .iter()
+        .any(|p| p.as_ref().is_some_and(to_stdout));
+    if stdout_taken {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    Ok(shard_cli::exit_code(plan.as_ref(), &report))
+}
+
+/// Opens an output file (`-` = stdout) for writing.
+fn open_output(path: &PathBuf) -> Result<Box<dyn Write>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdout()));
+    }
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(Box::new(std::io::BufWriter::new(file)))
 }
 
 fn gen_corpus(args: GenArgs) -> Result<u8> {
@@ -346,9 +427,23 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let width = (args.count.max(1) - 1).to_string().len();
-    let written: Vec<Result<()>> = (0..args.count)
+    let gen_shard = args.shards.shard()?; // shards (issue 6)
+    let written: Vec<Result<bool>> = (0..args.count)
         .into_par_iter()
         .map(|k| {
+            // shards (issue 6): only this shard's files, and with --resume only missing ones.
+            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
+            let input = args.out.join(format!("{stem}.in"));
+            let expected = (!args.no_expected).then(|| input.with_extension("out"));
+            if !shard_cli::gen_wants(
+                gen_shard,
+                args.shards.resume,
+                k,
+                &input,
+                expected.as_deref(),
+            ) {
+                return Ok(false);
+            }
             let text = generators::generate(
                 &args.game,
                 &args.profile,
@@ -357,8 +452,6 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
                 k,
                 Some(&oracle),
             )?;
-            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
-            let input = args.out.join(format!("{stem}.in"));
             runner::write_atomic(&input, text.as_bytes())
                 .with_context(|| format!("cannot write {}", input.display()))?;
             if !args.no_expected {
@@ -383,13 +476,14 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
                 runner::write_atomic(&output, game.join(&blocks).as_bytes())
                     .with_context(|| format!("cannot write {}", output.display()))?;
             }
-            Ok(())
+            Ok(true)
         })
         .collect();
+    let mut files = 0;
     for result in written {
-        result?;
+        files += usize::from(result?);
     }
-    eprintln!("wrote {} file(s) to {}", args.count, args.out.display());
+    eprintln!("wrote {files} file(s) to {}", args.out.display());
     Ok(0)
 }
 

@@ -9,6 +9,8 @@ use crate::games;
 /// Every game, in the order the CLI lists them.
 pub static GAMES: &[&dyn Game] = &[
     &Registered::<games::yut::Yut>::new(),
+    &Registered::<games::linkpop::LinkPop>::new(),
+    &Registered::<games::samegame::SameGame>::new(),
     &Registered::<games::vexed::Vexed>::new(),
 ];
 

@@ -121,11 +121,28 @@ pub struct EngineSummary {
     pub baseline: Option<String>,
 }
 
-/// Per-case time of one engine: the median of its timed runs.
+/// Per-case time of one engine: the median of its timed runs. A `file`-timed row (an external
+/// program, timed per file) contributes its file's time spread evenly over the file's cases, so
+/// totals and speed-ups stay per-file exact.
 fn case_times(rows: &[Row]) -> BTreeMap<(String, String, String, usize), u64> {
+    let mut cases_per_file: BTreeMap<(&str, &str, &str), std::collections::BTreeSet<usize>> =
+        BTreeMap::new();
+    for row in rows.iter().filter(|r| r.timing == Timing::File) {
+        cases_per_file
+            .entry((&row.game, &row.engine, &row.file))
+            .or_default()
+            .insert(row.case);
+    }
     let mut runs: BTreeMap<(String, String, String, usize), Vec<u64>> = BTreeMap::new();
     for row in rows {
         if let Some(t) = row.time_ns {
+            let share = match row.timing {
+                Timing::Case => t,
+                Timing::File => {
+                    t / cases_per_file[&(row.game.as_str(), row.engine.as_str(), row.file.as_str())]
+                        .len() as u64
+                }
+            };
             runs.entry((
                 row.game.clone(),
                 row.engine.clone(),
@@ -133,11 +150,62 @@ fn case_times(rows: &[Row]) -> BTreeMap<(String, String, String, usize), u64> {
                 row.case,
             ))
             .or_default()
-            .push(t);
+            .push(share);
         }
     }
     runs.into_iter()
         .map(|(key, mut times)| (key, median(&mut times)))
+        .collect()
+}
+
+/// One of the slowest cases of an engine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SlowCase {
+    pub file: String,
+    pub case: usize,
+    pub label: String,
+    pub time_ns: u64,
+}
+
+/// The `n` slowest cases of every (game, engine), slowest first (ties: file, then case).
+pub fn slowest(rows: &[Row], n: usize) -> Vec<(String, String, Vec<SlowCase>)> {
+    let times = case_times(rows);
+    let labels: BTreeMap<(&str, usize), &str> = rows
+        .iter()
+        .map(|r| ((r.file.as_str(), r.case), r.label.as_str()))
+        .collect();
+    let mut order: Vec<(String, String)> = Vec::new();
+    for row in rows {
+        let key = (row.game.clone(), row.engine.clone());
+        if !order.contains(&key) {
+            order.push(key);
+        }
+    }
+    order
+        .into_iter()
+        .map(|(game, engine)| {
+            let mut mine: Vec<SlowCase> = times
+                .iter()
+                .filter(|((g, e, _, _), _)| *g == game && *e == engine)
+                .map(|((_, _, file, case), &time_ns)| SlowCase {
+                    file: file.clone(),
+                    case: *case,
+                    label: labels
+                        .get(&(file.as_str(), *case))
+                        .unwrap_or(&"")
+                        .to_string(),
+                    time_ns,
+                })
+                .collect();
+            mine.sort_by(|a, b| {
+                b.time_ns
+                    .cmp(&a.time_ns)
+                    .then_with(|| a.file.cmp(&b.file))
+                    .then(a.case.cmp(&b.case))
+            });
+            mine.truncate(n);
+            (game, engine, mine)
+        })
         .collect()
 }
 
@@ -248,16 +316,25 @@ pub fn human_time(ns: u64) -> String {
     format!("{value:.digits$} {unit}")
 }
 
+/// "x.xx times faster than B" (or "slower", so the number is always at least 1).
+pub fn relative(speedup: f64, baseline: &str) -> String {
+    if speedup >= 1.0 {
+        format!("{speedup:.2} times faster than {baseline}")
+    } else {
+        format!("{:.2} times slower than {baseline}", 1.0 / speedup)
+    }
+}
+
 /// The summary as an aligned text table.
 pub fn summary_table(summaries: &[EngineSummary]) -> String {
     let header = [
-        "game", "engine", "cases", "ok", "mismatch", "error", "unsolved", "budget", "total",
+        "game", "engine", "cases", "ok", "mismatch", "error", "unsolved", "budget", "total", "min",
         "median", "max", "speed",
     ];
     let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for s in summaries {
         let speed = match (&s.speedup, &s.baseline) {
-            (Some(x), Some(b)) => format!("{x:.2} times faster than {b}"),
+            (Some(x), Some(b)) => relative(*x, b),
             _ if s.baseline.is_none()
                 && summaries
                     .iter()
@@ -277,6 +354,7 @@ pub fn summary_table(summaries: &[EngineSummary]) -> String {
             s.unsolved.to_string(),
             s.budget.to_string(),
             human_time(s.total_ns),
+            human_time(s.min_ns),
             human_time(s.median_ns),
             human_time(s.max_ns),
             speed,

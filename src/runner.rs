@@ -12,13 +12,14 @@
 //!   case (with the game's checker), so disagreements show even without expected outputs.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use indicatif::{ParallelProgressIterator, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::corpus::CaseFile;
 use crate::digest::digest;
+use crate::external::{self, External};
 use crate::game::{Budget, Game, ParsedCase, Verdict};
 use crate::results::{Row, Status, Timing};
 
@@ -43,6 +44,31 @@ pub struct Config {
     pub runs: u32,
     /// The engine others are compared with (when it ran on the game).
     pub baseline: String,
+    /// Wall-time limit of one external program run (one file).
+    pub timeout: Duration,
+    // --- shards (issue 6): see `crate::shard` ---
+    /// Solve only these cases (a shard's part, or what `--resume` has left); `None` = all.
+    pub select: Option<std::sync::Arc<crate::shard::CaseSelection>>,
+    // --- end shards ---
+}
+
+/// Default [`Config::timeout`].
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// An engine selected for a run: one of the game's own, or an external program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineSpec {
+    Internal(&'static str),
+    External(External),
+}
+
+impl EngineSpec {
+    pub fn name(&self) -> &str {
+        match self {
+            EngineSpec::Internal(name) => name,
+            EngineSpec::External(e) => &e.name,
+        }
+    }
 }
 
 impl Default for Config {
@@ -56,6 +82,8 @@ impl Default for Config {
             warmup: 0,
             runs: 1,
             baseline: "reference".to_string(),
+            timeout: DEFAULT_TIMEOUT,
+            select: None,
         }
     }
 }
@@ -69,6 +97,8 @@ pub enum RunError {
         engine: String,
         known: String,
     },
+    #[error("two different engines are named {0:?}: label external engines with NAME=cmd:...")]
+    DuplicateName(String),
     #[error("cannot start the worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
 }
@@ -113,19 +143,19 @@ pub fn exit_code(statuses: impl IntoIterator<Item = Status>) -> i32 {
     code
 }
 
-/// The internal engines `requested` names for `game` (`all`, names, or nothing = default).
-pub fn resolve_engines(
-    game: &dyn Game,
-    requested: &[String],
-) -> Result<Vec<&'static str>, RunError> {
+/// The engines `requested` names for `game`: internal names, `all` (every internal engine),
+/// external `cmd:` engines; nothing = the game's default engine.
+pub fn resolve_engines(game: &dyn Game, requested: &[String]) -> Result<Vec<EngineSpec>, RunError> {
     if requested.is_empty() {
-        return Ok(vec![game.default_engine()]);
+        return Ok(vec![EngineSpec::Internal(game.default_engine())]);
     }
     let known = game.engine_names();
-    let mut chosen = Vec::new();
+    let mut chosen: Vec<EngineSpec> = Vec::new();
     for name in requested {
-        let add: Vec<&'static str> = if name == ALL_ENGINES {
-            known.clone()
+        let add: Vec<EngineSpec> = if name == ALL_ENGINES {
+            known.iter().map(|&k| EngineSpec::Internal(k)).collect()
+        } else if let Some(program) = External::parse(name) {
+            vec![EngineSpec::External(program)]
         } else {
             let found = known.iter().copied().find(|k| k == name).ok_or_else(|| {
                 RunError::UnknownEngine {
@@ -134,12 +164,16 @@ pub fn resolve_engines(
                     known: known.join(", "),
                 }
             })?;
-            vec![found]
+            vec![EngineSpec::Internal(found)]
         };
         for engine in add {
-            if !chosen.contains(&engine) {
-                chosen.push(engine);
+            if chosen.iter().any(|c| c.name() == engine.name()) {
+                if !chosen.contains(&engine) {
+                    return Err(RunError::DuplicateName(engine.name().to_string()));
+                }
+                continue;
             }
+            chosen.push(engine);
         }
     }
     Ok(chosen)
@@ -147,29 +181,68 @@ pub fn resolve_engines(
 
 /// A file read and split into cases.
 struct Loaded {
+    /// The raw input (fed to external engines).
+    bytes: Vec<u8>,
     cases: Vec<ParsedCase>,
     /// Why the file could not be read at all.
     unreadable: Option<String>,
     /// With `--check`: the expected blocks, or why there are none.
     expected: Option<Result<Vec<String>, String>>,
-    engines: Vec<&'static str>,
+    engines: Vec<EngineSpec>,
 }
 
-/// One unit of work: a case of a file for one engine.
-struct Task {
+impl Loaded {
+    /// Cases that get rows: an unreadable file still gets one (error) row per engine.
+    fn case_count(&self) -> usize {
+        if self.unreadable.is_some() {
+            1
+        } else {
+            self.cases.len()
+        }
+    }
+}
+
+/// One result slot: a case of a file for one engine (index into the file's engines).
+struct Slot {
     file: usize,
     case: usize,
-    engine: &'static str,
+    engine: usize,
 }
 
-/// What a task produced.
+/// A unit of parallel work: one case for an internal engine, or a whole file for an external
+/// program (which runs once per file). Holds the indices of the slots it fills, in case order.
+enum Work {
+    Case(usize),
+    File {
+        file: usize,
+        engine: usize,
+        slots: Vec<usize>,
+    },
+}
+
+/// What a slot got.
 struct Done {
     status: Status,
     times: Vec<u64>,
+    timing: Timing,
     work: Option<u64>,
     score: Option<u64>,
     output: Option<String>,
     message: String,
+}
+
+impl Done {
+    fn failed(file: &CaseFile, index: usize, message: impl std::fmt::Display) -> Done {
+        Done {
+            status: Status::Error,
+            times: Vec::new(),
+            timing: Timing::Case,
+            work: None,
+            score: None,
+            output: None,
+            message: format!("{}: case {index}: {message}", file.display()),
+        }
+    }
 }
 
 /// Runs `config` over `files`.
@@ -180,34 +253,32 @@ pub fn run(files: &[CaseFile], config: &Config) -> Result<Report, RunError> {
     }
     let pool = builder.build()?;
     // Resolve engines before reading anything, so a typo fails at once.
-    let engines: Vec<Vec<&'static str>> = files
+    let engines: Vec<Vec<EngineSpec>> = files
         .iter()
         .map(|f| resolve_engines(f.game, &config.engines))
         .collect::<Result<_, _>>()?;
-    pool.install(|| run_in_pool(files, engines, config))
+    Ok(pool.install(|| run_in_pool(files, engines, config)))
 }
 
-fn run_in_pool(
-    files: &[CaseFile],
-    engines: Vec<Vec<&'static str>>,
-    config: &Config,
-) -> Result<Report, RunError> {
+fn run_in_pool(files: &[CaseFile], engines: Vec<Vec<EngineSpec>>, config: &Config) -> Report {
     let loaded: Vec<Loaded> = files
         .par_iter()
         .zip(engines)
         .map(|(file, engines)| load(file, engines, config.check))
         .collect();
 
-    let mut tasks = Vec::new();
+    // Slots in report order: file, case, engine.
+    let mut slots = Vec::new();
     for (f, l) in loaded.iter().enumerate() {
-        let cases = if l.unreadable.is_some() {
-            1
-        } else {
-            l.cases.len()
-        };
-        for case in 0..cases {
-            for &engine in &l.engines {
-                tasks.push(Task {
+        for case in 0..l.case_count() {
+            // shards (issue 6): skip cases outside the selection.
+            if let Some(select) = &config.select
+                && !select.contains(&files[f].path, case)
+            {
+                continue;
+            }
+            for engine in 0..l.engines.len() {
+                slots.push(Slot {
                     file: f,
                     case,
                     engine,
@@ -215,9 +286,29 @@ fn run_in_pool(
             }
         }
     }
+    let mut work: Vec<Work> = Vec::new();
+    let mut external: std::collections::BTreeMap<(usize, usize), Vec<usize>> = Default::default();
+    for (i, slot) in slots.iter().enumerate() {
+        match loaded[slot.file].engines[slot.engine] {
+            EngineSpec::Internal(_) => work.push(Work::Case(i)),
+            EngineSpec::External(_) => external
+                .entry((slot.file, slot.engine))
+                .or_default()
+                .push(i),
+        }
+    }
+    work.extend(
+        external
+            .into_iter()
+            .map(|((file, engine), slots)| Work::File {
+                file,
+                engine,
+                slots,
+            }),
+    );
 
     let bar = if config.progress {
-        ProgressBar::with_draw_target(Some(tasks.len() as u64), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(slots.len() as u64), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
@@ -228,22 +319,64 @@ fn run_in_pool(
         .expect("valid template")
         .progress_chars("=> "),
     );
-    let done: Vec<Done> = tasks
+    let finished: Vec<Vec<(usize, Done)>> = work
         .par_iter()
-        .progress_with(bar.clone())
-        .map(|task| perform(&files[task.file], &loaded[task.file], task, config))
+        .map(|unit| {
+            let done = match unit {
+                Work::Case(i) => {
+                    let slot = &slots[*i];
+                    vec![(
+                        *i,
+                        solve_case(&files[slot.file], &loaded[slot.file], slot, config),
+                    )]
+                }
+                Work::File {
+                    file,
+                    engine,
+                    slots: mine,
+                } => {
+                    let EngineSpec::External(program) = &loaded[*file].engines[*engine] else {
+                        unreachable!("file work is only made for external engines")
+                    };
+                    let mut results: Vec<Option<Done>> =
+                        run_external(&files[*file], &loaded[*file], program, config)
+                            .into_iter()
+                            .map(Some)
+                            .collect();
+                    // The program solves the whole file; keep the cases of these slots (all of
+                    // them unless a shard selected some).
+                    mine.iter()
+                        .map(|&i| {
+                            let done = results[slots[i].case].take();
+                            (i, done.expect("one result per case of the file"))
+                        })
+                        .collect()
+                }
+            };
+            bar.inc(done.len() as u64);
+            done
+        })
         .collect();
     bar.finish_and_clear();
 
-    Ok(assemble(files, &loaded, &tasks, done, config))
+    let mut done: Vec<Option<Done>> = slots.iter().map(|_| None).collect();
+    for (i, d) in finished.into_iter().flatten() {
+        done[i] = Some(d);
+    }
+    let done: Vec<Done> = done
+        .into_iter()
+        .map(|d| d.expect("every slot is filled once"))
+        .collect();
+    assemble(files, &loaded, &slots, done, config)
 }
 
 /// Reads and parses one file (and its expected output with `--check`).
-fn load(file: &CaseFile, engines: Vec<&'static str>, check: bool) -> Loaded {
+fn load(file: &CaseFile, engines: Vec<EngineSpec>, check: bool) -> Loaded {
     let bytes = match std::fs::read(&file.path) {
         Ok(bytes) => bytes,
         Err(e) => {
             return Loaded {
+                bytes: Vec::new(),
                 cases: Vec::new(),
                 unreadable: Some(format!("cannot read: {e}")),
                 expected: None,
@@ -263,6 +396,7 @@ fn load(file: &CaseFile, engines: Vec<&'static str>, check: bool) -> Loaded {
         }
     });
     Loaded {
+        bytes,
         cases,
         unreadable: None,
         expected,
@@ -270,28 +404,22 @@ fn load(file: &CaseFile, engines: Vec<&'static str>, check: bool) -> Loaded {
     }
 }
 
-/// Solves one case with one engine: warm-up runs, timed runs, then the check.
-fn perform(file: &CaseFile, loaded: &Loaded, task: &Task, config: &Config) -> Done {
-    let index = task.case + 1;
-    let failed = |message: String| Done {
-        status: Status::Error,
-        times: Vec::new(),
-        work: None,
-        score: None,
-        output: None,
-        message: format!("{}: case {index}: {message}", file.display()),
-    };
+/// Solves one case with one internal engine: warm-up runs, timed runs, then the check.
+fn solve_case(file: &CaseFile, loaded: &Loaded, slot: &Slot, config: &Config) -> Done {
+    let index = slot.case + 1;
     if let Some(why) = &loaded.unreadable {
-        return failed(why.clone());
+        return Done::failed(file, index, why);
     }
-    let parsed = &loaded.cases[task.case];
-    let case = match &parsed.case {
+    let case = match &loaded.cases[slot.case].case {
         Ok(case) => case.as_ref(),
-        Err(e) => return failed(e.to_string()),
+        Err(e) => return Done::failed(file, index, e),
+    };
+    let EngineSpec::Internal(engine) = loaded.engines[slot.engine] else {
+        unreachable!("case work is only made for internal engines")
     };
     let game = file.game;
     let solve = || {
-        game.solve(task.engine, index, case, &config.budget)
+        game.solve(engine, index, case, &config.budget)
             .expect("engines were resolved for this game")
     };
     for _ in 0..config.warmup {
@@ -310,63 +438,140 @@ fn perform(file: &CaseFile, loaded: &Loaded, task: &Task, config: &Config) -> Do
         Err(e) => {
             return Done {
                 times,
-                ..failed(e.to_string())
+                ..Done::failed(file, index, e)
             };
         }
     };
-    let mut status = match solved.verdict {
+    let status = match solved.verdict {
         Verdict::Solved => Status::Ok,
         Verdict::Unsolved => Status::Unsolved,
         Verdict::Budget => Status::Budget,
     };
-    let mut message = String::new();
-    if let Some(expected) = &loaded.expected {
-        let verdict = match expected {
-            Err(why) => Err((Status::Error, why.clone())),
-            Ok(blocks) => match blocks.get(task.case) {
-                None => Err((
-                    Status::Mismatch,
-                    format!("the expected output has no case {index}"),
-                )),
-                Some(block) => game
-                    .check(case, block, &solved.output)
-                    .map_err(|why| (Status::Mismatch, why)),
-            },
-        };
-        if let Err((bad, why)) = verdict {
-            status = status.max(bad);
-            message = format!("{}: case {index}: {why}", file.display());
-        }
-    }
-    Done {
+    let mut done = Done {
         status,
         times,
+        timing: Timing::Case,
         work: Some(solved.work),
         score: solved.score,
         output: Some(solved.output),
-        message,
+        message: String::new(),
+    };
+    check_expected(file, loaded, slot.case, &mut done);
+    done
+}
+
+/// Runs an external program on a whole file (warm-up and timed runs) and splits its output
+/// into one result per case, each checked like an internal engine's.
+fn run_external(
+    file: &CaseFile,
+    loaded: &Loaded,
+    program: &External,
+    config: &Config,
+) -> Vec<Done> {
+    let count = loaded.case_count();
+    let all_failed = |why: String| (1..=count).map(|k| Done::failed(file, k, &why)).collect();
+    if let Some(why) = &loaded.unreadable {
+        return all_failed(why.clone());
+    }
+    for _ in 0..config.warmup {
+        if let Err(e) = external::run(&program.command, &loaded.bytes, config.timeout) {
+            return all_failed(e.to_string());
+        }
+    }
+    let mut times = Vec::new();
+    let mut stdout = Vec::new();
+    for _ in 0..config.runs.max(1) {
+        match external::run(&program.command, &loaded.bytes, config.timeout) {
+            Ok(ran) => {
+                times.push(ran.elapsed.as_nanos() as u64);
+                stdout = ran.stdout;
+            }
+            Err(e) => return all_failed(e.to_string()),
+        }
+    }
+    let text = String::from_utf8_lossy(&stdout);
+    let blocks = file.game.split_output(&text);
+    (0..count)
+        .map(|case| {
+            let index = case + 1;
+            if let Err(e) = &loaded.cases[case].case {
+                return Done::failed(file, index, e);
+            }
+            let Some(block) = blocks.get(case) else {
+                return Done {
+                    status: Status::Mismatch,
+                    times: times.clone(),
+                    timing: Timing::File,
+                    work: None,
+                    score: None,
+                    output: None,
+                    message: format!(
+                        "{}: case {index}: the program printed no output for this case",
+                        file.display()
+                    ),
+                };
+            };
+            let mut done = Done {
+                status: Status::Ok,
+                times: times.clone(),
+                timing: Timing::File,
+                work: None,
+                score: None,
+                output: Some(block.clone()),
+                message: String::new(),
+            };
+            check_expected(file, loaded, case, &mut done);
+            done
+        })
+        .collect()
+}
+
+/// With `--check`: compares a case's output with the expected block (the game's checker).
+fn check_expected(file: &CaseFile, loaded: &Loaded, case: usize, done: &mut Done) {
+    let (Some(expected), Some(output), Ok(parsed)) =
+        (&loaded.expected, &done.output, &loaded.cases[case].case)
+    else {
+        return;
+    };
+    let index = case + 1;
+    let verdict = match expected {
+        Err(why) => Err((Status::Error, why.clone())),
+        Ok(blocks) => match blocks.get(case) {
+            None => Err((
+                Status::Mismatch,
+                format!("the expected output has no case {index}"),
+            )),
+            Some(block) => file
+                .game
+                .check(parsed.as_ref(), block, output)
+                .map_err(|why| (Status::Mismatch, why)),
+        },
+    };
+    if let Err((bad, why)) = verdict {
+        done.status = done.status.max(bad);
+        done.message = format!("{}: case {index}: {why}", file.display());
     }
 }
 
-/// Turns finished tasks into rows, outputs and problem lines, in task order, and compares each
+/// Turns finished slots into rows, outputs and problem lines, in slot order, and compares each
 /// engine with the baseline engine case by case.
 fn assemble(
     files: &[CaseFile],
     loaded: &[Loaded],
-    tasks: &[Task],
+    slots: &[Slot],
     mut done: Vec<Done>,
     config: &Config,
 ) -> Report {
-    // Engine agreement: tasks of one case are consecutive; compare each with the baseline.
+    // Engine agreement: the slots of one case are consecutive.
     let mut start = 0;
-    while start < tasks.len() {
-        let end = (start..tasks.len())
-            .find(|&i| tasks[i].file != tasks[start].file || tasks[i].case != tasks[start].case)
-            .unwrap_or(tasks.len());
+    while start < slots.len() {
+        let end = (start..slots.len())
+            .find(|&i| slots[i].file != slots[start].file || slots[i].case != slots[start].case)
+            .unwrap_or(slots.len());
         compare_with_baseline(
             files,
             loaded,
-            &tasks[start..end],
+            &slots[start..end],
             &mut done[start..end],
             config,
         );
@@ -374,10 +579,11 @@ fn assemble(
     }
 
     let mut report = Report::default();
-    for (task, result) in tasks.iter().zip(&done) {
-        let file = &files[task.file];
-        let parsed = loaded[task.file].cases.get(task.case);
-        let runs = if result.times.is_empty() {
+    for (slot, result) in slots.iter().zip(&done) {
+        let file = &files[slot.file];
+        let engine = loaded[slot.file].engines[slot.engine].name();
+        let parsed = loaded[slot.file].cases.get(slot.case);
+        let runs: Vec<Option<u64>> = if result.times.is_empty() {
             vec![None]
         } else {
             result.times.iter().map(|&t| Some(t)).collect()
@@ -385,17 +591,21 @@ fn assemble(
         for (r, time_ns) in runs.into_iter().enumerate() {
             report.rows.push(Row {
                 game: file.game.name().to_string(),
-                engine: task.engine.to_string(),
+                engine: engine.to_string(),
                 file: file.display(),
-                case: task.case + 1,
+                case: slot.case + 1,
                 run: r as u32 + 1,
                 label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
                 size: parsed.map(|p| p.size.clone()).unwrap_or_default(),
                 status: result.status,
                 time_ns,
-                timing: Timing::Case,
+                timing: result.timing,
                 work: result.work,
-                work_unit: file.game.work_unit().to_string(),
+                work_unit: if result.work.is_some() {
+                    file.game.work_unit().to_string()
+                } else {
+                    String::new()
+                },
                 score: result.score,
                 digest: result
                     .output
@@ -407,25 +617,24 @@ fn assemble(
         }
         if !result.message.is_empty() {
             report.problems.push(format!(
-                "{} [{}]: {}",
+                "{} [{engine}]: {}",
                 result.status.as_str(),
-                task.engine,
                 result.message
             ));
         }
     }
 
     for (f, l) in loaded.iter().enumerate() {
-        for &engine in &l.engines {
-            let blocks: Vec<&str> = tasks
+        for (e, engine) in l.engines.iter().enumerate() {
+            let blocks: Vec<&str> = slots
                 .iter()
                 .zip(&done)
-                .filter(|(t, _)| t.file == f && t.engine == engine)
+                .filter(|(s, _)| s.file == f && s.engine == e)
                 .filter_map(|(_, d)| d.output.as_deref())
                 .collect();
             report.outputs.push(FileOutput {
                 file: f,
-                engine: engine.to_string(),
+                engine: engine.name().to_string(),
                 text: files[f].game.join(&blocks),
             });
         }
@@ -437,26 +646,25 @@ fn assemble(
 fn compare_with_baseline(
     files: &[CaseFile],
     loaded: &[Loaded],
-    tasks: &[Task],
+    slots: &[Slot],
     done: &mut [Done],
     config: &Config,
 ) {
-    let Some(base) = tasks.iter().position(|t| t.engine == config.baseline) else {
+    let Some(first) = slots.first() else { return };
+    let (file, l) = (&files[first.file], &loaded[first.file]);
+    let Some(base) = slots
+        .iter()
+        .position(|s| l.engines[s.engine].name() == config.baseline)
+    else {
         return;
     };
-    let task = &tasks[base];
-    let Some(Ok(case)) = loaded[task.file]
-        .cases
-        .get(task.case)
-        .map(|p| p.case.as_ref())
-    else {
+    let Some(Ok(case)) = l.cases.get(first.case).map(|p| p.case.as_ref()) else {
         return;
     };
     let Some(base_output) = done[base].output.clone() else {
         return;
     };
-    let file = &files[task.file];
-    for i in 0..tasks.len() {
+    for (i, slot) in slots.iter().enumerate() {
         if i == base {
             continue;
         }
@@ -467,8 +675,8 @@ fn compare_with_baseline(
             let line = format!(
                 "{}: case {}: {} disagrees with {}: {why}",
                 file.display(),
-                task.case + 1,
-                tasks[i].engine,
+                first.case + 1,
+                l.engines[slot.engine].name(),
                 config.baseline
             );
             done[i].status = done[i].status.max(Status::Mismatch);

@@ -26,7 +26,8 @@ fn run_stdin(args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
+    // The program may exit before reading (a usage error): a broken pipe is not a failure here.
+    let _ = child.stdin.take().unwrap().write_all(input);
     child.wait_with_output().unwrap()
 }
 
@@ -336,4 +337,174 @@ fn check_command_accepts_the_sample_and_rejects_a_wrong_board() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("0 passed, 1 failed"));
+}
+
+/// The bundled Yut corpus copied into a temporary `yut` folder (inputs and expected outputs).
+fn small_corpus() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let yut = dir.path().join("yut");
+    std::fs::create_dir_all(&yut).unwrap();
+    for n in [1, 2] {
+        for ext in ["in", "out"] {
+            std::fs::write(
+                yut.join(format!("s{n}.{ext}")),
+                sample(&format!("yut-sample{n}.{ext}")),
+            )
+            .unwrap();
+        }
+    }
+    dir
+}
+
+#[test]
+fn an_external_engine_that_is_correct_gets_ok_rows_timed_per_file() {
+    let dir = small_corpus();
+    let csv = dir.path().join("r.csv");
+    let me = env!("CARGO_BIN_EXE_gamebench");
+    let engine = format!("mine=cmd:{me} solve yut");
+    let out = run(&[
+        "run",
+        dir.path().join("yut").to_str().unwrap(),
+        "--check",
+        "-e",
+        "reference",
+        "-e",
+        &engine,
+        "--csv",
+        csv.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = read_csv(&csv);
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let mine: Vec<&Vec<String>> = rows[1..]
+        .iter()
+        .filter(|r| r[col("engine")] == "mine")
+        .collect();
+    assert_eq!(mine.len(), 2);
+    assert!(
+        mine.iter()
+            .all(|r| r[col("status")] == "ok" && r[col("timing")] == "file")
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("times slower than reference")
+            || summary.contains("times faster than reference")
+    );
+}
+
+#[test]
+fn a_wrong_external_engine_gets_mismatch_rows_and_exit_1_even_without_expected_files() {
+    let dir = small_corpus();
+    // `cat` prints the input back: never a board. First with the .out files...
+    let out = run(&[
+        "run",
+        dir.path().join("yut").to_str().unwrap(),
+        "--check",
+        "-e",
+        "cmd:cat",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cmd:cat"));
+    // ... then without: the disagreement with the reference engine is reported as such.
+    for n in [1, 2] {
+        std::fs::remove_file(dir.path().join(format!("yut/s{n}.out"))).unwrap();
+    }
+    let out = run(&[
+        "run",
+        dir.path().join("yut").to_str().unwrap(),
+        "-e",
+        "reference",
+        "-e",
+        "cmd:cat",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("s1.in: case 1: cmd:cat disagrees with reference: line 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_hanging_external_engine_is_stopped_by_the_timeout() {
+    let dir = small_corpus();
+    let start = std::time::Instant::now();
+    let out = run(&[
+        "run",
+        dir.path().join("yut/s1.in").to_str().unwrap(),
+        "-e",
+        "cmd:sleep 60",
+        "--timeout",
+        "0.5",
+        "--quiet",
+        "--csv",
+        "-",
+    ]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(2));
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        csv.contains(",error,") && csv.contains("timed out"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn exports_and_plot_are_written_and_bad_paths_fail_before_the_run() {
+    let dir = small_corpus();
+    let (json, md, svg) = (
+        dir.path().join("s.json"),
+        dir.path().join("s.md"),
+        dir.path().join("p.svg"),
+    );
+    let out = run(&[
+        "run",
+        dir.path().join("yut").to_str().unwrap(),
+        "-e",
+        "all",
+        "--runs",
+        "3",
+        "--warmup",
+        "1",
+        "--top",
+        "1",
+        "--export-json",
+        json.to_str().unwrap(),
+        "--export-markdown",
+        md.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(value["summary"][1]["engine"], "table");
+    assert_eq!(value["summary"][1]["baseline"], "reference");
+    assert_eq!(value["slowest"][0]["cases"].as_array().unwrap().len(), 1);
+    assert!(
+        std::fs::read_to_string(&md)
+            .unwrap()
+            .starts_with("| game | engine |")
+    );
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("slowest cases of yut / table"));
+    let bad = run(&[
+        "run",
+        dir.path().join("yut").to_str().unwrap(),
+        "--export-json",
+        "/nonexistent/dir/x.json",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot create /nonexistent/dir/x.json"));
 }

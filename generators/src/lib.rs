@@ -9,6 +9,8 @@
 //! random choice goes through [`Dice`], whose arithmetic is written here, so the bytes do not
 //! depend on thread count, sharding, or on any `rand` version's sampling algorithms.
 
+pub mod linkpop;
+pub mod samegame;
 pub mod vexed;
 pub mod yut;
 
@@ -36,7 +38,7 @@ pub enum GenError {
 }
 
 /// Games this crate can generate, by their command-line names.
-pub const GAMES: &[&str] = &["yut", "vexed"];
+pub const GAMES: &[&str] = &["yut", "linkpop", "samegame", "vexed"];
 
 /// Optional knobs shared by the generators; each game reads the ones that make sense for it and
 /// rejects the others only when they would be silently meaningless.
@@ -69,6 +71,8 @@ pub type Oracle<'a> = &'a (dyn Fn(&str) -> Option<u32> + Sync);
 pub fn profiles(game: &str) -> Result<&'static [(&'static str, &'static str)], GenError> {
     match game {
         "yut" => Ok(yut::PROFILES),
+        "linkpop" => Ok(linkpop::PROFILES),
+        "samegame" => Ok(samegame::PROFILES),
         "vexed" => Ok(vexed::PROFILES),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
@@ -94,6 +98,8 @@ pub fn generate(
     let mut dice = Dice::new(file_rng(game, profile, seed, index));
     match game {
         "yut" => yut::generate(profile, options, &mut dice),
+        "linkpop" => linkpop::generate(profile, options, &mut dice),
+        "samegame" => samegame::generate(profile, options, &mut dice),
         "vexed" => vexed::generate(profile, options, &mut dice, index, oracle),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }

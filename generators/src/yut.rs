@@ -143,7 +143,7 @@ fn weight(profile: &str, places: &[Place; 8], token: usize, steps: usize) -> u64
             } else {
                 0
             };
-            1 + 10 * carried + 10 * joined
+            1 + 50 * carried + 50 * joined
         }
         "shortcut" => {
             let corner = |p: Place| matches!(p, Place::On(MO | DUET_MO | BANG));
@@ -218,6 +218,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Counts, over 200 games of a profile: catches, moves of a stack (2+ tokens), and moves
+    /// that start on mo, duet-mo or bang.
+    fn features(profile: &str) -> (usize, usize, usize) {
+        let (mut catches, mut stacks, mut corners) = (0, 0, 0);
+        for seed in 0..200 {
+            let text = game(profile, seed);
+            let mut places = [Place::Start; 8];
+            for line in text.lines().skip(1) {
+                let b = line.as_bytes();
+                let token = TOKENS.iter().position(|&t| t == b[0]).unwrap();
+                let fronts = b[2..].iter().filter(|&&s| s == b'F').count();
+                let from = places[token];
+                if matches!(from, Place::On(MO | DUET_MO | BANG)) {
+                    corners += 1;
+                }
+                if matches!(from, Place::On(_))
+                    && (0..8).any(|o| o != token && places[o] == from && team(o) == team(token))
+                {
+                    stacks += 1;
+                }
+                let before: usize = (0..8).filter(|&o| places[o] == Place::Start).count();
+                play(&mut places, token, if fronts == 0 { 5 } else { fronts });
+                let after: usize = (0..8).filter(|&o| places[o] == Place::Start).count();
+                // A catch sends tokens back to START; a move from START removes one from it.
+                if after + usize::from(from == Place::Start) > before {
+                    catches += 1;
+                }
+            }
+        }
+        (catches, stacks, corners)
+    }
+
+    #[test]
+    fn profiles_steer_games_towards_their_feature() {
+        let random = features("random");
+        let (catch, stack, shortcut) = (features("catch"), features("stack"), features("shortcut"));
+        assert!(
+            catch.0 > 2 * random.0,
+            "catches: catch {catch:?} vs random {random:?}"
+        );
+        assert!(
+            2 * stack.1 > 3 * random.1,
+            "stack moves: stack {stack:?} vs random {random:?}"
+        );
+        assert!(
+            shortcut.2 > 2 * random.2,
+            "corner moves: shortcut {shortcut:?} vs random {random:?}"
+        );
     }
 
     #[test]

@@ -1,4 +1,6 @@
 //! The games, one folder each. Register a new game in [`crate::registry`].
 
+pub mod linkpop;
+pub mod samegame;
 pub mod vexed;
 pub mod yut;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# GNU parallel smoke test of shards (issue 6), opt-in: the lighter sibling of slurm-smoke.sh.
+#
+# Generates a Yut corpus, runs it as 4 shards with GNU parallel (`--shard {}/4`, two at a time),
+# merges them and checks that the merged CSV equals a single-machine run apart from time_ns.
+# Installs Debian's `parallel` when it is missing (root or passwordless sudo needed then).
+#
+# Exit codes: 0 passed; 1 the comparison or a shard failed; 2 GNU parallel is unavailable.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARDS=4
+FILES=30
+
+say() { printf '== %s\n' "$*"; }
+die() { printf 'parallel-smoke: %s\n' "$*" >&2; exit "${2:-1}"; }
+
+if ! command -v parallel >/dev/null; then
+    say "installing GNU parallel (apt-get)"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        parallel >/dev/null || die "cannot install GNU parallel" 2
+fi
+
+say "building gamebench"
+(cd "$ROOT" && cargo build --release --quiet)
+BIN="$ROOT/target/release/gamebench"
+TMP=$(mktemp -d /tmp/gamebench-parallel.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+say "generating the corpus and the single-machine reference run"
+"$BIN" gen yut --profile random --seed 9 --count "$FILES" --out "$TMP/corpus/yut"
+"$BIN" run "$TMP/corpus" --check --quiet -j 1 --csv "$TMP/single.csv" >/dev/null
+
+say "running $SHARDS shards with GNU parallel"
+parallel --will-cite --halt now,fail=1 -j 2 \
+    "$BIN" run "$TMP/corpus" --check --quiet -j 1 --shard {}/"$SHARDS" --shard-dir "$TMP/shards" \
+    ::: $(seq 0 $((SHARDS - 1))) >/dev/null
+"$BIN" merge "$TMP/shards" -o "$TMP/merged.csv"
+
+say "comparing the merged CSV with the single-machine run (without time_ns)"
+TIME_COLUMN=$(head -1 "$TMP/single.csv" | tr ',' '\n' | grep -n '^time_ns$' | cut -d: -f1)
+strip() { cut -d, -f"$TIME_COLUMN" --complement "$1"; }
+if diff <(strip "$TMP/single.csv") <(strip "$TMP/merged.csv") >"$TMP/diff.txt"; then
+    echo "identical apart from time_ns: $(($(wc -l < "$TMP/merged.csv") - 1)) rows"
+else
+    head -20 "$TMP/diff.txt"
+    die "the merged CSV differs from the single-machine run"
+fi
+say "parallel smoke test passed"

@@ -1,0 +1,60 @@
+//! Link and Pop engines side by side on the bundled 30 x 30 corpora (one group per file,
+//! throughput in cases).
+//!
+//! `bitboard` runs each whole 30-case file (the "30 cases in at most 40 ms" target). The
+//! reference engine needs about a second per 30 x 30 case, so a whole file would take minutes
+//! per sample: both engines also run the file's first [`SHARED_CASES`] cases, which is the
+//! like-for-like comparison (`gamebench run corpora/linkpop/generated --engine all -j 1`
+//! compares them on the whole files).
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gamebench::game::{Budget, Game};
+use gamebench::registry;
+
+/// Cases of each file both engines run.
+const SHARED_CASES: usize = 3;
+
+/// Every case of one judge file, parsed once.
+fn load(game: &dyn Game, path: &Path) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
+    game.parse(&std::fs::read(path).expect("bundled corpus"))
+        .into_iter()
+        .map(|parsed| parsed.case.expect("valid corpus"))
+        .collect()
+}
+
+fn solve_all(game: &dyn Game, engine: &str, cases: &[Box<dyn std::any::Any + Send + Sync>]) {
+    for (i, case) in cases.iter().enumerate() {
+        black_box(game.solve(engine, i + 1, case.as_ref(), &Budget::UNLIMITED));
+    }
+}
+
+fn engines(c: &mut Criterion) {
+    let game = registry::find("linkpop").unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/linkpop/generated");
+    for (set, file) in [
+        ("worst", "worst/linkpop-worst-1-0.in"),
+        ("moving", "moving/linkpop-moving-1-0.in"),
+    ] {
+        let cases = load(game, &root.join(file));
+        let mut group = c.benchmark_group(format!("linkpop/{set}"));
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(cases.len() as u64));
+        group.bench_function(format!("bitboard/all-{}", cases.len()), |b| {
+            b.iter(|| solve_all(game, "bitboard", &cases))
+        });
+        let shared = &cases[..SHARED_CASES];
+        group.throughput(Throughput::Elements(SHARED_CASES as u64));
+        for engine in game.engine_names() {
+            group.bench_function(format!("{engine}/first-{SHARED_CASES}"), |b| {
+                b.iter(|| solve_all(game, engine, shared))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, engines);
+criterion_main!(benches);

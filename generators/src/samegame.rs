@@ -1,0 +1,785 @@
+//! SameGame streams: `--cases` grids per file, each `M N`, the M*N values (bottom row first),
+//! selection pairs and `0 0`; the file ends with the header `0 0`.
+//!
+//! The generator keeps its own small model of the game ([`Sim`]: columns of values, bottom
+//! first, empty columns dropped), independent of gamebench, so it knows which selections are
+//! valid, which are singletons and which cells are empty, and can win games on purpose.
+//! Selections mix valid cells, singletons, empty cells (above a column's top or in a vacated
+//! column) and out-of-range pairs (`0 c`, `r 0`, `99 99`, `123456 c`, one past the edge).
+//! `--layout` chooses the whitespace: canonical (header, one line per grid row, one pair per
+//! line), one-line, one-per-line (one token per line) or messy (random spaces, tabs and
+//! blank lines). Every file ends with a newline.
+
+use crate::{Dice, GenError, Options, file_rng, parse_range, parse_size, range_option};
+
+pub const PROFILES: &[(&str, &str)] = &[
+    (
+        "random",
+        "1-10 x 1-40, 2-6 values, 0-60 selections of every kind",
+    ),
+    ("full", "7-10 x 25-40, 3-5 values, 50-300 selections"),
+    (
+        "won",
+        "small grids won on purpose, then extra pairs (including `0 c`) through `0 0`",
+    ),
+    (
+        "shapes",
+        "1x1, 1x40, 10x1, 10x40 and boards with no move, in turn",
+    ),
+    (
+        "throughput",
+        "10x40, 4 values, 150-300 selections each (2,500 grids per file)",
+    ),
+];
+
+/// Largest number of rows.
+const MAX_ROWS: u64 = 10;
+/// Largest number of columns.
+const MAX_COLS: u64 = 40;
+/// Number of distinct values 0..=9.
+const MAX_SYMBOLS: u64 = 10;
+/// Smallest removable region.
+const MIN_REGION: usize = 2;
+/// The large out-of-range value the statement mentions.
+const HUGE: u64 = 123_456;
+/// Random cells tried when looking for a valid (removable) selection.
+const VALID_TRIES: usize = 8;
+/// Boards tried, and random playouts per board, when a profile wants a won game.
+const WIN_BOARDS: usize = 200;
+const WIN_PLAYOUTS: usize = 20;
+/// Pairs after a win, before `0 0`.
+const EXTRA_AFTER_WIN: (u64, u64) = (1, 8);
+
+/// Defaults of one profile.
+struct Profile {
+    cases: usize,
+    rows: (u64, u64),
+    cols: (u64, u64),
+    symbols: (u64, u64),
+    moves: (u64, u64),
+}
+
+fn defaults(profile: &str) -> Profile {
+    match profile {
+        "full" => Profile {
+            cases: 10,
+            rows: (7, 10),
+            cols: (25, 40),
+            symbols: (3, 5),
+            moves: (50, 300),
+        },
+        "won" => Profile {
+            cases: 20,
+            rows: (2, 5),
+            cols: (2, 8),
+            symbols: (2, 3),
+            moves: (0, 0),
+        },
+        "shapes" => Profile {
+            cases: 10,
+            rows: (1, 10),
+            cols: (1, 40),
+            symbols: (2, 4),
+            moves: (0, 40),
+        },
+        "throughput" => Profile {
+            cases: 2500,
+            rows: (MAX_ROWS, MAX_ROWS),
+            cols: (MAX_COLS, MAX_COLS),
+            symbols: (4, 4),
+            moves: (150, 300),
+        },
+        _ => Profile {
+            cases: 20,
+            rows: (1, 10),
+            cols: (1, 40),
+            symbols: (2, 6),
+            moves: (0, 60),
+        },
+    }
+}
+
+/// The text layout of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Canonical,
+    OneLine,
+    OnePerLine,
+    Messy,
+}
+
+impl Layout {
+    fn parse(text: Option<&str>) -> Result<Layout, GenError> {
+        match text.unwrap_or("canonical") {
+            "canonical" => Ok(Layout::Canonical),
+            "one-line" => Ok(Layout::OneLine),
+            "one-per-line" => Ok(Layout::OnePerLine),
+            "messy" => Ok(Layout::Messy),
+            other => Err(GenError::BadOption {
+                option: "--layout",
+                message: format!("{other:?} is not canonical, one-line, one-per-line or messy"),
+            }),
+        }
+    }
+}
+
+/// Writes tokens with the layout's whitespace. `line_end` marks where the canonical layout
+/// breaks lines; the other layouts decide for themselves. The messy layout draws its
+/// separators from its own stream, so every layout of a seed holds the same tokens.
+struct Writer {
+    layout: Layout,
+    text: String,
+    at_line_start: bool,
+    spacing: Dice,
+}
+
+/// Separators of the messy layout, and their weights.
+const MESSY_SEPARATORS: &[&str] = &[" ", "  ", "\t", " \t ", "\n", "\n\n", "\t\n   "];
+const MESSY_WEIGHTS: &[u64] = &[8, 2, 2, 1, 2, 1, 1];
+
+impl Writer {
+    fn new(layout: Layout, dice: &mut Dice) -> Writer {
+        let spacing = Dice::new(file_rng("samegame", "spacing", dice.below(u64::MAX), 0));
+        Writer {
+            layout,
+            text: String::new(),
+            at_line_start: true,
+            spacing,
+        }
+    }
+
+    fn token(&mut self, value: u64) {
+        if !self.at_line_start {
+            let separator = match self.layout {
+                Layout::Canonical | Layout::OneLine => " ",
+                Layout::OnePerLine => "\n",
+                Layout::Messy => MESSY_SEPARATORS[self.spacing.weighted(MESSY_WEIGHTS)],
+            };
+            self.text.push_str(separator);
+        }
+        self.text.push_str(&value.to_string());
+        self.at_line_start = false;
+    }
+
+    fn pair(&mut self, (row, col): (u64, u64)) {
+        self.token(row);
+        self.token(col);
+        self.line_end();
+    }
+
+    fn line_end(&mut self) {
+        if self.layout == Layout::Canonical {
+            self.text.push('\n');
+            self.at_line_start = true;
+        }
+    }
+
+    fn finish(mut self) -> String {
+        if !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+        self.text
+    }
+}
+
+/// The generator's model of a game: columns of values, bottom first; empty columns removed.
+#[derive(Debug, Clone)]
+struct Sim {
+    rows: usize,
+    cols: usize,
+    columns: Vec<Vec<u8>>,
+}
+
+impl Sim {
+    /// A game from row-major values, bottom row first.
+    fn new(rows: usize, cols: usize, cells: &[u8]) -> Sim {
+        let columns = (0..cols)
+            .map(|c| (0..rows).map(|r| cells[r * cols + c]).collect())
+            .collect();
+        Sim {
+            rows,
+            cols,
+            columns,
+        }
+    }
+
+    fn value(&self, row: usize, col: usize) -> Option<u8> {
+        self.columns
+            .get(col)
+            .and_then(|column| column.get(row))
+            .copied()
+    }
+
+    fn is_won(&self) -> bool {
+        self.columns.is_empty()
+    }
+
+    fn occupied(&self) -> usize {
+        self.columns.iter().map(Vec::len).sum()
+    }
+
+    /// The `index`-th occupied cell, column by column.
+    fn occupied_cell(&self, mut index: usize) -> (usize, usize) {
+        for (c, column) in self.columns.iter().enumerate() {
+            if index < column.len() {
+                return (index, c);
+            }
+            index -= column.len();
+        }
+        unreachable!("index < occupied()")
+    }
+
+    /// The region of an occupied cell (4-connected, same value).
+    fn region(&self, row: usize, col: usize) -> Vec<(usize, usize)> {
+        let value = self.value(row, col);
+        let mut seen = vec![(row, col)];
+        let mut stack = vec![(row, col)];
+        while let Some((r, c)) = stack.pop() {
+            let mut next = vec![(r + 1, c), (r, c + 1)];
+            if r > 0 {
+                next.push((r - 1, c));
+            }
+            if c > 0 {
+                next.push((r, c - 1));
+            }
+            for (nr, nc) in next {
+                if self.value(nr, nc) == value && !seen.contains(&(nr, nc)) {
+                    seen.push((nr, nc));
+                    stack.push((nr, nc));
+                }
+            }
+        }
+        seen
+    }
+
+    /// Removes a region (of at least two cells), then gravity and column collapse.
+    fn remove(&mut self, region: &[(usize, usize)]) {
+        let mut doomed: Vec<(usize, usize)> = region.to_vec();
+        // Highest rows first, so the lower indices stay valid while removing.
+        doomed.sort_by_key(|&(row, _)| std::cmp::Reverse(row));
+        for (r, c) in doomed {
+            self.columns[c].remove(r);
+        }
+        self.columns.retain(|column| !column.is_empty());
+    }
+
+    /// A random occupied cell whose region is removable, if one is found in a few tries.
+    fn random_valid(&self, dice: &mut Dice) -> Option<(usize, usize)> {
+        let occupied = self.occupied();
+        if occupied == 0 {
+            return None;
+        }
+        (0..VALID_TRIES).find_map(|_| {
+            let (r, c) = self.occupied_cell(dice.below(occupied as u64) as usize);
+            (self.region(r, c).len() >= MIN_REGION).then_some((r, c))
+        })
+    }
+
+    /// A random occupied cell that is a region of one, if one is found in a few tries.
+    fn random_singleton(&self, dice: &mut Dice) -> Option<(usize, usize)> {
+        let occupied = self.occupied();
+        if occupied == 0 {
+            return None;
+        }
+        (0..VALID_TRIES).find_map(|_| {
+            let (r, c) = self.occupied_cell(dice.below(occupied as u64) as usize);
+            (self.region(r, c).len() < MIN_REGION).then_some((r, c))
+        })
+    }
+
+    /// A random empty cell inside the grid, if any.
+    fn random_empty(&self, dice: &mut Dice) -> Option<(usize, usize)> {
+        let empties = self.rows * self.cols - self.occupied();
+        if empties == 0 {
+            return None;
+        }
+        let mut index = dice.below(empties as u64) as usize;
+        for c in 0..self.cols {
+            let height = self.columns.get(c).map_or(0, Vec::len);
+            let free = self.rows - height;
+            if index < free {
+                return Some((height + index, c));
+            }
+            index -= free;
+        }
+        unreachable!("index < empties")
+    }
+
+    /// A random pair outside the grid (1-based, as written).
+    fn random_outside(&self, dice: &mut Dice) -> (u64, u64) {
+        let (rows, cols) = (self.rows as u64, self.cols as u64);
+        let row = dice.range(1, rows);
+        let col = dice.range(1, cols);
+        match dice.below(6) {
+            0 => (0, col),
+            1 => (row, 0),
+            2 => (rows + 1, col),
+            3 => (row, cols + 1),
+            4 => (99, 99),
+            _ => (HUGE, col),
+        }
+    }
+}
+
+/// 1-based pair of a 0-based cell.
+fn written((row, col): (usize, usize)) -> (u64, u64) {
+    (row as u64 + 1, col as u64 + 1)
+}
+
+/// Kinds of selections, in the order of [`SELECTION_WEIGHTS`].
+const SELECTION_WEIGHTS: &[u64] = &[12, 2, 2, 2];
+
+/// One selection of a random kind (valid 12 : singleton 2 : empty 2 : outside 2), applied to
+/// the model. A kind that is unavailable falls back to an out-of-range pair, which is always
+/// possible.
+fn random_selection(sim: &mut Sim, dice: &mut Dice) -> (u64, u64) {
+    let cell = match dice.weighted(SELECTION_WEIGHTS) {
+        0 => sim.random_valid(dice).inspect(|&(r, c)| {
+            let region = sim.region(r, c);
+            sim.remove(&region);
+        }),
+        1 => sim.random_singleton(dice),
+        2 => sim.random_empty(dice),
+        _ => None,
+    };
+    cell.map_or_else(|| sim.random_outside(dice), written)
+}
+
+/// Random values for a `rows x cols` board with `symbols` values, drawn from a random subset
+/// of 0..=9 (so 0 occurs as an ordinary value).
+fn random_cells(rows: usize, cols: usize, symbols: usize, dice: &mut Dice) -> Vec<u8> {
+    let mut values: Vec<u8> = (0..MAX_SYMBOLS as u8).collect();
+    dice.shuffle(&mut values);
+    (0..rows * cols)
+        .map(|_| values[dice.below(symbols as u64) as usize])
+        .collect()
+}
+
+/// A board with no removable region: a checkerboard of two values.
+fn checkerboard(rows: usize, cols: usize, dice: &mut Dice) -> Vec<u8> {
+    let a = dice.below(MAX_SYMBOLS) as u8;
+    let b = (a + 1 + dice.below(MAX_SYMBOLS - 1) as u8) % MAX_SYMBOLS as u8;
+    (0..rows * cols)
+        .map(|i| {
+            if (i / cols + i % cols).is_multiple_of(2) {
+                a
+            } else {
+                b
+            }
+        })
+        .collect()
+}
+
+/// Generates one file.
+pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<String, GenError> {
+    let defaults = defaults(profile);
+    let layout = Layout::parse(options.layout.as_deref())?;
+    let cases = options.cases.unwrap_or(defaults.cases);
+    let (rows, cols) = match options.size.as_deref() {
+        Some(text) => parse_size(text)?,
+        None => (defaults.rows, defaults.cols),
+    };
+    let size_ok = rows.0 >= 1 && rows.1 <= MAX_ROWS && cols.0 >= 1 && cols.1 <= MAX_COLS;
+    if !size_ok {
+        return Err(GenError::BadOption {
+            option: "--size",
+            message: format!("grids are 1-{MAX_ROWS} x 1-{MAX_COLS}"),
+        });
+    }
+    let symbols = match options.symbols.as_deref() {
+        Some(text) => parse_range("--symbols", text)?,
+        None => defaults.symbols,
+    };
+    if symbols.0 < 1 || symbols.1 > MAX_SYMBOLS {
+        return Err(GenError::BadOption {
+            option: "--symbols",
+            message: format!("1-{MAX_SYMBOLS} values"),
+        });
+    }
+    let moves = range_option(
+        "--moves",
+        options.moves.as_deref(),
+        defaults.moves,
+        (0, u64::MAX),
+    )?;
+    let mut writer = Writer::new(layout, dice);
+    for case in 0..cases {
+        let grid = Grid {
+            rows: dice.range(rows.0, rows.1) as usize,
+            cols: dice.range(cols.0, cols.1) as usize,
+            symbols: dice.range(symbols.0, symbols.1) as usize,
+            moves: dice.range(moves.0, moves.1) as usize,
+        };
+        match profile {
+            "won" => won_game(grid, &mut writer, dice)?,
+            "shapes" => shaped_game(grid, case, options.size.is_some(), &mut writer, dice),
+            _ => {
+                let cells = random_cells(grid.rows, grid.cols, grid.symbols, dice);
+                random_game(grid, &cells, &mut writer, dice);
+            }
+        }
+    }
+    writer.pair((0, 0));
+    Ok(writer.finish())
+}
+
+/// The drawn shape and amounts of one grid.
+#[derive(Debug, Clone, Copy)]
+struct Grid {
+    rows: usize,
+    cols: usize,
+    symbols: usize,
+    moves: usize,
+}
+
+/// Writes the header and the values of a grid (one line per grid row in the canonical layout).
+fn write_board(grid: Grid, cells: &[u8], writer: &mut Writer) {
+    writer.token(grid.rows as u64);
+    writer.token(grid.cols as u64);
+    writer.line_end();
+    for row in cells.chunks(grid.cols) {
+        for &v in row {
+            writer.token(u64::from(v));
+        }
+        writer.line_end();
+    }
+}
+
+/// A grid and `moves` random selections of every kind, then `0 0`.
+fn random_game(grid: Grid, cells: &[u8], writer: &mut Writer, dice: &mut Dice) {
+    write_board(grid, cells, writer);
+    let mut sim = Sim::new(grid.rows, grid.cols, cells);
+    for _ in 0..grid.moves {
+        let pair = random_selection(&mut sim, dice);
+        writer.pair(pair);
+    }
+    writer.pair((0, 0));
+}
+
+/// Shapes in turn: 1x1, 1x40, 10x1, 10x40, then a board with no move (checkerboard).
+/// With `--size`, the drawn size replaces the four fixed shapes.
+fn shaped_game(grid: Grid, case: usize, sized: bool, writer: &mut Writer, dice: &mut Dice) {
+    const SHAPES: [(usize, usize); 4] = [(1, 1), (1, 40), (10, 1), (10, 40)];
+    let shape = case % (SHAPES.len() + 1);
+    let (rows, cols) = match SHAPES.get(shape) {
+        Some(&fixed) if !sized => fixed,
+        _ => (grid.rows, grid.cols),
+    };
+    let grid = Grid { rows, cols, ..grid };
+    let cells = if shape == SHAPES.len() {
+        checkerboard(rows, cols, dice)
+    } else {
+        random_cells(rows, cols, grid.symbols, dice)
+    };
+    random_game(grid, &cells, writer, dice);
+}
+
+/// A game won on purpose: random boards are played out at random until one playout clears the
+/// board; failing that, a board of single-valued columns (rows >= 2) or of runs of two equal
+/// values (one row) is cleared column by column. Ignored selections are mixed into the winning
+/// line, and after the win 1-8 extra pairs (some with one zero) come before `0 0`.
+fn won_game(grid: Grid, writer: &mut Writer, dice: &mut Dice) -> Result<(), GenError> {
+    if grid.rows * grid.cols < MIN_REGION {
+        return Err(GenError::BadOption {
+            option: "--size",
+            message: "a 1x1 grid cannot be won".to_string(),
+        });
+    }
+    let (cells, line) = find_win(grid, dice).unwrap_or_else(|| constructed_win(grid, dice));
+    write_board(grid, &cells, writer);
+    let mut sim = Sim::new(grid.rows, grid.cols, &cells);
+    for cell in line {
+        // Ignored selections between the winning ones change nothing in the model.
+        if dice.chance(1, 4) {
+            let ignored = match dice.below(3) {
+                0 => sim.random_singleton(dice).map(written),
+                1 => sim.random_empty(dice).map(written),
+                _ => None,
+            };
+            let ignored = ignored.unwrap_or_else(|| sim.random_outside(dice));
+            writer.pair(ignored);
+        }
+        let region = sim.region(cell.0, cell.1);
+        sim.remove(&region);
+        writer.pair(written(cell));
+    }
+    debug_assert!(sim.is_won());
+    for _ in 0..dice.range(EXTRA_AFTER_WIN.0, EXTRA_AFTER_WIN.1) {
+        let (rows, cols) = (grid.rows as u64, grid.cols as u64);
+        let pair = match dice.below(4) {
+            0 => (0, dice.range(1, cols)),
+            1 => (dice.range(1, rows), 0),
+            _ => (dice.range(1, rows), dice.range(1, cols)),
+        };
+        writer.pair(pair);
+    }
+    writer.pair((0, 0));
+    Ok(())
+}
+
+/// A board (row-major values, bottom row first) and the 0-based cells that win it, in order.
+type Winning = (Vec<u8>, Vec<(usize, usize)>);
+
+/// Random boards and random playouts; the board and winning cells of the first win found.
+fn find_win(grid: Grid, dice: &mut Dice) -> Option<Winning> {
+    for _ in 0..WIN_BOARDS {
+        let cells = random_cells(grid.rows, grid.cols, grid.symbols, dice);
+        for _ in 0..WIN_PLAYOUTS {
+            let mut sim = Sim::new(grid.rows, grid.cols, &cells);
+            let mut line = Vec::new();
+            loop {
+                let moves = removable_cells(&sim);
+                if moves.is_empty() {
+                    break;
+                }
+                let cell = *dice.pick(&moves);
+                let region = sim.region(cell.0, cell.1);
+                sim.remove(&region);
+                line.push(cell);
+            }
+            if sim.is_won() {
+                return Some((cells, line));
+            }
+        }
+    }
+    None
+}
+
+/// One cell of every removable region.
+fn removable_cells(sim: &Sim) -> Vec<(usize, usize)> {
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    let mut cells = Vec::new();
+    for (c, column) in sim.columns.iter().enumerate() {
+        for r in 0..column.len() {
+            if seen.contains(&(r, c)) {
+                continue;
+            }
+            let region = sim.region(r, c);
+            if region.len() >= MIN_REGION {
+                cells.push((r, c));
+            }
+            seen.extend(region);
+        }
+    }
+    cells
+}
+
+/// A board that is surely won by selecting (1,1) again and again: single-valued columns
+/// (rows >= 2), or runs of two or three equal values (one row).
+fn constructed_win(grid: Grid, dice: &mut Dice) -> Winning {
+    let mut column_values = Vec::with_capacity(grid.cols);
+    let mut last = None;
+    while column_values.len() < grid.cols {
+        let mut value = dice.below(MAX_SYMBOLS) as u8;
+        while Some(value) == last {
+            value = dice.below(MAX_SYMBOLS) as u8;
+        }
+        last = Some(value);
+        let left = grid.cols - column_values.len();
+        let run = if grid.rows >= MIN_REGION {
+            1
+        } else if left < 2 * MIN_REGION {
+            left // the last run takes what is left (2 or 3 columns)
+        } else {
+            MIN_REGION // with one row, a value must cover two columns to be removable
+        };
+        column_values.extend(std::iter::repeat_n(value, run));
+    }
+    let cells: Vec<u8> = (0..grid.rows * grid.cols)
+        .map(|i| column_values[i % grid.cols])
+        .collect();
+    let mut sim = Sim::new(grid.rows, grid.cols, &cells);
+    let mut line = Vec::new();
+    while !sim.is_won() {
+        let region = sim.region(0, 0);
+        sim.remove(&region);
+        line.push((0, 0));
+    }
+    (cells, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(profile: &str, options: &Options, seed: u64) -> String {
+        let mut dice = Dice::new(file_rng("samegame", profile, seed, 0));
+        generate(profile, options, &mut dice).unwrap()
+    }
+
+    fn numbers(text: &str) -> Vec<u64> {
+        text.split_ascii_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect()
+    }
+
+    /// Rows, columns, values and selection pairs of one grid of a stream.
+    type GridText = (usize, usize, Vec<u8>, Vec<(u64, u64)>);
+
+    /// Walks a stream: (rows, cols, cells, pairs) per grid, checking the structure.
+    fn grids(text: &str) -> Vec<GridText> {
+        let n = numbers(text);
+        let mut i = 0;
+        let mut out = Vec::new();
+        loop {
+            let (rows, cols) = (n[i] as usize, n[i + 1] as usize);
+            i += 2;
+            if rows == 0 || cols == 0 {
+                assert_eq!(i, n.len(), "nothing after the terminator");
+                return out;
+            }
+            let cells: Vec<u8> = n[i..i + rows * cols].iter().map(|&v| v as u8).collect();
+            assert!(cells.iter().all(|&v| v <= 9));
+            i += rows * cols;
+            let mut pairs = Vec::new();
+            while (n[i], n[i + 1]) != (0, 0) {
+                pairs.push((n[i], n[i + 1]));
+                i += 2;
+            }
+            i += 2;
+            out.push((rows, cols, cells, pairs));
+        }
+    }
+
+    #[test]
+    fn same_seed_same_bytes() {
+        let options = Options::default();
+        assert_eq!(file("random", &options, 3), file("random", &options, 3));
+        assert_ne!(file("random", &options, 3), file("random", &options, 4));
+    }
+
+    #[test]
+    fn every_layout_holds_the_same_tokens() {
+        let mut texts = Vec::new();
+        for layout in ["canonical", "one-line", "one-per-line", "messy"] {
+            let options = Options {
+                layout: Some(layout.to_string()),
+                ..Options::default()
+            };
+            texts.push(file("random", &options, 9));
+        }
+        for text in &texts {
+            assert_eq!(numbers(text), numbers(&texts[0]));
+            assert!(text.ends_with('\n'));
+        }
+        assert_eq!(texts[1].lines().count(), 1);
+        assert_eq!(texts[2].lines().count(), numbers(&texts[0]).len());
+        assert!(texts[3].contains('\t'));
+    }
+
+    #[test]
+    fn won_games_are_won_before_their_extra_pairs() {
+        for seed in 0..10 {
+            for (rows, cols, cells, pairs) in grids(&file("won", &Options::default(), seed)) {
+                let mut sim = Sim::new(rows, cols, &cells);
+                let mut extra = 0;
+                for (r, c) in pairs {
+                    if sim.is_won() {
+                        extra += 1;
+                        continue;
+                    }
+                    let inside = (1..=rows as u64).contains(&r) && (1..=cols as u64).contains(&c);
+                    if inside && sim.value(r as usize - 1, c as usize - 1).is_some() {
+                        let region = sim.region(r as usize - 1, c as usize - 1);
+                        if region.len() >= MIN_REGION {
+                            sim.remove(&region);
+                        }
+                    }
+                }
+                assert!(sim.is_won(), "seed {seed}");
+                assert!(extra >= 1);
+            }
+        }
+        // One row and a forced construction still win.
+        let mut dice = Dice::new(file_rng("samegame", "won", 1, 0));
+        for cols in 2..=9 {
+            let grid = Grid {
+                rows: 1,
+                cols,
+                symbols: 9,
+                moves: 0,
+            };
+            let (cells, line) = constructed_win(grid, &mut dice);
+            let mut sim = Sim::new(1, cols, &cells);
+            for cell in line {
+                let region = sim.region(cell.0, cell.1);
+                assert!(region.len() >= MIN_REGION);
+                sim.remove(&region);
+            }
+            assert!(sim.is_won());
+        }
+    }
+
+    #[test]
+    fn shapes_and_throughput_have_their_sizes() {
+        let shapes = grids(&file("shapes", &Options::default(), 2));
+        let sizes: Vec<(usize, usize)> = shapes.iter().map(|g| (g.0, g.1)).collect();
+        assert_eq!(sizes[..4], [(1, 1), (1, 40), (10, 1), (10, 40)]);
+        // The fifth is a checkerboard: no cell has an equal neighbour.
+        let sim = Sim::new(shapes[4].0, shapes[4].1, &shapes[4].2);
+        assert!(removable_cells(&sim).is_empty());
+        let options = Options {
+            cases: Some(20),
+            ..Options::default()
+        };
+        for (rows, cols, _, pairs) in grids(&file("throughput", &options, 1)) {
+            assert_eq!((rows, cols), (10, 40));
+            assert!((150..=300).contains(&pairs.len()));
+        }
+    }
+
+    #[test]
+    fn selections_mix_every_kind() {
+        let options = Options {
+            cases: Some(5),
+            ..Options::default()
+        };
+        let (mut outside, mut zero) = (0, 0);
+        for (rows, cols, _, pairs) in grids(&file("full", &options, 4)) {
+            for (r, c) in pairs {
+                outside += usize::from(r > rows as u64 || c > cols as u64);
+                zero += usize::from(r == 0 || c == 0);
+            }
+        }
+        assert!(outside > 0 && zero > 0);
+    }
+
+    #[test]
+    fn bad_options_are_rejected() {
+        let mut dice = Dice::new(file_rng("samegame", "random", 1, 0));
+        let bad = |o: Options, dice: &mut Dice| generate("random", &o, dice).is_err();
+        assert!(bad(
+            Options {
+                size: Some("11x5".into()),
+                ..Options::default()
+            },
+            &mut dice
+        ));
+        assert!(bad(
+            Options {
+                size: Some("5x41".into()),
+                ..Options::default()
+            },
+            &mut dice
+        ));
+        assert!(bad(
+            Options {
+                symbols: Some("11".into()),
+                ..Options::default()
+            },
+            &mut dice
+        ));
+        assert!(bad(
+            Options {
+                layout: Some("fancy".into()),
+                ..Options::default()
+            },
+            &mut dice
+        ));
+        let one = Options {
+            size: Some("1x1".into()),
+            ..Options::default()
+        };
+        assert!(generate("won", &one, &mut dice).is_err());
+    }
+}

@@ -1,0 +1,938 @@
+//! Splitting one corpus run across machines: shards, their manifests and the progress journal
+//! that makes `--resume` possible.
+//!
+//! # The partition rule
+//!
+//! The unit of work is a *case*: every case of every `.in` file, keyed by the file's path
+//! relative to the root it was found under and the case's 1-based index in the file. The case
+//! list is the corpus order of [`crate::corpus::discover`] (files sorted bytewise by relative
+//! path, then cases in file order), so it is the same on every machine, whatever the mount point
+//! or thread count. A file that cannot be read counts as one case, as in the runner.
+//!
+//! Case number `p` (0-based position in that list) belongs to shard `p mod N` ([`RULE`]).
+//! Round-robin rather than contiguous blocks because corpora are very often sorted by
+//! difficulty (`gen` numbers files in order, Vexed level packs get deeper): blocks
+//! would give the last shard all the hard cases, whereas round-robin spreads every stretch of the
+//! list evenly over the shards, and shard sizes never differ by more than one case.
+//!
+//! The case list is identified by [`CaseList::hash`] (FNV-1a 64 of `relative<TAB>case<LF>` for
+//! every case in order). Every shard records it in its manifest, so `merge` can tell shards of
+//! different corpora apart.
+//!
+//! # Files of a shard
+//!
+//! Shard `K` of `N` writes, in its folder, `results.shard-K-of-N.csv` (rows in case-list order,
+//! the schema of [`crate::results`]) and then `shard-K-of-N.json` (the [`Manifest`]). Both are
+//! written to a temporary name and renamed, and the manifest last, so a manifest means a complete
+//! shard. While it runs, the shard appends each finished chunk of cases to a journal,
+//! `results.shard-K-of-N.csv.partial` (one JSON line per chunk, flushed to disk), which
+//! `--resume` reads after a crash or a scheduler's requeue; a truncated last line is ignored.
+//! The journal's first line is the [`Attempt`] (list, shard, engines, runs, check); rows of another
+//! attempt are never resumed. Resumed rows are matched to cases by their `file` column, the
+//! path as given on the command line, so a resumed run must name the corpus the same way (a
+//! different spelling only costs re-solving, never mixes rows).
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::CaseFile;
+use crate::results::{Row, Status};
+use crate::runner::{Config, Report};
+
+/// The name of the partition rule, as recorded in manifests.
+pub const RULE: &str = "case-position-mod-n";
+
+/// Slurm: the task's index in its job array.
+pub const SLURM_TASK_ID: &str = "SLURM_ARRAY_TASK_ID";
+/// Slurm: the number of tasks in the job array.
+pub const SLURM_TASK_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
+/// Slurm: the smallest task index of the array (`--array=1-4` starts at 1).
+pub const SLURM_TASK_MIN: &str = "SLURM_ARRAY_TASK_MIN";
+/// Slurm: the largest task index of the array.
+pub const SLURM_TASK_MAX: &str = "SLURM_ARRAY_TASK_MAX";
+/// Slurm: the step between task indices (`--array=0-8:2`).
+pub const SLURM_TASK_STEP: &str = "SLURM_ARRAY_TASK_STEP";
+/// Slurm: the CPUs allotted to each task (the default thread count).
+pub const SLURM_CPUS: &str = "SLURM_CPUS_PER_TASK";
+/// Kubernetes Indexed Jobs: the pod's completion index (the shard count comes from
+/// `--shard-count`, Kubernetes does not export it).
+pub const K8S_INDEX: &str = "JOB_COMPLETION_INDEX";
+
+/// Why a shard could not be chosen or its files used.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    #[error("--shard {0:?}: expected K/N with 0 <= K < N (e.g. 0/4), or auto")]
+    Syntax(String),
+    #[error(
+        "--shard auto: no shard in the environment (neither {SLURM_TASK_ID} with {SLURM_TASK_COUNT}, nor {K8S_INDEX} with --shard-count)"
+    )]
+    NoEnvironment,
+    #[error("--shard auto: {0}")]
+    Inconsistent(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Journal { path: PathBuf, message: String },
+    #[error("{path}: {source}")]
+    Csv { path: PathBuf, source: csv::Error },
+    #[error(transparent)]
+    Run(#[from] crate::runner::RunError),
+}
+
+/// One shard of a partition: `index` of `count`, 0-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `K/N`.
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError::Syntax(text.to_string());
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard named by the scheduler's environment (`--shard auto`): a Slurm array task, or a
+    /// Kubernetes Indexed Job pod with `shard_count` given. `env` reads a variable (tests pass a
+    /// map; the CLI passes `std::env::var`). Anything missing or contradictory is an error: a
+    /// task that silently ran shard 0 of 1 would duplicate the whole corpus.
+    pub fn from_env(
+        env: impl Fn(&str) -> Option<String>,
+        shard_count: Option<usize>,
+    ) -> Result<Shard, ShardError> {
+        let number =
+            |name: &str| -> Result<Option<usize>, ShardError> {
+                match env(name) {
+                    None => Ok(None),
+                    Some(v) => v.trim().parse().map(Some).map_err(|_| {
+                        ShardError::Inconsistent(format!("{name}={v:?} is not a number"))
+                    }),
+                }
+            };
+        let inconsistent = |m: String| Err(ShardError::Inconsistent(m));
+        if let Some(id) = number(SLURM_TASK_ID)? {
+            let Some(count) = number(SLURM_TASK_COUNT)? else {
+                return inconsistent(format!(
+                    "{SLURM_TASK_ID} is set but {SLURM_TASK_COUNT} is not"
+                ));
+            };
+            let min = number(SLURM_TASK_MIN)?.unwrap_or(0);
+            if let Some(step) = number(SLURM_TASK_STEP)?
+                && step != 1
+            {
+                return inconsistent(format!(
+                    "{SLURM_TASK_STEP}={step}: shards need consecutive task ids (--array=0-{})",
+                    count.saturating_sub(1)
+                ));
+            }
+            if let Some(max) = number(SLURM_TASK_MAX)?
+                && max.checked_sub(min).map(|d| d + 1) != Some(count)
+            {
+                return inconsistent(format!(
+                    "{SLURM_TASK_MIN}={min}, {SLURM_TASK_MAX}={max} and {SLURM_TASK_COUNT}={count} do not describe consecutive task ids"
+                ));
+            }
+            if let Some(n) = shard_count
+                && n != count
+            {
+                return inconsistent(format!(
+                    "--shard-count {n} contradicts {SLURM_TASK_COUNT}={count}"
+                ));
+            }
+            let index = id.checked_sub(min).filter(|&k| k < count);
+            return match index {
+                Some(index) => Ok(Shard { index, count }),
+                None => inconsistent(format!(
+                    "{SLURM_TASK_ID}={id} is outside {min}..{min}+{SLURM_TASK_COUNT} ({count})"
+                )),
+            };
+        }
+        if let Some(index) = number(K8S_INDEX)? {
+            let Some(count) = shard_count else {
+                return inconsistent(format!(
+                    "{K8S_INDEX} is set: give the number of shards (the Job's completions) with --shard-count"
+                ));
+            };
+            if index >= count {
+                return inconsistent(format!(
+                    "{K8S_INDEX}={index} is not below --shard-count {count}"
+                ));
+            }
+            return Ok(Shard { index, count });
+        }
+        Err(ShardError::NoEnvironment)
+    }
+
+    /// Whether the case (or generated file) at 0-based `position` belongs to this shard.
+    pub fn owns(&self, position: usize) -> bool {
+        position % self.count == self.index
+    }
+
+    /// `shard-K-of-N`.
+    pub fn stem(&self) -> String {
+        format!("shard-{}-of-{}", self.index, self.count)
+    }
+
+    /// The shard's CSV, `results.shard-K-of-N.csv`.
+    pub fn csv_name(&self) -> String {
+        format!("results.{}.csv", self.stem())
+    }
+
+    /// The shard's manifest, `shard-K-of-N.json`.
+    pub fn manifest_name(&self) -> String {
+        format!("{}.json", self.stem())
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The threads a scheduler gave this task (`SLURM_CPUS_PER_TASK`), if any.
+pub fn scheduler_threads(env: impl Fn(&str) -> Option<String>) -> Option<usize> {
+    env(SLURM_CPUS)?.trim().parse().ok().filter(|&n| n > 0)
+}
+
+/// One case of the case list: a file (index into the run's file list) and a 0-based case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CaseKey {
+    pub file: usize,
+    pub case: usize,
+}
+
+/// Every case of a corpus, in partition order, with the list's hash.
+#[derive(Debug, Clone)]
+pub struct CaseList {
+    pub keys: Vec<CaseKey>,
+    /// FNV-1a 64 (hex) of `relative<TAB>case<LF>` over the list, `case` 1-based.
+    pub hash: String,
+}
+
+impl CaseList {
+    /// Lists the cases of `files` (read and parsed in parallel; parsing is cheap next to
+    /// solving, and every shard must know the whole list to find its part).
+    pub fn of(files: &[CaseFile]) -> CaseList {
+        let counts: Vec<usize> = files
+            .par_iter()
+            .map(|f| match std::fs::read(&f.path) {
+                Ok(bytes) => f.game.parse(&bytes).len(),
+                // The runner reports an unreadable file as one `error` case.
+                Err(_) => 1,
+            })
+            .collect();
+        CaseList::from_counts(files, &counts)
+    }
+
+    /// The list for files with the given case counts.
+    pub fn from_counts(files: &[CaseFile], counts: &[usize]) -> CaseList {
+        let mut hasher = Fnv64::default();
+        let mut keys = Vec::with_capacity(counts.iter().sum());
+        for (file, (f, &count)) in files.iter().zip(counts).enumerate() {
+            let relative = f.relative.to_string_lossy().replace('\\', "/");
+            for case in 0..count {
+                hasher.write(format!("{relative}\t{}\n", case + 1).as_bytes());
+                keys.push(CaseKey { file, case });
+            }
+        }
+        CaseList {
+            keys,
+            hash: hasher.hex(),
+        }
+    }
+
+    /// The cases of `shard`, in list order.
+    pub fn of_shard(&self, shard: Shard) -> Vec<CaseKey> {
+        self.keys
+            .iter()
+            .enumerate()
+            .filter(|(p, _)| shard.owns(*p))
+            .map(|(_, k)| *k)
+            .collect()
+    }
+}
+
+/// FNV-1a 64, streamed (the same function as [`crate::digest::digest`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64(FNV_OFFSET)
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+impl Fnv64 {
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+        }
+    }
+
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+/// The hash of a shard's rows as `merge` sees them: FNV-1a 64 of `file<TAB>case<LF>` for each
+/// case in order of first appearance (the `file` column as written).
+pub fn rows_hash(rows: &[Row]) -> (usize, String) {
+    let mut hasher = Fnv64::default();
+    let mut seen = HashSet::new();
+    for row in rows {
+        if seen.insert((row.file.as_str(), row.case)) {
+            hasher.write(format!("{}\t{}\n", row.file, row.case).as_bytes());
+        }
+    }
+    (seen.len(), hasher.hex())
+}
+
+/// The cases a run must solve: file path (as opened) to 0-based case indices. The runner skips
+/// every other case when `Config::select` holds one.
+#[derive(Debug, Clone, Default)]
+pub struct CaseSelection {
+    by_path: HashMap<PathBuf, HashSet<usize>>,
+}
+
+impl CaseSelection {
+    pub fn new(files: &[CaseFile], keys: &[CaseKey]) -> CaseSelection {
+        let mut by_path: HashMap<PathBuf, HashSet<usize>> = HashMap::new();
+        for key in keys {
+            by_path
+                .entry(files[key.file].path.clone())
+                .or_default()
+                .insert(key.case);
+        }
+        CaseSelection { by_path }
+    }
+
+    pub fn contains(&self, path: &Path, case: usize) -> bool {
+        self.by_path.get(path).is_some_and(|c| c.contains(&case))
+    }
+}
+
+/// What `shard-K-of-N.json` says about a finished shard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub tool: String,
+    pub version: String,
+    pub rule: String,
+    pub shard: usize,
+    pub shards: usize,
+    /// Cases in the whole list.
+    pub cases: usize,
+    pub list_hash: String,
+    /// Cases of this shard, and the hash of their keys as written in the CSV ([`rows_hash`]).
+    pub shard_cases: usize,
+    pub shard_hash: String,
+    /// Cases of this shard whose worst status is not `ok`.
+    pub failures: usize,
+    /// The engines as requested (empty = each game's default), so `merge` can refuse to mix
+    /// shards run with different engines.
+    pub engines: Vec<String>,
+    pub runs: u32,
+    pub check: bool,
+    /// Cases taken from an earlier attempt (`--resume`) rather than solved by this one.
+    pub resumed: usize,
+    pub host: String,
+    pub threads: usize,
+    /// UTC, RFC 3339.
+    pub start: String,
+    pub end: String,
+}
+
+/// Cases of `rows` whose worst status is not `ok`.
+pub fn failures(rows: &[Row]) -> usize {
+    let mut worst: HashMap<(&str, &str, usize), Status> = HashMap::new();
+    for row in rows {
+        let entry = worst
+            .entry((row.game.as_str(), row.file.as_str(), row.case))
+            .or_insert(row.status);
+        *entry = (*entry).max(row.status);
+    }
+    worst.values().filter(|&&s| s != Status::Ok).count()
+}
+
+/// This machine's name (for manifests): the kernel's hostname, else `$HOSTNAME`, else `unknown`.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+const SECONDS_PER_DAY: u64 = 86_400;
+
+/// `time` as RFC 3339 UTC with seconds, e.g. `2026-11-22T04:24:20Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rest) = (secs / SECONDS_PER_DAY, secs % SECONDS_PER_DAY);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// What an attempt at a run is, for deciding whether an earlier attempt's rows may be kept:
+/// the same case list and shard, solved by the same engines the same way. It is the first line
+/// of a journal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    pub list_hash: String,
+    pub shard: Option<Shard>,
+    pub engines: Vec<String>,
+    pub runs: u32,
+    pub check: bool,
+}
+
+impl Attempt {
+    /// Whether `manifest` records this attempt's work.
+    fn matches(&self, manifest: &Manifest) -> bool {
+        let shard = Shard {
+            index: manifest.shard,
+            count: manifest.shards,
+        };
+        (
+            &manifest.list_hash,
+            Some(shard),
+            &manifest.engines,
+            manifest.runs,
+            manifest.check,
+        ) == (
+            &self.list_hash,
+            self.shard,
+            &self.engines,
+            self.runs,
+            self.check,
+        )
+    }
+}
+
+/// One journal line: the complete rows of some cases.
+#[derive(Debug, Serialize, Deserialize)]
+struct JournalChunk {
+    rows: Vec<Row>,
+}
+
+/// The append-only progress file of a run (`<csv>.partial`): a header line, then one JSON line
+/// per finished chunk of cases. A line is either whole or ignored, so the cases it holds are
+/// final.
+pub struct Journal {
+    path: PathBuf,
+    file: std::fs::File,
+}
+
+impl Journal {
+    /// The journal beside `csv`.
+    pub fn path_for(csv: &Path) -> PathBuf {
+        let mut name = csv.as_os_str().to_owned();
+        name.push(".partial");
+        PathBuf::from(name)
+    }
+
+    /// Rows of the finished chunks in the journal at `path`, if it was written by the same
+    /// `attempt`; `Ok(empty)` when there is no journal. A journal of another attempt (another
+    /// list, shard, engines, runs or check) is an error: resuming it would mix results.
+    pub fn read(path: &Path, attempt: &Attempt) -> Result<Vec<Row>, ShardError> {
+        let io = |source| ShardError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io(e)),
+        };
+        let mut lines = std::io::BufReader::new(file).lines();
+        let Some(first) = lines.next().transpose().map_err(io)? else {
+            return Ok(Vec::new());
+        };
+        match serde_json::from_str::<Attempt>(&first) {
+            Ok(header) if header == *attempt => {}
+            Ok(header) => {
+                return Err(ShardError::Journal {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "belongs to another run ({header:?}; this run: {attempt:?}); delete it or run without --resume"
+                    ),
+                });
+            }
+            // Not a journal header (the header is written atomically, so it is never cut
+            // short): nothing after it can be trusted.
+            Err(_) => {
+                return Err(ShardError::Journal {
+                    path: path.to_path_buf(),
+                    message: "is not a gamebench journal; delete it or run without --resume"
+                        .to_string(),
+                });
+            }
+        }
+        let mut rows = Vec::new();
+        for line in lines {
+            let Ok(line) = line else { break };
+            match serde_json::from_str::<JournalChunk>(&line) {
+                Ok(chunk) => rows.extend(chunk.rows),
+                // Only the last line can be cut short (the process died while writing it).
+                Err(_) => break,
+            }
+        }
+        Ok(rows)
+    }
+
+    /// Starts a fresh journal at `path` holding `carried` (rows kept from an earlier attempt),
+    /// replacing any previous one atomically.
+    pub fn create(path: &Path, attempt: &Attempt, carried: &[Row]) -> Result<Journal, ShardError> {
+        let io = |source| ShardError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut text = serde_json::to_string(attempt).expect("header serializes");
+        text.push('\n');
+        if !carried.is_empty() {
+            text.push_str(&chunk_line(carried));
+        }
+        crate::runner::write_atomic(path, text.as_bytes()).map_err(io)?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        Ok(Journal {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// Appends the complete rows of some cases, durably.
+    pub fn append(&mut self, rows: &[Row]) -> Result<(), ShardError> {
+        let io = |source| ShardError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        self.file
+            .write_all(chunk_line(rows).as_bytes())
+            .map_err(io)?;
+        self.file.sync_data().map_err(io)
+    }
+
+    /// Deletes the journal (the final files are written).
+    pub fn remove(self) -> Result<(), ShardError> {
+        std::fs::remove_file(&self.path).map_err(|source| ShardError::Io {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+fn chunk_line(rows: &[Row]) -> String {
+    let mut line = serde_json::to_string(&JournalChunk {
+        rows: rows.to_vec(),
+    })
+    .expect("rows serialize");
+    line.push('\n');
+    line
+}
+
+/// Cases solved per chunk and thread: each finished chunk goes to the journal. Larger chunks
+/// lose more work to a crash and wait longer on their slowest case; smaller ones re-read files
+/// more often (a chunk reads the files its cases are in).
+pub const CASES_PER_THREAD_PER_CHUNK: usize = 64;
+
+/// Where a journaled run writes and what it resumes.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// `None`: the whole list (a plain run with `--resume`).
+    pub shard: Option<Shard>,
+    /// The final CSV (a shard's `results.shard-K-of-N.csv`, or the `--csv` file).
+    pub csv: PathBuf,
+    /// The manifest to write last (shards only).
+    pub manifest: Option<PathBuf>,
+    /// Keep the cases already in `csv` or its journal.
+    pub resume: bool,
+}
+
+impl Plan {
+    /// The plan of shard `shard` writing into `dir`.
+    pub fn for_shard(shard: Shard, dir: &Path, resume: bool) -> Plan {
+        Plan {
+            shard: Some(shard),
+            csv: dir.join(shard.csv_name()),
+            manifest: Some(dir.join(shard.manifest_name())),
+            resume,
+        }
+    }
+
+    /// Solves this plan's cases of `files` with `config` (whose `select` is replaced), in
+    /// chunks journaled to `<csv>.partial`, then writes the CSV (and the manifest) atomically and
+    /// deletes the journal. The report holds every row of the plan's cases, resumed or solved,
+    /// in case-list order; its outputs are empty (a shard holds only some cases of a file).
+    pub fn run(&self, files: &[CaseFile], config: &Config) -> Result<Report, ShardError> {
+        let start = SystemTime::now();
+        let threads = config
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        // List on the run's threads only (a scheduler gave this task so many cores).
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(crate::runner::RunError::from)?;
+        let list = pool.install(|| CaseList::of(files));
+        let mine = match self.shard {
+            Some(shard) => list.of_shard(shard),
+            None => list.keys.clone(),
+        };
+        // Position of each case of this plan, by its key as written in rows.
+        let position: HashMap<(String, usize), usize> = mine
+            .iter()
+            .enumerate()
+            .map(|(p, k)| ((files[k.file].display(), k.case + 1), p))
+            .collect();
+
+        let attempt = Attempt {
+            list_hash: list.hash.clone(),
+            shard: self.shard,
+            engines: config.engines.clone(),
+            runs: config.runs,
+            check: config.check,
+        };
+        let carried = if self.resume {
+            self.earlier_rows(&attempt, &position)?
+        } else {
+            Vec::new()
+        };
+        let done: HashSet<(String, usize)> =
+            carried.iter().map(|r| (r.file.clone(), r.case)).collect();
+        let resumed = done.len();
+        let journal_path = Journal::path_for(&self.csv);
+        let mut journal = Journal::create(&journal_path, &attempt, &carried)?;
+
+        let remaining: Vec<CaseKey> = mine
+            .iter()
+            .filter(|k| !done.contains(&(files[k.file].display(), k.case + 1)))
+            .copied()
+            .collect();
+        let chunk_size = threads.max(1) * CASES_PER_THREAD_PER_CHUNK;
+        let mut rows = carried;
+        let mut problems = Vec::new();
+        for chunk in remaining.chunks(chunk_size) {
+            // Only the files of this chunk, so each chunk reads just what it solves.
+            let mut wanted: Vec<usize> = chunk.iter().map(|k| k.file).collect();
+            wanted.dedup();
+            let subset: Vec<CaseFile> = wanted.iter().map(|&f| files[f].clone()).collect();
+            let chunk_config = Config {
+                select: Some(std::sync::Arc::new(CaseSelection::new(files, chunk))),
+                ..config.clone()
+            };
+            let report = crate::runner::run(&subset, &chunk_config)?;
+            journal.append(&report.rows)?;
+            rows.extend(report.rows);
+            problems.extend(report.problems);
+        }
+        // Stable: a case's rows keep their engine and run order. (A row outside the list cannot
+        // happen unless a file changed during the run; it goes last rather than panicking.)
+        rows.sort_by_key(|r| {
+            position
+                .get(&(r.file.clone(), r.case))
+                .copied()
+                .unwrap_or(usize::MAX)
+        });
+
+        let mut bytes = Vec::new();
+        crate::results::write_csv(&mut bytes, &rows).map_err(|source| ShardError::Csv {
+            path: self.csv.clone(),
+            source,
+        })?;
+        crate::runner::write_atomic(&self.csv, &bytes).map_err(|source| ShardError::Io {
+            path: self.csv.clone(),
+            source,
+        })?;
+        if let (Some(shard), Some(path)) = (self.shard, &self.manifest) {
+            let (shard_cases, shard_hash) = rows_hash(&rows);
+            let manifest = Manifest {
+                tool: env!("CARGO_PKG_NAME").to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                rule: RULE.to_string(),
+                shard: shard.index,
+                shards: shard.count,
+                cases: list.keys.len(),
+                list_hash: list.hash.clone(),
+                shard_cases,
+                shard_hash,
+                failures: failures(&rows),
+                engines: config.engines.clone(),
+                runs: config.runs,
+                check: config.check,
+                resumed,
+                host: host_name(),
+                threads,
+                start: rfc3339(start),
+                end: rfc3339(SystemTime::now()),
+            };
+            let mut text = serde_json::to_string_pretty(&manifest).expect("manifest serializes");
+            text.push('\n');
+            crate::runner::write_atomic(path, text.as_bytes()).map_err(|source| {
+                ShardError::Io {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+        }
+        journal.remove()?;
+        Ok(Report {
+            rows,
+            outputs: Vec::new(),
+            problems,
+        })
+    }
+
+    /// Rows of this plan's cases from an earlier attempt: the final CSV if there is one, then
+    /// the journal; a case counts once, from the first source that has it.
+    fn earlier_rows(
+        &self,
+        attempt: &Attempt,
+        position: &HashMap<(String, usize), usize>,
+    ) -> Result<Vec<Row>, ShardError> {
+        if let Some(path) = &self.manifest
+            && let Ok(text) = std::fs::read_to_string(path)
+        {
+            let manifest: Manifest =
+                serde_json::from_str(&text).map_err(|e| ShardError::Journal {
+                    path: path.clone(),
+                    message: format!("not a shard manifest: {e}"),
+                })?;
+            if !attempt.matches(&manifest) {
+                return Err(ShardError::Journal {
+                    path: path.clone(),
+                    message: format!(
+                        "records another run (list hash {}, engines {:?}, runs {}, check {}; this run: {}, {:?}, {}, {}); delete it or run without --resume",
+                        manifest.list_hash,
+                        manifest.engines,
+                        manifest.runs,
+                        manifest.check,
+                        attempt.list_hash,
+                        attempt.engines,
+                        attempt.runs,
+                        attempt.check
+                    ),
+                });
+            }
+        }
+        let from_csv = match std::fs::File::open(&self.csv) {
+            Ok(file) => {
+                crate::results::read_csv(std::io::BufReader::new(file)).map_err(|source| {
+                    ShardError::Csv {
+                        path: self.csv.clone(),
+                        source,
+                    }
+                })?
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(source) => {
+                return Err(ShardError::Io {
+                    path: self.csv.clone(),
+                    source,
+                });
+            }
+        };
+        let from_journal = Journal::read(&Journal::path_for(&self.csv), attempt)?;
+        let mut kept = Vec::new();
+        let mut done: HashSet<(String, usize)> = HashSet::new();
+        for source in [from_csv, from_journal] {
+            let keys: HashSet<(String, usize)> = source
+                .iter()
+                .map(|r| (r.file.clone(), r.case))
+                .filter(|k| position.contains_key(k) && !done.contains(k))
+                .collect();
+            kept.extend(
+                source
+                    .into_iter()
+                    .filter(|r| keys.contains(&(r.file.clone(), r.case))),
+            );
+            done.extend(keys);
+        }
+        Ok(kept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn parses_k_of_n() {
+        assert_eq!(Shard::parse("0/4").unwrap(), Shard { index: 0, count: 4 });
+        assert_eq!(Shard::parse("3/4").unwrap(), Shard { index: 3, count: 4 });
+        for bad in ["4/4", "1/0", "-1/4", "1", "a/b", "1/4/2", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn slurm_array_with_offset() {
+        // --array=1-4: ids 1..=4 map to shards 0..=3.
+        let vars = [
+            (SLURM_TASK_ID, "3"),
+            (SLURM_TASK_COUNT, "4"),
+            (SLURM_TASK_MIN, "1"),
+            (SLURM_TASK_MAX, "4"),
+        ];
+        assert_eq!(
+            Shard::from_env(env(&vars), None).unwrap(),
+            Shard { index: 2, count: 4 }
+        );
+        assert_eq!(
+            Shard::from_env(env(&vars), Some(4)).unwrap(),
+            Shard { index: 2, count: 4 }
+        );
+        assert!(Shard::from_env(env(&vars), Some(5)).is_err());
+    }
+
+    #[test]
+    fn slurm_inconsistencies_fail() {
+        let cases: &[&[(&str, &str)]] = &[
+            &[(SLURM_TASK_ID, "1")],
+            &[(SLURM_TASK_ID, "4"), (SLURM_TASK_COUNT, "4")],
+            &[(SLURM_TASK_ID, "x"), (SLURM_TASK_COUNT, "4")],
+            &[
+                (SLURM_TASK_ID, "2"),
+                (SLURM_TASK_COUNT, "4"),
+                (SLURM_TASK_STEP, "2"),
+            ],
+            &[
+                (SLURM_TASK_ID, "2"),
+                (SLURM_TASK_COUNT, "4"),
+                (SLURM_TASK_MIN, "0"),
+                (SLURM_TASK_MAX, "6"),
+            ],
+            &[],
+        ];
+        for vars in cases {
+            assert!(Shard::from_env(env(vars), None).is_err(), "{vars:?}");
+        }
+    }
+
+    #[test]
+    fn kubernetes_needs_shard_count() {
+        let vars = [(K8S_INDEX, "2")];
+        assert!(Shard::from_env(env(&vars), None).is_err());
+        assert!(Shard::from_env(env(&vars), Some(2)).is_err());
+        assert_eq!(
+            Shard::from_env(env(&vars), Some(3)).unwrap(),
+            Shard { index: 2, count: 3 }
+        );
+    }
+
+    #[test]
+    fn round_robin_covers_every_position_once() {
+        let n = 4;
+        for p in 0..103 {
+            let owners: Vec<usize> = (0..n)
+                .filter(|&k| Shard { index: k, count: n }.owns(p))
+                .collect();
+            assert_eq!(owners, [p % 4]);
+        }
+    }
+
+    #[test]
+    fn case_list_splits_files_by_case() {
+        let yut = crate::registry::find("yut").unwrap();
+        let file = |name: &str| CaseFile {
+            path: PathBuf::from("root").join(name),
+            relative: PathBuf::from(name),
+            game: yut,
+        };
+        let files = [file("a.in"), file("b.in"), file("c.in")];
+        // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
+        let list = CaseList::from_counts(&files, &[3, 0, 2]);
+        let key = |file, case| CaseKey { file, case };
+        assert_eq!(
+            list.keys,
+            [key(0, 0), key(0, 1), key(0, 2), key(2, 0), key(2, 1)]
+        );
+        // Shard 1 of 2 owns positions 1 and 3: a's second case and c's first.
+        let mine = list.of_shard(Shard { index: 1, count: 2 });
+        assert_eq!(mine, [key(0, 1), key(2, 0)]);
+        let selection = CaseSelection::new(&files, &mine);
+        assert!(selection.contains(Path::new("root/a.in"), 1));
+        assert!(!selection.contains(Path::new("root/a.in"), 0));
+        assert!(selection.contains(Path::new("root/c.in"), 0));
+        // The hash is FNV-1a of the documented text.
+        let mut h = Fnv64::default();
+        h.write(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n");
+        assert_eq!(list.hash, h.hex());
+        // Another list (one case fewer) has another hash.
+        assert_ne!(CaseList::from_counts(&files, &[3, 0, 1]).hash, list.hash);
+    }
+
+    #[test]
+    fn cpus_per_task() {
+        assert_eq!(scheduler_threads(env(&[(SLURM_CPUS, "8")])), Some(8));
+        assert_eq!(scheduler_threads(env(&[(SLURM_CPUS, "0")])), None);
+        assert_eq!(scheduler_threads(env(&[])), None);
+    }
+
+    #[test]
+    fn fnv_matches_digest() {
+        let mut h = Fnv64::default();
+        h.write(b"a");
+        assert_eq!(h.hex(), crate::digest::digest(b"a"));
+    }
+
+    #[test]
+    fn dates() {
+        // 0 = 1970-01-01; 951_782_400 = 2000-02-29 (a leap day, checked with `date -u -d @951782400`);
+        // 1_795_321_460 = 2026-11-22T04:24:20Z.
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let at = |s| UNIX_EPOCH + std::time::Duration::from_secs(s);
+        assert_eq!(rfc3339(at(951_782_400)), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(at(1_795_321_460)), "2026-11-22T04:24:20Z");
+    }
+}

@@ -1,0 +1,190 @@
+//! The command line of shards (issue 6), kept apart from `main.rs` so that the hooks there stay
+//! a few lines: the `--shard`, `--shard-count`, `--resume` (and, on `run`, `--shard-dir`) flags,
+//! the `merge` subcommand, the scheduler's thread count, and the exit-code policy of shards.
+//!
+//! Exit codes: a plain run keeps the usual policy (0 ok, 1 mismatch/unsolved/budget, 2 error).
+//! A shard (`run --shard`) exits 0 once its CSV and manifest are written, whatever the verdicts
+//! (they are in the CSV and the manifest's `failures`), and 2 when it could not finish: a
+//! scheduler then retries it or holds back the dependent merge (`afterok`), and a case that
+//! deterministically mismatches does not block the merge. `merge` applies the usual policy to
+//! all the merged rows (0, 1, 2), and exits 3 when shards are missing or inconsistent.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use gamebench::merge;
+use gamebench::results;
+use gamebench::runner::{self, Report};
+use gamebench::shard::{self, Plan, Shard};
+
+/// Exit code of `merge` when shards are missing or inconsistent.
+pub const EXIT_SHARDS_INCOMPLETE: u8 = 3;
+
+/// The shard flags shared by `run` and `gen`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ShardArgs {
+    /// Do only shard K of N (0-based `K/N`: the cases, or for gen the files, whose 0-based
+    /// position p in the sorted list has p mod N = K); `auto` = from SLURM_ARRAY_TASK_ID and
+    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shard-count.
+    #[arg(long, value_name = "K/N|auto")]
+    pub shard: Option<String>,
+    /// The number of shards, for --shard auto on Kubernetes Indexed Jobs (JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shard_count: Option<usize>,
+    /// Skip what an earlier attempt finished: cases with rows in the shard's (or --csv) file or
+    /// its journal; for gen, files already written.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// The shard flags of `run`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct RunShardArgs {
+    #[command(flatten)]
+    pub common: ShardArgs,
+    /// Folder for the shard's results.shard-K-of-N.csv and shard-K-of-N.json (default: .).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    pub shard_dir: Option<PathBuf>,
+}
+
+fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+impl ShardArgs {
+    /// The shard to do, if any.
+    pub fn shard(&self) -> Result<Option<Shard>> {
+        let shard = match self.shard.as_deref() {
+            None => return Ok(None),
+            Some("auto") => Shard::from_env(env_var, self.shard_count)?,
+            Some(text) => {
+                let shard = Shard::parse(text)?;
+                if let Some(n) = self.shard_count
+                    && n != shard.count
+                {
+                    bail!("--shard-count {n} contradicts --shard {text}");
+                }
+                shard
+            }
+        };
+        Ok(Some(shard))
+    }
+}
+
+/// `-j`: as given, else the scheduler's `SLURM_CPUS_PER_TASK`, else `None` (all cores).
+pub fn default_jobs(jobs: Option<usize>) -> Option<usize> {
+    jobs.or_else(|| shard::scheduler_threads(env_var))
+}
+
+/// The journaled plan of a `run`, or `None` for a plain run.
+pub fn run_plan(args: &RunShardArgs, csv: Option<&Path>, out_dir: bool) -> Result<Option<Plan>> {
+    let resume = args.common.resume;
+    if let Some(shard) = args.common.shard()? {
+        if csv.is_some() {
+            bail!(
+                "--csv does not go with --shard: the shard writes {} (in --shard-dir)",
+                shard.csv_name()
+            );
+        }
+        if out_dir {
+            bail!(
+                "--out-dir does not go with --shard: a shard solves only some cases of each file, and outputs are whole files (the CSV keeps each case's digest)"
+            );
+        }
+        let dir = args.shard_dir.clone().unwrap_or_else(|| PathBuf::from("."));
+        eprintln!("shard {shard}: writing into {}", dir.display());
+        return Ok(Some(Plan::for_shard(shard, &dir, resume)));
+    }
+    if !resume {
+        return Ok(None);
+    }
+    let Some(csv) = csv.filter(|p| p.as_os_str() != "-") else {
+        bail!("--resume needs the results file to resume: --csv FILE (or --shard)");
+    };
+    if out_dir {
+        bail!("--out-dir does not go with --resume: resumed cases have no output to write");
+    }
+    Ok(Some(Plan {
+        shard: None,
+        csv: csv.to_path_buf(),
+        manifest: None,
+        resume,
+    }))
+}
+
+/// The exit code of a run (see the module doc).
+pub fn exit_code(plan: Option<&Plan>, report: &Report) -> u8 {
+    match plan {
+        Some(plan) if plan.shard.is_some() => 0,
+        _ => report.exit_code() as u8,
+    }
+}
+
+/// Whether `gen` writes file `k`: it belongs to the shard, and with `--resume` it is not
+/// already there (files are written atomically, the input first, so they exist only whole).
+pub fn gen_wants(
+    shard: Option<Shard>,
+    resume: bool,
+    k: u64,
+    input: &Path,
+    expected: Option<&Path>,
+) -> bool {
+    let mine = shard.is_none_or(|s| usize::try_from(k).is_ok_and(|k| s.owns(k)));
+    let done = resume && input.exists() && expected.is_none_or(Path::exists);
+    mine && !done
+}
+
+/// Arguments of `merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The folder holding the shards' results.shard-K-of-N.csv and shard-K-of-N.json.
+    dir: PathBuf,
+    /// The merged CSV (`-` = stdout).
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Engine the others are compared with in the summary.
+    #[arg(long, default_value = "reference", value_name = "NAME")]
+    baseline: String,
+}
+
+/// `gamebench merge DIR -o merged.csv`.
+pub fn merge(args: MergeArgs) -> Result<u8> {
+    let merged = match merge::merge(&args.dir) {
+        Ok(merged) => merged,
+        Err(e @ merge::MergeError::Problems { .. }) => {
+            eprintln!("gamebench: {e}");
+            return Ok(EXIT_SHARDS_INCOMPLETE);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut bytes = Vec::new();
+    results::write_csv(&mut bytes, &merged.rows).context("cannot write the CSV")?;
+    let to_stdout = args.output.as_os_str() == "-";
+    if to_stdout {
+        use std::io::Write;
+        std::io::stdout().write_all(&bytes)?;
+    } else {
+        runner::write_atomic(&args.output, &bytes)
+            .with_context(|| format!("cannot write {}", args.output.display()))?;
+    }
+    let table = results::summary_table(&results::summarize(&merged.rows, &args.baseline));
+    let cases: usize = merged.manifests.iter().map(|m| m.shard_cases).sum();
+    let note = format!(
+        "merged {} shards, {cases} cases, {} rows{}\n",
+        merged.manifests.len(),
+        merged.rows.len(),
+        if to_stdout {
+            String::new()
+        } else {
+            format!(" into {}", args.output.display())
+        }
+    );
+    if to_stdout {
+        eprint!("{note}{table}");
+    } else {
+        print!("{note}{table}");
+    }
+    Ok(runner::exit_code(merged.rows.iter().map(|r| r.status)) as u8)
+}

@@ -1,0 +1,587 @@
+//! End-to-end tests of shards (issue 6) through the `gamebench` binary: `run --shard`, `merge`,
+//! `--resume`, `gen --shard` and `--shard auto`.
+//!
+//! The reference for every merged result is an unsharded run of the same corpus by the same
+//! binary: what is under test is that splitting and merging lose, duplicate and reorder
+//! nothing, not the verdicts themselves (other tests check those against the statements).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use gamebench::results::{Row, read_csv};
+use gamebench::shard::Manifest;
+
+fn gamebench() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gamebench"));
+    // The tests choose their shards; a CI job running inside a Slurm array must not leak its own.
+    for var in [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
+        "SLURM_ARRAY_TASK_MAX",
+        "SLURM_ARRAY_TASK_STEP",
+        "SLURM_CPUS_PER_TASK",
+        "JOB_COMPLETION_INDEX",
+    ] {
+        command.env_remove(var);
+    }
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    gamebench().args(args).output().expect("gamebench runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A Yut corpus of `files` generated files plus one malformed file (an `error` case that must
+/// survive sharding like any other), in `dir/yut`.
+fn corpus(dir: &Path, files: usize) -> PathBuf {
+    let root = dir.join("corpus");
+    let yut = root.join("yut");
+    let out = run(&[
+        "gen",
+        "yut",
+        "--seed",
+        "11",
+        "--count",
+        &files.to_string(),
+        "--out",
+        s(&yut),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // "2" promises two throws but gives one: a parse error on line 3.
+    std::fs::write(yut.join("broken.in"), "2\nA FFFF\n").unwrap();
+    root
+}
+
+fn rows(path: &Path) -> Vec<Row> {
+    read_csv(std::fs::File::open(path).unwrap()).unwrap()
+}
+
+/// Rows without their times, which are the only thing two runs may disagree on.
+fn untimed(mut rows: Vec<Row>) -> Vec<Row> {
+    for row in &mut rows {
+        row.time_ns = None;
+    }
+    rows
+}
+
+fn manifest(dir: &Path, k: usize, n: usize) -> Manifest {
+    let text = std::fs::read_to_string(dir.join(format!("shard-{k}-of-{n}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Runs shard `k` of `n` over `corpus` into `dir`.
+fn shard(corpus: &Path, dir: &Path, k: usize, n: usize, extra: &[&str]) -> Output {
+    let spec = format!("{k}/{n}");
+    let mut args = vec![
+        "run",
+        s(corpus),
+        "--check",
+        "--quiet",
+        "-j",
+        "2",
+        "--shard",
+        &spec,
+        "--shard-dir",
+        s(dir),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// The unsharded run's rows.
+fn single(corpus: &Path, dir: &Path) -> Vec<Row> {
+    let csv = dir.join("single.csv");
+    let out = run(&["run", s(corpus), "--check", "--quiet", "--csv", s(&csv)]);
+    // The malformed file makes the plain run exit 2 (error).
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    rows(&csv)
+}
+
+#[test]
+fn merged_shards_equal_a_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 12);
+    let shards = tmp.path().join("shards");
+    for k in 0..3 {
+        let out = shard(&corpus, &shards, k, 3, &[]);
+        // A shard that finished exits 0 even with an error case: verdicts are data.
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    // 13 cases (12 files + broken.in) round-robin over 3 shards: positions 0,3,6,9,12 | 1,4,7,10
+    // | 2,5,8,11.
+    let sizes: Vec<usize> = (0..3)
+        .map(|k| manifest(&shards, k, 3).shard_cases)
+        .collect();
+    assert_eq!(sizes, [5, 4, 4]);
+    let m = manifest(&shards, 0, 3);
+    assert_eq!(
+        (m.cases, m.shards, m.rule.as_str()),
+        (13, 3, "case-position-mod-n")
+    );
+    assert_eq!(m.threads, 2);
+    // broken.in sorts first ("b" < "y"), so it is position 0, in shard 0.
+    assert_eq!(m.failures, 1);
+    assert!(m.start <= m.end && m.end.ends_with('Z'), "{m:?}");
+
+    let merged = tmp.path().join("merged.csv");
+    let out = run(&["merge", s(&shards), "-o", s(&merged)]);
+    // The merged rows hold the error case: the usual policy says 2.
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let merged = rows(&merged);
+    assert_eq!(untimed(merged), untimed(single(&corpus, tmp.path())));
+}
+
+#[test]
+fn shards_with_an_external_engine_merge_like_a_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 5);
+    // The binary itself in judge mode, as an external program next to the internal engine.
+    let external = format!("ext=cmd:'{}' solve yut", env!("CARGO_BIN_EXE_gamebench"));
+    let engines = ["-e", "table", "-e", external.as_str()];
+    let shards = tmp.path().join("shards");
+    for k in 0..2 {
+        let out = shard(&corpus, &shards, k, 2, &engines);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let merged = tmp.path().join("merged.csv");
+    assert_eq!(
+        run(&["merge", s(&shards), "-o", s(&merged)]).status.code(),
+        Some(2)
+    );
+    let single_csv = tmp.path().join("single.csv");
+    let mut args = vec![
+        "run",
+        s(&corpus),
+        "--check",
+        "--quiet",
+        "--csv",
+        s(&single_csv),
+    ];
+    args.extend_from_slice(&engines);
+    assert_eq!(run(&args).status.code(), Some(2));
+    let merged = rows(&merged);
+    assert_eq!(merged.len(), 12, "6 cases, 2 engines");
+    assert!(
+        merged
+            .iter()
+            .any(|r| r.engine == "ext" && r.status.as_str() == "ok")
+    );
+    assert_eq!(untimed(merged), untimed(rows(&single_csv)));
+}
+
+#[test]
+fn shard_contents_follow_the_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 7);
+    let all = single(&corpus, tmp.path());
+    let shards = tmp.path().join("shards");
+    for k in 0..2 {
+        assert!(shard(&corpus, &shards, k, 2, &[]).status.success());
+        let mine = rows(&shards.join(format!("results.shard-{k}-of-2.csv")));
+        // One row per case here (one engine, one run): shard k holds the rows at positions k,
+        // k+2, ... of the single run, in that order.
+        let expected: Vec<Row> = all.iter().skip(k).step_by(2).cloned().collect();
+        assert_eq!(untimed(mine), untimed(expected), "shard {k}");
+    }
+}
+
+#[test]
+fn merge_names_missing_and_inconsistent_shards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 6);
+    let shards = tmp.path().join("shards");
+    for k in 0..3 {
+        assert!(shard(&corpus, &shards, k, 3, &[]).status.success());
+    }
+    let merged = tmp.path().join("merged.csv");
+    let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
+
+    // A missing shard: exit 3, named, and no merged file.
+    let manifest_1 = shards.join("shard-1-of-3.json");
+    let saved = std::fs::read(&manifest_1).unwrap();
+    std::fs::remove_file(&manifest_1).unwrap();
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("shard 1/3 is missing"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!merged.exists());
+    std::fs::write(&manifest_1, &saved).unwrap();
+    assert_eq!(merge().status.code(), Some(2));
+
+    // A shard of another corpus (one file more): a different list hash and case count.
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let bigger = tmp.path().join("bigger");
+    copy_tree(&corpus, &bigger);
+    std::fs::write(bigger.join("yut/extra.in"), "1\nA FFFF\n").unwrap();
+    assert!(shard(&bigger, &other, 2, 3, &[]).status.success());
+    for name in ["shard-2-of-3.json", "results.shard-2-of-3.csv"] {
+        std::fs::copy(other.join(name), shards.join(name)).unwrap();
+    }
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    let why = stderr(&out);
+    assert!(why.contains("shard 2/3: list hash"), "{why}");
+    assert!(why.contains("shard 2/3: case count 8 differs"), "{why}");
+
+    // Back to consistent, then a shard of a partition into 2.
+    assert!(shard(&corpus, &shards, 2, 3, &[]).status.success());
+    assert!(shard(&corpus, &shards, 0, 2, &[]).status.success());
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("shard 0/2 belongs to a partition into 2 shards"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(shards.join("shard-0-of-2.json")).unwrap();
+    std::fs::remove_file(shards.join("results.shard-0-of-2.csv")).unwrap();
+
+    // A CSV that lost a case after its manifest was written.
+    let csv = shards.join("results.shard-0-of-3.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(&csv, format!("{}\n", lines[..lines.len() - 1].join("\n"))).unwrap();
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("shard 0/3: ") && stderr(&out).contains("but its manifest says"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Rewrites shard `k` of `n` in `dir` with `rows`, and its manifest to match them (as a buggy or
+/// tampered shard would), so that only the cross-shard checks of `merge` can catch it.
+fn forge_shard(dir: &Path, k: usize, n: usize, rows: &[Row]) {
+    let mut bytes = Vec::new();
+    gamebench::results::write_csv(&mut bytes, rows).unwrap();
+    std::fs::write(dir.join(format!("results.shard-{k}-of-{n}.csv")), bytes).unwrap();
+    let mut m = manifest(dir, k, n);
+    (m.shard_cases, m.shard_hash) = gamebench::shard::rows_hash(rows);
+    std::fs::write(
+        dir.join(format!("shard-{k}-of-{n}.json")),
+        serde_json::to_string(&m).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn merge_refuses_lost_or_duplicated_cases_even_with_matching_manifests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 5);
+    let shards = tmp.path().join("shards");
+    for k in 0..2 {
+        assert!(shard(&corpus, &shards, k, 2, &[]).status.success());
+    }
+    let merged = tmp.path().join("merged.csv");
+    let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
+    let zero = rows(&shards.join("results.shard-0-of-2.csv"));
+    let one = rows(&shards.join("results.shard-1-of-2.csv"));
+
+    // Shard 1 also claims shard 0's first case.
+    let mut claimed = one.clone();
+    claimed.push(zero[0].clone());
+    forge_shard(&shards, 1, 2, &claimed);
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains(&format!("{} case 1 is in shards 0/2 and 1/2", zero[0].file)),
+        "{}",
+        stderr(&out)
+    );
+
+    // Shard 1 lost its last case.
+    forge_shard(&shards, 1, 2, &one[..one.len() - 1]);
+    let out = merge();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("the shards hold 5 cases but the case list has 6"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!merged.exists());
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Marks a row so that a test can tell a resumed row from a re-solved one (no engine writes
+/// this digest).
+const RESUMED_MARK: &str = "resumed-not-resolved";
+
+#[test]
+fn resume_keeps_finished_cases_and_solves_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 5);
+    let shards = tmp.path().join("shards");
+    assert!(shard(&corpus, &shards, 0, 1, &[]).status.success());
+    let csv = shards.join("results.shard-0-of-1.csv");
+    let complete = rows(&csv);
+    assert_eq!(complete.len(), 6);
+    let list_hash = manifest(&shards, 0, 1).list_hash;
+
+    // A crash after two chunks: no final files, a journal with two whole lines (cases 0 and 1,
+    // the first marked) and a third cut short.
+    std::fs::remove_file(&csv).unwrap();
+    std::fs::remove_file(shards.join("shard-0-of-1.json")).unwrap();
+    let mut first = complete[0].clone();
+    first.digest = RESUMED_MARK.to_string();
+    // The attempt as the run writes it: --check, 1 run, the default engine.
+    let header = format!(
+        "{{\"list_hash\":\"{list_hash}\",\"shard\":{{\"index\":0,\"count\":1}},\"engines\":[],\"runs\":1,\"check\":true}}"
+    );
+    let chunk = |rows: &[Row]| format!("{{\"rows\":{}}}", serde_json::to_string(rows).unwrap());
+    let journal = format!(
+        "{header}\n{}\n{}\n{}",
+        chunk(&[first.clone()]),
+        chunk(&complete[1..2]),
+        &chunk(&complete[2..4])[..40]
+    );
+    let journal_path = shards.join("results.shard-0-of-1.csv.partial");
+    std::fs::write(&journal_path, journal).unwrap();
+
+    let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let resumed = rows(&csv);
+    assert_eq!(resumed[0], first, "case 0 was taken from the journal");
+    assert_eq!(
+        untimed(resumed[1..].to_vec()),
+        untimed(complete[1..].to_vec())
+    );
+    assert_eq!(manifest(&shards, 0, 1).resumed, 2);
+    assert!(!journal_path.exists(), "the journal is removed at the end");
+
+    // Resuming a finished shard keeps every row: nothing is solved again.
+    let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
+    assert!(out.status.success());
+    assert_eq!(rows(&csv), resumed);
+    assert_eq!(manifest(&shards, 0, 1).resumed, 6);
+
+    // Without --resume, everything is solved again.
+    assert!(shard(&corpus, &shards, 0, 1, &[]).status.success());
+    assert_eq!(rows(&csv)[0].digest, complete[0].digest);
+
+    // A journal of another case list, or of other options, is refused, not mixed in.
+    for other in [
+        header.replace(&list_hash, "0000000000000000"),
+        header.replace("\"runs\":1", "\"runs\":3"),
+    ] {
+        std::fs::write(&journal_path, other + "\n").unwrap();
+        let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("belongs to another run"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_file(&journal_path).unwrap();
+
+    // So is a finished shard run with other options.
+    let out = shard(&corpus, &shards, 0, 1, &["--resume", "--runs", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("records another run"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn resume_a_plain_results_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 4);
+    let csv = tmp.path().join("results.csv");
+    let plain = |extra: &[&str]| {
+        let mut args = vec!["run", s(&corpus), "--check", "--quiet", "--csv", s(&csv)];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    assert_eq!(plain(&[]).status.code(), Some(2));
+    let complete = rows(&csv);
+    // Keep the first two cases (one marked), drop the rest.
+    let mut kept = complete[..2].to_vec();
+    kept[1].digest = RESUMED_MARK.to_string();
+    let mut bytes = Vec::new();
+    gamebench::results::write_csv(&mut bytes, &kept).unwrap();
+    std::fs::write(&csv, bytes).unwrap();
+    // The usual exit code (the error case of broken.in is among the kept ones).
+    assert_eq!(plain(&["--resume"]).status.code(), Some(2));
+    let resumed = rows(&csv);
+    assert_eq!(resumed[1], kept[1]);
+    assert_eq!(
+        untimed(resumed[2..].to_vec()),
+        untimed(complete[2..].to_vec())
+    );
+}
+
+#[test]
+fn gen_shards_write_exactly_the_single_run_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let generate = |dir: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "gen",
+            "yut",
+            "--seed",
+            "5",
+            "--count",
+            "11",
+            "--out",
+            s(dir),
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    let whole = tmp.path().join("whole");
+    generate(&whole, &[]);
+    let split = tmp.path().join("split");
+    for k in 0..3 {
+        let part = tmp.path().join(format!("part{k}"));
+        generate(&part, &["--shard", &format!("{k}/3")]);
+        // File k of gen is `yut-random-5-<k>` with width 2 (count 11): shard k has k, k+3, ...
+        let mut names: Vec<String> = std::fs::read_dir(&part)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut expected: Vec<String> = (k..11)
+            .step_by(3)
+            .flat_map(|i| ["in", "out"].map(|ext| format!("yut-random-5-{i:02}.{ext}")))
+            .collect();
+        expected.sort();
+        assert_eq!(names, expected, "shard {k}");
+        copy_tree(&part, &split);
+    }
+    let mut a: Vec<_> = std::fs::read_dir(&whole)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    a.sort();
+    assert_eq!(a.len(), 22);
+    for path in a {
+        let twin = split.join(path.file_name().unwrap());
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            std::fs::read(&twin).unwrap(),
+            "{path:?}"
+        );
+    }
+
+    // --resume writes only what is missing: a marked file stays as it is.
+    std::fs::write(whole.join("yut-random-5-03.in"), "marked").unwrap();
+    std::fs::remove_file(whole.join("yut-random-5-04.out")).unwrap();
+    generate(&whole, &["--resume"]);
+    assert_eq!(
+        std::fs::read(whole.join("yut-random-5-03.in")).unwrap(),
+        b"marked"
+    );
+    assert_eq!(
+        std::fs::read(whole.join("yut-random-5-04.out")).unwrap(),
+        std::fs::read(split.join("yut-random-5-04.out")).unwrap()
+    );
+}
+
+#[test]
+fn shard_auto_reads_the_scheduler_and_fails_loudly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 3);
+    let dir = tmp.path().join("auto");
+    let auto = |vars: &[(&str, &str)], extra: &[&str]| {
+        let mut command = gamebench();
+        command.args([
+            "run",
+            s(&corpus),
+            "--quiet",
+            "--shard",
+            "auto",
+            "--shard-dir",
+            s(&dir),
+        ]);
+        command.args(extra);
+        for (k, v) in vars {
+            command.env(k, v);
+        }
+        command.output().unwrap()
+    };
+    let out = auto(
+        &[
+            ("SLURM_ARRAY_TASK_ID", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("SLURM_CPUS_PER_TASK", "1"),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let m = manifest(&dir, 1, 2);
+    assert_eq!((m.shard, m.shards, m.threads), (1, 2, 1));
+
+    let out = auto(&[("JOB_COMPLETION_INDEX", "2")], &["--shard-count", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(manifest(&dir, 2, 3).shard_cases, 1);
+
+    for (vars, extra, why) in [
+        (&[][..], &[][..], "no shard in the environment"),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "1")][..],
+            &[][..],
+            "SLURM_ARRAY_TASK_COUNT is not",
+        ),
+        (
+            &[("JOB_COMPLETION_INDEX", "0")][..],
+            &[][..],
+            "--shard-count",
+        ),
+        (
+            &[
+                ("SLURM_ARRAY_TASK_ID", "0"),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ][..],
+            &["--shard-count", "3"][..],
+            "contradicts",
+        ),
+    ] {
+        let out = auto(vars, extra);
+        assert_eq!(out.status.code(), Some(2), "{vars:?}");
+        assert!(stderr(&out).contains(why), "{vars:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn shard_refuses_flags_that_would_lose_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 2);
+    let dir = tmp.path().join("d");
+    let csv = tmp.path().join("x.csv");
+    let out = shard(&corpus, &dir, 0, 2, &["--csv", s(&csv)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--csv does not go with --shard"));
+    let out = shard(&corpus, &dir, 0, 2, &["--out-dir", s(&dir)]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["run", s(&corpus), "--resume"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--resume needs"), "{}", stderr(&out));
+}
