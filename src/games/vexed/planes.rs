@@ -298,12 +298,19 @@ impl<const P: usize> State<P> {
 
     /// Blocks touching a block of the same letter, among letters that have a block in `moved`.
     fn matched(&self, geo: &Geometry, moved: u128) -> u128 {
+        // Usually one or two blocks moved: read their letters rather than scan every letter.
+        let mut codes = 0u32;
+        let mut bits = moved & self.occupied();
+        while bits != 0 {
+            codes |= 1 << self.code_at(bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+        }
         let mut doomed = 0;
-        for code in 1..=geo.letters.len() {
+        while codes != 0 {
+            let code = codes.trailing_zeros() as usize;
+            codes &= codes - 1;
             let set = self.letter(code);
-            if set & moved != 0 {
-                doomed |= set & geo.neighbours(set);
-            }
+            doomed |= set & geo.neighbours(set);
         }
         doomed
     }
