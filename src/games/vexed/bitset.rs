@@ -414,8 +414,8 @@ impl<'a, const P: usize> Search<'a, P> {
             if bound >= DEAD {
                 return (None, Verdict::Unsolved, search.meter.expanded);
             }
-            // The breadth-first race costs at most about a third of the work.
-            if search.meter.expanded >= check_limit.saturating_mul(2) {
+            // The breadth-first race costs at most about a fifth of the work.
+            if search.meter.expanded >= check_limit.saturating_mul(4) {
                 match search.breadth_first(&start, check_limit) {
                     Ok(Reach::Unsolvable) => {
                         return (None, Verdict::Unsolved, search.meter.expanded);
