@@ -11,6 +11,7 @@ pub static GAMES: &[&dyn Game] = &[
     &Registered::<games::yut::Yut>::new(),
     &Registered::<games::linkpop::LinkPop>::new(),
     &Registered::<games::samegame::SameGame>::new(),
+    &Registered::<games::vexed::Vexed>::new(),
 ];
 
 /// The game named `name` (its command-line name, e.g. `yut`).

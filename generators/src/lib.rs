@@ -11,6 +11,7 @@
 
 pub mod linkpop;
 pub mod samegame;
+pub mod vexed;
 pub mod yut;
 
 use rand_chacha::ChaCha8Rng;
@@ -37,7 +38,7 @@ pub enum GenError {
 }
 
 /// Games this crate can generate, by their command-line names.
-pub const GAMES: &[&str] = &["yut", "linkpop", "samegame"];
+pub const GAMES: &[&str] = &["yut", "linkpop", "samegame", "vexed"];
 
 /// Optional knobs shared by the generators; each game reads the ones that make sense for it and
 /// rejects the others only when they would be silently meaningless.
@@ -72,6 +73,7 @@ pub fn profiles(game: &str) -> Result<&'static [(&'static str, &'static str)], G
         "yut" => Ok(yut::PROFILES),
         "linkpop" => Ok(linkpop::PROFILES),
         "samegame" => Ok(samegame::PROFILES),
+        "vexed" => Ok(vexed::PROFILES),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
 }
@@ -94,11 +96,11 @@ pub fn generate(
         });
     }
     let mut dice = Dice::new(file_rng(game, profile, seed, index));
-    let _ = oracle;
     match game {
         "yut" => yut::generate(profile, options, &mut dice),
         "linkpop" => linkpop::generate(profile, options, &mut dice),
         "samegame" => samegame::generate(profile, options, &mut dice),
+        "vexed" => vexed::generate(profile, options, &mut dice, index, oracle),
         _ => Err(GenError::UnknownGame(game.to_string())),
     }
 }

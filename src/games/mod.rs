@@ -2,4 +2,5 @@
 
 pub mod linkpop;
 pub mod samegame;
+pub mod vexed;
 pub mod yut;
