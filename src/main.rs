@@ -335,6 +335,7 @@ fn run(args: RunArgs) -> Result<u8> {
         runs: args.runs,
         baseline: args.baseline.clone(),
         timeout: positive_seconds("--timeout", args.timeout)?,
+        keep_outputs: args.out_dir.is_some(),
         select: None, // shards (issue 6): set by shard_cli::Plan::run
     };
     // shards (issue 6): a shard or --resume writes its own CSV, journaled.

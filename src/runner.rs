@@ -46,6 +46,9 @@ pub struct Config {
     pub baseline: String,
     /// Wall-time limit of one external program run (one file).
     pub timeout: Duration,
+    /// Build each file's whole output in the report (needed for `--out-dir`; costs a copy of
+    /// every output otherwise).
+    pub keep_outputs: bool,
     // --- shards (issue 6): see `crate::shard` ---
     /// Solve only these cases (a shard's part, or what `--resume` has left); `None` = all.
     pub select: Option<std::sync::Arc<crate::shard::CaseSelection>>,
@@ -83,6 +86,7 @@ impl Default for Config {
             runs: 1,
             baseline: "reference".to_string(),
             timeout: DEFAULT_TIMEOUT,
+            keep_outputs: false,
             select: None,
         }
     }
@@ -181,7 +185,7 @@ pub fn resolve_engines(game: &dyn Game, requested: &[String]) -> Result<Vec<Engi
 
 /// A file read and split into cases.
 struct Loaded {
-    /// The raw input (fed to external engines).
+    /// The raw input, kept only when an external engine will read it.
     bytes: Vec<u8>,
     cases: Vec<ParsedCase>,
     /// Why the file could not be read at all.
@@ -395,8 +399,10 @@ fn load(file: &CaseFile, engines: Vec<EngineSpec>, check: bool) -> Loaded {
             Err(e) => Err(format!("no expected output {}: {e}", path.display())),
         }
     });
+    // Only external programs need the raw input again; free it otherwise (large corpora).
+    let external = engines.iter().any(|e| matches!(e, EngineSpec::External(_)));
     Loaded {
-        bytes,
+        bytes: if external { bytes } else { Vec::new() },
         cases,
         unreadable: None,
         expected,
@@ -632,24 +638,32 @@ fn assemble(
         report.problems.extend(problem);
     }
 
-    // Each file's output per engine: its cases' blocks in order (slots are in file, case order).
-    let mut blocks: Vec<Vec<Vec<&str>>> = loaded
-        .iter()
-        .map(|l| vec![Vec::new(); l.engines.len()])
-        .collect();
-    for (slot, result) in slots.iter().zip(&done) {
-        if let Some(output) = result.output.as_deref() {
-            blocks[slot.file][slot.engine].push(output);
+    if config.keep_outputs {
+        // Each file's output per engine: its cases' blocks in order (slots are in file, case
+        // order).
+        let mut blocks: Vec<Vec<Vec<&str>>> = loaded
+            .iter()
+            .map(|l| vec![Vec::new(); l.engines.len()])
+            .collect();
+        for (slot, result) in slots.iter().zip(&done) {
+            if let Some(output) = result.output.as_deref() {
+                blocks[slot.file][slot.engine].push(output);
+            }
         }
-    }
-    for (f, per_engine) in blocks.iter().enumerate() {
-        for (e, blocks) in per_engine.iter().enumerate() {
-            report.outputs.push(FileOutput {
-                file: f,
-                engine: loaded[f].engines[e].name().to_string(),
-                text: files[f].game.join(blocks),
-            });
-        }
+        report.outputs = blocks
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(f, per_engine)| {
+                per_engine
+                    .iter()
+                    .enumerate()
+                    .map(move |(e, blocks)| FileOutput {
+                        file: f,
+                        engine: loaded[f].engines[e].name().to_string(),
+                        text: files[f].game.join(blocks),
+                    })
+            })
+            .collect();
     }
     report
 }
