@@ -220,9 +220,12 @@ struct CheckArgs {
     input: PathBuf,
     /// The output to check.
     output: PathBuf,
-    /// The expected output (default: what the reference engine prints for INPUT).
+    /// The expected output (default: what `--engine` prints for INPUT).
     #[arg(long)]
     expected: Option<PathBuf>,
+    /// Engine that computes the expected output when no --expected is given.
+    #[arg(long, short, default_value = "reference")]
+    engine: String,
     #[command(flatten)]
     budget: BudgetArgs,
 }
@@ -496,6 +499,7 @@ fn gen_corpus(args: GenArgs) -> Result<u8> {
 fn check(args: CheckArgs) -> Result<u8> {
     let game = find_game(&args.game)?;
     let budget = args.budget.budget()?;
+    let engine = find_engine(game, Some(&args.engine))?;
     let (input, name) = read_input(Some(&args.input))?;
     let output = std::fs::read_to_string(&args.output)
         .with_context(|| format!("cannot read {}", args.output.display()))?;
@@ -512,7 +516,7 @@ fn check(args: CheckArgs) -> Result<u8> {
             .enumerate()
             .map(|(i, p)| {
                 let case = p.case.as_ref().ok()?;
-                game.solve("reference", i + 1, case.as_ref(), &budget)?
+                game.solve(engine, i + 1, case.as_ref(), &budget)?
                     .ok()
                     .map(|s| s.output)
             })
