@@ -22,17 +22,20 @@
 //! - Incremental bound: each letter's bound depends on its own cells only, so a child
 //!   recomputes only the letters a push changed ([`Parts`]); a child whose static bound already
 //!   exceeds the iteration's bound is cut without probing the table (a likely cache miss).
+//! - The table ([`super::table`]) is probed for all children of a node after they are all
+//!   generated, each slot prefetched when its child is made, so the cache misses overlap.
 //! - No depth cap. Between iterations, each time the work doubles, a breadth-first search over
 //!   the live states runs up to a growing number of states: when it completes it has found a
 //!   shortest solution or proven there is none (deepening alone cannot prove that), and on
 //!   puzzles with few reachable states it wins the race. The table holds at most
 //!   [`TABLE_CAPACITY`] states; past that it stops growing (still exact, just slower).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::grid::{Dir, Move};
 use super::planes::{Cells, Geometry, State, planes_needed};
+use super::table::Table;
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 
@@ -68,7 +71,7 @@ pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, Case
 }
 
 /// Hasher for states, which hash themselves to one mixed word ([`State::digest`]): the
-/// table just passes it on.
+/// breadth-first race's set just passes it on.
 #[derive(Default)]
 pub struct WordHasher(u64);
 
@@ -87,7 +90,6 @@ impl Hasher for WordHasher {
     }
 }
 
-type Table<const P: usize> = HashMap<State<P>, u32, BuildHasherDefault<WordHasher>>;
 type Seen<const P: usize> = HashSet<State<P>, BuildHasherDefault<WordHasher>>;
 
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
@@ -438,6 +440,8 @@ struct Child<const P: usize> {
     cell: usize,
     dir: Dir,
     on_path: bool,
+    /// The state's digest (for the table).
+    digest: u64,
     state: State<P>,
 }
 
@@ -624,27 +628,30 @@ impl<'a, const P: usize> Search<'a, P> {
                     best = best.min(1 + fresh);
                     continue;
                 }
-                let (bound, on_path) = match self.table.get(&child) {
-                    Some(&entry) => (entry & !ON_PATH, entry & ON_PATH != 0),
-                    None => (fresh, false),
-                };
+                let digest = child.digest();
+                self.table.prefetch(digest);
                 children.push(Child {
-                    bound,
+                    bound: fresh,
                     cell,
                     dir,
-                    on_path,
+                    on_path: false,
+                    digest,
                     state: child,
                 });
             }
         }
+        // The table probes come after all children are generated, so that the prefetches
+        // above overlap their cache misses.
+        for child in &mut children {
+            if let Some(entry) = self.table.get_with(&child.state, child.digest) {
+                child.bound = entry & !ON_PATH;
+                child.on_path = entry & ON_PATH != 0;
+            }
+        }
         children.sort_unstable_by_key(|c| c.bound);
         let full = self.table.len() >= TABLE_CAPACITY;
-        match self.table.get_mut(state) {
-            Some(entry) => *entry |= ON_PATH,
-            None if full => {}
-            None => {
-                self.table.insert(*state, bound | ON_PATH);
-            }
+        if !self.table.update(state, |entry| entry | ON_PATH) && !full {
+            self.table.insert(*state, bound | ON_PATH);
         }
         let mut outcome = Ok(());
         for child in &children {
@@ -665,9 +672,7 @@ impl<'a, const P: usize> Search<'a, P> {
         }
         self.buffers[depth] = children;
         let best = best.max(bound);
-        if let Some(entry) = self.table.get_mut(state) {
-            *entry = best;
-        }
+        self.table.update(state, |_| best);
         outcome.map(|()| best)
     }
 }
