@@ -589,6 +589,9 @@ impl<'a, const P: usize> Search<'a, P> {
         if !self.meter.tick() {
             return Err(Stop::OutOfBudget);
         }
+        // This state's slot is needed once its children are generated: start loading it.
+        let digest = state.digest();
+        self.table.prefetch(digest);
         let (parts, _) = Parts::derive(self.geo, &mut self.pairs, state, parent);
         let depth = g as usize;
         if self.buffers.len() <= depth {
@@ -650,7 +653,11 @@ impl<'a, const P: usize> Search<'a, P> {
         }
         children.sort_unstable_by_key(|c| c.bound);
         let full = self.table.len() >= TABLE_CAPACITY;
-        if !self.table.update(state, |entry| entry | ON_PATH) && !full {
+        if !self
+            .table
+            .update_with(state, digest, |entry| entry | ON_PATH)
+            && !full
+        {
             self.table.insert(*state, bound | ON_PATH);
         }
         let mut outcome = Ok(());
@@ -672,7 +679,7 @@ impl<'a, const P: usize> Search<'a, P> {
         }
         self.buffers[depth] = children;
         let best = best.max(bound);
-        self.table.update(state, |_| best);
+        self.table.update_with(state, digest, |_| best);
         outcome.map(|()| best)
     }
 }

@@ -100,7 +100,17 @@ impl<const P: usize> Table<P> {
 
     /// Replaces the value of a present state; returns false (and does nothing) if absent.
     pub fn update(&mut self, state: &State<P>, value: impl FnOnce(u32) -> u32) -> bool {
-        let at = self.slot(state, state.digest());
+        self.update_with(state, state.digest(), value)
+    }
+
+    /// [`Table::update`] for a state whose digest is `digest`.
+    pub fn update_with(
+        &mut self,
+        state: &State<P>,
+        digest: u64,
+        value: impl FnOnce(u32) -> u32,
+    ) -> bool {
+        let at = self.slot(state, digest);
         let slot = &mut self.slots[at];
         if slot.tag == 0 {
             return false;
