@@ -543,6 +543,8 @@ impl<'a, const P: usize> Search<'a, P> {
                 return Err(Stop::OutOfBudget);
             }
             let state = boards[next].0;
+            // Children's bounds recompute only the letters their push changed.
+            let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &state, None);
             let (left, right) = state.movers(self.geo);
             for (set, dir) in [(left, Dir::Left), (right, Dir::Right)] {
                 let mut bits = set;
@@ -562,7 +564,8 @@ impl<'a, const P: usize> Search<'a, P> {
                         pushes.reverse();
                         return Ok(Reach::Solved(pushes));
                     }
-                    if lower_bound(self.geo, &mut self.pairs, &child) >= DEAD || !seen.insert(child)
+                    if parts.child_bound(self.geo, &mut self.pairs, &child) >= DEAD
+                        || !seen.insert(child)
                     {
                         continue;
                     }
