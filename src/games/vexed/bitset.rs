@@ -19,17 +19,23 @@
 //!   (a shortest solution never repeats a board). Every stored value is derived from valid
 //!   lower bounds only, so the search stays exact.
 //! - Move ordering: children by increasing lower bound (any order keeps the search exact).
+//! - Incremental bound: each letter's bound depends on its own cells only, so a child
+//!   recomputes only the letters a push changed ([`Parts`]); a child whose static bound already
+//!   exceeds the iteration's bound is cut without probing the table (a likely cache miss).
+//! - The table ([`super::table`]) is probed for all children of a node after they are all
+//!   generated, each slot prefetched when its child is made, so the cache misses overlap.
 //! - No depth cap. Between iterations, each time the work doubles, a breadth-first search over
 //!   the live states runs up to a growing number of states: when it completes it has found a
 //!   shortest solution or proven there is none (deepening alone cannot prove that), and on
 //!   puzzles with few reachable states it wins the race. The table holds at most
 //!   [`TABLE_CAPACITY`] states; past that it stops growing (still exact, just slower).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::grid::{Dir, Move};
 use super::planes::{Cells, Geometry, State, planes_needed};
+use super::table::Table;
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 
@@ -65,7 +71,7 @@ pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, Case
 }
 
 /// Hasher for states, which hash themselves to one mixed word ([`State::digest`]): the
-/// table just passes it on.
+/// breadth-first race's set just passes it on.
 #[derive(Default)]
 pub struct WordHasher(u64);
 
@@ -84,7 +90,6 @@ impl Hasher for WordHasher {
     }
 }
 
-type Table<const P: usize> = HashMap<State<P>, u32, BuildHasherDefault<WordHasher>>;
 type Seen<const P: usize> = HashSet<State<P>, BuildHasherDefault<WordHasher>>;
 
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
@@ -187,100 +192,163 @@ impl Pairs {
 
 /// The lower bound of module docs, or [`DEAD`].
 pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &State<P>) -> u32 {
-    let row_mask = (1u128 << geo.cols) - 1;
     let mut total = 0;
     for code in 1..=geo.letters.len() {
-        let set = state.letter(code);
-        let count = set.count_ones() as usize;
-        match count {
-            0 => continue,
-            1 => return DEAD,
-            _ => {}
+        let bound = letter_bound(geo, pairs, state.letter(code));
+        if bound >= DEAD {
+            return DEAD;
         }
-        if count <= PARTITION_MAX {
-            if count == 2 {
-                // One group of two: the wall-aware pair distance.
-                let a = set.trailing_zeros() as usize;
-                let b = 127 - set.leading_zeros() as usize;
-                match pairs.pushes(geo, a, b) {
-                    Some(pushes) => total += pushes,
-                    None => return DEAD,
-                }
-                continue;
-            }
-            let slot = (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                >> 50) as usize
-                % SET_MEMO;
-            if pairs.sets[slot].0 == set {
-                total += pairs.sets[slot].1;
-                continue;
-            }
-            // The blocks by column, and the wall-aware pushes each two of them need to touch.
-            let mut blocks = [(0u32, 0usize); PARTITION_MAX];
-            let mut bits = set;
-            for slot in blocks.iter_mut().take(count) {
-                let cell = bits.trailing_zeros() as usize;
-                *slot = (u32::from(geo.col_of[cell]), cell);
-                bits &= bits - 1;
-            }
-            let blocks = &mut blocks[..count];
-            blocks.sort_unstable();
-            let mut columns = [0u32; PARTITION_MAX];
-            let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
-            for i in 0..count {
-                columns[i] = blocks[i].0;
-                for j in 0..i {
-                    let pushes = pairs.pushes(geo, blocks[i].1, blocks[j].1).unwrap_or(DEAD);
-                    pair[i][j] = pushes;
-                    pair[j][i] = pushes;
-                }
-            }
-            let letter = Letter {
-                columns: &columns[..count],
-                pair: &pair,
+        total += bound;
+    }
+    total
+}
+
+/// Most letter codes (the letters `A..=Z`).
+const MAX_CODES: usize = 26;
+
+/// A state's letter sets and their bounds ([`letter_bound`]): a push changes the sets of one
+/// or a few letters only, so a child recomputes just those and reuses the rest (the bound of
+/// a letter depends on its own set alone, so the sum is the same as [`lower_bound`]'s).
+#[derive(Clone, Copy)]
+struct Parts {
+    sets: [u128; MAX_CODES],
+    bounds: [u32; MAX_CODES],
+}
+
+impl Parts {
+    /// The parts of `state`, reusing those of `base` for letters whose set is unchanged.
+    /// Also returns the total ([`DEAD`] if some letter is dead).
+    fn derive<const P: usize>(
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        state: &State<P>,
+        base: Option<&Parts>,
+    ) -> (Parts, u32) {
+        let mut parts = Parts {
+            sets: [0; MAX_CODES],
+            bounds: [0; MAX_CODES],
+        };
+        let mut total = 0u32;
+        for i in 0..geo.letters.len() {
+            let set = state.letter(i + 1);
+            let bound = match base {
+                Some(base) if base.sets[i] == set => base.bounds[i],
+                _ => letter_bound(geo, pairs, set),
             };
-            let bound = nearest_bound(letter.columns)
-                .max(letter.partition_bound((1 << count) - 1))
-                .min(DEAD);
-            pairs.sets[slot] = (set, bound);
+            parts.sets[i] = set;
+            parts.bounds[i] = bound;
+            total = total.saturating_add(bound);
+        }
+        (parts, total.min(DEAD))
+    }
+
+    /// The lower bound of a child of the state these are the parts of (equal to
+    /// [`lower_bound`] of the child).
+    fn child_bound<const P: usize>(
+        &self,
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        child: &State<P>,
+    ) -> u32 {
+        let mut total = 0u32;
+        for i in 0..geo.letters.len() {
+            let set = child.letter(i + 1);
+            let bound = if self.sets[i] == set {
+                self.bounds[i]
+            } else {
+                letter_bound(geo, pairs, set)
+            };
             if bound >= DEAD {
                 return DEAD;
             }
             total += bound;
-            continue;
         }
-        // Many blocks: fold the rows into the columns holding a block of the letter, and
-        // those holding two or more, and take the nearest-partner bound from the masks.
-        let (mut once, mut twice) = (0u128, 0u128);
-        let mut rows = set;
-        while rows != 0 {
-            let row = rows & row_mask;
-            twice |= once & row;
-            once |= row;
-            rows >>= geo.cols;
-        }
-        let mut worst = 0;
-        let mut singles = once & !twice;
-        while singles != 0 {
-            let col = singles.trailing_zeros();
-            singles &= singles - 1;
-            let below = once & ((1u128 << col) - 1);
-            let above = once >> col >> 1;
-            let left = if below != 0 {
-                col - (127 - below.leading_zeros())
-            } else {
-                u32::MAX
-            };
-            let right = if above != 0 {
-                above.trailing_zeros() + 1
-            } else {
-                u32::MAX
-            };
-            worst = worst.max(left.min(right) - 1);
-        }
-        total += worst;
+        total
     }
-    total
+}
+
+/// The bound of one letter given its cells (0 for an absent letter), or [`DEAD`].
+fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
+    let row_mask = (1u128 << geo.cols) - 1;
+    let count = set.count_ones() as usize;
+    match count {
+        0 => return 0,
+        1 => return DEAD,
+        _ => {}
+    }
+    if count <= PARTITION_MAX {
+        if count == 2 {
+            // One group of two: the wall-aware pair distance.
+            let a = set.trailing_zeros() as usize;
+            let b = 127 - set.leading_zeros() as usize;
+            return pairs.pushes(geo, a, b).unwrap_or(DEAD);
+        }
+        let slot = (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50)
+            as usize
+            % SET_MEMO;
+        if pairs.sets[slot].0 == set {
+            return pairs.sets[slot].1;
+        }
+        // The blocks by column, and the wall-aware pushes each two of them need to touch.
+        let mut blocks = [(0u32, 0usize); PARTITION_MAX];
+        let mut bits = set;
+        for slot in blocks.iter_mut().take(count) {
+            let cell = bits.trailing_zeros() as usize;
+            *slot = (u32::from(geo.col_of[cell]), cell);
+            bits &= bits - 1;
+        }
+        let blocks = &mut blocks[..count];
+        blocks.sort_unstable();
+        let mut columns = [0u32; PARTITION_MAX];
+        let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
+        for i in 0..count {
+            columns[i] = blocks[i].0;
+            for j in 0..i {
+                let pushes = pairs.pushes(geo, blocks[i].1, blocks[j].1).unwrap_or(DEAD);
+                pair[i][j] = pushes;
+                pair[j][i] = pushes;
+            }
+        }
+        let letter = Letter {
+            columns: &columns[..count],
+            pair: &pair,
+        };
+        let bound = nearest_bound(letter.columns)
+            .max(letter.partition_bound((1 << count) - 1))
+            .min(DEAD);
+        pairs.sets[slot] = (set, bound);
+        return bound;
+    }
+    // Many blocks: fold the rows into the columns holding a block of the letter, and
+    // those holding two or more, and take the nearest-partner bound from the masks.
+    let (mut once, mut twice) = (0u128, 0u128);
+    let mut rows = set;
+    while rows != 0 {
+        let row = rows & row_mask;
+        twice |= once & row;
+        once |= row;
+        rows >>= geo.cols;
+    }
+    let mut worst = 0;
+    let mut singles = once & !twice;
+    while singles != 0 {
+        let col = singles.trailing_zeros();
+        singles &= singles - 1;
+        let below = once & ((1u128 << col) - 1);
+        let above = once >> col >> 1;
+        let left = if below != 0 {
+            col - (127 - below.leading_zeros())
+        } else {
+            u32::MAX
+        };
+        let right = if above != 0 {
+            above.trailing_zeros() + 1
+        } else {
+            u32::MAX
+        };
+        worst = worst.max(left.min(right) - 1);
+    }
+    worst
 }
 
 /// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
@@ -372,6 +440,8 @@ struct Child<const P: usize> {
     cell: usize,
     dir: Dir,
     on_path: bool,
+    /// The state's digest (for the table).
+    digest: u64,
     state: State<P>,
 }
 
@@ -433,7 +503,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 }
             }
             search.bound = bound;
-            match search.probe(&start, 0, bound) {
+            match search.probe(&start, 0, bound, None) {
                 Ok(next) => bound = next,
                 Err(Stop::Found) => {
                     let moves = search.moves(start);
@@ -473,6 +543,8 @@ impl<'a, const P: usize> Search<'a, P> {
                 return Err(Stop::OutOfBudget);
             }
             let state = boards[next].0;
+            // Children's bounds recompute only the letters their push changed.
+            let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &state, None);
             let (left, right) = state.movers(self.geo);
             for (set, dir) in [(left, Dir::Left), (right, Dir::Right)] {
                 let mut bits = set;
@@ -492,7 +564,8 @@ impl<'a, const P: usize> Search<'a, P> {
                         pushes.reverse();
                         return Ok(Reach::Solved(pushes));
                     }
-                    if lower_bound(self.geo, &mut self.pairs, &child) >= DEAD || !seen.insert(child)
+                    if parts.child_bound(self.geo, &mut self.pairs, &child) >= DEAD
+                        || !seen.insert(child)
                     {
                         continue;
                     }
@@ -509,10 +582,20 @@ impl<'a, const P: usize> Search<'a, P> {
 
     /// Searches below `state` (live, not clear, lower bound `bound`, at depth `g`, with
     /// `g + bound <= self.bound`). Returns a new lower bound of its distance to the goal.
-    fn probe(&mut self, state: &State<P>, g: u32, bound: u32) -> Result<u32, Stop> {
+    fn probe(
+        &mut self,
+        state: &State<P>,
+        g: u32,
+        bound: u32,
+        parent: Option<&Parts>,
+    ) -> Result<u32, Stop> {
         if !self.meter.tick() {
             return Err(Stop::OutOfBudget);
         }
+        // This state's slot is needed once its children are generated: start loading it.
+        let digest = state.digest();
+        self.table.prefetch(digest);
+        let (parts, _) = Parts::derive(self.geo, &mut self.pairs, state, parent);
         let depth = g as usize;
         if self.buffers.len() <= depth {
             self.buffers.resize_with(depth + 1, Vec::new);
@@ -538,31 +621,47 @@ impl<'a, const P: usize> Search<'a, P> {
                     best = 1;
                     continue;
                 }
-                // A stored bound is never below the static one: skip computing it.
-                let (bound, on_path) = match self.table.get(&child) {
-                    Some(&entry) => (entry & !ON_PATH, entry & ON_PATH != 0),
-                    None => (lower_bound(self.geo, &mut self.pairs, &child), false),
-                };
-                if bound >= DEAD {
+                // The static bound first: it is cheap (only the letters the push changed are
+                // recomputed) while a table probe is a likely cache miss, and when the static
+                // bound already cuts the child the table is not consulted at all. A stored
+                // bound is never below the static one, so the cut is the same; the parent's
+                // new bound may only be weaker, and stays admissible.
+                let fresh = parts.child_bound(self.geo, &mut self.pairs, &child);
+                if fresh >= DEAD {
                     continue;
                 }
+                if g + 1 + fresh > self.bound {
+                    best = best.min(1 + fresh);
+                    continue;
+                }
+                let digest = child.digest();
+                self.table.prefetch(digest);
                 children.push(Child {
-                    bound,
+                    bound: fresh,
                     cell,
                     dir,
-                    on_path,
+                    on_path: false,
+                    digest,
                     state: child,
                 });
             }
         }
+        // The table probes come after all children are generated, so that the prefetches
+        // above overlap their cache misses.
+        for child in &mut children {
+            if let Some(entry) = self.table.get_with(&child.state, child.digest) {
+                child.bound = entry & !ON_PATH;
+                child.on_path = entry & ON_PATH != 0;
+            }
+        }
         children.sort_unstable_by_key(|c| c.bound);
         let full = self.table.len() >= TABLE_CAPACITY;
-        match self.table.get_mut(state) {
-            Some(entry) => *entry |= ON_PATH,
-            None if full => {}
-            None => {
-                self.table.insert(*state, bound | ON_PATH);
-            }
+        if !self
+            .table
+            .update_with(state, digest, |entry| entry | ON_PATH)
+            && !full
+        {
+            self.table.insert(*state, bound | ON_PATH);
         }
         let mut outcome = Ok(());
         for child in &children {
@@ -572,7 +671,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 continue;
             }
             self.path.push((child.cell, child.dir));
-            match self.probe(&child.state, g + 1, child.bound) {
+            match self.probe(&child.state, g + 1, child.bound, Some(&parts)) {
                 Ok(found) => best = best.min(1 + found),
                 Err(stop) => {
                     outcome = Err(stop);
@@ -583,9 +682,7 @@ impl<'a, const P: usize> Search<'a, P> {
         }
         self.buffers[depth] = children;
         let best = best.max(bound);
-        if let Some(entry) = self.table.get_mut(state) {
-            *entry = best;
-        }
+        self.table.update_with(state, digest, |_| best);
         outcome.map(|()| best)
     }
 }

@@ -18,6 +18,7 @@ pub mod check;
 pub mod grid;
 pub mod planes;
 pub mod reference;
+pub mod table;
 
 use crate::game::{Budget, CaseError, Engine, Outcome, Parsed, Rules, Verdict, split_blocks};
 pub use check::{CheckError, check_output};

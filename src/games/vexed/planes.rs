@@ -169,6 +169,15 @@ impl Geometry {
 }
 
 impl<const P: usize> State<P> {
+    /// The state without blocks.
+    pub const EMPTY: State<P> = State { planes: [0; P] };
+
+    /// A state from its planes (for tests of containers of states).
+    #[cfg(test)]
+    pub fn from_planes(planes: [u128; P]) -> State<P> {
+        State { planes }
+    }
+
     /// The blocks of `grid` (whose letters are all in `geo`, which needs at most `P` planes).
     pub fn new(geo: &Geometry, grid: &Grid) -> State<P> {
         let mut planes = [0u128; P];
