@@ -7,38 +7,23 @@
 //! like-for-like comparison (`gamebench run corpora/linkpop/generated --engine all -j 1`
 //! compares them on the whole files).
 
-use std::hint::black_box;
-use std::path::Path;
+mod common;
 
+use common::{corpus_path, load_file, solve_all};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gamebench::game::{Budget, Game};
 use gamebench::registry;
 
 /// Cases of each file both engines run.
 const SHARED_CASES: usize = 3;
 
-/// Every case of one judge file, parsed once.
-fn load(game: &dyn Game, path: &Path) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
-    game.parse(&std::fs::read(path).expect("bundled corpus"))
-        .into_iter()
-        .map(|parsed| parsed.case.expect("valid corpus"))
-        .collect()
-}
-
-fn solve_all(game: &dyn Game, engine: &str, cases: &[Box<dyn std::any::Any + Send + Sync>]) {
-    for (i, case) in cases.iter().enumerate() {
-        black_box(game.solve(engine, i + 1, case.as_ref(), &Budget::UNLIMITED));
-    }
-}
-
 fn engines(c: &mut Criterion) {
     let game = registry::find("linkpop").unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/linkpop/generated");
+    let root = corpus_path("linkpop/generated");
     for (set, file) in [
         ("worst", "worst/linkpop-worst-1-0.in"),
         ("moving", "moving/linkpop-moving-1-0.in"),
     ] {
-        let cases = load(game, &root.join(file));
+        let cases = load_file(game, &root.join(file));
         let mut group = c.benchmark_group(format!("linkpop/{set}"));
         group.sample_size(10);
         group.throughput(Throughput::Elements(cases.len() as u64));
