@@ -18,7 +18,9 @@
 //!   depth already searched is cut at once, and a state on the path is never re-entered
 //!   (a shortest solution never repeats a board). Every stored value is derived from valid
 //!   lower bounds only, so the search stays exact.
-//! - Move ordering: children by increasing lower bound (any order keeps the search exact).
+//! - Move ordering: children by increasing lower bound, ties broken by fewer blocks left (a
+//!   removal first); any order keeps the search exact, since the previous iterations proved
+//!   there is no shorter solution.
 //! - Incremental bound: each letter's bound depends on its own cells only, so a child
 //!   recomputes only the letters a push changed ([`Parts`]); a child whose static bound already
 //!   exceeds the iteration's bound is cut without probing the table (a likely cache miss).
@@ -654,7 +656,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 child.on_path = entry & ON_PATH != 0;
             }
         }
-        children.sort_unstable_by_key(|c| c.bound);
+        children.sort_unstable_by_key(|c| (c.bound, c.state.occupied().count_ones()));
         let full = self.table.len() >= TABLE_CAPACITY;
         if !self
             .table
