@@ -547,35 +547,27 @@ impl<'a, const P: usize> Search<'a, P> {
             let state = boards[next].0;
             // Children's bounds recompute only the letters their push changed.
             let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &state, None);
-            let (left, right) = state.movers(self.geo);
-            for (set, dir) in [(left, Dir::Left), (right, Dir::Right)] {
-                let mut bits = set;
-                while bits != 0 {
-                    let cell = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let mut child = state;
-                    child.push(self.geo, cell, dir);
-                    if child.is_clear() {
-                        let mut pushes = vec![(cell, dir)];
-                        let mut at = next;
-                        while at != 0 {
-                            let (_, parent, cell, dir) = boards[at];
-                            pushes.push((cell, dir));
-                            at = parent as usize;
-                        }
-                        pushes.reverse();
-                        return Ok(Reach::Solved(pushes));
+            for (cell, dir, child) in state.children(self.geo) {
+                if child.is_clear() {
+                    let mut pushes = vec![(cell, dir)];
+                    let mut at = next;
+                    while at != 0 {
+                        let (_, parent, cell, dir) = boards[at];
+                        pushes.push((cell, dir));
+                        at = parent as usize;
                     }
-                    if parts.child_bound(self.geo, &mut self.pairs, &child) >= DEAD
-                        || !seen.insert(child)
-                    {
-                        continue;
-                    }
-                    if seen.len() as u64 > limit || seen.len() > TABLE_CAPACITY {
-                        return Ok(Reach::Unknown);
-                    }
-                    boards.push((child, next as u32, cell, dir));
+                    pushes.reverse();
+                    return Ok(Reach::Solved(pushes));
                 }
+                if parts.child_bound(self.geo, &mut self.pairs, &child) >= DEAD
+                    || !seen.insert(child)
+                {
+                    continue;
+                }
+                if seen.len() as u64 > limit || seen.len() > TABLE_CAPACITY {
+                    return Ok(Reach::Unknown);
+                }
+                boards.push((child, next as u32, cell, dir));
             }
             next += 1;
         }
@@ -606,47 +598,39 @@ impl<'a, const P: usize> Search<'a, P> {
         children.clear();
         // The best bound found for this state: one more than the best child's.
         let mut best = DEAD;
-        let (left, right) = state.movers(self.geo);
-        for (set, dir) in [(left, Dir::Left), (right, Dir::Right)] {
-            let mut bits = set;
-            while bits != 0 {
-                let cell = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let mut child = *state;
-                child.push(self.geo, cell, dir);
-                if child.is_clear() {
-                    if g < self.bound {
-                        self.buffers[depth] = children;
-                        self.path.push((cell, dir));
-                        return Err(Stop::Found);
-                    }
-                    best = 1;
-                    continue;
+        for (cell, dir, child) in state.children(self.geo) {
+            if child.is_clear() {
+                if g < self.bound {
+                    self.buffers[depth] = children;
+                    self.path.push((cell, dir));
+                    return Err(Stop::Found);
                 }
-                // The static bound first: it is cheap (only the letters the push changed are
-                // recomputed) while a table probe is a likely cache miss, and when the static
-                // bound already cuts the child the table is not consulted at all. A stored
-                // bound is never below the static one, so the cut is the same; the parent's
-                // new bound may only be weaker, and stays admissible.
-                let fresh = parts.child_bound(self.geo, &mut self.pairs, &child);
-                if fresh >= DEAD {
-                    continue;
-                }
-                if g + 1 + fresh > self.bound {
-                    best = best.min(1 + fresh);
-                    continue;
-                }
-                let digest = child.digest();
-                self.table.prefetch(digest);
-                children.push(Child {
-                    bound: fresh,
-                    cell,
-                    dir,
-                    on_path: false,
-                    digest,
-                    state: child,
-                });
+                best = 1;
+                continue;
             }
+            // The static bound first: it is cheap (only the letters the push changed are
+            // recomputed) while a table probe is a likely cache miss, and when the static
+            // bound already cuts the child the table is not consulted at all. A stored
+            // bound is never below the static one, so the cut is the same; the parent's
+            // new bound may only be weaker, and stays admissible.
+            let fresh = parts.child_bound(self.geo, &mut self.pairs, &child);
+            if fresh >= DEAD {
+                continue;
+            }
+            if g + 1 + fresh > self.bound {
+                best = best.min(1 + fresh);
+                continue;
+            }
+            let digest = child.digest();
+            self.table.prefetch(digest);
+            children.push(Child {
+                bound: fresh,
+                cell,
+                dir,
+                on_path: false,
+                digest,
+                state: child,
+            });
         }
         // The table probes come after all children are generated, so that the prefetches
         // above overlap their cache misses.

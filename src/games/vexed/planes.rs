@@ -251,6 +251,30 @@ impl<const P: usize> State<P> {
         (left, right)
     }
 
+    /// Every legal push and the settled board it gives: left pushes first, then right, each
+    /// in ascending cell order (the search's move order).
+    pub fn children<'a>(
+        &'a self,
+        geo: &'a Geometry,
+    ) -> impl Iterator<Item = (usize, Dir, Self)> + 'a {
+        let (left, right) = self.movers(geo);
+        [(left, Dir::Left), (right, Dir::Right)]
+            .into_iter()
+            .flat_map(move |(set, dir)| {
+                let mut bits = set;
+                std::iter::from_fn(move || {
+                    if bits == 0 {
+                        return None;
+                    }
+                    let cell = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let mut child = *self;
+                    child.push(geo, cell, dir);
+                    Some((cell, dir, child))
+                })
+            })
+    }
+
     /// Pushes the block on `cell` one cell towards `dir` (the target must be free), then
     /// settles the board.
     pub fn push(&mut self, geo: &Geometry, cell: usize, dir: Dir) {
