@@ -14,6 +14,8 @@ FILES=30
 
 say() { printf '== %s\n' "$*"; }
 die() { printf 'parallel-smoke: %s\n' "$*" >&2; exit "${2:-1}"; }
+# shellcheck source=.ci/smoke-common.sh
+. "$(dirname "$0")/smoke-common.sh"
 
 if ! command -v parallel >/dev/null; then
     say "installing GNU parallel (apt-get)"
@@ -40,12 +42,5 @@ parallel --will-cite --halt now,fail=1 -j 2 \
 "$BIN" merge "$TMP/shards" -o "$TMP/merged.csv"
 
 say "comparing the merged CSV with the single-machine run (without time_ns)"
-TIME_COLUMN=$(head -1 "$TMP/single.csv" | tr ',' '\n' | grep -n '^time_ns$' | cut -d: -f1)
-strip() { cut -d, -f"$TIME_COLUMN" --complement "$1"; }
-if diff <(strip "$TMP/single.csv") <(strip "$TMP/merged.csv") >"$TMP/diff.txt"; then
-    echo "identical apart from time_ns: $(($(wc -l < "$TMP/merged.csv") - 1)) rows"
-else
-    head -20 "$TMP/diff.txt"
-    die "the merged CSV differs from the single-machine run"
-fi
+compare_merged "$TMP/single.csv" "$TMP/merged.csv" "$TMP"
 say "parallel smoke test passed"

@@ -22,6 +22,8 @@ NODE=gbnode
 
 say() { printf '== %s\n' "$*"; }
 die() { printf 'slurm-smoke: %s\n' "$*" >&2; exit "${2:-1}"; }
+# shellcheck source=.ci/smoke-common.sh
+. "$(dirname "$0")/smoke-common.sh"
 
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null \
     || ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
@@ -160,14 +162,7 @@ grep -q '"threads": 1,' "$TMP/shards/shard-0-of-$SHARDS.json" \
     || die "the shards did not take their thread count from --cpus-per-task=1"
 
 say "comparing the merged CSV with the single-machine run (without time_ns)"
-TIME_COLUMN=$(head -1 "$TMP/single.csv" | tr ',' '\n' | grep -n '^time_ns$' | cut -d: -f1)
-strip() { cut -d, -f"$TIME_COLUMN" --complement "$1"; }
-if diff <(strip "$TMP/single.csv") <(strip "$TMP/merged.csv") >"$TMP/diff.txt"; then
-    echo "identical apart from time_ns: $(($(wc -l < "$TMP/merged.csv") - 1)) rows"
-else
-    head -20 "$TMP/diff.txt"
-    die "the merged CSV differs from the single-machine run"
-fi
+compare_merged "$TMP/single.csv" "$TMP/merged.csv" "$TMP"
 say "requeueing array task ${ARRAY}_1 (as a scheduler would): it resumes and changes nothing"
 cp "$TMP/shards/results.shard-1-of-$SHARDS.csv" "$TMP/shard-1-before.csv"
 scontrol requeue "${ARRAY}_1"
