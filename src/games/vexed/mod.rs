@@ -14,6 +14,7 @@
 //! stable as given is settled (gravity and removals) before searching and replaying.
 
 pub mod bitset;
+pub mod bound;
 pub mod check;
 pub mod grid;
 pub mod planes;

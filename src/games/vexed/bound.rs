@@ -1,0 +1,354 @@
+//! The admissible lower bound of the `bitset` engine: pushes a state still needs, at least.
+//!
+//! A push moves exactly one block one column and nothing else changes column (falls are
+//! vertical), so every push belongs to exactly one letter and per-letter bounds add up. For one
+//! letter, the larger of: (a) for a block whose nearest same-letter block is `d + 1` columns
+//! away, `d` pushes (it can only go when a block of its letter is at most one column away);
+//! (b) for letters of at most [`PARTITION_MAX`] blocks, the cheapest split into removal groups
+//! of two or more, a group of `m` blocks needing `span - (m - 1)` pushes to fit the at most
+//! `m - 1` columns a connected group spans. A letter with exactly one block makes the state
+//! dead (bound [`DEAD`]). A letter with exactly two blocks uses the wall-aware pair distance of
+//! [`Pairs`] instead, which also finds pairs that can never touch (dead).
+//!
+//! Invariant: every value returned is at most the true number of pushes left (or [`DEAD`]
+//! only when the board can never be cleared), so searches that prune with it stay exact.
+
+use super::planes::{Cells, Geometry, State};
+
+/// The lower bound of a dead state (small enough that adding a depth cannot overflow).
+pub const DEAD: u32 = u32::MAX / 4;
+
+/// Letters with at most this many blocks get the partition bound (all partitions are tried).
+const PARTITION_MAX: usize = 6;
+
+/// Unknown entry of the [`Pairs`] cache.
+const UNKNOWN: u8 = u8::MAX;
+/// Entry of the [`Pairs`] cache for two cells whose blocks can never touch.
+const NEVER: u8 = u8::MAX - 1;
+
+/// Pushes two blocks need to touch, from the walls alone, computed lazily per pair of cells.
+///
+/// A block's possible journeys, ignoring other blocks (which may or may not be there later),
+/// form a graph on the non-wall cells: sideways to a non-wall neighbour for one push, down to a
+/// non-wall cell for free (falling, or lowered as blocks below go), never up. For two blocks on
+/// cells `a` and `b`, the pushes they need before touching are at least the cheapest
+/// `cost(a -> p) + cost(b -> q)` over orthogonally adjacent cells `p`, `q`: every real pair of
+/// trajectories is a pair of paths in that graph. When no such pair exists they never touch.
+pub struct Pairs {
+    cells: usize,
+    /// `from[a * cells + p]`: pushes from `a` to `p` ([`UNKNOWN`] rows not computed yet).
+    from: Vec<u8>,
+    /// `pair[a * cells + b]`, or [`UNKNOWN`] / [`NEVER`].
+    pair: Vec<u8>,
+    /// Direct-mapped memo of the bound of one letter's cell set (it depends on nothing else),
+    /// for letters of three or more blocks: (cells, bound), `cells == 0` for an empty slot.
+    sets: Vec<(u128, u32)>,
+}
+
+/// Slots of the per-letter memo (a power of two).
+const SET_MEMO: usize = 1 << 12;
+
+impl Pairs {
+    pub fn new(geo: &Geometry) -> Pairs {
+        let cells = geo.rows * geo.cols;
+        Pairs {
+            cells,
+            from: vec![UNKNOWN; cells * cells],
+            pair: vec![UNKNOWN; cells * cells],
+            sets: vec![(0, 0); SET_MEMO],
+        }
+    }
+
+    /// Fills the row of push costs from cell `a` (0-1 breadth-first search).
+    fn costs_from(&mut self, geo: &Geometry, a: usize) -> &[u8] {
+        let row = &mut self.from[a * self.cells..(a + 1) * self.cells];
+        if row[a] == UNKNOWN {
+            let open = |cell: usize| geo.walls >> cell & 1 == 0;
+            let mut queue = std::collections::VecDeque::from([a]);
+            row[a] = 0;
+            while let Some(cell) = queue.pop_front() {
+                let cost = row[cell];
+                let col = cell % geo.cols;
+                let below = cell + geo.cols;
+                if below < self.cells && open(below) && row[below] > cost {
+                    row[below] = cost;
+                    queue.push_front(below);
+                }
+                let sideways = [
+                    (col > 0).then(|| cell - 1),
+                    (col + 1 < geo.cols).then(|| cell + 1),
+                ];
+                for next in sideways.into_iter().flatten() {
+                    if open(next) && row[next] > cost + 1 {
+                        row[next] = cost + 1;
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        &self.from[a * self.cells..(a + 1) * self.cells]
+    }
+
+    /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
+    pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
+        let known = self.pair[a * self.cells + b];
+        if known == UNKNOWN {
+            let cells = self.cells;
+            let from_a = self.costs_from(geo, a).to_vec();
+            let from_b = self.costs_from(geo, b);
+            let mut best = u32::from(NEVER);
+            for (p, &to_p) in from_a.iter().enumerate() {
+                if to_p == UNKNOWN {
+                    continue;
+                }
+                for q in Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls).iter() {
+                    if from_b[q] != UNKNOWN {
+                        best = best.min(u32::from(to_p) + u32::from(from_b[q]));
+                    }
+                }
+            }
+            let value = best.min(u32::from(NEVER)) as u8;
+            self.pair[a * cells + b] = value;
+            self.pair[b * cells + a] = value;
+        }
+        let value = self.pair[a * self.cells + b];
+        (value != NEVER).then_some(u32::from(value))
+    }
+}
+
+/// The lower bound of module docs, or [`DEAD`].
+pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &State<P>) -> u32 {
+    let mut total = 0;
+    for code in 1..=geo.letters.len() {
+        let bound = letter_bound(geo, pairs, state.letter(code));
+        if bound >= DEAD {
+            return DEAD;
+        }
+        total += bound;
+    }
+    total
+}
+
+/// Most letter codes (the letters `A..=Z`).
+const MAX_CODES: usize = 26;
+
+/// A state's letter sets and their bounds ([`letter_bound`]): a push changes the sets of one
+/// or a few letters only, so a child recomputes just those and reuses the rest (the bound of
+/// a letter depends on its own set alone, so the sum is the same as [`lower_bound`]'s).
+#[derive(Clone, Copy)]
+pub struct Parts {
+    sets: [u128; MAX_CODES],
+    bounds: [u32; MAX_CODES],
+}
+
+impl Parts {
+    /// The parts of `state`, reusing those of `base` for letters whose set is unchanged.
+    /// Also returns the total ([`DEAD`] if some letter is dead).
+    pub fn derive<const P: usize>(
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        state: &State<P>,
+        base: Option<&Parts>,
+    ) -> (Parts, u32) {
+        let mut parts = Parts {
+            sets: [0; MAX_CODES],
+            bounds: [0; MAX_CODES],
+        };
+        let mut total = 0u32;
+        for i in 0..geo.letters.len() {
+            let set = state.letter(i + 1);
+            let bound = match base {
+                Some(base) if base.sets[i] == set => base.bounds[i],
+                _ => letter_bound(geo, pairs, set),
+            };
+            parts.sets[i] = set;
+            parts.bounds[i] = bound;
+            total = total.saturating_add(bound);
+        }
+        (parts, total.min(DEAD))
+    }
+
+    /// The lower bound of a child of the state these are the parts of (equal to
+    /// [`lower_bound`] of the child).
+    pub fn child_bound<const P: usize>(
+        &self,
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        child: &State<P>,
+    ) -> u32 {
+        let mut total = 0u32;
+        for i in 0..geo.letters.len() {
+            let set = child.letter(i + 1);
+            let bound = if self.sets[i] == set {
+                self.bounds[i]
+            } else {
+                letter_bound(geo, pairs, set)
+            };
+            if bound >= DEAD {
+                return DEAD;
+            }
+            total += bound;
+        }
+        total
+    }
+}
+
+/// The bound of one letter given its cells (0 for an absent letter), or [`DEAD`].
+fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
+    let row_mask = (1u128 << geo.cols) - 1;
+    let count = set.count_ones() as usize;
+    match count {
+        0 => return 0,
+        1 => return DEAD,
+        _ => {}
+    }
+    if count <= PARTITION_MAX {
+        if count == 2 {
+            // One group of two: the wall-aware pair distance.
+            let a = set.trailing_zeros() as usize;
+            let b = 127 - set.leading_zeros() as usize;
+            return pairs.pushes(geo, a, b).unwrap_or(DEAD);
+        }
+        let slot = (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50)
+            as usize
+            % SET_MEMO;
+        if pairs.sets[slot].0 == set {
+            return pairs.sets[slot].1;
+        }
+        // The blocks by column, and the wall-aware pushes each two of them need to touch.
+        let mut blocks = [(0u32, 0usize); PARTITION_MAX];
+        let mut bits = set;
+        for slot in blocks.iter_mut().take(count) {
+            let cell = bits.trailing_zeros() as usize;
+            *slot = (u32::from(geo.col_of[cell]), cell);
+            bits &= bits - 1;
+        }
+        let blocks = &mut blocks[..count];
+        blocks.sort_unstable();
+        let mut columns = [0u32; PARTITION_MAX];
+        let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
+        for i in 0..count {
+            columns[i] = blocks[i].0;
+            for j in 0..i {
+                let pushes = pairs.pushes(geo, blocks[i].1, blocks[j].1).unwrap_or(DEAD);
+                pair[i][j] = pushes;
+                pair[j][i] = pushes;
+            }
+        }
+        let letter = Letter {
+            columns: &columns[..count],
+            pair: &pair,
+        };
+        let bound = nearest_bound(letter.columns)
+            .max(letter.partition_bound((1 << count) - 1))
+            .min(DEAD);
+        pairs.sets[slot] = (set, bound);
+        return bound;
+    }
+    // Many blocks: fold the rows into the columns holding a block of the letter, and
+    // those holding two or more, and take the nearest-partner bound from the masks.
+    let (mut once, mut twice) = (0u128, 0u128);
+    let mut rows = set;
+    while rows != 0 {
+        let row = rows & row_mask;
+        twice |= once & row;
+        once |= row;
+        rows >>= geo.cols;
+    }
+    let mut worst = 0;
+    let mut singles = once & !twice;
+    while singles != 0 {
+        let col = singles.trailing_zeros();
+        singles &= singles - 1;
+        let below = once & ((1u128 << col) - 1);
+        let above = once >> col >> 1;
+        let left = if below != 0 {
+            col - (127 - below.leading_zeros())
+        } else {
+            u32::MAX
+        };
+        let right = if above != 0 {
+            above.trailing_zeros() + 1
+        } else {
+            u32::MAX
+        };
+        worst = worst.max(left.min(right) - 1);
+    }
+    worst
+}
+
+/// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
+/// block is `d + 1` columns away needs `d` pushes of the letter before it can be removed.
+fn nearest_bound(columns: &[u32]) -> u32 {
+    let mut worst = 0;
+    for (i, &c) in columns.iter().enumerate() {
+        let left = if i > 0 { c - columns[i - 1] } else { u32::MAX };
+        let right = columns.get(i + 1).map_or(u32::MAX, |&r| r - c);
+        worst = worst.max(left.min(right).saturating_sub(1));
+    }
+    worst
+}
+
+/// One letter's blocks (at most [`PARTITION_MAX`]), sorted by column.
+struct Letter<'a> {
+    columns: &'a [u32],
+    /// Wall-aware pushes two blocks need to touch ([`DEAD`] if never).
+    pair: &'a [[u32; PARTITION_MAX]; PARTITION_MAX],
+}
+
+impl Letter<'_> {
+    /// Partition bound: the blocks leave the board in connected groups of two or more, and
+    /// pushes of different blocks are different pushes, so the bound is the cheapest split of
+    /// the blocks in `mask` into groups, each costing at least:
+    /// - two blocks: the pushes they need to touch (wall-aware, [`Pairs`]);
+    /// - `m` blocks: `span - (m - 1)`, since a connected group of `m` spans at most `m - 1`
+    ///   columns when it goes (its leftmost block must move right, its rightmost left);
+    /// - three blocks, also: a connected group of three is a path `x - m - y`, so for the best
+    ///   middle block `m`, the larger of the pushes `x, m` and `m, y` need to touch.
+    fn partition_bound(&self, mask: u32) -> u32 {
+        if mask == 0 {
+            return 0;
+        }
+        let first = mask.trailing_zeros();
+        let rest = mask & !(1 << first);
+        let mut best = DEAD;
+        // Every group containing the first block: `first` plus a non-empty subset of `rest`.
+        let mut others = rest;
+        while others != 0 {
+            let group = others | (1 << first);
+            let remaining = rest & !others;
+            // A lone block left over cannot form a group.
+            if remaining.count_ones() != 1 {
+                let cost = self.group_cost(group);
+                if cost < best {
+                    best = best.min(cost.saturating_add(self.partition_bound(remaining)));
+                }
+            }
+            others = (others - 1) & rest;
+        }
+        best
+    }
+
+    fn group_cost(&self, group: u32) -> u32 {
+        let size = group.count_ones();
+        let low = group.trailing_zeros() as usize;
+        let high = 31 - group.leading_zeros() as usize;
+        let span = (self.columns[high] - self.columns[low]).saturating_sub(size - 1);
+        match size {
+            2 => self.pair[low][high].max(span),
+            3 => {
+                let middle = (group & !(1 << low) & !(1 << high)).trailing_zeros() as usize;
+                let members = [low, middle, high];
+                let path = (0..3)
+                    .map(|m| {
+                        let (x, y) = (members[(m + 1) % 3], members[(m + 2) % 3]);
+                        self.pair[members[m]][x].max(self.pair[members[m]][y])
+                    })
+                    .min()
+                    .unwrap_or(DEAD);
+                span.max(path)
+            }
+            _ => span,
+        }
+    }
+}
