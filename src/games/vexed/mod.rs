@@ -13,10 +13,12 @@
 //! e.g. the judge's 9x9, the original game's 8x10 or the level packs' 7x12). A board that is not
 //! stable as given is settled (gravity and removals) before searching and replaying.
 
+pub mod astar;
 pub mod bitset;
 pub mod bound;
 pub mod check;
 pub mod grid;
+pub mod ida;
 pub mod planes;
 pub mod reference;
 pub mod table;
