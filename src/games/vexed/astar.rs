@@ -65,7 +65,26 @@ pub(crate) fn search<const P: usize>(
 ) -> Ended {
     // Per node: the node, and two index slots (the index is at most half full).
     let capacity = memory / (std::mem::size_of::<Node<P>>() + 2 * Index::SLOT_BYTES);
-    Search::new(geo, meter, capacity).run(start)
+    let mut search = Search::new(geo, meter, capacity);
+    let ended = search.run(start);
+    search.recycle();
+    ended
+}
+
+/// Bytes of arena a thread keeps for its next search, at most.
+const SPARE_BYTES: usize = 64 << 20;
+
+/// Allocations a thread keeps from one search to the next, so that a batch of puzzles reuses
+/// the arena and the frontier instead of asking for fresh (zeroed) memory each time.
+#[derive(Default)]
+struct Spare {
+    /// A `Vec<Node<P>>` (empty) for the `P` of the last search.
+    nodes: Option<Box<dyn std::any::Any>>,
+    frontier: Frontier,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
 }
 
 struct Search<'a, const P: usize> {
@@ -82,19 +101,47 @@ struct Search<'a, const P: usize> {
 
 impl<'a, const P: usize> Search<'a, P> {
     fn new(geo: &'a Geometry, meter: Meter, capacity: usize) -> Self {
+        let (nodes, frontier) = SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            let nodes = spare
+                .nodes
+                .take()
+                .and_then(|nodes| nodes.downcast::<Vec<Node<P>>>().ok())
+                .map_or_else(Vec::new, |nodes| *nodes);
+            (nodes, std::mem::take(&mut spare.frontier))
+        });
         Search {
             geo,
             pairs: Pairs::new(geo),
             meter,
-            nodes: Vec::new(),
+            nodes,
             index: Index::default(),
-            frontier: Frontier::default(),
+            frontier,
             capacity,
             children: Vec::new(),
         }
     }
 
-    fn run(mut self, start: State<P>) -> Ended {
+    /// Gives the arena and the frontier back to the thread's [`Spare`], emptied (unless the
+    /// arena grew past [`SPARE_BYTES`]).
+    fn recycle(self) {
+        let Search {
+            mut nodes,
+            mut frontier,
+            ..
+        } = self;
+        nodes.clear();
+        frontier.clear();
+        SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if nodes.capacity() * std::mem::size_of::<Node<P>>() <= SPARE_BYTES {
+                spare.nodes = Some(Box::new(nodes));
+            }
+            spare.frontier = frontier;
+        });
+    }
+
+    fn run(&mut self, start: State<P>) -> Ended {
         let h = lower_bound(self.geo, &mut self.pairs, &start);
         if h >= DEAD {
             return Ended::Done(None, Verdict::Unsolved, 0);
@@ -341,6 +388,15 @@ impl Frontier {
         row[g].push(id);
         self.top[f] = self.top[f].max(g);
         self.f = self.f.min(f);
+    }
+
+    /// Empties the frontier, keeping its buckets' memory.
+    fn clear(&mut self) {
+        for row in &mut self.buckets {
+            row.iter_mut().for_each(Vec::clear);
+        }
+        self.top.iter_mut().for_each(|top| *top = 0);
+        self.f = 0;
     }
 
     /// The open entry of smallest `f`, deepest first: `(f, g, id)`.

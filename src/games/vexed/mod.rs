@@ -259,6 +259,7 @@ fn parse_board(
 }
 
 /// A budget tracker shared by both engines: counts expanded states, watches the clock.
+#[derive(Clone, Copy)]
 pub(crate) struct Meter {
     max_states: u64,
     deadline: Option<std::time::Instant>,
