@@ -176,7 +176,7 @@ impl<'a, const P: usize> Search<'a, P> {
     }
 
     /// Expands one node whose queue key is `f`: the solution if a child is clear, `Err` when
-    /// the arena is full.
+    /// the arena is full (or a depth would not fit a node).
     fn expand(&mut self, id: u32, node: Node<P>, f: u32) -> Result<Option<Vec<Move>>, ()> {
         let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &node.state, None);
         let mut children = std::mem::take(&mut self.children);
@@ -200,7 +200,11 @@ impl<'a, const P: usize> Search<'a, P> {
             }
         }
         // Lookups after all children are made, so that their prefetches overlap.
-        let g = node.g + 1;
+        let Some(g) = node.g.checked_add(1) else {
+            // Deeper than a node can say: leave it to deepening, which has no such limit.
+            self.children = children;
+            return Err(());
+        };
         for &(cell, dir, child, digest) in &children {
             if self.index.needs_room() {
                 let nodes = &self.nodes;
