@@ -4,7 +4,8 @@
 //! `../shared/vexed-levels`, outside the repository: the GPL level data is not ours to commit)
 //! and prints, per pack: levels, how many were solved and proven minimal within the per-level
 //! budget (`VEXED_LEVEL_SECONDS`, default 1 s, single thread), how K compares with the published
-//! par (below / equal / above; above would be a bug), then the slowest levels overall.
+//! par (below / equal / above), the levels off par by name, then the slowest levels overall.
+//! Every solution found is replayed by the checker (a K below par must be a real solution).
 //! Skips cleanly when the folder is absent. Optional `VEXED_PACKS=classic-levels,...` limits
 //! the packs. Run: `cargo bench --bench vexed_levels`.
 
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use gamebench::game::{Budget, Rules, Verdict};
-use gamebench::games::vexed::{Vexed, bitset};
+use gamebench::games::vexed::{Vexed, bitset, check_output};
 
 /// Slowest levels listed at the end.
 const SLOWEST: usize = 15;
@@ -56,6 +57,7 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut slowest: Vec<(f64, String, Option<usize>, Option<usize>)> = Vec::new();
     let mut totals = [0usize; 7];
+    let mut off_par: Vec<String> = Vec::new();
     for pack in packs {
         let pars: HashMap<String, usize> = std::fs::read_to_string(pack.with_extension("par"))
             .unwrap_or_default()
@@ -83,8 +85,18 @@ fn main() {
                 Verdict::Budget => row[2] += 1,
                 Verdict::Unsolved => row[3] += 1,
             }
+            if outcome.verdict == Verdict::Solved {
+                // Every solution is replayed by the checker: a K below par must be real.
+                let text = Vexed::format_case(0, &puzzle, &outcome);
+                if let Err(error) = check_output(&puzzle, &text, None) {
+                    panic!("{}: the checker rejects the solution: {error}", puzzle.name);
+                }
+            }
             if let (Some(k), Some(par)) = (k, par) {
                 row[4 + usize::from(k >= par) + usize::from(k > par)] += 1;
+                if k != par {
+                    off_par.push(format!("{} K = {k}, par = {par}", puzzle.name));
+                }
             }
             slowest.push((took, puzzle.name.clone(), k, par));
         }
@@ -101,6 +113,10 @@ fn main() {
         "| **total** | {} | {} | {} | {} | {} | {} | {} | | |",
         totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], totals[6]
     );
+    println!("\nlevels whose K differs from par (every solution replayed by the checker):");
+    for line in &off_par {
+        println!("  {line}");
+    }
     slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
     println!("\nslowest levels:");
     for (took, name, k, par) in slowest.iter().take(SLOWEST) {
