@@ -4,15 +4,13 @@
 //! so the boards, letter counts and plane counts are the ones the engine meets. Throughput is
 //! pushes per second, single thread.
 
-mod common;
-
 use std::collections::HashSet;
 use std::hint::black_box;
 
-use common::corpus_path;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamebench::games::vexed::parse_puzzles;
 use gamebench::games::vexed::planes::{Geometry, State, planes_needed};
+use std::path::{Path, PathBuf};
 
 /// States collected per puzzle (fewer when the puzzle has fewer reachable states).
 const STATES_PER_PUZZLE: usize = 64;
@@ -23,6 +21,13 @@ const FILES: [&str; 4] = [
     "vexed/sample.in",
     "vexed/traps.in",
 ];
+
+/// A file of the bundled corpora (`corpora/...`).
+fn corpus_path(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpora")
+        .join(relative)
+}
 
 /// Puzzles whose letters need `P` planes, each with its collected states.
 type Boards<const P: usize> = Vec<(Geometry, Vec<State<P>>)>;
