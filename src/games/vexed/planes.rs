@@ -421,27 +421,33 @@ impl<const P: usize> State<P> {
     }
 
     /// Removes the `doomed` blocks, then gravity and removals until stable (the general loop,
-    /// for the rarer pushes that remove a group).
+    /// for the rarer pushes that remove a group). When nothing falls after a removal the board
+    /// is stable: the blocks left did not move and none of them touched its letter before.
     #[cold]
     fn remove_and_settle(&mut self, geo: &Geometry, mut doomed: u128) {
         while doomed != 0 {
             for plane in &mut self.planes {
                 *plane &= !doomed;
             }
-            self.fall(geo);
+            if !self.fall(geo) {
+                return;
+            }
             doomed = self.matched(geo, self.occupied());
         }
     }
 
     /// Every block drops until supported (each round drops all unsupported blocks one row).
-    fn fall(&mut self, geo: &Geometry) {
+    /// Returns whether any block fell.
+    fn fall(&mut self, geo: &Geometry) -> bool {
         let mut occupied = self.occupied();
+        let mut fell = false;
         loop {
             let supported = geo.row_up(geo.walls | occupied) | geo.bottom;
             let falling = occupied & !supported;
             if falling == 0 {
-                return;
+                return fell;
             }
+            fell = true;
             for plane in &mut self.planes {
                 let moving = *plane & falling;
                 *plane = (*plane & !falling) | geo.row_down(moving);
