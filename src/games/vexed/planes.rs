@@ -270,12 +270,9 @@ impl<const P: usize> State<P> {
 
     /// The cells holding letter code `code`.
     pub fn letter(&self, code: usize) -> u128 {
-        self.letter_within(self.occupied(), code)
-    }
-
-    /// The cells holding letter code `code`, given the occupied cells.
-    fn letter_within(&self, occupied: u128, code: usize) -> u128 {
-        let mut set = occupied;
+        // A code with a one bit among the planes' selects that plane, which already leaves
+        // out the empty cells: no need to AND with `occupied()`. Code 0 is no letter.
+        let mut set = if code & ((1 << P) - 1) == 0 { 0 } else { !0 };
         for (b, plane) in self.planes.iter().enumerate() {
             set &= if code >> b & 1 == 1 { *plane } else { !*plane };
         }
@@ -293,8 +290,7 @@ impl<const P: usize> State<P> {
 
     /// True when a letter has exactly one block left: the board can never be cleared.
     pub fn has_lonely_letter(&self, geo: &Geometry) -> bool {
-        let occupied = self.occupied();
-        (1..=geo.letters.len()).any(|code| self.letter_within(occupied, code).count_ones() == 1)
+        (1..=geo.letters.len()).any(|code| self.letter(code).count_ones() == 1)
     }
 
     pub fn is_clear(&self) -> bool {
@@ -697,6 +693,14 @@ mod tests {
             "settle of\n{}",
             unsettled.draw()
         );
+        assert_eq!(state.letter(0), 0);
+        for (i, &letter) in geo.letters.iter().enumerate() {
+            let cells = stable.cells().iter().enumerate();
+            let expected = cells
+                .filter(|&(_, &c)| c == letter)
+                .fold(0, |s, (j, _)| s | bit(j));
+            assert_eq!(state.letter(i + 1), expected, "{}", letter as char);
+        }
         let moves = stable.moves();
         let children: Vec<_> = state.children(geo).collect();
         assert_eq!(children.len(), moves.len(), "moves of\n{}", stable.draw());
