@@ -343,6 +343,7 @@ impl<const P: usize> State<P> {
     /// but testing the whole board for touching pairs is as cheap as finding the moved letters.
     #[inline(always)]
     fn push_within(&mut self, geo: &Geometry, occupied: u128, cell: usize, dir: Dir) {
+        debug_assert!(self.is_stable(geo), "push on a board that is not stable");
         let to = cell.wrapping_add_signed(dir.delta());
         let from = &geo.masks[cell % MAX_CELLS];
         let target = &geo.masks[to % MAX_CELLS];
@@ -391,7 +392,7 @@ impl<const P: usize> State<P> {
         let horizontal = occupied & (occupied >> 1) & geo.not_last_col & !across;
         if vertical || horizontal != 0 {
             let doomed = self.matched(geo, occupied);
-            self.remove_and_settle(geo, doomed);
+            self.remove_and_settle(geo, occupied, doomed);
         }
     }
 
@@ -409,39 +410,49 @@ impl<const P: usize> State<P> {
 
     /// Gravity and simultaneous group removal until stable.
     pub fn settle(&mut self, geo: &Geometry) {
-        self.fall(geo);
-        let doomed = self.matched(geo, self.occupied());
+        let occupied = self.occupied();
+        let occupied = self.fall(geo, occupied).unwrap_or(occupied);
+        let doomed = self.matched(geo, occupied);
         if doomed != 0 {
-            self.remove_and_settle(geo, doomed);
+            self.remove_and_settle(geo, occupied, doomed);
         }
     }
 
-    /// Removes the `doomed` blocks, then gravity and removals until stable (the general loop,
-    /// for the rarer pushes that remove a group). When nothing falls after a removal the board
-    /// is stable: the blocks left did not move and none of them touched its letter before.
+    /// Whether nothing would fall or go: what [`State::push`] expects.
+    fn is_stable(&self, geo: &Geometry) -> bool {
+        let occupied = self.occupied();
+        let supported = geo.row_up(geo.walls | occupied) | geo.bottom;
+        occupied & !supported == 0 && self.matched(geo, occupied) == 0
+    }
+
+    /// Removes the `doomed` blocks (from the `occupied` cells), then gravity and removals until
+    /// stable (the general loop, for the rarer pushes that remove a group). When nothing
+    /// falls after a removal the board is stable: the blocks left did not move and none of
+    /// them touched its letter before.
     #[cold]
-    fn remove_and_settle(&mut self, geo: &Geometry, mut doomed: u128) {
+    fn remove_and_settle(&mut self, geo: &Geometry, mut occupied: u128, mut doomed: u128) {
         while doomed != 0 {
             for plane in &mut self.planes {
                 *plane &= !doomed;
             }
-            if !self.fall(geo) {
-                return;
+            match self.fall(geo, occupied & !doomed) {
+                Some(landed) => occupied = landed,
+                None => return,
             }
-            doomed = self.matched(geo, self.occupied());
+            doomed = self.matched(geo, occupied);
         }
     }
 
-    /// Every block drops until supported (each round drops all unsupported blocks one row).
-    /// Returns whether any block fell.
-    fn fall(&mut self, geo: &Geometry) -> bool {
-        let mut occupied = self.occupied();
+    /// Every block drops until supported (each round drops all unsupported blocks one row),
+    /// given the `occupied` cells. Returns the occupied cells after, or `None` if no block
+    /// fell.
+    fn fall(&mut self, geo: &Geometry, mut occupied: u128) -> Option<u128> {
         let mut fell = false;
         loop {
             let supported = geo.row_up(geo.walls | occupied) | geo.bottom;
             let falling = occupied & !supported;
             if falling == 0 {
-                return fell;
+                return fell.then_some(occupied);
             }
             fell = true;
             for plane in &mut self.planes {
