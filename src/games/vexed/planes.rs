@@ -1,7 +1,8 @@
 //! The board as bit planes: one bit per cell in a `u128` (cell `r * cols + c`), for boards of
 //! up to [`MAX_CELLS`] cells.
 //!
-//! [`Geometry`] holds what never changes (board size, walls, column masks). A [`State`] holds
+//! [`Geometry`] holds what never changes (board size, walls, edge masks, per-cell column
+//! masks). A [`State`] holds
 //! the blocks as `P` bit-sliced letter planes: a block's letter code `1..=L` (dense codes for
 //! the letters present, see [`Geometry::letters`]) is written in binary across the planes, so a
 //! cell is occupied iff some plane has its bit, and `P = ceil(log2(L + 1))` planes suffice
@@ -16,8 +17,9 @@
 //! letter), as [`State::new`] of a settled grid and every push leave it. On such a board a push
 //! moves few blocks in a way known in advance: the pushed block slides and drops onto whatever
 //! is below its new cell, and the stack standing on its old cell drops one row. Those moves are
-//! computed directly on the occupancy word; the general gravity/removal loop runs only when a
-//! group is removed.
+//! computed directly from per-cell column masks and the occupancy word; the general
+//! gravity/removal loop runs only when a group is removed. The general loop alone is used by
+//! [`State::settle`], for any board.
 
 use super::MAX_CELLS;
 use super::grid::{Dir, Grid, Move, WALL, is_block};
@@ -339,8 +341,10 @@ impl<const P: usize> State<P> {
     /// (or the bottom row), and the stack of blocks standing on its old cell, which drops
     /// exactly one row (its bottom block now rests on what held the pushed block; everything
     /// else was supported before and still is). Nothing falls onto `to`: on a stable board the
-    /// cell above an empty cell is empty or a wall. Only pairs with a moved block can touch,
-    /// but testing the whole board for touching pairs is as cheap as finding the moved letters.
+    /// cell above an empty cell is empty or a wall. Only pairs with a moved block can touch:
+    /// the new vertical pairs are the two below, tested cell by cell; the horizontal ones are
+    /// tested over the whole board (one constant shift per plane). Only when some pair touches
+    /// does the general removal/gravity loop run.
     #[inline(always)]
     fn push_within(&mut self, geo: &Geometry, occupied: u128, cell: usize, dir: Dir) {
         debug_assert!(self.is_stable(geo), "push on a board that is not stable");
