@@ -1,7 +1,8 @@
 //! The board as bit planes: one bit per cell in a `u128` (cell `r * cols + c`), for boards of
 //! up to [`MAX_CELLS`] cells.
 //!
-//! [`Geometry`] holds what never changes (board size, walls, column masks). A [`State`] holds
+//! [`Geometry`] holds what never changes (board size, walls, edge masks, per-cell column
+//! masks). A [`State`] holds
 //! the blocks as `P` bit-sliced letter planes: a block's letter code `1..=L` (dense codes for
 //! the letters present, see [`Geometry::letters`]) is written in binary across the planes, so a
 //! cell is occupied iff some plane has its bit, and `P = ceil(log2(L + 1))` planes suffice
@@ -11,6 +12,14 @@
 //! `cols` bits further) is neither wall nor block nor past the bottom edge; a block is removed
 //! when its plane, shifted by one cell in any of the four directions (masked at the left and
 //! right edges), overlaps itself.
+//!
+//! [`State::push`] expects a stable board (every block supported, no two touching blocks of one
+//! letter), as [`State::new`] of a settled grid and every push leave it. On such a board a push
+//! moves few blocks in a way known in advance: the pushed block slides and drops onto whatever
+//! is below its new cell, and the stack standing on its old cell drops one row. Those moves are
+//! computed directly from per-cell column masks and the occupancy word; the general
+//! gravity/removal loop runs only when a group is removed. The general loop alone is used by
+//! [`State::settle`], for any board.
 
 use super::MAX_CELLS;
 use super::grid::{Dir, Grid, Move, WALL, is_block};
@@ -62,10 +71,28 @@ pub struct Geometry {
     pub not_first_col: u128,
     /// Cells not in the last column.
     pub not_last_col: u128,
+    /// Masks around each cell index (`masks[cell % MAX_CELLS]`: the modulo lets the compiler
+    /// drop the bounds check); entries past the board are unused.
+    pub masks: [CellMasks; MAX_CELLS],
     /// Column of each cell index.
     pub col_of: Vec<u8>,
     /// The letters present, by code: `letters[code - 1]`.
     pub letters: Vec<u8>,
+}
+
+/// Lookup masks of one cell (tables beat variable `u128` shifts, several instructions each).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CellMasks {
+    /// The cell itself.
+    pub bit: u128,
+    /// The cells of its column above it.
+    pub above: u128,
+    /// The cells of its column below it.
+    pub below: u128,
+    /// The cell right above it (none in the top row).
+    pub over: u128,
+    /// The cell right below it (none in the bottom row).
+    pub under: u128,
 }
 
 /// The blocks of a board as `P` bit-sliced letter planes.
@@ -114,6 +141,7 @@ impl Geometry {
             bottom: 0,
             not_first_col: 0,
             not_last_col: 0,
+            masks: [CellMasks::default(); MAX_CELLS],
             col_of: (0..rows * cols).map(|i| (i % cols) as u8).collect(),
             letters: Vec::new(),
         };
@@ -132,6 +160,20 @@ impl Geometry {
             if col + 1 < cols {
                 geo.not_last_col |= bit(i);
             }
+            let masks = &mut geo.masks[i];
+            masks.bit = bit(i);
+            for other in (col..rows * cols).step_by(cols) {
+                if other < i {
+                    masks.above |= bit(other);
+                } else if other > i {
+                    masks.below |= bit(other);
+                }
+                if other + cols == i {
+                    masks.over = bit(other);
+                } else if other == i + cols {
+                    masks.under = bit(other);
+                }
+            }
             if is_block(cell) && !geo.letters.contains(&cell) {
                 geo.letters.push(cell);
             }
@@ -148,12 +190,25 @@ impl Geometry {
             .map(|i| i + 1)
     }
 
+    /// The cells one row below those of `set`. (A plain shift by `cols` would overflow on a
+    /// one-row board of 128 cells, which has no row below.)
+    #[inline(always)]
+    pub fn row_down(&self, set: u128) -> u128 {
+        set.unbounded_shl(self.cols as u32)
+    }
+
+    /// The cells one row above those of `set`.
+    #[inline(always)]
+    pub fn row_up(&self, set: u128) -> u128 {
+        set.unbounded_shr(self.cols as u32)
+    }
+
     /// Cells next to a cell of `set` horizontally or vertically.
     pub fn neighbours(&self, set: u128) -> u128 {
         ((set << 1) & self.not_first_col)
             | ((set >> 1) & self.not_last_col)
-            | (set << self.cols)
-            | (set >> self.cols)
+            | self.row_down(set)
+            | self.row_up(set)
     }
 
     /// The move pushing the block on `cell` towards `dir`, as printed.
@@ -217,7 +272,9 @@ impl<const P: usize> State<P> {
 
     /// The cells holding letter code `code`.
     pub fn letter(&self, code: usize) -> u128 {
-        let mut set = self.occupied();
+        // A code with a one bit among the planes' selects that plane, which already leaves
+        // out the empty cells: no need to AND with `occupied()`. Code 0 is no letter.
+        let mut set = if code & ((1 << P) - 1) == 0 { 0 } else { !0 };
         for (b, plane) in self.planes.iter().enumerate() {
             set &= if code >> b & 1 == 1 { *plane } else { !*plane };
         }
@@ -252,100 +309,177 @@ impl<const P: usize> State<P> {
     }
 
     /// Every legal push and the settled board it gives: left pushes first, then right, each
-    /// in ascending cell order (the search's move order).
+    /// in ascending cell order (the search's move order). `self` must be stable (see
+    /// [`State::push`]).
     pub fn children<'a>(
         &'a self,
         geo: &'a Geometry,
     ) -> impl Iterator<Item = (usize, Dir, Self)> + 'a {
+        let occupied = self.occupied();
         let (left, right) = self.movers(geo);
-        [(left, Dir::Left), (right, Dir::Right)]
-            .into_iter()
-            .flat_map(move |(set, dir)| {
-                let mut bits = set;
-                std::iter::from_fn(move || {
-                    if bits == 0 {
-                        return None;
-                    }
-                    let cell = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let mut child = *self;
-                    child.push(geo, cell, dir);
-                    Some((cell, dir, child))
-                })
-            })
+        Children {
+            parent: *self,
+            geo,
+            occupied,
+            left,
+            right,
+        }
     }
 
-    /// Pushes the block on `cell` one cell towards `dir` (the target must be free), then
-    /// settles the board.
+    /// Pushes the block on `cell` one cell towards `dir` (the target must be a free in-board
+    /// cell), then settles the board. The board must be stable before the push (every block
+    /// supported, no two touching blocks of one letter), as boards made by [`State::new`] from
+    /// a settled grid, by [`State::settle`] and by earlier pushes are.
     pub fn push(&mut self, geo: &Geometry, cell: usize, dir: Dir) {
+        self.push_within(geo, self.occupied(), cell, dir);
+    }
+
+    /// [`State::push`] given the occupied cells before the push.
+    ///
+    /// On a stable board the only blocks that move before any removal are the pushed block,
+    /// which slides to `to` and drops to the first wall or block below it in its new column
+    /// (or the bottom row), and the stack of blocks standing on its old cell, which drops
+    /// exactly one row (its bottom block now rests on what held the pushed block; everything
+    /// else was supported before and still is). Nothing falls onto `to`: on a stable board the
+    /// cell above an empty cell is empty or a wall. Only pairs with a moved block can touch:
+    /// the new vertical pairs are the two below, tested cell by cell; the horizontal ones are
+    /// tested over the whole board (one constant shift per plane). Only when some pair touches
+    /// does the general removal/gravity loop run.
+    #[inline(always)]
+    fn push_within(&mut self, geo: &Geometry, occupied: u128, cell: usize, dir: Dir) {
+        debug_assert!(self.is_stable(geo), "push on a board that is not stable");
         let to = cell.wrapping_add_signed(dir.delta());
-        let (from_bit, to_bit) = (bit(cell), bit(to));
-        for plane in &mut self.planes {
-            if *plane & from_bit != 0 {
-                *plane = (*plane & !from_bit) | to_bit;
+        let from = &geo.masks[cell % MAX_CELLS];
+        let target = &geo.masks[to % MAX_CELLS];
+        // The stack: the blocks in the pushed block's column from the row above it up to the
+        // first empty cell or wall (the lowest "stop"), or up to the top row.
+        let stops = from.above & !occupied;
+        let stack = if stops == 0 {
+            from.above
+        } else {
+            let lowest_stop = (u128::BITS - 1 - stops.leading_zeros()) as usize;
+            from.above & geo.masks[lowest_stop % MAX_CELLS].below
+        };
+        // The landing cell: right above the first wall or block below `to` in its column (its
+        // `support`), or the column's bottom cell (no support: the board's edge).
+        let blockers = (geo.walls | occupied) & target.below;
+        let (landing, support) = if blockers == 0 {
+            (geo.bottom & (target.below | target.bit), 0)
+        } else {
+            let support = &geo.masks[blockers.trailing_zeros() as usize % MAX_CELLS];
+            (support.over, support.bit)
+        };
+        // New vertical pairs: the landed block on its support, and the stack's bottom block
+        // (from `over`, now on `cell`) on what held the pushed block (`under`). Letters are
+        // compared on the planes before the push (these blocks keep their letters).
+        let mut vertical = support & occupied != 0 && self.same_letter(from.bit, support);
+        let occupied = if stack == 0 {
+            for plane in &mut self.planes {
+                let carried = if *plane & from.bit != 0 { landing } else { 0 };
+                *plane = (*plane & !from.bit) | carried;
             }
+            (occupied & !from.bit) | landing
+        } else {
+            vertical |= from.under & occupied != 0 && self.same_letter(from.over, from.under);
+            let vacated = stack | from.bit;
+            for plane in &mut self.planes {
+                let carried = if *plane & from.bit != 0 { landing } else { 0 };
+                *plane = (*plane & !vacated) | geo.row_down(*plane & stack) | carried;
+            }
+            (occupied & !vacated) | geo.row_down(stack) | landing
+        };
+        // Horizontal pairs: testing the whole board costs one constant shift per plane.
+        let mut across = 0u128;
+        for plane in &self.planes {
+            across |= plane ^ (plane >> 1);
         }
-        self.settle_after(geo, to_bit);
+        let horizontal = occupied & (occupied >> 1) & geo.not_last_col & !across;
+        if vertical || horizontal != 0 {
+            let doomed = self.matched(geo, occupied);
+            self.remove_and_settle(geo, occupied, doomed);
+        }
+    }
+
+    /// Whether the blocks on cells `a` and `b` (one bit each, both occupied) have one letter.
+    #[inline(always)]
+    fn same_letter(&self, a: u128, b: u128) -> bool {
+        // Per plane, the two bits are equal iff the plane holds an even number of the two.
+        let pair = a | b;
+        let mut odd = 0;
+        for plane in &self.planes {
+            odd |= (plane & pair).count_ones();
+        }
+        odd & 1 == 0
     }
 
     /// Gravity and simultaneous group removal until stable.
     pub fn settle(&mut self, geo: &Geometry) {
-        self.settle_after(geo, self.occupied());
+        let occupied = self.occupied();
+        let occupied = self.fall(geo, occupied).unwrap_or(occupied);
+        let doomed = self.matched(geo, occupied);
+        if doomed != 0 {
+            self.remove_and_settle(geo, occupied, doomed);
+        }
     }
 
-    /// Settles a board that was stable except for the blocks on `moved`: a new match needs a
-    /// block that moved, so only the letters of moved (pushed or fallen) blocks are checked.
-    fn settle_after(&mut self, geo: &Geometry, moved: u128) {
-        let mut moved = moved | self.fall(geo);
-        loop {
-            let doomed = self.matched(geo, moved);
-            if doomed == 0 {
-                return;
-            }
+    /// Whether nothing would fall or go: what [`State::push`] expects.
+    fn is_stable(&self, geo: &Geometry) -> bool {
+        let occupied = self.occupied();
+        let supported = geo.row_up(geo.walls | occupied) | geo.bottom;
+        occupied & !supported == 0 && self.matched(geo, occupied) == 0
+    }
+
+    /// Removes the `doomed` blocks (from the `occupied` cells), then gravity and removals until
+    /// stable (the general loop, for the rarer pushes that remove a group). When nothing
+    /// falls after a removal the board is stable: the blocks left did not move and none of
+    /// them touched its letter before.
+    #[cold]
+    fn remove_and_settle(&mut self, geo: &Geometry, mut occupied: u128, mut doomed: u128) {
+        while doomed != 0 {
             for plane in &mut self.planes {
                 *plane &= !doomed;
             }
-            moved = self.fall(geo);
+            match self.fall(geo, occupied & !doomed) {
+                Some(landed) => occupied = landed,
+                None => return,
+            }
+            doomed = self.matched(geo, occupied);
         }
     }
 
-    /// Every block drops until supported (each round drops all unsupported blocks one row).
-    /// Returns the cells where blocks that fell came to rest.
-    fn fall(&mut self, geo: &Geometry) -> u128 {
-        let mut occupied = self.occupied();
-        let mut landed = 0u128;
+    /// Every block drops until supported (each round drops all unsupported blocks one row),
+    /// given the `occupied` cells. Returns the occupied cells after, or `None` if no block
+    /// fell.
+    fn fall(&mut self, geo: &Geometry, mut occupied: u128) -> Option<u128> {
+        let mut fell = false;
         loop {
-            let supported = ((geo.walls | occupied) >> geo.cols) | geo.bottom;
+            let supported = geo.row_up(geo.walls | occupied) | geo.bottom;
             let falling = occupied & !supported;
             if falling == 0 {
-                return landed & occupied;
+                return fell.then_some(occupied);
             }
+            fell = true;
             for plane in &mut self.planes {
                 let moving = *plane & falling;
-                *plane = (*plane & !falling) | (moving << geo.cols);
+                *plane = (*plane & !falling) | geo.row_down(moving);
             }
-            landed = (landed & !falling) | (falling << geo.cols);
-            occupied = (occupied & !falling) | (falling << geo.cols);
+            occupied = (occupied & !falling) | geo.row_down(falling);
         }
     }
 
-    /// Blocks touching a block of the same letter, among letters that have a block in `moved`.
-    fn matched(&self, geo: &Geometry, moved: u128) -> u128 {
-        // Usually one or two blocks moved: read their letters rather than scan every letter.
-        let mut codes = 0u32;
-        let mut bits = moved & self.occupied();
-        while bits != 0 {
-            codes |= 1 << self.code_at(bits.trailing_zeros() as usize);
-            bits &= bits - 1;
+    /// Every block touching a block of the same letter (`occupied` = the occupied cells): two
+    /// neighbours hold the same letter when no plane differs between them.
+    #[inline(always)]
+    fn matched(&self, geo: &Geometry, occupied: u128) -> u128 {
+        let (mut across, mut down) = (0u128, 0u128);
+        for plane in &self.planes {
+            across |= plane ^ (plane >> 1);
+            down |= plane ^ geo.row_up(*plane);
         }
-        let mut doomed = 0;
-        while codes != 0 {
-            let code = codes.trailing_zeros() as usize;
-            codes &= codes - 1;
-            let set = self.letter(code);
-            doomed |= set & geo.neighbours(set);
-        }
-        doomed
+        // A cell whose right neighbour (resp. the cell below) holds the same letter.
+        let right = occupied & (occupied >> 1) & geo.not_last_col & !across;
+        let below = occupied & geo.row_up(occupied) & !down;
+        right | (right << 1) | below | geo.row_down(below)
     }
 
     /// Back to a grid (for tests and messages).
@@ -362,6 +496,45 @@ impl<const P: usize> State<P> {
             })
             .collect();
         Grid::new(geo.rows, geo.cols, cells)
+    }
+}
+
+/// The iterator of [`State::children`]: the pushes left of the blocks in `left`, then right of
+/// those in `right`, lowest cell first.
+struct Children<'a, const P: usize> {
+    parent: State<P>,
+    geo: &'a Geometry,
+    /// The parent's occupied cells (computed once for all its pushes).
+    occupied: u128,
+    left: u128,
+    right: u128,
+}
+
+impl<const P: usize> Iterator for Children<'_, P> {
+    type Item = (usize, Dir, State<P>);
+
+    // Inlined into the caller's loop, the child is built in place: returned through memory,
+    // its planes were written as 64-bit halves and read back as 128-bit words, a
+    // store-forwarding stall per push.
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (bits, dir) = if self.left != 0 {
+            (&mut self.left, Dir::Left)
+        } else if self.right != 0 {
+            (&mut self.right, Dir::Right)
+        } else {
+            return None;
+        };
+        let cell = bits.trailing_zeros() as usize;
+        *bits &= *bits - 1;
+        let mut child = self.parent;
+        child.push_within(self.geo, self.occupied, cell, dir);
+        Some((cell, dir, child))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.left.count_ones() + self.right.count_ones()) as usize;
+        (n, Some(n))
     }
 }
 
@@ -422,5 +595,158 @@ mod tests {
         let mut literal = g.clone();
         literal.settle();
         assert_eq!(state.to_grid(&geo), literal);
+    }
+
+    #[test]
+    fn a_push_drops_the_stack_one_row_and_the_block_to_the_floor() {
+        // The A at (2,1) carries B over C; pushed right it falls off the ledge to (3,2); the
+        // stack drops one row: B to (1,1), C to (2,1). Nothing touches its own letter:
+        //   "-B--"      "----"
+        //   "-C--"  ->  "-B--"
+        //   "-A--"      "-C--"
+        //   "-#--"      "-#A-"
+        let g = grid(&["-B--", "-C--", "-A--", "-#--"]);
+        let geo = Geometry::new(&g);
+        let mut state = State::<2>::new(&geo, &g);
+        state.push(&geo, 2 * 4 + 1, Dir::Right);
+        assert_eq!(state.to_grid(&geo), grid(&["----", "-B--", "-C--", "-#A-"]));
+        // Pushed left instead it lands on the bottom row at (3,0), and nothing else changes.
+        let mut state = State::<2>::new(&geo, &g);
+        state.push(&geo, 2 * 4 + 1, Dir::Left);
+        assert_eq!(state.to_grid(&geo), grid(&["----", "-B--", "-C--", "A#--"]));
+    }
+
+    #[test]
+    fn a_dropped_stack_can_start_a_chain() {
+        // Pushing the A at (2,1) right: it slides to (2,2) and falls to the bottom row (3,2),
+        // beside the B at (3,1) (no match). The stack C over B drops one row: C to (2,1),
+        // beside the C at (2,0): both Cs go. Then the B at (1,1) falls onto the B at (3,1)
+        // and both go. Only the wall and the A are left.
+        //   "-B--"      "----"      "----"      "----"
+        //   "-C--"  ->  "-B--"  ->  "----"  ->  "----"
+        //   "CA--"      "CC--"      "-B--"      "----"
+        //   "#B--"      "#BA-"      "#BA-"      "#-A-"
+        let g = grid(&["-B--", "-C--", "CA--", "#B--"]);
+        let geo = Geometry::new(&g);
+        let mut state = State::<2>::new(&geo, &g);
+        state.push(&geo, 2 * 4 + 1, Dir::Right);
+        assert_eq!(state.to_grid(&geo), grid(&["----", "----", "----", "#-A-"]));
+    }
+
+    /// SplitMix64: a tiny seeded generator for the randomized comparisons below.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+
+        /// Uniform in `0..n` (the modulo bias is irrelevant here).
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Board shapes: the judge's 9x9, the original game's 8x10, the level packs' 7x12, and
+    /// shapes with exactly [`MAX_CELLS`] cells (rows of one word, a single row or column).
+    const SHAPES: [(usize, usize); 9] = [
+        (9, 9),
+        (8, 10),
+        (7, 12),
+        (8, 16),
+        (16, 8),
+        (4, 32),
+        (2, 64),
+        (1, 128),
+        (128, 1),
+    ];
+
+    /// A random board, not settled: a shape from [`SHAPES`] or any size up to [`MAX_CELLS`]
+    /// cells, 1..=8 letters (sometimes up to 26), and random wall and block densities (dense
+    /// boards give stacks and chains, walls give ledges).
+    fn random_board(rng: &mut Rng) -> Grid {
+        let (rows, cols) = if rng.below(2) == 0 {
+            SHAPES[rng.below(SHAPES.len())]
+        } else {
+            let rows = 1 + rng.below(16);
+            (rows, 1 + rng.below((MAX_CELLS / rows).min(16)))
+        };
+        let letters = if rng.below(8) == 0 {
+            1 + rng.below(26)
+        } else {
+            1 + rng.below(8)
+        };
+        let wall_percent = [0, 5, 15, 30][rng.below(4)];
+        let block_percent = [15, 35, 55, 80][rng.below(4)];
+        let cells = (0..rows * cols)
+            .map(|_| {
+                let roll = rng.below(100);
+                if roll < wall_percent {
+                    WALL
+                } else if roll < wall_percent + block_percent {
+                    b'A' + rng.below(letters) as u8
+                } else {
+                    super::super::grid::EMPTY
+                }
+            })
+            .collect();
+        Grid::new(rows, cols, cells)
+    }
+
+    /// Every push of `State<P>` (through `children`, which uses the parent's occupancy, and
+    /// through `push`) against `Grid::play`; and `settle` against `Grid::settle`.
+    fn compare<const P: usize>(geo: &Geometry, unsettled: &Grid, stable: &Grid) {
+        let mut state = State::<P>::new(geo, unsettled);
+        state.settle(geo);
+        assert_eq!(
+            state.to_grid(geo),
+            *stable,
+            "settle of\n{}",
+            unsettled.draw()
+        );
+        assert_eq!(state.letter(0), 0);
+        for (i, &letter) in geo.letters.iter().enumerate() {
+            let cells = stable.cells().iter().enumerate();
+            let expected = cells
+                .filter(|&(_, &c)| c == letter)
+                .fold(0, |s, (j, _)| s | bit(j));
+            assert_eq!(state.letter(i + 1), expected, "{}", letter as char);
+        }
+        let moves = stable.moves();
+        let children: Vec<_> = state.children(geo).collect();
+        assert_eq!(children.len(), moves.len(), "moves of\n{}", stable.draw());
+        for (cell, dir, child) in children {
+            let mv = geo.describe(&state, cell, dir);
+            let mut literal = stable.clone();
+            literal.play(&mv).unwrap();
+            assert_eq!(child.to_grid(geo), literal, "{mv} on\n{}", stable.draw());
+            let mut pushed = state;
+            pushed.push(geo, cell, dir);
+            assert_eq!(pushed, child, "{mv} on\n{}", stable.draw());
+        }
+    }
+
+    #[test]
+    fn pushes_and_settles_match_the_grid_rules_on_random_boards() {
+        const BOARDS: usize = 6000;
+        let mut rng = Rng(0x5eed);
+        for _ in 0..BOARDS {
+            let unsettled = random_board(&mut rng);
+            let mut stable = unsettled.clone();
+            stable.settle();
+            // The letters of the unsettled board: settling may remove some.
+            let geo = Geometry::new(&unsettled);
+            match planes_needed(geo.letters.len()) {
+                1 => compare::<1>(&geo, &unsettled, &stable),
+                2 => compare::<2>(&geo, &unsettled, &stable),
+                3 => compare::<3>(&geo, &unsettled, &stable),
+                4 => compare::<4>(&geo, &unsettled, &stable),
+                _ => compare::<5>(&geo, &unsettled, &stable),
+            }
+        }
     }
 }
