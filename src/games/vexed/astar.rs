@@ -181,23 +181,14 @@ impl<'a, const P: usize> Search<'a, P> {
         let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &node.state, None);
         let mut children = std::mem::take(&mut self.children);
         children.clear();
-        // The children in `State::children` order, by hand: the iterator adapters cost more
-        // than the loop (measured).
-        let (left, right) = node.state.movers(self.geo);
-        for (mut movers, dir) in [(left, Dir::Left), (right, Dir::Right)] {
-            while movers != 0 {
-                let cell = movers.trailing_zeros() as usize;
-                movers &= movers - 1;
-                let mut child = node.state;
-                child.push(self.geo, cell, dir);
-                if child.is_clear() {
-                    self.children = children;
-                    return Ok(Some(self.moves(id, cell, dir)));
-                }
-                let digest = child.digest();
-                self.index.prefetch(digest);
-                children.push((cell, dir, child, digest));
+        for (cell, dir, child) in node.state.children(self.geo) {
+            if child.is_clear() {
+                self.children = children;
+                return Ok(Some(self.moves(id, cell, dir)));
             }
+            let digest = child.digest();
+            self.index.prefetch(digest);
+            children.push((cell, dir, child, digest));
         }
         // Lookups after all children are made, so that their prefetches overlap.
         let Some(g) = node.g.checked_add(1) else {
