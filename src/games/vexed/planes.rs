@@ -119,6 +119,9 @@ impl<const P: usize> std::hash::Hash for State<P> {
     }
 }
 
+/// Most planes a state needs: 26 letter codes fit in 5 bits.
+pub const MAX_PLANES: usize = 5;
+
 /// How many planes `letters` letter codes (1..=letters) need.
 pub fn planes_needed(letters: usize) -> usize {
     (usize::BITS - letters.leading_zeros()) as usize
@@ -248,21 +251,34 @@ impl<const P: usize> State<P> {
         State { planes }
     }
 
-    /// A 64-bit digest of the planes (multiply-xorshift mixing, murmur3's finaliser at the end).
+    /// A 64-bit digest of the planes: each plane's two halves, offset by their own constants,
+    /// are multiplied into 128 bits and folded (wyhash's "mum" mix); the planes' products are
+    /// independent, so they overlap in the CPU, and one last mix spreads the bits.
     pub fn digest(&self) -> u64 {
-        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        const SEEDS: [u64; 2 * MAX_PLANES] = [
+            0xa076_1d64_78bd_642f,
+            0xe703_7ed1_a0b4_28db,
+            0x8ebc_6af0_9c88_c6e3,
+            0x5899_65cc_7537_4cc3,
+            0x1d8e_4e27_c47d_124f,
+            0x9e37_79b9_7f4a_7c15,
+            0xbf58_476d_1ce4_e5b9,
+            0x94d0_49bb_1331_11eb,
+            0xff51_afd7_ed55_8ccd,
+            0xc4ce_b9fe_1a85_ec53,
+        ];
+        let mum = |a: u64, b: u64| {
+            let product = u128::from(a) * u128::from(b);
+            (product as u64) ^ ((product >> 64) as u64)
+        };
         let mut h = 0u64;
-        for plane in &self.planes {
-            h = (h ^ (*plane as u64)).wrapping_mul(K).rotate_left(31);
-            h = (h ^ ((*plane >> 64) as u64))
-                .wrapping_mul(K)
-                .rotate_left(31);
+        for (i, plane) in self.planes.iter().enumerate() {
+            h ^= mum(
+                (*plane as u64) ^ SEEDS[2 * i],
+                ((*plane >> 64) as u64) ^ SEEDS[2 * i + 1],
+            );
         }
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
+        mum(h ^ SEEDS[0], SEEDS[1] ^ P as u64)
     }
 
     /// Every occupied cell.
