@@ -2,8 +2,9 @@
 //!
 //! A push moves exactly one block one column and nothing else changes column (falls are
 //! vertical), so every push belongs to exactly one letter and per-letter bounds add up. For one
-//! letter, the larger of: (a) for a block whose nearest same-letter block is `d + 1` columns
-//! away, `d` pushes (it can only go when a block of its letter is at most one column away);
+//! letter, the larger of: (a) for each block, the fewest pushes it and its nearest partner need
+//! to touch (it goes only when touching a block of its letter; for more than [`PARTITION_MAX`]
+//! blocks wall-aware, by [`Pairs`], else by columns: `d` pushes for `d + 1` columns apart);
 //! (b) for letters of at most [`PARTITION_MAX`] blocks, the cheapest split into removal groups
 //! of two or more ([`Letter::partition_bound`]), each group costing at least its span and
 //! spanning-tree terms ([`Letter::group_cost`]). A letter with exactly one block makes the
@@ -206,7 +207,6 @@ impl Parts {
 
 /// The bound of one letter given its cells (0 for an absent letter), or [`DEAD`].
 fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
-    let row_mask = (1u128 << geo.cols) - 1;
     let count = set.count_ones() as usize;
     match count {
         0 => return 0,
@@ -220,9 +220,7 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             let b = 127 - set.leading_zeros() as usize;
             return pairs.pushes(geo, a, b).unwrap_or(DEAD);
         }
-        let slot = (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50)
-            as usize
-            % SET_MEMO;
+        let slot = memo_slot(set);
         if pairs.sets[slot].0 == set {
             return pairs.sets[slot].1;
         }
@@ -256,36 +254,29 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         pairs.sets[slot] = (set, bound);
         return bound;
     }
-    // Many blocks: fold the rows into the columns holding a block of the letter, and
-    // those holding two or more, and take the nearest-partner bound from the masks.
-    let (mut once, mut twice) = (0u128, 0u128);
-    let mut rows = set;
-    while rows != 0 {
-        let row = rows & row_mask;
-        twice |= once & row;
-        once |= row;
-        rows >>= geo.cols;
+    // Many blocks: every block touches some block of its letter when it goes, so the letter
+    // needs at least, for each block, the fewest pushes it and any partner need to touch.
+    let slot = memo_slot(set);
+    if pairs.sets[slot].0 == set {
+        return pairs.sets[slot].1;
     }
     let mut worst = 0;
-    let mut singles = once & !twice;
-    while singles != 0 {
-        let col = singles.trailing_zeros();
-        singles &= singles - 1;
-        let below = once & ((1u128 << col) - 1);
-        let above = once >> col >> 1;
-        let left = if below != 0 {
-            col - (127 - below.leading_zeros())
-        } else {
-            u32::MAX
-        };
-        let right = if above != 0 {
-            above.trailing_zeros() + 1
-        } else {
-            u32::MAX
-        };
-        worst = worst.max(left.min(right) - 1);
+    for a in Cells(set).iter() {
+        let nearest = Cells(set & !(1u128 << a))
+            .iter()
+            .map(|b| pairs.pushes(geo, a, b).unwrap_or(DEAD))
+            .min()
+            .unwrap_or(DEAD);
+        worst = worst.max(nearest);
     }
+    pairs.sets[slot] = (set, worst);
     worst
+}
+
+/// The [`Pairs::sets`] slot of a letter's cell set.
+fn memo_slot(set: u128) -> usize {
+    (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize
+        % SET_MEMO
 }
 
 /// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
@@ -412,6 +403,8 @@ mod tests {
     use crate::games::vexed::grid::Grid;
     use std::collections::HashMap;
 
+    /// Random boards of the exhaustive check.
+    const BOARDS: usize = 1000;
     /// Most states a board of the exhaustive check may reach (bigger ones are skipped).
     const MAX_REACHABLE: usize = 40_000;
 
@@ -502,6 +495,65 @@ mod tests {
         grid
     }
 
+    fn board(rows: &[&str]) -> (Geometry, State<2>) {
+        let grid = Grid::new(rows.len(), rows[0].len(), rows.concat().into_bytes());
+        let geo = Geometry::new(&grid);
+        let state = State::<2>::new(&geo, &grid);
+        (geo, state)
+    }
+
+    fn bound_of(rows: &[&str]) -> u32 {
+        let (geo, state) = board(rows);
+        lower_bound(&geo, &mut Pairs::new(&geo), &state)
+    }
+
+    #[test]
+    fn a_board_with_blocks_needs_a_push_even_when_every_letter_is_free() {
+        // A(0,0) over B(1,0) over A(2,0), and B(2,1). Each letter's bound is 0: A(0,0) may
+        // drop through B's cell onto A(2,0), B(1,0) through A's cell beside B(2,1). The board is
+        // stable, so it needs a push: B(1,0) right stops on B(2,1), the Bs go, A(0,0) drops
+        // onto A(2,0), the As go. True distance 1.
+        assert_eq!(bound_of(&["A--", "B--", "AB-", "###"]), 1);
+        assert_eq!(bound_of(&["---", "###"]), 0);
+    }
+
+    #[test]
+    fn four_blocks_on_a_single_possible_tree_pay_its_matching() {
+        // Only the edges 0-1 (3 pushes), 1-2 (1) and 2-3 (3) can ever touch, so the one tree
+        // the four blocks can form is the path 0-1-2-3, whose matching {0-1, 2-3} is pushes of
+        // four different blocks: 3 + 3 = 6 (the heaviest single edge gives only 3).
+        let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
+        for (a, b, w) in [(0, 1, 3), (1, 2, 1), (2, 3, 3)] {
+            pair[a][b] = w;
+            pair[b][a] = w;
+        }
+        let letter = Letter {
+            columns: &[0, 0, 0, 0],
+            pair: &pair,
+        };
+        assert_eq!(letter.group_cost(0b1111), 6);
+        // Three of them: the path 0-1-2 costs its heavier edge, 3.
+        assert_eq!(letter.group_cost(0b0111), 3);
+        // Two groups {0, 1} and {2, 3} also cost 6; nothing cheaper splits all four.
+        assert_eq!(letter.partition_bound(), 6);
+    }
+
+    #[test]
+    fn a_row_of_four_pays_two_pairs_not_one_span() {
+        // As at columns 0, 2, 4, 6 of the bottom row, each neighbour pair one push from
+        // touching. Two pairs cost 1 + 1; one group of four spans 6 columns (cost 6 - 3 = 3).
+        // True distance 2: A(1,2) left joins A(1,0), A(1,4) right joins A(1,6).
+        assert_eq!(bound_of(&["-------", "A-A-A-A"]), 2);
+    }
+
+    #[test]
+    fn many_blocks_use_the_wall_aware_nearest_partner() {
+        // Nine As one column apart: each needs one push to touch its nearest partner.
+        assert_eq!(bound_of(&["A-A-A-A-A-A-A-A-A"]), 1);
+        // A wall beside the first A, in the only row: it can never touch another A (dead).
+        assert_eq!(bound_of(&["A#A-A-A-A-A-A-A-A"]), DEAD);
+    }
+
     /// The bound never exceeds the true distance, on every state reachable from hundreds of
     /// random boards (distances by exhaustive breadth-first search), and it is the same
     /// whether computed whole or incrementally from a parent's parts.
@@ -509,7 +561,7 @@ mod tests {
     fn the_bound_is_admissible_on_every_reachable_state() {
         let mut rng = Rng(0x5eed_0b0d);
         let (mut boards, mut states, mut tight) = (0, 0, 0);
-        while boards < 300 {
+        while boards < BOARDS {
             let grid = random_board(&mut rng);
             let geo = Geometry::new(&grid);
             let start = State::<2>::new(&geo, &grid);
