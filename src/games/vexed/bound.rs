@@ -15,6 +15,7 @@
 //! Invariant: every value returned is at most the true number of pushes left (or [`DEAD`]
 //! only when the board can never be cleared), so searches that prune with it stay exact.
 
+use super::MAX_CELLS;
 use super::planes::{Cells, Geometry, State};
 
 /// The lower bound of a dead state (small enough that adding a depth cannot overflow).
@@ -45,7 +46,14 @@ pub struct Pairs {
     /// Direct-mapped memo of the bound of one letter's cell set (it depends on nothing else),
     /// for letters of three or more blocks: (cells, bound), `cells == 0` for an empty slot.
     sets: Vec<(u128, u32)>,
+    /// `near[a * cells + p]`: fewest pushes from `a` to some orthogonal neighbour of `p`
+    /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
+    near: Vec<u8>,
+    near_done: Vec<bool>,
 }
+
+/// One row of push costs over every cell of the largest board (padding [`UNKNOWN`]).
+pub type CostRow = [u8; MAX_CELLS];
 
 /// Slots of the per-letter memo (a power of two).
 const SET_MEMO: usize = 1 << 12;
@@ -58,6 +66,8 @@ impl Pairs {
             from: vec![UNKNOWN; cells * cells],
             pair: vec![UNKNOWN; cells * cells],
             sets: vec![(0, 0); SET_MEMO],
+            near: vec![UNKNOWN; cells * cells],
+            near_done: vec![false; cells],
         }
     }
 
@@ -89,6 +99,28 @@ impl Pairs {
             }
         }
         &self.from[a * self.cells..(a + 1) * self.cells]
+    }
+
+    /// The costs from `a` ([`Pairs::costs_from`]) and to the neighbours of each cell
+    /// ([`Pairs::near`]), padded to [`MAX_CELLS`] with [`UNKNOWN`].
+    fn rows_of(&mut self, geo: &Geometry, a: usize) -> (CostRow, CostRow) {
+        let cells = self.cells;
+        let mut from = [UNKNOWN; MAX_CELLS];
+        from[..cells].copy_from_slice(self.costs_from(geo, a));
+        if !self.near_done[a] {
+            let row = &mut self.near[a * cells..(a + 1) * cells];
+            for (p, slot) in row.iter_mut().enumerate() {
+                *slot = Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls)
+                    .iter()
+                    .map(|q| from[q])
+                    .min()
+                    .unwrap_or(UNKNOWN);
+            }
+            self.near_done[a] = true;
+        }
+        let mut near = [UNKNOWN; MAX_CELLS];
+        near[..cells].copy_from_slice(&self.near[a * cells..(a + 1) * cells]);
+        (from, near)
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
@@ -236,7 +268,10 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         blocks.sort_unstable();
         let mut columns = [0u32; PARTITION_MAX];
         let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
+        let mut from = [[UNKNOWN; MAX_CELLS]; PARTITION_MAX];
+        let mut near = [[UNKNOWN; MAX_CELLS]; PARTITION_MAX];
         for i in 0..count {
+            (from[i], near[i]) = pairs.rows_of(geo, blocks[i].1);
             columns[i] = blocks[i].0;
             for j in 0..i {
                 let pushes = pairs.pushes(geo, blocks[i].1, blocks[j].1).unwrap_or(DEAD);
@@ -247,6 +282,8 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         let letter = Letter {
             columns: &columns[..count],
             pair: &pair,
+            from: &from,
+            near: &near,
         };
         let bound = nearest_bound(letter.columns)
             .max(letter.partition_bound())
@@ -296,6 +333,9 @@ struct Letter<'a> {
     columns: &'a [u32],
     /// Wall-aware pushes two blocks need to touch ([`DEAD`] if never).
     pair: &'a [[u32; PARTITION_MAX]; PARTITION_MAX],
+    /// Each block's pushes to each cell, and to some neighbour of each cell ([`Pairs`]).
+    from: &'a [CostRow; PARTITION_MAX],
+    near: &'a [CostRow; PARTITION_MAX],
 }
 
 /// Subsets of a letter's blocks (bit `i` = the `i`-th block by column).
@@ -375,14 +415,16 @@ impl Letter<'_> {
             bits &= bits - 1;
         }
         let w = |a: usize, b: usize| self.pair[members[a]][members[b]];
+        let star = |center: usize| {
+            let leaves = (0..size).filter(|&x| x != center);
+            let edges = leaves.clone().map(|x| w(center, x)).max().unwrap_or(DEAD);
+            edges.max(self.star(members[center], leaves.map(|x| members[x])))
+        };
         let tree = match size {
             2 => w(0, 1),
-            3 => (0..3)
-                .map(|m| w(m, (m + 1) % 3).max(w(m, (m + 2) % 3)))
-                .min()
-                .unwrap_or(DEAD),
+            3 => (0..3).map(star).min().unwrap_or(DEAD),
             4 => {
-                let stars = (0..4).map(|c| (0..4).filter(|&x| x != c).map(|x| w(c, x)).max());
+                let stars = (0..4).map(|c| Some(star(c)));
                 let paths = PATHS_OF_FOUR
                     .iter()
                     .map(|p| Some((w(p[0], p[1]) + w(p[2], p[3])).max(w(p[1], p[2]))));
@@ -394,6 +436,20 @@ impl Letter<'_> {
                 .unwrap_or(DEAD),
         };
         span.max(tree).min(DEAD)
+    }
+
+    /// Pushes a star needs at least: its center `center` ends on some cell `p` and each leaf
+    /// on a neighbour of `p`, each block paying its own pushes (wall-aware, [`Pairs`]), so the
+    /// least over `p` of `from[center][p] + sum of near[leaf][p]`. Sums saturate at
+    /// [`UNKNOWN`] (unreachable), which keeps them lower bounds.
+    fn star(&self, center: usize, leaves: impl Iterator<Item = usize>) -> u32 {
+        let mut total = self.from[center];
+        for leaf in leaves {
+            for (sum, &add) in total.iter_mut().zip(&self.near[leaf]) {
+                *sum = sum.saturating_add(add);
+            }
+        }
+        u32::from(total.iter().copied().min().unwrap_or(UNKNOWN))
     }
 }
 
@@ -527,9 +583,13 @@ mod tests {
             pair[a][b] = w;
             pair[b][a] = w;
         }
+        // No cell costs at all (every star term 0): only the pair distances count.
+        let zeros = [[0; MAX_CELLS]; PARTITION_MAX];
         let letter = Letter {
             columns: &[0, 0, 0, 0],
             pair: &pair,
+            from: &zeros,
+            near: &zeros,
         };
         assert_eq!(letter.group_cost(0b1111), 6);
         // Three of them: the path 0-1-2 costs its heavier edge, 3.
