@@ -50,6 +50,10 @@ pub struct Pairs {
     /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
     near: Vec<u8>,
     near_done: Vec<bool>,
+    /// The rows of one letter's blocks, copied for [`Letter`] (padding stays [`UNKNOWN`]);
+    /// kept here so that a letter's bound does not clear them on every call.
+    scratch_from: Box<[CostRow; PARTITION_MAX]>,
+    scratch_near: Box<[CostRow; PARTITION_MAX]>,
 }
 
 /// One row of push costs over every cell of the largest board (padding [`UNKNOWN`]).
@@ -68,6 +72,8 @@ impl Pairs {
             sets: vec![(0, 0); SET_MEMO],
             near: vec![UNKNOWN; cells * cells],
             near_done: vec![false; cells],
+            scratch_from: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
+            scratch_near: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
         }
     }
 
@@ -101,15 +107,15 @@ impl Pairs {
         &self.from[a * self.cells..(a + 1) * self.cells]
     }
 
-    /// The costs from `a` ([`Pairs::costs_from`]) and to the neighbours of each cell
-    /// ([`Pairs::near`]), padded to [`MAX_CELLS`] with [`UNKNOWN`].
-    fn rows_of(&mut self, geo: &Geometry, a: usize) -> (CostRow, CostRow) {
+    /// Copies into slot `i` of the scratch rows the costs from `a` ([`Pairs::costs_from`])
+    /// and to some neighbour of each cell ([`Pairs::near`]).
+    fn load_rows(&mut self, geo: &Geometry, a: usize, i: usize) {
         let cells = self.cells;
-        let mut from = [UNKNOWN; MAX_CELLS];
-        from[..cells].copy_from_slice(self.costs_from(geo, a));
+        self.costs_from(geo, a);
+        let from = &self.from[a * cells..(a + 1) * cells];
         if !self.near_done[a] {
-            let row = &mut self.near[a * cells..(a + 1) * cells];
-            for (p, slot) in row.iter_mut().enumerate() {
+            let near = &mut self.near[a * cells..(a + 1) * cells];
+            for (p, slot) in near.iter_mut().enumerate() {
                 *slot = Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls)
                     .iter()
                     .map(|q| from[q])
@@ -118,9 +124,8 @@ impl Pairs {
             }
             self.near_done[a] = true;
         }
-        let mut near = [UNKNOWN; MAX_CELLS];
-        near[..cells].copy_from_slice(&self.near[a * cells..(a + 1) * cells]);
-        (from, near)
+        self.scratch_from[i][..cells].copy_from_slice(from);
+        self.scratch_near[i][..cells].copy_from_slice(&self.near[a * cells..(a + 1) * cells]);
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
@@ -268,10 +273,8 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         blocks.sort_unstable();
         let mut columns = [0u32; PARTITION_MAX];
         let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
-        let mut from = [[UNKNOWN; MAX_CELLS]; PARTITION_MAX];
-        let mut near = [[UNKNOWN; MAX_CELLS]; PARTITION_MAX];
         for i in 0..count {
-            (from[i], near[i]) = pairs.rows_of(geo, blocks[i].1);
+            pairs.load_rows(geo, blocks[i].1, i);
             columns[i] = blocks[i].0;
             for j in 0..i {
                 let pushes = pairs.pushes(geo, blocks[i].1, blocks[j].1).unwrap_or(DEAD);
@@ -282,8 +285,8 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         let letter = Letter {
             columns: &columns[..count],
             pair: &pair,
-            from: &from,
-            near: &near,
+            from: &pairs.scratch_from,
+            near: &pairs.scratch_near,
         };
         let bound = nearest_bound(letter.columns)
             .max(letter.partition_bound())
@@ -364,15 +367,28 @@ impl Letter<'_> {
     /// dynamic programming over subsets (`best[mask]`: cheapest split of the blocks in `mask`;
     /// a subset of one block has no split, [`DEAD`]), `O(3^n)` for `n` blocks.
     fn partition_bound(&self) -> u32 {
+        // Tables just large enough for the letter's subsets (they are cleared on every call).
+        match self.columns.len() {
+            0..=3 => self.split::<{ 1 << 3 }>(),
+            4 => self.split::<{ 1 << 4 }>(),
+            5 => self.split::<{ 1 << 5 }>(),
+            6 => self.split::<{ 1 << 6 }>(),
+            7 => self.split::<{ 1 << 7 }>(),
+            _ => self.split::<SUBSETS>(),
+        }
+    }
+
+    /// [`Letter::partition_bound`] with tables of `S >= 2^n` entries.
+    fn split<const S: usize>(&self) -> u32 {
         let n = self.columns.len();
         let full = (1usize << n) - 1;
-        let mut cost = [DEAD; SUBSETS];
+        let mut cost = [DEAD; S];
         for (group, slot) in cost.iter_mut().enumerate().take(full + 1).skip(1) {
             if group.count_ones() >= 2 {
                 *slot = self.group_cost(group as u32);
             }
         }
-        let mut best = [DEAD; SUBSETS];
+        let mut best = [DEAD; S];
         best[0] = 0;
         for mask in 1..=full {
             // Every group holding the lowest block of `mask`, and the best split of the rest.
