@@ -49,11 +49,15 @@ pub struct Pairs {
     /// `near[a * cells + p]`: fewest pushes from `a` to some orthogonal neighbour of `p`
     /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
     near: Vec<u8>,
+    /// `near2[a * cells + p]`: fewest pushes from `a` to a cell at most two steps from `p`
+    /// (through an open neighbour of `p`; `p` itself included, which only lowers it).
+    near2: Vec<u8>,
     near_done: Vec<bool>,
     /// The rows of one letter's blocks, copied for [`Letter`] (padding stays [`UNKNOWN`]);
     /// kept here so that a letter's bound does not clear them on every call.
     scratch_from: Box<[CostRow; PARTITION_MAX]>,
     scratch_near: Box<[CostRow; PARTITION_MAX]>,
+    scratch_near2: Box<[CostRow; PARTITION_MAX]>,
 }
 
 /// One row of push costs over every cell of the largest board (padding [`UNKNOWN`]).
@@ -71,9 +75,11 @@ impl Pairs {
             pair: vec![UNKNOWN; cells * cells],
             sets: vec![(0, 0); SET_MEMO],
             near: vec![UNKNOWN; cells * cells],
+            near2: vec![UNKNOWN; cells * cells],
             near_done: vec![false; cells],
             scratch_from: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
             scratch_near: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
+            scratch_near2: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
         }
     }
 
@@ -122,10 +128,16 @@ impl Pairs {
                     .min()
                     .unwrap_or(UNKNOWN);
             }
+            let (near, near2) = (&self.near[a * cells..], &mut self.near2[a * cells..]);
+            for (p, slot) in near2.iter_mut().take(cells).enumerate() {
+                let open = geo.neighbours(1u128 << p) & geo.board & !geo.walls;
+                *slot = Cells(open).iter().map(|r| near[r]).fold(near[p], u8::min);
+            }
             self.near_done[a] = true;
         }
         self.scratch_from[i][..cells].copy_from_slice(from);
         self.scratch_near[i][..cells].copy_from_slice(&self.near[a * cells..(a + 1) * cells]);
+        self.scratch_near2[i][..cells].copy_from_slice(&self.near2[a * cells..(a + 1) * cells]);
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
@@ -287,6 +299,7 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             pair: &pair,
             from: &pairs.scratch_from,
             near: &pairs.scratch_near,
+            near2: &pairs.scratch_near2,
         };
         let bound = nearest_bound(letter.columns)
             .max(letter.partition_bound())
@@ -339,6 +352,8 @@ struct Letter<'a> {
     /// Each block's pushes to each cell, and to some neighbour of each cell ([`Pairs`]).
     from: &'a [CostRow; PARTITION_MAX],
     near: &'a [CostRow; PARTITION_MAX],
+    /// Each block's pushes to some cell at most two steps from each cell.
+    near2: &'a [CostRow; PARTITION_MAX],
 }
 
 /// Subsets of a letter's blocks (bit `i` = the `i`-th block by column).
@@ -411,14 +426,25 @@ impl Letter<'_> {
     /// - span: a connected group of `m` blocks spans at most `m - 1` columns when it goes (its
     ///   leftmost block must move right, its rightmost left), so `span - (m - 1)`;
     /// - tree: when it goes the group is connected, so its adjacencies contain a spanning tree
-    ///   `T`; each edge `(u, v)` of `T` is two touching blocks, whose pushes together are at
-    ///   least `pair(u, v)`, and for the edges of a matching of `T` these are pushes of
-    ///   different blocks, so they add up. The group costs at least the smallest, over the
-    ///   trees it could form, of the heaviest matching of the tree. Exact over all labelled
-    ///   trees for three blocks (paths `x - m - y`: `max(pair(x, m), pair(m, y))`) and four
-    ///   (stars: their heaviest edge; paths `a - b - c - d`: `max(ab + cd, bc)`); for more,
-    ///   the single edge at each block: every block touches some other block of the group,
-    ///   so the group costs at least `max over u of min over v of pair(u, v)`.
+    ///   `T`, and the group costs at least the least, over the trees it could form, of a lower
+    ///   bound for the tree. Per tree, each block pays its own pushes (wall-aware, [`Pairs`]),
+    ///   so for disjoint sets of blocks these add up:
+    ///   - a matching of `T`: each edge `(u, v)` is two touching blocks, which together need
+    ///     `pair(u, v)` pushes;
+    ///   - a star of `T` around a block `c` ([`Letter::star`]): `c` ends on some cell `p`, its
+    ///     neighbours in `T` on neighbours of `p`, blocks two edges from `c` at most two steps
+    ///     from `p`.
+    ///
+    ///   Three blocks: the trees are the paths `x - c - y`, stars around `c`. Four: the stars
+    ///   (center and three leaves) and the paths `a - b - c - d` (matching `ab + cd` or `bc`;
+    ///   stars around `b` with `d` two steps away and around `c` with `a` two steps away). Five:
+    ///   every tree on five vertices has a block at most two edges from all others (radius at
+    ///   most 2), so the least over `c` of the star around `c` with all others two steps away.
+    ///   Five or more, also: every block touches some other block of the group, so the group
+    ///   costs at least `max over u of min over v of pair(u, v)`.
+    ///
+    /// Without the star terms for four blocks the paths' matchings stand; the stars of a path
+    /// are computed only when its matching is below the best tree so far (they only raise it).
     fn group_cost(&self, group: u32) -> u32 {
         let size = group.count_ones() as usize;
         let low = group.trailing_zeros() as usize;
@@ -431,37 +457,74 @@ impl Letter<'_> {
             bits &= bits - 1;
         }
         let w = |a: usize, b: usize| self.pair[members[a]][members[b]];
+        let m = |x: &usize| members[*x];
         let star = |center: usize| {
             let leaves = (0..size).filter(|&x| x != center);
             let edges = leaves.clone().map(|x| w(center, x)).max().unwrap_or(DEAD);
-            edges.max(self.star(members[center], leaves.map(|x| members[x])))
+            edges.max(self.star(members[center], leaves.map(|x| members[x]), [].iter()))
+        };
+        let single_edges = || {
+            (0..size)
+                .filter_map(|u| (0..size).filter(|&v| v != u).map(|v| w(u, v)).min())
+                .max()
+                .unwrap_or(DEAD)
         };
         let tree = match size {
             2 => w(0, 1),
             3 => (0..3).map(star).min().unwrap_or(DEAD),
             4 => {
-                let stars = (0..4).map(|c| Some(star(c)));
-                let paths = PATHS_OF_FOUR
-                    .iter()
-                    .map(|p| Some((w(p[0], p[1]) + w(p[2], p[3])).max(w(p[1], p[2]))));
-                stars.chain(paths).flatten().min().unwrap_or(DEAD)
+                let mut best = (0..4).map(star).min().unwrap_or(DEAD);
+                for p in &PATHS_OF_FOUR {
+                    let matching = (w(p[0], p[1]) + w(p[2], p[3])).max(w(p[1], p[2]));
+                    // The path's star terms only when the path could still be the cheapest.
+                    if matching < best {
+                        let inner = [(p[1], [p[0], p[2]], p[3]), (p[2], [p[1], p[3]], p[0])];
+                        let stars = inner.iter().map(|(center, ones, two)| {
+                            self.star(m(center), ones.iter().map(m), [m(two)].iter())
+                        });
+                        best = best.min(stars.fold(matching, u32::max));
+                    }
+                }
+                best
             }
-            _ => (0..size)
-                .filter_map(|u| (0..size).filter(|&v| v != u).map(|v| w(u, v)).min())
-                .max()
-                .unwrap_or(DEAD),
+            5 => {
+                // Some block is at most two steps (through the group) from every other.
+                let radius = (0..size)
+                    .map(|c| {
+                        let mut others = [0usize; 4];
+                        for (slot, x) in others.iter_mut().zip((0..size).filter(|&x| x != c)) {
+                            *slot = members[x];
+                        }
+                        self.star(members[c], [].into_iter(), others.iter())
+                    })
+                    .min()
+                    .unwrap_or(DEAD);
+                radius.max(single_edges())
+            }
+            _ => single_edges(),
         };
         span.max(tree).min(DEAD)
     }
 
-    /// Pushes a star needs at least: its center `center` ends on some cell `p` and each leaf
-    /// on a neighbour of `p`, each block paying its own pushes (wall-aware, [`Pairs`]), so the
-    /// least over `p` of `from[center][p] + sum of near[leaf][p]`. Sums saturate at
+    /// Pushes a star needs at least: its center `center` ends on some cell `p`, each of
+    /// `leaves` on a neighbour of `p`, each of `far` within two steps of `p`, each block
+    /// paying its own pushes (wall-aware, [`Pairs`]): the least over `p` of
+    /// `from[center][p] + sum of near[leaf][p] + sum of near2[far][p]`. Sums saturate at
     /// [`UNKNOWN`] (unreachable), which keeps them lower bounds.
-    fn star(&self, center: usize, leaves: impl Iterator<Item = usize>) -> u32 {
+    fn star<'b>(
+        &self,
+        center: usize,
+        leaves: impl Iterator<Item = usize>,
+        far: impl Iterator<Item = &'b usize>,
+    ) -> u32 {
         let mut total = self.from[center];
         for leaf in leaves {
             for (sum, &add) in total.iter_mut().zip(&self.near[leaf]) {
+                *sum = sum.saturating_add(add);
+            }
+        }
+        for &block in far {
+            for (sum, &add) in total.iter_mut().zip(&self.near2[block]) {
                 *sum = sum.saturating_add(add);
             }
         }
@@ -606,6 +669,7 @@ mod tests {
             pair: &pair,
             from: &zeros,
             near: &zeros,
+            near2: &zeros,
         };
         assert_eq!(letter.group_cost(0b1111), 6);
         // Three of them: the path 0-1-2 costs its heavier edge, 3.
