@@ -1,47 +1,33 @@
-//! The `bitset` engine: iterative deepening A* (IDA*) over bit-plane states.
+//! The `bitset` engine: exact shortest solutions over bit-plane states.
 //!
-//! - State: [`State`], `P` bit-sliced letter planes of one `u128` each (see [`super::planes`]).
-//! - Lower bound: the admissible per-letter bound of [`super::bound`].
-//! - Transposition table kept across iterations: for each searched state, the best proven lower
-//!   bound of its distance to the goal (after a failed search below a state, one more than the
-//!   smallest bound among its children), and a flag for states on the current path. A state is
-//!   searched only while depth + bound fits the iteration's bound, so a transposition met at a
-//!   depth already searched is cut at once, and a state on the path is never re-entered
-//!   (a shortest solution never repeats a board). Every stored value is derived from valid
-//!   lower bounds only, so the search stays exact.
-//! - Move ordering: children by increasing lower bound, ties broken by fewer blocks left (a
-//!   removal first); any order keeps the search exact, since the previous iterations proved
-//!   there is no shorter solution.
-//! - Incremental bound: each letter's bound depends on its own cells only, so a child
-//!   recomputes only the letters a push changed ([`Parts`]); a child whose static bound already
-//!   exceeds the iteration's bound is cut without probing the table (a likely cache miss).
-//! - The table ([`super::table`]) is probed for all children of a node after they are all
-//!   generated, each slot prefetched when its child is made, so the cache misses overlap.
-//! - No depth cap. Between iterations, each time the work doubles, a breadth-first search over
-//!   the live states runs up to a growing number of states: when it completes it has found a
-//!   shortest solution or proven there is none (deepening alone cannot prove that), and on
-//!   puzzles with few reachable states it wins the race. The table holds at most
-//!   [`TABLE_CAPACITY`] states; past that it stops growing (still exact, just slower).
+//! - State: [`State`], `P` bit-sliced letter planes of one `u128` each (see [`super::planes`]);
+//!   `P` is a const generic chosen from the number of letters, so a state is 16 to 80 bytes.
+//! - Lower bound: the admissible per-letter bound of [`super::bound`] (at least 1 on a board
+//!   with blocks); a letter that can never be cleared makes a board dead.
+//! - Search: best-first A* ([`super::astar`]), which expands each board once and proves
+//!   unsolvability by exhausting the live boards. When its memory budget
+//!   ([`astar::MEMORY_BUDGET`]) would be exceeded, the rest of the budget goes to iterative
+//!   deepening with a bounded transposition table ([`super::ida`]), which needs little memory
+//!   but re-expands boards. Either way the answer is a minimum solution; no depth cap.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
-use super::bound::{DEAD, Pairs, Parts, lower_bound};
-use super::grid::{Dir, Move};
+use super::astar::{self, Ended};
+use super::ida;
 use super::planes::{Geometry, State, planes_needed};
-use super::table::Table;
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 
-/// Most entries kept in the transposition table (bounds memory to a few hundred MB).
-pub const TABLE_CAPACITY: usize = 1 << 21;
-/// Flag bit of a table entry: the state is on the current path.
-const ON_PATH: u32 = 1 << 31;
-/// States the first breadth-first race may keep; each later one allows twice as many.
-const FIRST_CHECK: u64 = 256;
-
 /// Solves one puzzle.
 pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, CaseError> {
+    solve_within(puzzle, budget, astar::MEMORY_BUDGET)
+}
+
+/// [`solve`] with `memory` bytes for A* instead of [`astar::MEMORY_BUDGET`] (tests use a tiny
+/// one to exercise the deepening fallback).
+pub fn solve_within(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    memory: usize,
+) -> Result<Outcome<Solution>, CaseError> {
     let start = puzzle.start();
     if start.is_clear() {
         return Ok(Outcome::solved(Some(Vec::new()), 0));
@@ -49,11 +35,11 @@ pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, Case
     let geo = Geometry::new(&start);
     let meter = Meter::new(budget);
     let (answer, verdict, work) = match planes_needed(geo.letters.len()) {
-        1 => Search::<1>::run(&geo, State::new(&geo, &start), meter),
-        2 => Search::<2>::run(&geo, State::new(&geo, &start), meter),
-        3 => Search::<3>::run(&geo, State::new(&geo, &start), meter),
-        4 => Search::<4>::run(&geo, State::new(&geo, &start), meter),
-        _ => Search::<5>::run(&geo, State::new(&geo, &start), meter),
+        1 => search(&geo, memory, State::<1>::new(&geo, &start), meter),
+        2 => search(&geo, memory, State::<2>::new(&geo, &start), meter),
+        3 => search(&geo, memory, State::<3>::new(&geo, &start), meter),
+        4 => search(&geo, memory, State::<4>::new(&geo, &start), meter),
+        _ => search(&geo, memory, State::<5>::new(&geo, &start), meter),
     };
     Ok(Outcome {
         answer,
@@ -62,268 +48,15 @@ pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, Case
     })
 }
 
-/// Hasher for states, which hash themselves to one mixed word ([`State::digest`]): the
-/// breadth-first race's set just passes it on.
-#[derive(Default)]
-pub struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Not used by states; a plain FNV-style fold keeps other keys working.
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, word: u64) {
-        self.0 ^= word;
-    }
-}
-
-type Seen<const P: usize> = HashSet<State<P>, BuildHasherDefault<WordHasher>>;
-
-/// How a search ended early.
-enum Stop {
-    Found,
-    OutOfBudget,
-}
-
-/// A generated child: its lower bound, the push that made it, and whether it is on the path.
-#[derive(Clone, Copy)]
-struct Child<const P: usize> {
-    bound: u32,
-    cell: usize,
-    dir: Dir,
-    on_path: bool,
-    /// The state's digest (for the table).
-    digest: u64,
-    state: State<P>,
-}
-
-struct Search<'a, const P: usize> {
-    geo: &'a Geometry,
-    pairs: Pairs,
-    /// Best known lower bound of each state's distance to the goal, with [`ON_PATH`].
-    table: Table<P>,
+/// A* first; deepening with what is left of the budget if A* runs out of memory.
+fn search<const P: usize>(
+    geo: &Geometry,
+    memory: usize,
+    start: State<P>,
     meter: Meter,
-    bound: u32,
-    /// The moves of the current path, as (cell, direction).
-    path: Vec<(usize, Dir)>,
-    /// Child buffers, one per depth, reused across nodes.
-    buffers: Vec<Vec<Child<P>>>,
-}
-
-/// What the unsolvability check found.
-enum Reach {
-    Unsolvable,
-    /// A shortest solution, as pushes.
-    Solved(Vec<(usize, Dir)>),
-    Unknown,
-}
-
-impl<'a, const P: usize> Search<'a, P> {
-    fn run(geo: &'a Geometry, start: State<P>, meter: Meter) -> (Solution, Verdict, u64) {
-        let mut pairs = Pairs::new(geo);
-        let mut bound = lower_bound(geo, &mut pairs, &start);
-        let mut search = Search {
-            geo,
-            pairs,
-            table: Table::default(),
-            meter,
-            bound,
-            path: Vec::new(),
-            buffers: Vec::new(),
-        };
-        let mut check_limit = FIRST_CHECK;
-        loop {
-            if bound >= DEAD {
-                return (None, Verdict::Unsolved, search.meter.expanded);
-            }
-            // The breadth-first race costs at most about a fifth of the work.
-            if search.meter.expanded >= check_limit.saturating_mul(4) {
-                match search.breadth_first(&start, check_limit) {
-                    Ok(Reach::Unsolvable) => {
-                        return (None, Verdict::Unsolved, search.meter.expanded);
-                    }
-                    Ok(Reach::Solved(pushes)) => {
-                        search.path = pushes;
-                        let moves = search.moves(start);
-                        return (Some(moves), Verdict::Solved, search.meter.expanded);
-                    }
-                    Ok(Reach::Unknown) => check_limit = check_limit.saturating_mul(2),
-                    Err(Stop::OutOfBudget) => {
-                        return (None, Verdict::Budget, search.meter.expanded);
-                    }
-                    Err(Stop::Found) => unreachable!("breadth-first returns its path"),
-                }
-            }
-            search.bound = bound;
-            match search.probe(&start, 0, bound, None) {
-                Ok(next) => bound = next,
-                Err(Stop::Found) => {
-                    let moves = search.moves(start);
-                    return (Some(moves), Verdict::Solved, search.meter.expanded);
-                }
-                Err(Stop::OutOfBudget) => {
-                    return (None, Verdict::Budget, search.meter.expanded);
-                }
-            }
-        }
-    }
-
-    /// Replays the found path from the start to print it.
-    fn moves(&self, mut state: State<P>) -> Vec<Move> {
-        self.path
-            .iter()
-            .map(|&(cell, dir)| {
-                let mv = self.geo.describe(&state, cell, dir);
-                state.push(self.geo, cell, dir);
-                mv
-            })
-            .collect()
-    }
-
-    /// Breadth-first search over the live states reachable from `start`, keeping at most
-    /// `limit` of them. When it completes it has either found a shortest solution (the first
-    /// clear board generated, in breadth-first order) or proven that there is none; on puzzles
-    /// whose live state space is small (walled-in level packs) it beats deepening.
-    fn breadth_first(&mut self, start: &State<P>, limit: u64) -> Result<Reach, Stop> {
-        let mut seen = Seen::<P>::default();
-        seen.insert(*start);
-        // Each board with the index of its parent and the push that made it.
-        let mut boards: Vec<(State<P>, u32, usize, Dir)> = vec![(*start, 0, 0, Dir::Left)];
-        let mut next = 0;
-        while next < boards.len() {
-            if !self.meter.tick() {
-                return Err(Stop::OutOfBudget);
-            }
-            let state = boards[next].0;
-            // Children's bounds recompute only the letters their push changed.
-            let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &state, None);
-            for (cell, dir, child) in state.children(self.geo) {
-                if child.is_clear() {
-                    let mut pushes = vec![(cell, dir)];
-                    let mut at = next;
-                    while at != 0 {
-                        let (_, parent, cell, dir) = boards[at];
-                        pushes.push((cell, dir));
-                        at = parent as usize;
-                    }
-                    pushes.reverse();
-                    return Ok(Reach::Solved(pushes));
-                }
-                if parts.child_bound(self.geo, &mut self.pairs, &child) >= DEAD
-                    || !seen.insert(child)
-                {
-                    continue;
-                }
-                if seen.len() as u64 > limit || seen.len() > TABLE_CAPACITY {
-                    return Ok(Reach::Unknown);
-                }
-                boards.push((child, next as u32, cell, dir));
-            }
-            next += 1;
-        }
-        Ok(Reach::Unsolvable)
-    }
-
-    /// Searches below `state` (live, not clear, lower bound `bound`, at depth `g`, with
-    /// `g + bound <= self.bound`). Returns a new lower bound of its distance to the goal.
-    fn probe(
-        &mut self,
-        state: &State<P>,
-        g: u32,
-        bound: u32,
-        parent: Option<&Parts>,
-    ) -> Result<u32, Stop> {
-        if !self.meter.tick() {
-            return Err(Stop::OutOfBudget);
-        }
-        // This state's slot is needed once its children are generated: start loading it.
-        let digest = state.digest();
-        self.table.prefetch(digest);
-        let (parts, _) = Parts::derive(self.geo, &mut self.pairs, state, parent);
-        let depth = g as usize;
-        if self.buffers.len() <= depth {
-            self.buffers.resize_with(depth + 1, Vec::new);
-        }
-        let mut children = std::mem::take(&mut self.buffers[depth]);
-        children.clear();
-        // The best bound found for this state: one more than the best child's.
-        let mut best = DEAD;
-        for (cell, dir, child) in state.children(self.geo) {
-            if child.is_clear() {
-                if g < self.bound {
-                    self.buffers[depth] = children;
-                    self.path.push((cell, dir));
-                    return Err(Stop::Found);
-                }
-                best = 1;
-                continue;
-            }
-            // The static bound first: it is cheap (only the letters the push changed are
-            // recomputed) while a table probe is a likely cache miss, and when the static
-            // bound already cuts the child the table is not consulted at all. A stored
-            // bound is never below the static one, so the cut is the same; the parent's
-            // new bound may only be weaker, and stays admissible.
-            let fresh = parts.child_bound(self.geo, &mut self.pairs, &child);
-            if fresh >= DEAD {
-                continue;
-            }
-            if g + 1 + fresh > self.bound {
-                best = best.min(1 + fresh);
-                continue;
-            }
-            let digest = child.digest();
-            self.table.prefetch(digest);
-            children.push(Child {
-                bound: fresh,
-                cell,
-                dir,
-                on_path: false,
-                digest,
-                state: child,
-            });
-        }
-        // The table probes come after all children are generated, so that the prefetches
-        // above overlap their cache misses.
-        for child in &mut children {
-            if let Some(entry) = self.table.get_with(&child.state, child.digest) {
-                child.bound = entry & !ON_PATH;
-                child.on_path = entry & ON_PATH != 0;
-            }
-        }
-        children.sort_unstable_by_key(|c| (c.bound, c.state.occupied().count_ones()));
-        let full = self.table.len() >= TABLE_CAPACITY;
-        if !self
-            .table
-            .update_with(state, digest, |entry| entry | ON_PATH)
-            && !full
-        {
-            self.table.insert(*state, bound | ON_PATH);
-        }
-        let mut outcome = Ok(());
-        for child in &children {
-            if child.on_path || g + 1 + child.bound > self.bound {
-                // A state on the path is not searched again; a cut one keeps its bound.
-                best = best.min(1 + child.bound);
-                continue;
-            }
-            self.path.push((child.cell, child.dir));
-            match self.probe(&child.state, g + 1, child.bound, Some(&parts)) {
-                Ok(found) => best = best.min(1 + found),
-                Err(stop) => {
-                    outcome = Err(stop);
-                    break;
-                }
-            }
-            self.path.pop();
-        }
-        self.buffers[depth] = children;
-        let best = best.max(bound);
-        self.table.update_with(state, digest, |_| best);
-        outcome.map(|()| best)
+) -> (Solution, Verdict, u64) {
+    match astar::search(geo, start, meter, memory) {
+        Ended::Done(answer, verdict, work) => (answer, verdict, work),
+        Ended::OutOfMemory(meter) => ida::search(geo, start, meter),
     }
 }

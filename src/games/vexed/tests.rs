@@ -335,6 +335,29 @@ fn bitset_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
     }
 }
 
+#[test]
+fn the_deepening_fallback_matches_the_reference_k() {
+    // With no memory for A* the whole search is iterative deepening; with a few kilobytes A*
+    // stops part-way on the larger puzzles and deepening finishes with the rest of the budget.
+    let hard = include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in");
+    let hard_out = include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out");
+    for memory in [0, 4 << 10] {
+        let solve = |input: &str| -> String {
+            puzzles(input)
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let outcome = bitset::solve_within(p, &Budget::UNLIMITED, memory).unwrap();
+                    Vexed::format_case(i + 1, p, &outcome)
+                })
+                .collect()
+        };
+        check_all(hard, hard_out, &solve(hard));
+        check_all(SAMPLE_IN, SAMPLE_OUT, &solve(SAMPLE_IN));
+        assert_eq!(solve(UNSOLVABLE_IN), UNSOLVABLE_OUT);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 5000, ..ProptestConfig::default() })]
 

@@ -1,0 +1,471 @@
+//! Best-first (A*) search over bit-plane states: the `bitset` engine's main search.
+//!
+//! Every state met is a [`Node`] in one arena (its board, the push that first reached it by the
+//! shortest path known, its depth `g` and its lower bound `h` from [`super::bound`]); an
+//! [`Index`] finds a board's node. Open nodes wait in a [`Frontier`] ordered by `f = g + h`,
+//! deepest first among equal `f` (the search dives towards a goal once `f` reaches the
+//! answer). Compared with iterative deepening ([`super::ida`]) each state is expanded once
+//! instead of once per iteration; the price is memory, so the arena is capped
+//! ([`MEMORY_BUDGET`]) and the engine falls back to deepening past it.
+//!
+//! Exactness, with `h` admissible and at least 1 on a board with blocks (both hold for the
+//! bound used here):
+//! - `f` is kept non-decreasing along a path (`f(child) = max(f(parent), g + 1 + h)`, "pathmax"):
+//!   still a lower bound of any solution through that path.
+//! - A clear board is taken as soon as it is generated: its cost `g + 1` is at most the
+//!   expanded node's `f` (its `h >= 1`), which is at most the `f` of every open node, and some
+//!   open node lies on a shortest solution with `f` at most its length.
+//! - A node reached again by a shorter path is updated and reopened; stale queue entries are
+//!   recognised by their depth and skipped.
+//! - Dead boards (bound [`DEAD`]: some letter can never be cleared) are dropped. An empty
+//!   frontier proves there is no solution.
+
+use super::bound::{DEAD, Pairs, Parts, lower_bound};
+use super::grid::{Dir, Move};
+use super::planes::{Geometry, State};
+use super::{Meter, Solution};
+use crate::game::Verdict;
+
+/// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
+pub const MEMORY_BUDGET: usize = 384 << 20;
+/// Parent of the start node.
+const NO_PARENT: u32 = u32::MAX;
+/// Largest `h` stored (bounds never come near it on 128 cells).
+const MAX_H: u16 = u16::MAX - 1;
+
+/// One board met by the search.
+#[derive(Clone, Copy)]
+struct Node<const P: usize> {
+    state: State<P>,
+    /// The node this one was reached from on its shortest known path, or [`NO_PARENT`].
+    parent: u32,
+    /// Depth on that path (pushes from the start).
+    g: u16,
+    /// Lower bound of the pushes left (at least 1).
+    h: u16,
+    /// The push from the parent: the pushed block's cell and direction.
+    cell: u8,
+    dir: Dir,
+}
+
+/// How the search ended.
+pub(crate) enum Ended {
+    /// Solved, proven unsolvable or stopped by the budget: `(answer, verdict, expanded)`.
+    Done(Solution, Verdict, u64),
+    /// The arena is full: search again with less memory, with what is left of the budget.
+    OutOfMemory(Meter),
+}
+
+/// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes.
+pub(crate) fn search<const P: usize>(
+    geo: &Geometry,
+    start: State<P>,
+    meter: Meter,
+    memory: usize,
+) -> Ended {
+    // Per node: the node, and two index slots (the index is at most half full).
+    let capacity = memory / (std::mem::size_of::<Node<P>>() + 2 * Index::SLOT_BYTES);
+    let mut search = Search::new(geo, meter, capacity);
+    let ended = search.run(start);
+    search.recycle();
+    ended
+}
+
+/// Bytes of arena a thread keeps for its next search, at most.
+const SPARE_BYTES: usize = 64 << 20;
+
+/// Allocations a thread keeps from one search to the next, so that a batch of puzzles reuses
+/// the arena and the frontier instead of asking for fresh (zeroed) memory each time.
+#[derive(Default)]
+struct Spare {
+    /// A `Vec<Node<P>>` (empty) for the `P` of the last search.
+    nodes: Option<Box<dyn std::any::Any>>,
+    frontier: Frontier,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
+}
+
+struct Search<'a, const P: usize> {
+    geo: &'a Geometry,
+    pairs: Pairs,
+    meter: Meter,
+    nodes: Vec<Node<P>>,
+    index: Index,
+    frontier: Frontier,
+    capacity: usize,
+    /// Children of the node being expanded: (cell, direction, board, digest).
+    children: Vec<(usize, Dir, State<P>, u64)>,
+}
+
+impl<'a, const P: usize> Search<'a, P> {
+    fn new(geo: &'a Geometry, meter: Meter, capacity: usize) -> Self {
+        let (nodes, frontier) = SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            let nodes = spare
+                .nodes
+                .take()
+                .and_then(|nodes| nodes.downcast::<Vec<Node<P>>>().ok())
+                .map_or_else(Vec::new, |nodes| *nodes);
+            (nodes, std::mem::take(&mut spare.frontier))
+        });
+        Search {
+            geo,
+            pairs: Pairs::new(geo),
+            meter,
+            nodes,
+            index: Index::default(),
+            frontier,
+            capacity,
+            children: Vec::new(),
+        }
+    }
+
+    /// Gives the arena and the frontier back to the thread's [`Spare`], emptied (unless the
+    /// arena grew past [`SPARE_BYTES`]).
+    fn recycle(self) {
+        let Search {
+            mut nodes,
+            mut frontier,
+            ..
+        } = self;
+        nodes.clear();
+        frontier.clear();
+        SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if nodes.capacity() * std::mem::size_of::<Node<P>>() <= SPARE_BYTES {
+                spare.nodes = Some(Box::new(nodes));
+            }
+            spare.frontier = frontier;
+        });
+    }
+
+    fn run(&mut self, start: State<P>) -> Ended {
+        let h = lower_bound(self.geo, &mut self.pairs, &start);
+        if h >= DEAD {
+            return Ended::Done(None, Verdict::Unsolved, 0);
+        }
+        if self.capacity == 0 {
+            return Ended::OutOfMemory(self.meter);
+        }
+        let h = clamp_h(h);
+        self.add(start, NO_PARENT, 0, 0, Dir::Left, h);
+        self.index.grow(|_| unreachable!("the index is empty"));
+        let digest = start.digest();
+        let slot = self.index.find(digest, |_| false).unwrap_err();
+        self.index.insert_at(slot, digest, 0);
+        self.frontier.push(u32::from(h), 0, 0);
+        while let Some((f, g, id)) = self.frontier.pop() {
+            let node = self.nodes[id as usize];
+            if node.g != g {
+                continue; // reached again by a shorter path since it was queued
+            }
+            if !self.meter.tick() {
+                return Ended::Done(None, Verdict::Budget, self.meter.expanded);
+            }
+            match self.expand(id, node, f) {
+                Ok(Some(moves)) => {
+                    return Ended::Done(Some(moves), Verdict::Solved, self.meter.expanded);
+                }
+                Ok(None) => {}
+                Err(()) => return Ended::OutOfMemory(self.meter),
+            }
+        }
+        Ended::Done(None, Verdict::Unsolved, self.meter.expanded)
+    }
+
+    /// Expands one node whose queue key is `f`: the solution if a child is clear, `Err` when
+    /// the arena is full (or a depth would not fit a node).
+    fn expand(&mut self, id: u32, node: Node<P>, f: u32) -> Result<Option<Vec<Move>>, ()> {
+        let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &node.state, None);
+        let mut children = std::mem::take(&mut self.children);
+        children.clear();
+        // The children in `State::children` order, by hand: the iterator adapters cost more
+        // than the loop (measured).
+        let (left, right) = node.state.movers(self.geo);
+        for (mut movers, dir) in [(left, Dir::Left), (right, Dir::Right)] {
+            while movers != 0 {
+                let cell = movers.trailing_zeros() as usize;
+                movers &= movers - 1;
+                let mut child = node.state;
+                child.push(self.geo, cell, dir);
+                if child.is_clear() {
+                    self.children = children;
+                    return Ok(Some(self.moves(id, cell, dir)));
+                }
+                let digest = child.digest();
+                self.index.prefetch(digest);
+                children.push((cell, dir, child, digest));
+            }
+        }
+        // Lookups after all children are made, so that their prefetches overlap.
+        let Some(g) = node.g.checked_add(1) else {
+            // Deeper than a node can say: leave it to deepening, which has no such limit.
+            self.children = children;
+            return Err(());
+        };
+        for &(cell, dir, child, digest) in &children {
+            if self.index.needs_room() {
+                let nodes = &self.nodes;
+                self.index.grow(|id| nodes[id as usize].state.digest());
+            }
+            let nodes = &self.nodes;
+            match self
+                .index
+                .find(digest, |other| nodes[other as usize].state == child)
+            {
+                Ok(other) => {
+                    let known = &mut self.nodes[other as usize];
+                    if known.g <= g {
+                        continue;
+                    }
+                    *known = Node {
+                        parent: id,
+                        g,
+                        cell: cell as u8,
+                        dir,
+                        ..*known
+                    };
+                    let child_f = f.max(u32::from(g) + u32::from(known.h));
+                    self.frontier.push(child_f, g, other);
+                }
+                Err(slot) => {
+                    let bound = parts.child_bound(self.geo, &mut self.pairs, &child);
+                    if bound >= DEAD {
+                        // Not stored: dead boards are many, and their bound is cheap to
+                        // recompute (memoised per letter) when met again.
+                        continue;
+                    }
+                    let h = clamp_h(bound);
+                    let child_f = f.max(u32::from(g) + u32::from(h));
+                    if self.nodes.len() >= self.capacity {
+                        self.children = children;
+                        return Err(());
+                    }
+                    let child_id = self.nodes.len() as u32;
+                    self.add(child, id, g, cell, dir, h);
+                    self.index.insert_at(slot, digest, child_id);
+                    self.frontier.push(child_f, g, child_id);
+                }
+            }
+        }
+        self.children = children;
+        Ok(None)
+    }
+
+    /// Appends a node to the arena (the caller indexes it).
+    fn add(&mut self, state: State<P>, parent: u32, g: u16, cell: usize, dir: Dir, h: u16) {
+        self.nodes.push(Node {
+            state,
+            parent,
+            g,
+            h,
+            cell: cell as u8,
+            dir,
+        });
+    }
+
+    /// The moves from the start to node `id`, then the push `(cell, dir)`.
+    fn moves(&self, mut id: u32, cell: usize, dir: Dir) -> Vec<Move> {
+        let mut pushes = vec![(cell, dir)];
+        while self.nodes[id as usize].parent != NO_PARENT {
+            let node = &self.nodes[id as usize];
+            pushes.push((usize::from(node.cell), node.dir));
+            id = node.parent;
+        }
+        let mut state = self.nodes[0].state;
+        pushes
+            .iter()
+            .rev()
+            .map(|&(cell, dir)| {
+                let mv = self.geo.describe(&state, cell, dir);
+                state.push(self.geo, cell, dir);
+                mv
+            })
+            .collect()
+    }
+}
+
+/// A live board's bound as stored in a node: at least 1 (the board has blocks).
+fn clamp_h(bound: u32) -> u16 {
+    bound.clamp(1, u32::from(MAX_H)) as u16
+}
+
+/// Open addressing over node ids: each slot holds the high half of a board's digest and its
+/// node id plus one (0 = empty slot), so most mismatches are told apart without reading the
+/// arena. Kept at most half full; grows by doubling.
+#[derive(Default)]
+struct Index {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Index {
+    const SLOT_BYTES: usize = std::mem::size_of::<u64>();
+    const INITIAL_SLOTS: usize = 1 << 8;
+
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    fn prefetch(&self, digest: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if !self.slots.is_empty() {
+            let ptr = self.slots[digest as usize & self.mask()..]
+                .as_ptr()
+                .cast::<i8>();
+            // SAFETY: a prefetch is only a hint and never faults; `ptr` points into the slots.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = digest;
+    }
+
+    /// True when one more entry would make the index more than half full.
+    fn needs_room(&self) -> bool {
+        (self.len + 1) * 2 > self.slots.len()
+    }
+
+    /// Doubles the slots; `digest_of` gives the digest of a stored id's board.
+    fn grow(&mut self, digest_of: impl Fn(u32) -> u64) {
+        let size = (self.slots.len() * 2).max(Self::INITIAL_SLOTS);
+        let old = std::mem::replace(&mut self.slots, vec![0; size]);
+        for entry in old.into_iter().filter(|&e| e != 0) {
+            let id = (entry as u32) - 1;
+            let mut at = digest_of(id) as usize & self.mask();
+            while self.slots[at] != 0 {
+                at = (at + 1) & self.mask();
+            }
+            self.slots[at] = entry;
+        }
+    }
+
+    /// The id of the entry with this digest for which `same` holds, or the empty slot where
+    /// it would go. Needs room ([`Index::needs_room`] false).
+    fn find(&self, digest: u64, same: impl Fn(u32) -> bool) -> Result<u32, usize> {
+        let check = digest >> 32;
+        let mut at = digest as usize & self.mask();
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                return Err(at);
+            }
+            if slot >> 32 == check && same((slot as u32) - 1) {
+                return Ok((slot as u32) - 1);
+            }
+            at = (at + 1) & self.mask();
+        }
+    }
+
+    /// Stores node `id`, whose board has this digest, in the empty `slot` [`Index::find`] gave.
+    fn insert_at(&mut self, slot: usize, digest: u64, id: u32) {
+        self.slots[slot] = (digest >> 32) << 32 | u64::from(id + 1);
+        self.len += 1;
+    }
+}
+
+/// Open nodes by `f`, then by depth `g` (deepest first), last in first out within a bucket.
+#[derive(Default)]
+struct Frontier {
+    /// `buckets[f][g]`: node ids.
+    buckets: Vec<Vec<Vec<u32>>>,
+    /// The smallest `f` that may have entries.
+    f: usize,
+    /// Per `f`, the largest `g` that may have entries.
+    top: Vec<usize>,
+}
+
+impl Frontier {
+    fn push(&mut self, f: u32, g: u16, id: u32) {
+        let (f, g) = (f as usize, usize::from(g));
+        if self.buckets.len() <= f {
+            self.buckets.resize_with(f + 1, Vec::new);
+            self.top.resize(f + 1, 0);
+        }
+        let row = &mut self.buckets[f];
+        if row.len() <= g {
+            row.resize_with(g + 1, Vec::new);
+        }
+        row[g].push(id);
+        self.top[f] = self.top[f].max(g);
+        self.f = self.f.min(f);
+    }
+
+    /// Empties the frontier, keeping its buckets' memory.
+    fn clear(&mut self) {
+        for row in &mut self.buckets {
+            row.iter_mut().for_each(Vec::clear);
+        }
+        self.top.iter_mut().for_each(|top| *top = 0);
+        self.f = 0;
+    }
+
+    /// The open entry of smallest `f`, deepest first: `(f, g, id)`.
+    fn pop(&mut self) -> Option<(u32, u16, u32)> {
+        while self.f < self.buckets.len() {
+            let f = self.f;
+            loop {
+                let g = self.top[f];
+                if let Some(id) = self.buckets[f].get_mut(g).and_then(Vec::pop) {
+                    return Some((f as u32, g as u16, id));
+                }
+                if g == 0 {
+                    break;
+                }
+                self.top[f] = g - 1;
+            }
+            self.f += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frontier_pops_smallest_f_then_deepest_g_last_in_first() {
+        let mut frontier = Frontier::default();
+        for (f, g, id) in [
+            (5, 1, 10),
+            (4, 0, 11),
+            (5, 3, 12),
+            (4, 2, 13),
+            (4, 2, 14),
+            (6, 0, 15),
+        ] {
+            frontier.push(f, g, id);
+        }
+        let order: Vec<u32> = std::iter::from_fn(|| frontier.pop().map(|(_, _, id)| id)).collect();
+        assert_eq!(order, vec![14, 13, 11, 12, 10, 15]);
+        // A push below the current f is served first.
+        frontier.push(7, 0, 1);
+        frontier.push(3, 0, 2);
+        assert_eq!(frontier.pop(), Some((3, 0, 2)));
+        assert_eq!(frontier.pop(), Some((7, 0, 1)));
+        assert_eq!(frontier.pop(), None);
+    }
+
+    #[test]
+    fn the_index_finds_every_entry_across_growth() {
+        // Digests with equal low bits collide on purpose: ids are told apart by `same`.
+        let digest = |id: u32| (u64::from(id % 7) << 32) | u64::from(id % 3);
+        let mut index = Index::default();
+        for id in 0..1000u32 {
+            if index.needs_room() {
+                index.grow(digest);
+            }
+            let slot = index.find(digest(id), |other| other == id).unwrap_err();
+            index.insert_at(slot, digest(id), id);
+        }
+        assert!(!index.needs_room() && index.len == 1000);
+        for id in 0..1000u32 {
+            assert_eq!(index.find(digest(id), |other| other == id), Ok(id));
+        }
+        assert!(index.find(digest(5), |other| other == 2000).is_err());
+    }
+}
