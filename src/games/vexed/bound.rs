@@ -117,47 +117,55 @@ impl Pairs {
     /// and to some neighbour of each cell ([`Pairs::near`]).
     fn load_rows(&mut self, geo: &Geometry, a: usize, i: usize) {
         let cells = self.cells;
+        self.fill_rows(geo, a);
+        let row = a * cells..(a + 1) * cells;
+        self.scratch_from[i][..cells].copy_from_slice(&self.from[row.clone()]);
+        self.scratch_near[i][..cells].copy_from_slice(&self.near[row.clone()]);
+        self.scratch_near2[i][..cells].copy_from_slice(&self.near2[row]);
+    }
+
+    /// Fills the rows of `a` in [`Pairs::costs_from`], [`Pairs::near`] and [`Pairs::near2`].
+    fn fill_rows(&mut self, geo: &Geometry, a: usize) {
+        let cells = self.cells;
+        if self.near_done[a] {
+            return;
+        }
         self.costs_from(geo, a);
         let from = &self.from[a * cells..(a + 1) * cells];
-        if !self.near_done[a] {
-            let near = &mut self.near[a * cells..(a + 1) * cells];
-            for (p, slot) in near.iter_mut().enumerate() {
-                *slot = Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls)
-                    .iter()
-                    .map(|q| from[q])
-                    .min()
-                    .unwrap_or(UNKNOWN);
-            }
-            let (near, near2) = (&self.near[a * cells..], &mut self.near2[a * cells..]);
-            for (p, slot) in near2.iter_mut().take(cells).enumerate() {
-                let open = geo.neighbours(1u128 << p) & geo.board & !geo.walls;
-                *slot = Cells(open).iter().map(|r| near[r]).fold(near[p], u8::min);
-            }
-            self.near_done[a] = true;
+        let near = &mut self.near[a * cells..(a + 1) * cells];
+        for (p, slot) in near.iter_mut().enumerate() {
+            *slot = Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls)
+                .iter()
+                .map(|q| from[q])
+                .min()
+                .unwrap_or(UNKNOWN);
         }
-        self.scratch_from[i][..cells].copy_from_slice(from);
-        self.scratch_near[i][..cells].copy_from_slice(&self.near[a * cells..(a + 1) * cells]);
-        self.scratch_near2[i][..cells].copy_from_slice(&self.near2[a * cells..(a + 1) * cells]);
+        let (near, near2) = (&self.near[a * cells..], &mut self.near2[a * cells..]);
+        for (p, slot) in near2.iter_mut().take(cells).enumerate() {
+            let open = geo.neighbours(1u128 << p) & geo.board & !geo.walls;
+            *slot = Cells(open).iter().map(|r| near[r]).fold(near[p], u8::min);
+        }
+        self.near_done[a] = true;
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
     pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
         let known = self.pair[a * self.cells + b];
         if known == UNKNOWN {
+            // The least over cells `p` of the pushes from `a` to `p` plus those from `b` to a
+            // neighbour of `p` (unreachable entries are [`UNKNOWN`]).
             let cells = self.cells;
-            let from_a = self.costs_from(geo, a).to_vec();
-            let from_b = self.costs_from(geo, b);
-            let mut best = u32::from(NEVER);
-            for (p, &to_p) in from_a.iter().enumerate() {
-                if to_p == UNKNOWN {
-                    continue;
-                }
-                for q in Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls).iter() {
-                    if from_b[q] != UNKNOWN {
-                        best = best.min(u32::from(to_p) + u32::from(from_b[q]));
-                    }
-                }
-            }
+            self.fill_rows(geo, a);
+            self.fill_rows(geo, b);
+            let from_a = &self.from[a * cells..(a + 1) * cells];
+            let near_b = &self.near[b * cells..(b + 1) * cells];
+            let best = from_a
+                .iter()
+                .zip(near_b)
+                .filter(|&(&to_p, &to_q)| to_p != UNKNOWN && to_q != UNKNOWN)
+                .map(|(&to_p, &to_q)| u32::from(to_p) + u32::from(to_q))
+                .min()
+                .unwrap_or(u32::from(NEVER));
             let value = best.min(u32::from(NEVER)) as u8;
             self.pair[a * cells + b] = value;
             self.pair[b * cells + a] = value;
@@ -399,7 +407,10 @@ impl Letter<'_> {
         let full = (1usize << n) - 1;
         let mut cost = [DEAD; S];
         for (group, slot) in cost.iter_mut().enumerate().take(full + 1).skip(1) {
-            if group.count_ones() >= 2 {
+            // A group of all blocks but one leaves a lone block, which has no split: such
+            // groups stay [`DEAD`] without being costed (the costly part of small letters).
+            let size = group.count_ones() as usize;
+            if size >= 2 && size + 1 != n {
                 *slot = self.group_cost(group as u32);
             }
         }
@@ -458,10 +469,18 @@ impl Letter<'_> {
         }
         let w = |a: usize, b: usize| self.pair[members[a]][members[b]];
         let m = |x: &usize| members[*x];
-        let star = |center: usize| {
-            let leaves = (0..size).filter(|&x| x != center);
-            let edges = leaves.clone().map(|x| w(center, x)).max().unwrap_or(DEAD);
-            edges.max(self.star(members[center], leaves.map(|x| members[x]), [].iter()))
+        // The least star among the centers, each computed only when its heaviest edge (a
+        // weaker bound of the same star) is below the best so far.
+        let stars = |mut best: u32| {
+            for center in 0..size {
+                let leaves = (0..size).filter(|&x| x != center);
+                let edges = leaves.clone().map(|x| w(center, x)).max().unwrap_or(DEAD);
+                if edges < best {
+                    let star = self.star(members[center], leaves.map(|x| members[x]), [].iter());
+                    best = best.min(edges.max(star));
+                }
+            }
+            best
         };
         let single_edges = || {
             (0..size)
@@ -471,9 +490,9 @@ impl Letter<'_> {
         };
         let tree = match size {
             2 => w(0, 1),
-            3 => (0..3).map(star).min().unwrap_or(DEAD),
+            3 => stars(DEAD),
             4 => {
-                let mut best = (0..4).map(star).min().unwrap_or(DEAD);
+                let mut best = stars(DEAD);
                 for p in &PATHS_OF_FOUR {
                     let matching = (w(p[0], p[1]) + w(p[2], p[3])).max(w(p[1], p[2]));
                     // The path's star terms only when the path could still be the cheapest.
