@@ -1,16 +1,22 @@
 //! The admissible lower bound of the `bitset` engine: pushes a state still needs, at least.
 //!
 //! A push moves exactly one block one column and nothing else changes column (falls are
-//! vertical), so every push belongs to exactly one letter and per-letter bounds add up. For one
-//! letter, the larger of: (a) for each block, the fewest pushes it and its nearest partner need
-//! to touch (it goes only when touching a block of its letter; for more than [`PARTITION_MAX`]
-//! blocks wall-aware, by [`Pairs`], else by columns: `d` pushes for `d + 1` columns apart);
-//! (b) for letters of at most [`PARTITION_MAX`] blocks, the cheapest split into removal groups
-//! of two or more ([`Letter::partition_bound`]), each group costing at least its span and
-//! spanning-tree terms ([`Letter::group_cost`]). A letter with exactly one block makes the
-//! state dead (bound [`DEAD`]). A letter with exactly two blocks uses the wall-aware pair
-//! distance of [`Pairs`] instead, which also finds pairs that can never touch (dead). Finally
-//! a board with blocks needs at least one push, whatever the letters' sum.
+//! vertical), so every push belongs to exactly one block, hence one letter, and per-letter
+//! bounds add up. All distances come from [`Pairs`]: the pushes a block needs to reach a cell,
+//! from the walls alone (sideways for one push, down for free; other blocks ignored, since
+//! they may or may not be there later). For one letter, the larger of:
+//! - (a) for each block, the fewest pushes it and its nearest partner need to touch (it goes
+//!   only when touching a block of its letter): wall-aware for more than `PARTITION_MAX`
+//!   blocks, else by columns (`d` pushes for `d + 1` columns apart);
+//! - (b) for letters of at most `PARTITION_MAX` blocks, the cheapest split into removal
+//!   groups of two or more (`Letter::partition_bound`), each group costing at least its span
+//!   and spanning-tree terms (`Letter::group_cost`): for any tree the group could form when
+//!   it goes, matchings of touching pairs, and stars (a block's cell with its tree neighbours
+//!   beside it, `Letter::star`), every block paying its own pushes.
+//!
+//! A letter with exactly one block makes the state dead (bound [`DEAD`]); exactly two blocks
+//! use the pair distance alone, which also finds pairs that can never touch (dead). Finally a
+//! board with blocks needs at least one push, whatever the letters' sum (states are stable).
 //!
 //! Invariant: every value returned is at most the true number of pushes left (or [`DEAD`]
 //! only when the board can never be cleared), so searches that prune with it stay exact.
