@@ -67,7 +67,7 @@ pub struct Pairs {
 }
 
 /// One row of push costs over every cell of the largest board (padding [`UNKNOWN`]).
-pub type CostRow = [u8; MAX_CELLS];
+type CostRow = [u8; MAX_CELLS];
 
 /// Slots of the per-letter memo (a power of two).
 const SET_MEMO: usize = 1 << 12;
