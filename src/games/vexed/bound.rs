@@ -79,7 +79,8 @@ impl Pairs {
             cells,
             from: vec![UNKNOWN; cells * cells],
             pair: vec![UNKNOWN; cells * cells],
-            sets: vec![(0, 0); SET_MEMO],
+            // Allocated on the first letter of three or more blocks (many boards have none).
+            sets: Vec::new(),
             near: vec![UNKNOWN; cells * cells],
             near2: vec![UNKNOWN; cells * cells],
             near_done: vec![false; cells],
@@ -284,6 +285,9 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             return pairs.pushes(geo, a, b).unwrap_or(DEAD);
         }
         let slot = memo_slot(set);
+        if pairs.sets.is_empty() {
+            pairs.sets = vec![(0, 0); SET_MEMO];
+        }
         if pairs.sets[slot].0 == set {
             return pairs.sets[slot].1;
         }
@@ -324,6 +328,9 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
     // Many blocks: every block touches some block of its letter when it goes, so the letter
     // needs at least, for each block, the fewest pushes it and any partner need to touch.
     let slot = memo_slot(set);
+    if pairs.sets.is_empty() {
+        pairs.sets = vec![(0, 0); SET_MEMO];
+    }
     if pairs.sets[slot].0 == set {
         return pairs.sets[slot].1;
     }
