@@ -93,31 +93,38 @@ impl Pairs {
         }
     }
 
-    /// Fills the row of push costs from cell `a` (0-1 breadth-first search).
+    /// Fills the row of push costs from cell `a`, layer by layer on bit sets: the cells
+    /// reachable with at most `k` pushes are closed under falling (free), then one sideways
+    /// step into an open cell makes layer `k + 1`.
     fn costs_from(&mut self, geo: &Geometry, a: usize) -> &[u8] {
         let row = &mut self.from[a * self.cells..(a + 1) * self.cells];
         if row[a] == UNKNOWN {
-            let open = |cell: usize| geo.walls >> cell & 1 == 0;
-            let mut queue = std::collections::VecDeque::from([a]);
-            row[a] = 0;
-            while let Some(cell) = queue.pop_front() {
-                let cost = row[cell];
-                let col = cell % geo.cols;
-                let below = cell + geo.cols;
-                if below < self.cells && open(below) && row[below] > cost {
-                    row[below] = cost;
-                    queue.push_front(below);
+            let open = geo.board & !geo.walls;
+            let fall = |mut set: u128| loop {
+                let next = set | (geo.row_down(set) & open);
+                if next == set {
+                    return set;
                 }
-                let sideways = [
-                    (col > 0).then(|| cell - 1),
-                    (col + 1 < geo.cols).then(|| cell + 1),
-                ];
-                for next in sideways.into_iter().flatten() {
-                    if open(next) && row[next] > cost + 1 {
-                        row[next] = cost + 1;
-                        queue.push_back(next);
-                    }
+                set = next;
+            };
+            let mut reached = fall(1u128 << a);
+            let mut fresh = reached;
+            let mut cost = 0u8;
+            loop {
+                for cell in Cells(fresh).iter() {
+                    row[cell] = cost;
                 }
+                let sideways =
+                    ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
+                let step = sideways & open & !reached;
+                if step == 0 {
+                    break;
+                }
+                let next = fall(reached | step);
+                fresh = next & !reached;
+                reached = next;
+                // At most one layer per cell, and cells are at most 128 < UNKNOWN.
+                cost += 1;
             }
         }
         &self.from[a * self.cells..(a + 1) * self.cells]
@@ -141,19 +148,54 @@ impl Pairs {
             return;
         }
         self.costs_from(geo, a);
+        let cols = geo.cols;
+        // A wall is never reached (its cost stays UNKNOWN, the largest value), so a plain
+        // minimum over the four neighbours skips walls.
         let from = &self.from[a * cells..(a + 1) * cells];
         let near = &mut self.near[a * cells..(a + 1) * cells];
         for (p, slot) in near.iter_mut().enumerate() {
-            *slot = Cells(geo.neighbours(1u128 << p) & geo.board & !geo.walls)
-                .iter()
-                .map(|q| from[q])
-                .min()
-                .unwrap_or(UNKNOWN);
+            let col = usize::from(geo.col_of[p]);
+            let mut best = UNKNOWN;
+            if col > 0 {
+                best = best.min(from[p - 1]);
+            }
+            if col + 1 < cols {
+                best = best.min(from[p + 1]);
+            }
+            if p >= cols {
+                best = best.min(from[p - cols]);
+            }
+            if p + cols < cells {
+                best = best.min(from[p + cols]);
+            }
+            *slot = best;
         }
-        let (near, near2) = (&self.near[a * cells..], &mut self.near2[a * cells..]);
-        for (p, slot) in near2.iter_mut().take(cells).enumerate() {
-            let open = geo.neighbours(1u128 << p) & geo.board & !geo.walls;
-            *slot = Cells(open).iter().map(|r| near[r]).fold(near[p], u8::min);
+        // Two steps: through an open neighbour only (a wall's own `near` may be finite).
+        let near = &self.near[a * cells..(a + 1) * cells];
+        let near2 = &mut self.near2[a * cells..(a + 1) * cells];
+        let through = |q: usize| {
+            if geo.walls >> q & 1 == 0 {
+                near[q]
+            } else {
+                UNKNOWN
+            }
+        };
+        for (p, slot) in near2.iter_mut().enumerate() {
+            let col = usize::from(geo.col_of[p]);
+            let mut best = near[p];
+            if col > 0 {
+                best = best.min(through(p - 1));
+            }
+            if col + 1 < cols {
+                best = best.min(through(p + 1));
+            }
+            if p >= cols {
+                best = best.min(through(p - cols));
+            }
+            if p + cols < cells {
+                best = best.min(through(p + cols));
+            }
+            *slot = best;
         }
         self.near_done[a] = true;
     }
