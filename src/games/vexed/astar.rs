@@ -22,7 +22,7 @@
 
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::grid::{Dir, Move};
-use super::planes::{Geometry, State};
+use super::planes::{Geometry, MAX_PLANES, State};
 use super::{Meter, Solution};
 use crate::game::Verdict;
 
@@ -75,12 +75,14 @@ pub(crate) fn search<const P: usize>(
 const SPARE_BYTES: usize = 64 << 20;
 
 /// Allocations a thread keeps from one search to the next, so that a batch of puzzles reuses
-/// the arena and the frontier instead of asking for fresh (zeroed) memory each time.
+/// the arena, the frontier and the bound's tables instead of asking for fresh (zeroed) memory
+/// each time.
 #[derive(Default)]
 struct Spare {
-    /// A `Vec<Node<P>>` (empty) for the `P` of the last search.
-    nodes: Option<Box<dyn std::any::Any>>,
+    /// `nodes[P - 1]`: an empty `Vec<Node<P>>` (puzzles of a batch need different `P`).
+    nodes: [Option<Box<dyn std::any::Any>>; MAX_PLANES],
     frontier: Frontier,
+    pairs: Option<Pairs>,
 }
 
 thread_local! {
@@ -101,18 +103,24 @@ struct Search<'a, const P: usize> {
 
 impl<'a, const P: usize> Search<'a, P> {
     fn new(geo: &'a Geometry, meter: Meter, capacity: usize) -> Self {
-        let (nodes, frontier) = SPARE.with(|spare| {
+        let (nodes, frontier, pairs) = SPARE.with(|spare| {
             let mut spare = spare.borrow_mut();
-            let nodes = spare
-                .nodes
+            let nodes = spare.nodes[P - 1]
                 .take()
                 .and_then(|nodes| nodes.downcast::<Vec<Node<P>>>().ok())
                 .map_or_else(Vec::new, |nodes| *nodes);
-            (nodes, std::mem::take(&mut spare.frontier))
+            let pairs = match spare.pairs.take() {
+                Some(mut pairs) => {
+                    pairs.reset(geo);
+                    pairs
+                }
+                None => Pairs::new(geo),
+            };
+            (nodes, std::mem::take(&mut spare.frontier), pairs)
         });
         Search {
             geo,
-            pairs: Pairs::new(geo),
+            pairs,
             meter,
             nodes,
             index: Index::default(),
@@ -122,12 +130,13 @@ impl<'a, const P: usize> Search<'a, P> {
         }
     }
 
-    /// Gives the arena and the frontier back to the thread's [`Spare`], emptied (unless the
-    /// arena grew past [`SPARE_BYTES`]).
+    /// Gives the arena, the frontier and the bound's tables back to the thread's [`Spare`]
+    /// (the arena emptied, and dropped if it grew past [`SPARE_BYTES`]).
     fn recycle(self) {
         let Search {
             mut nodes,
             mut frontier,
+            pairs,
             ..
         } = self;
         nodes.clear();
@@ -135,9 +144,10 @@ impl<'a, const P: usize> Search<'a, P> {
         SPARE.with(|spare| {
             let mut spare = spare.borrow_mut();
             if nodes.capacity() * std::mem::size_of::<Node<P>>() <= SPARE_BYTES {
-                spare.nodes = Some(Box::new(nodes));
+                spare.nodes[P - 1] = Some(Box::new(nodes));
             }
             spare.frontier = frontier;
+            spare.pairs = Some(pairs);
         });
     }
 

@@ -52,9 +52,8 @@ pub struct Pairs {
     from: Vec<u8>,
     /// `pair[a * cells + b]`, or [`UNKNOWN`] / [`NEVER`].
     pair: Vec<u8>,
-    /// Direct-mapped memo of the bound of one letter's cell set (it depends on nothing else),
-    /// for letters of three or more blocks: (cells, bound), `cells == 0` for an empty slot.
-    sets: Vec<(u128, u32)>,
+    /// Bounds of letters of three or more blocks by their cell set ([`SetMemo`]).
+    sets: SetMemo,
     /// `near[a * cells + p]`: fewest pushes from `a` to some orthogonal neighbour of `p`
     /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
     near: Vec<u8>,
@@ -75,21 +74,86 @@ type CostRow = [u8; MAX_CELLS];
 /// Slots of the per-letter memo (a power of two).
 const SET_MEMO: usize = 1 << 12;
 
+/// Direct-mapped memo of the bound of one letter's cell set (it depends on nothing else on a
+/// given board): `(cells, bound, epoch)`. An entry counts only if its epoch is the current
+/// one, so moving to another board ([`Pairs::reset`]) empties the memo without clearing it.
+#[derive(Default)]
+struct SetMemo {
+    slots: Vec<(u128, u32, u32)>,
+    epoch: u32,
+}
+
+impl SetMemo {
+    fn slot(set: u128) -> usize {
+        (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize
+            % SET_MEMO
+    }
+
+    fn get(&self, set: u128) -> Option<u32> {
+        let &(cells, bound, epoch) = self.slots.get(Self::slot(set))?;
+        (cells == set && epoch == self.epoch).then_some(bound)
+    }
+
+    fn put(&mut self, set: u128, bound: u32) {
+        if self.slots.is_empty() {
+            // Allocated on the first letter of three or more blocks (many boards have none).
+            self.slots = vec![(0, 0, self.epoch); SET_MEMO];
+        }
+        self.slots[Self::slot(set)] = (set, bound, self.epoch);
+    }
+
+    /// Forgets every entry.
+    fn clear(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Entries of the epoch wrapped to could still be there: really clear them.
+            self.slots.clear();
+        }
+    }
+}
+
 impl Pairs {
     pub fn new(geo: &Geometry) -> Pairs {
-        let cells = geo.rows * geo.cols;
-        Pairs {
-            cells,
-            from: vec![UNKNOWN; cells * cells],
-            pair: vec![UNKNOWN; cells * cells],
-            // Allocated on the first letter of three or more blocks (many boards have none).
-            sets: Vec::new(),
-            near: vec![UNKNOWN; cells * cells],
-            near2: vec![UNKNOWN; cells * cells],
-            near_done: vec![false; cells],
+        let mut pairs = Pairs {
+            cells: 0,
+            from: Vec::new(),
+            pair: Vec::new(),
+            sets: SetMemo::default(),
+            near: Vec::new(),
+            near2: Vec::new(),
+            near_done: Vec::new(),
             scratch_from: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
             scratch_near: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
             scratch_near2: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
+        };
+        pairs.reset(geo);
+        pairs
+    }
+
+    /// Makes these tables those of a new board (of `geo`), keeping their memory: a thread
+    /// solving many puzzles reuses one `Pairs`.
+    pub fn reset(&mut self, geo: &Geometry) {
+        let cells = geo.rows * geo.cols;
+        self.cells = cells;
+        for table in [
+            &mut self.from,
+            &mut self.pair,
+            &mut self.near,
+            &mut self.near2,
+        ] {
+            table.clear();
+            table.resize(cells * cells, UNKNOWN);
+        }
+        self.near_done.clear();
+        self.near_done.resize(cells, false);
+        self.sets.clear();
+        // Rows are copied for `cells` entries only: the rest must read UNKNOWN again.
+        for rows in [
+            &mut self.scratch_from,
+            &mut self.scratch_near,
+            &mut self.scratch_near2,
+        ] {
+            rows.iter_mut().for_each(|row| row.fill(UNKNOWN));
         }
     }
 
@@ -329,12 +393,8 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             let b = 127 - set.leading_zeros() as usize;
             return pairs.pushes(geo, a, b).unwrap_or(DEAD);
         }
-        let slot = memo_slot(set);
-        if pairs.sets.is_empty() {
-            pairs.sets = vec![(0, 0); SET_MEMO];
-        }
-        if pairs.sets[slot].0 == set {
-            return pairs.sets[slot].1;
+        if let Some(bound) = pairs.sets.get(set) {
+            return bound;
         }
         // The blocks by column, and the wall-aware pushes each two of them need to touch.
         let mut blocks = [(0u32, 0usize); PARTITION_MAX];
@@ -367,17 +427,13 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         let bound = nearest_bound(letter.columns)
             .max(letter.partition_bound())
             .min(DEAD);
-        pairs.sets[slot] = (set, bound);
+        pairs.sets.put(set, bound);
         return bound;
     }
     // Many blocks: every block touches some block of its letter when it goes, so the letter
     // needs at least, for each block, the fewest pushes it and any partner need to touch.
-    let slot = memo_slot(set);
-    if pairs.sets.is_empty() {
-        pairs.sets = vec![(0, 0); SET_MEMO];
-    }
-    if pairs.sets[slot].0 == set {
-        return pairs.sets[slot].1;
+    if let Some(bound) = pairs.sets.get(set) {
+        return bound;
     }
     let mut worst = 0;
     for a in Cells(set).iter() {
@@ -388,14 +444,8 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             .unwrap_or(DEAD);
         worst = worst.max(nearest);
     }
-    pairs.sets[slot] = (set, worst);
+    pairs.sets.put(set, worst);
     worst
-}
-
-/// The [`Pairs::sets`] slot of a letter's cell set.
-fn memo_slot(set: u128) -> usize {
-    (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize
-        % SET_MEMO
 }
 
 /// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
