@@ -54,6 +54,9 @@ pub struct Pairs {
     pair: Vec<u8>,
     /// Bounds of letters of three or more blocks by their cell set ([`SetMemo`]).
     sets: SetMemo,
+    /// Costs of removal groups ([`Letter::group_cost`]) by their cell set: when one block of
+    /// a letter moves, the groups without it keep their cost.
+    groups: SetMemo,
     /// `near[a * cells + p]`: fewest pushes from `a` to some orthogonal neighbour of `p`
     /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
     near: Vec<u8>,
@@ -96,8 +99,8 @@ impl SetMemo {
 
     fn put(&mut self, set: u128, bound: u32) {
         if self.slots.is_empty() {
-            // Allocated on the first letter of three or more blocks (many boards have none).
-            self.slots = vec![(0, 0, self.epoch); SET_MEMO];
+            // Allocated on first use (many boards have no letter of three or more blocks).
+            self.slots = vec![(0, 0, self.epoch.wrapping_sub(1)); SET_MEMO];
         }
         self.slots[Self::slot(set)] = (set, bound, self.epoch);
     }
@@ -119,6 +122,7 @@ impl Pairs {
             from: Vec::new(),
             pair: Vec::new(),
             sets: SetMemo::default(),
+            groups: SetMemo::default(),
             near: Vec::new(),
             near2: Vec::new(),
             near_done: Vec::new(),
@@ -147,6 +151,7 @@ impl Pairs {
         self.near_done.clear();
         self.near_done.resize(cells, false);
         self.sets.clear();
+        self.groups.clear();
         // Rows are copied for `cells` entries only: the rest must read UNKNOWN again.
         for rows in [
             &mut self.scratch_from,
@@ -424,8 +429,19 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             near: &pairs.scratch_near,
             near2: &pairs.scratch_near2,
         };
+        let groups = &mut pairs.groups;
+        let mut cost_of = |group: u32| {
+            let cells = Cells(u128::from(group))
+                .iter()
+                .fold(0u128, |cells, i| cells | 1u128 << blocks[i].1);
+            groups.get(cells).unwrap_or_else(|| {
+                let cost = letter.group_cost(group);
+                groups.put(cells, cost);
+                cost
+            })
+        };
         let bound = nearest_bound(letter.columns)
-            .max(letter.partition_bound())
+            .max(letter.split_with(&mut cost_of))
             .min(DEAD);
         pairs.sets.put(set, bound);
         return bound;
@@ -497,18 +513,24 @@ impl Letter<'_> {
     /// all the blocks into groups, each costing at least [`Letter::group_cost`]. Computed by
     /// dynamic programming over subsets (`best[mask]`: cheapest split of the blocks in `mask`;
     /// a subset of one block has no split, [`DEAD`]), `O(3^n)` for `n` blocks.
+    #[cfg(test)]
     fn partition_bound(&self) -> u32 {
+        self.split_with(&mut |group| self.group_cost(group))
+    }
+
+    /// [`Letter::partition_bound`] with group costs from `cost_of` (a memo in the engine).
+    fn split_with(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
         // Tables just large enough for the letter's subsets (they are cleared on every call).
         match self.columns.len() {
-            0..=3 => self.split::<{ 1 << 3 }>(),
-            4 => self.split::<{ 1 << 4 }>(),
-            5 => self.split::<{ 1 << 5 }>(),
-            _ => self.split::<SUBSETS>(),
+            0..=3 => self.split::<{ 1 << 3 }>(cost_of),
+            4 => self.split::<{ 1 << 4 }>(cost_of),
+            5 => self.split::<{ 1 << 5 }>(cost_of),
+            _ => self.split::<SUBSETS>(cost_of),
         }
     }
 
     /// [`Letter::partition_bound`] with tables of `S >= 2^n` entries.
-    fn split<const S: usize>(&self) -> u32 {
+    fn split<const S: usize>(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
         let n = self.columns.len();
         let full = (1usize << n) - 1;
         let mut cost = [DEAD; S];
@@ -517,7 +539,7 @@ impl Letter<'_> {
             // groups stay [`DEAD`] without being costed (the costly part of small letters).
             let size = group.count_ones() as usize;
             if size >= 2 && size + 1 != n {
-                *slot = self.group_cost(group as u32);
+                *slot = cost_of(group as u32);
             }
         }
         let mut best = [DEAD; S];
