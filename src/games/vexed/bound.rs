@@ -61,9 +61,11 @@ pub struct Pairs {
     /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
     near: Vec<u8>,
     /// `near2[a * cells + p]`: fewest pushes from `a` to a cell at most two steps from `p`
-    /// (through an open neighbour of `p`; `p` itself included, which only lowers it).
+    /// (through an open neighbour of `p`; `p` itself included, which only lowers it); rows
+    /// filled on demand, `near2_done[a]`.
     near2: Vec<u8>,
     near_done: Vec<bool>,
+    near2_done: Vec<bool>,
     /// The rows of one letter's blocks, copied for [`Letter`] (padding stays [`UNKNOWN`]);
     /// kept here so that a letter's bound does not clear them on every call.
     scratch_from: Box<[CostRow; PARTITION_MAX]>,
@@ -126,6 +128,7 @@ impl Pairs {
             near: Vec::new(),
             near2: Vec::new(),
             near_done: Vec::new(),
+            near2_done: Vec::new(),
             scratch_from: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
             scratch_near: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
             scratch_near2: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
@@ -148,8 +151,10 @@ impl Pairs {
             table.clear();
             table.resize(cells * cells, UNKNOWN);
         }
-        self.near_done.clear();
-        self.near_done.resize(cells, false);
+        for done in [&mut self.near_done, &mut self.near2_done] {
+            done.clear();
+            done.resize(cells, false);
+        }
         self.sets.clear();
         self.groups.clear();
         // Rows are copied for `cells` entries only: the rest must read UNKNOWN again.
@@ -203,15 +208,15 @@ impl Pairs {
     /// and to some neighbour of each cell ([`Pairs::near`]).
     fn load_rows(&mut self, geo: &Geometry, a: usize, i: usize) {
         let cells = self.cells;
-        self.fill_rows(geo, a);
+        self.fill_near2(geo, a);
         let row = a * cells..(a + 1) * cells;
         self.scratch_from[i][..cells].copy_from_slice(&self.from[row.clone()]);
         self.scratch_near[i][..cells].copy_from_slice(&self.near[row.clone()]);
         self.scratch_near2[i][..cells].copy_from_slice(&self.near2[row]);
     }
 
-    /// Fills the rows of `a` in [`Pairs::costs_from`], [`Pairs::near`] and [`Pairs::near2`].
-    fn fill_rows(&mut self, geo: &Geometry, a: usize) {
+    /// Fills the rows of `a` in [`Pairs::costs_from`] and [`Pairs::near`].
+    fn fill_near(&mut self, geo: &Geometry, a: usize) {
         let cells = self.cells;
         if self.near_done[a] {
             return;
@@ -239,6 +244,18 @@ impl Pairs {
             }
             *slot = best;
         }
+        self.near_done[a] = true;
+    }
+
+    /// Fills the rows of `a` in [`Pairs::near`] and [`Pairs::near2`] (only stars of groups of
+    /// four or more read `near2`: pair distances do not need it).
+    fn fill_near2(&mut self, geo: &Geometry, a: usize) {
+        let cells = self.cells;
+        if self.near2_done[a] {
+            return;
+        }
+        self.fill_near(geo, a);
+        let cols = geo.cols;
         // Two steps: through an open neighbour only (a wall's own `near` may be finite).
         let near = &self.near[a * cells..(a + 1) * cells];
         let near2 = &mut self.near2[a * cells..(a + 1) * cells];
@@ -266,7 +283,7 @@ impl Pairs {
             }
             *slot = best;
         }
-        self.near_done[a] = true;
+        self.near2_done[a] = true;
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
@@ -276,8 +293,8 @@ impl Pairs {
             // The least over cells `p` of the pushes from `a` to `p` plus those from `b` to a
             // neighbour of `p` (unreachable entries are [`UNKNOWN`]).
             let cells = self.cells;
-            self.fill_rows(geo, a);
-            self.fill_rows(geo, b);
+            self.costs_from(geo, a);
+            self.fill_near(geo, b);
             let from_a = &self.from[a * cells..(a + 1) * cells];
             let near_b = &self.near[b * cells..(b + 1) * cells];
             let best = from_a

@@ -148,6 +148,10 @@ impl Geometry {
             col_of: (0..rows * cols).map(|i| (i % cols) as u8).collect(),
             letters: Vec::new(),
         };
+        let mut column_masks = [0u128; MAX_CELLS];
+        for i in 0..rows * cols {
+            column_masks[i % cols] |= bit(i);
+        }
         for (i, &cell) in grid.cells().iter().enumerate() {
             let (row, col) = (i / cols, i % cols);
             geo.board |= bit(i);
@@ -163,20 +167,16 @@ impl Geometry {
             if col + 1 < cols {
                 geo.not_last_col |= bit(i);
             }
-            let masks = &mut geo.masks[i];
-            masks.bit = bit(i);
-            for other in (col..rows * cols).step_by(cols) {
-                if other < i {
-                    masks.above |= bit(other);
-                } else if other > i {
-                    masks.below |= bit(other);
-                }
-                if other + cols == i {
-                    masks.over = bit(other);
-                } else if other == i + cols {
-                    masks.under = bit(other);
-                }
-            }
+            // The column's cells: lower indices are above, higher below.
+            let column = column_masks[col];
+            let lower = bit(i) - 1;
+            geo.masks[i] = CellMasks {
+                bit: bit(i),
+                above: column & lower,
+                below: column & !lower & !bit(i),
+                over: if row > 0 { bit(i - cols) } else { 0 },
+                under: if row + 1 < rows { bit(i + cols) } else { 0 },
+            };
             if is_block(cell) && !geo.letters.contains(&cell) {
                 geo.letters.push(cell);
             }
