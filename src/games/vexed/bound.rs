@@ -448,6 +448,10 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         };
         let groups = &mut pairs.groups;
         let mut cost_of = |group: u32| {
+            if group.count_ones() == 2 {
+                // A pair costs two table reads: cheaper than the memo.
+                return letter.group_cost(group);
+            }
             let cells = Cells(u128::from(group))
                 .iter()
                 .fold(0u128, |cells, i| cells | 1u128 << blocks[i].1);
