@@ -18,8 +18,14 @@
 //! use the pair distance alone, which also finds pairs that can never touch (dead). Finally a
 //! board with blocks needs at least one push, whatever the letters' sum (states are stable).
 //!
+//! Cost: distance rows are filled lazily per cell, letter bounds are memoised by the letter's
+//! cell set and group costs by the group's cell set (both depend on nothing else on a given
+//! board), and a search's [`Pairs`] is reused for the next puzzle ([`Pairs::reset`]).
+//!
 //! Invariant: every value returned is at most the true number of pushes left (or [`DEAD`]
 //! only when the board can never be cleared), so searches that prune with it stay exact.
+//! The test `the_bound_is_admissible_on_every_reachable_state` checks it against true
+//! distances on every reachable state of a thousand small random boards.
 
 use super::MAX_CELLS;
 use super::planes::{Cells, Geometry, State};
