@@ -24,6 +24,9 @@ use gamebench_generators as generators;
 
 /// mimalloc: many small per-case allocations from several threads (outputs, rows); the system
 /// allocator spends a measurable share of a fast game's run in page faults and arena locks.
+/// Built with `no_thp` (Cargo.toml): with transparent huge pages, a fresh Vexed arena sometimes
+/// stalled for tens of milliseconds in the kernel (hard set, 10 cold runs: 3 of 10 took 40-51 ms
+/// instead of ~8.5 ms; without: all 6.3-9.1 ms).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
