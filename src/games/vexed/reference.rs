@@ -5,6 +5,10 @@
 //! stores the parent and move). The goal is recognised when first generated, so K is the
 //! minimum and the moves are those the sample output shows. No pruning and no lower bound: this
 //! is the literal oracle the `bitset` engine is tested against.
+//!
+//! Memory: each board is kept twice (in the map and the list, about 300 bytes with both), so
+//! past [`MAX_BOARDS`] boards the search stops with status `budget` even when no budget was
+//! given: a deep level-pack puzzle would otherwise exhaust the machine's memory.
 
 use std::collections::HashMap;
 use std::collections::VecDeque;
@@ -13,8 +17,20 @@ use super::grid::{Grid, Move};
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 
+/// Most boards kept (about 1.2 GB).
+pub const MAX_BOARDS: usize = 4_000_000;
+
 /// Solves one puzzle by breadth-first search.
 pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, CaseError> {
+    solve_within(puzzle, budget, MAX_BOARDS)
+}
+
+/// [`solve`] keeping at most `max_boards` boards.
+pub fn solve_within(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    max_boards: usize,
+) -> Result<Outcome<Solution>, CaseError> {
     let start = puzzle.start();
     let mut meter = Meter::new(budget);
     if start.is_clear() {
@@ -27,7 +43,7 @@ pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, Case
     seen.insert(start, 0);
     let mut queue = VecDeque::from([0usize]);
     while let Some(index) = queue.pop_front() {
-        if !meter.tick() {
+        if !meter.tick() || boards.len() >= max_boards {
             return Ok(Outcome {
                 answer: None,
                 verdict: Verdict::Budget,

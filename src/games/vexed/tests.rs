@@ -336,6 +336,16 @@ fn bitset_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
 }
 
 #[test]
+fn the_reference_stops_at_its_board_cap_with_status_budget() {
+    // SAMPLE-02 needs 9 moves: far more than 50 boards are met before the goal.
+    let sample = &puzzles(SAMPLE_IN)[1];
+    let capped = reference::solve_within(sample, &Budget::UNLIMITED, 50).unwrap();
+    assert_eq!(capped.verdict, Verdict::Budget);
+    let free = reference::solve_within(sample, &Budget::UNLIMITED, usize::MAX).unwrap();
+    assert_eq!(Vexed::score(&free.answer), Some(9));
+}
+
+#[test]
 fn the_deepening_fallback_matches_the_reference_k() {
     // With no memory for A* the whole search is iterative deepening; with a few kilobytes A*
     // stops part-way on the larger puzzles and deepening finishes with the rest of the budget.
