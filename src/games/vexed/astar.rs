@@ -28,6 +28,8 @@ use crate::game::Verdict;
 
 /// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
 pub const MEMORY_BUDGET: usize = 384 << 20;
+/// Bytes of one frontier entry (a node id).
+const FRONTIER_ENTRY: usize = std::mem::size_of::<u32>();
 /// Parent of the start node.
 const NO_PARENT: u32 = u32::MAX;
 /// Largest `h` stored (bounds never come near it on 128 cells).
@@ -63,8 +65,11 @@ pub(crate) fn search<const P: usize>(
     meter: Meter,
     memory: usize,
 ) -> Ended {
-    // Per node: the node, and two index slots (the index is at most half full).
-    let capacity = memory / (std::mem::size_of::<Node<P>>() + 2 * Index::SLOT_BYTES);
+    // Per node: the node (the arena never reserves past the capacity, see `add`), up to four
+    // index slots (the index is at least a quarter full: half, rounded to a power of two; it
+    // is rebuilt without a copy), and about two frontier entries (vectors double).
+    let per_node = std::mem::size_of::<Node<P>>() + 4 * Index::SLOT_BYTES + 2 * FRONTIER_ENTRY;
+    let capacity = memory / per_node;
     let mut search = Search::new(geo, meter, capacity);
     let ended = search.run(start);
     search.recycle();
@@ -161,7 +166,7 @@ impl<'a, const P: usize> Search<'a, P> {
         }
         let h = clamp_h(h);
         self.add(start, NO_PARENT, 0, 0, Dir::Left, h);
-        self.index.grow(|_| unreachable!("the index is empty"));
+        self.index.grow(std::iter::empty());
         let digest = start.digest();
         let slot = self.index.find(digest, |_| false).unwrap_err();
         self.index.insert_at(slot, digest, 0);
@@ -208,8 +213,8 @@ impl<'a, const P: usize> Search<'a, P> {
         };
         for &(cell, dir, child, digest) in &children {
             if self.index.needs_room() {
-                let nodes = &self.nodes;
-                self.index.grow(|id| nodes[id as usize].state.digest());
+                self.index
+                    .grow(self.nodes.iter().map(|node| node.state.digest()));
             }
             let nodes = &self.nodes;
             match self
@@ -257,6 +262,11 @@ impl<'a, const P: usize> Search<'a, P> {
 
     /// Appends a node to the arena (the caller indexes it).
     fn add(&mut self, state: State<P>, parent: u32, g: u16, cell: usize, dir: Dir, h: u16) {
+        if self.nodes.len() == self.nodes.capacity() {
+            // Doubling, but never past the capacity (a plain push could reserve twice it).
+            let more = self.nodes.len().clamp(1, self.capacity - self.nodes.len());
+            self.nodes.reserve_exact(more);
+        }
         self.nodes.push(Node {
             state,
             parent,
@@ -330,18 +340,24 @@ impl Index {
         (self.len + 1) * 2 > self.slots.len()
     }
 
-    /// Doubles the slots; `digest_of` gives the digest of a stored id's board.
-    fn grow(&mut self, digest_of: impl Fn(u32) -> u64) {
+    /// Doubles the slots and re-inserts every entry. The stored ids are `0..len` (every node
+    /// is indexed), and `digests` yields their digests in that order: read sequentially from
+    /// the arena, not by id from the old slots, so rebuilding a large index is mostly writes.
+    /// The old slots are freed first (no moment with both).
+    fn grow(&mut self, digests: impl Iterator<Item = u64>) {
         let size = (self.slots.len() * 2).max(Self::INITIAL_SLOTS);
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        for entry in old.into_iter().filter(|&e| e != 0) {
-            let id = (entry as u32) - 1;
-            let mut at = digest_of(id) as usize & self.mask();
+        self.slots = Vec::new();
+        self.slots = vec![0; size];
+        let mut stored = 0;
+        for (id, digest) in digests.enumerate() {
+            let mut at = digest as usize & self.mask();
             while self.slots[at] != 0 {
                 at = (at + 1) & self.mask();
             }
-            self.slots[at] = entry;
+            self.slots[at] = (digest >> 32) << 32 | (id as u64 + 1);
+            stored += 1;
         }
+        debug_assert_eq!(stored, self.len, "the index holds ids 0..len");
     }
 
     /// The id of the entry with this digest for which `same` holds, or the empty slot where
@@ -458,7 +474,7 @@ mod tests {
         let mut index = Index::default();
         for id in 0..1000u32 {
             if index.needs_room() {
-                index.grow(digest);
+                index.grow((0..id).map(digest));
             }
             let slot = index.find(digest(id), |other| other == id).unwrap_err();
             index.insert_at(slot, digest(id), id);
