@@ -228,27 +228,12 @@ impl Pairs {
             return;
         }
         self.costs_from(geo, a);
-        let cols = geo.cols;
         // A wall is never reached (its cost stays UNKNOWN, the largest value), so a plain
         // minimum over the four neighbours skips walls.
         let from = &self.from[a * cells..(a + 1) * cells];
         let near = &mut self.near[a * cells..(a + 1) * cells];
         for (p, slot) in near.iter_mut().enumerate() {
-            let col = usize::from(geo.col_of[p]);
-            let mut best = UNKNOWN;
-            if col > 0 {
-                best = best.min(from[p - 1]);
-            }
-            if col + 1 < cols {
-                best = best.min(from[p + 1]);
-            }
-            if p >= cols {
-                best = best.min(from[p - cols]);
-            }
-            if p + cols < cells {
-                best = best.min(from[p + cols]);
-            }
-            *slot = best;
+            *slot = neighbour_min(geo, cells, p, UNKNOWN, |q| from[q]);
         }
         self.near_done[a] = true;
     }
@@ -261,7 +246,6 @@ impl Pairs {
             return;
         }
         self.fill_near(geo, a);
-        let cols = geo.cols;
         // Two steps: through an open neighbour only (a wall's own `near` may be finite).
         let near = &self.near[a * cells..(a + 1) * cells];
         let near2 = &mut self.near2[a * cells..(a + 1) * cells];
@@ -273,21 +257,7 @@ impl Pairs {
             }
         };
         for (p, slot) in near2.iter_mut().enumerate() {
-            let col = usize::from(geo.col_of[p]);
-            let mut best = near[p];
-            if col > 0 {
-                best = best.min(through(p - 1));
-            }
-            if col + 1 < cols {
-                best = best.min(through(p + 1));
-            }
-            if p >= cols {
-                best = best.min(through(p - cols));
-            }
-            if p + cols < cells {
-                best = best.min(through(p + cols));
-            }
-            *slot = best;
+            *slot = neighbour_min(geo, cells, p, near[p], through);
         }
         self.near2_done[a] = true;
     }
@@ -317,6 +287,32 @@ impl Pairs {
         let value = self.pair[a * self.cells + b];
         (value != NEVER).then_some(u32::from(value))
     }
+}
+
+/// The least of `start` and `value` over the in-board orthogonal neighbours of cell `p`
+/// (boards of `cells` cells).
+fn neighbour_min(
+    geo: &Geometry,
+    cells: usize,
+    p: usize,
+    start: u8,
+    value: impl Fn(usize) -> u8,
+) -> u8 {
+    let (cols, col) = (geo.cols, usize::from(geo.col_of[p]));
+    let mut best = start;
+    if col > 0 {
+        best = best.min(value(p - 1));
+    }
+    if col + 1 < cols {
+        best = best.min(value(p + 1));
+    }
+    if p >= cols {
+        best = best.min(value(p - cols));
+    }
+    if p + cols < cells {
+        best = best.min(value(p + cols));
+    }
+    best
 }
 
 /// The lower bound of module docs, or [`DEAD`].
@@ -710,6 +706,7 @@ impl Letter<'_> {
 mod tests {
     use super::*;
     use crate::games::vexed::grid::Grid;
+    use crate::games::vexed::test_rng::Rng;
     use std::collections::HashMap;
 
     /// Random boards of the exhaustive check.
@@ -758,22 +755,6 @@ mod tests {
             }
         }
         Some(states.into_iter().zip(dist).collect())
-    }
-
-    /// A small deterministic generator (splitmix64) for the seeded boards.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn below(&mut self, n: u64) -> usize {
-            (self.next() % n) as usize
-        }
     }
 
     /// A random settled board of at most three letters, often with many blocks of one letter

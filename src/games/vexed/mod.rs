@@ -23,6 +23,8 @@ pub mod ida;
 pub mod planes;
 pub mod reference;
 pub mod table;
+#[cfg(test)]
+mod test_rng;
 
 use crate::game::{Budget, CaseError, Engine, Outcome, Parsed, Rules, Verdict, split_blocks};
 pub use check::{CheckError, check_output};

@@ -557,6 +557,7 @@ impl<const P: usize> Iterator for Children<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::vexed::test_rng::Rng;
 
     fn grid(rows: &[&str]) -> Grid {
         Grid::new(rows.len(), rows[0].len(), rows.concat().into_bytes())
@@ -647,24 +648,6 @@ mod tests {
         let mut state = State::<2>::new(&geo, &g);
         state.push(&geo, 2 * 4 + 1, Dir::Right);
         assert_eq!(state.to_grid(&geo), grid(&["----", "----", "----", "#-A-"]));
-    }
-
-    /// SplitMix64: a tiny seeded generator for the randomized comparisons below.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        /// Uniform in `0..n` (the modulo bias is irrelevant here).
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
     }
 
     /// Board shapes: the judge's 9x9, the original game's 8x10, the level packs' 7x12, and
