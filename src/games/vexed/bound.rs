@@ -35,9 +35,12 @@ pub const DEAD: u32 = u32::MAX / 4;
 
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
 ///
-/// Measured: 8 gave the same state counts on the bundled sets and the Classic levels tried
-/// (Piggies, Old Brown Shoe) but twice the time, the 3^n split and its star terms dominating.
-const PARTITION_MAX: usize = 6;
+/// Measured (expanded states, `gamebench run DIR -g vexed -j 1`): 5, 6 and 8 expand the same
+/// states on the bundled hard and mixed sets and on Piggies and Old Brown Shoe (the Classic
+/// pack: 714,217 with 5, 711,491 with 6), while each step up costs more time, the `3^n` split
+/// and its star terms dominating (mixed set: 14.4 ms with 5, 16.4 ms with 6; 8 took twice
+/// 6's time). 4 expands 22% more states on the mixed set.
+const PARTITION_MAX: usize = 5;
 
 /// Unknown entry of the [`Pairs`] cache.
 const UNKNOWN: u8 = u8::MAX;
