@@ -9,7 +9,7 @@
 //!   only when touching a block of its letter): wall-aware for more than `PARTITION_MAX`
 //!   blocks, else by columns (`d` pushes for `d + 1` columns apart);
 //! - (b) for letters of at most `PARTITION_MAX` blocks, the cheapest split into removal
-//!   groups of two or more (`Letter::partition_bound`), each group costing at least its span
+//!   groups of two or more (`Letter::split_with`), each group costing at least its span
 //!   and spanning-tree terms (`Letter::group_cost`): for any tree the group could form when
 //!   it goes, matchings of touching pairs, and stars (a block's cell with its tree neighbours
 //!   beside it, `Letter::star`), every block paying its own pushes.
@@ -20,15 +20,25 @@
 //!
 //! Cost: distance rows are filled lazily per cell, letter bounds are memoised by the letter's
 //! cell set and group costs by the group's cell set (both depend on nothing else on a given
-//! board), and a search's [`Pairs`] is reused for the next puzzle ([`Pairs::reset`]).
+//! board), and a search's [`Pairs`] is reused for the next puzzle ([`Pairs::reset`]). Rows
+//! cover the board's cells only, in 16-byte [`Lane`]s whose loops compile to SSE2 saturating
+//! adds and minima (every x86-64 has them: no target feature, no `unsafe`); the star terms of
+//! a letter read the rows in place; the memo of small sets packs key, epoch and bound in one
+//! `u64` ([`SmallMemo`]).
 //!
 //! Invariant: every value returned is at most the true number of pushes left (or [`DEAD`]
 //! only when the board can never be cleared), so searches that prune with it stay exact.
 //! The test `the_bound_is_admissible_on_every_reachable_state` checks it against true
-//! distances on every reachable state of a thousand small random boards.
+//! distances on every reachable state of a thousand small random boards, and
+//! `the_optimised_bound_equals_the_oracle` checks that the values are exactly those of the
+//! previous, plain implementation (`oracle`, test-only), so the searches expand the same
+//! states.
 
 use super::MAX_CELLS;
 use super::planes::{Cells, Geometry, State};
+
+#[cfg(test)]
+mod oracle;
 
 /// The lower bound of a dead state (small enough that adding a depth cannot overflow).
 pub const DEAD: u32 = u32::MAX / 4;
@@ -42,10 +52,51 @@ pub const DEAD: u32 = u32::MAX / 4;
 /// 6's time). 4 expands 22% more states on the mixed set.
 const PARTITION_MAX: usize = 5;
 
-/// Unknown entry of the [`Pairs`] cache.
+/// Unknown entry of the [`Pairs`] cache, and the cost of an unreachable cell.
 const UNKNOWN: u8 = u8::MAX;
 /// Entry of the [`Pairs`] cache for two cells whose blocks can never touch.
 const NEVER: u8 = u8::MAX - 1;
+
+/// Cells of one [`Lane`]: the 16 bytes of an SSE2 register (baseline on x86-64).
+const LANE: usize = 16;
+
+/// Push costs of [`LANE`] consecutive cells. Rows are whole lanes; cells past the board read
+/// [`UNKNOWN`], which neither a saturating sum nor a minimum can bring below a real cell's.
+type Lane = [u8; LANE];
+
+/// Most lanes in a row (boards of [`MAX_CELLS`] cells).
+const MAX_LANES: usize = MAX_CELLS.div_ceil(LANE);
+
+/// Lane-wise saturating sum (`paddusb`). Saturating at [`UNKNOWN`] keeps a sum with an
+/// unreachable term unreachable.
+#[inline(always)]
+fn add_lanes(mut sum: Lane, add: &Lane) -> Lane {
+    for (s, a) in sum.iter_mut().zip(add) {
+        *s = s.saturating_add(*a);
+    }
+    sum
+}
+
+/// Lane-wise minimum (`pminub`).
+#[inline(always)]
+fn min_lanes(mut least: Lane, other: &Lane) -> Lane {
+    for (l, o) in least.iter_mut().zip(other) {
+        *l = (*l).min(*o);
+    }
+    least
+}
+
+/// The least cell of a lane.
+#[inline(always)]
+fn lane_min(lane: Lane) -> u8 {
+    lane.into_iter().fold(UNKNOWN, u8::min)
+}
+
+/// The row of cell `a` in a table of rows of `lanes` lanes.
+#[inline(always)]
+fn row_of(table: &[Lane], lanes: usize, a: usize) -> &[Lane] {
+    &table[a * lanes..(a + 1) * lanes]
+}
 
 /// Pushes two blocks need to touch, from the walls alone, computed lazily per pair of cells.
 ///
@@ -55,52 +106,126 @@ const NEVER: u8 = u8::MAX - 1;
 /// cells `a` and `b`, the pushes they need before touching are at least the cheapest
 /// `cost(a -> p) + cost(b -> q)` over orthogonally adjacent cells `p`, `q`: every real pair of
 /// trajectories is a pair of paths in that graph. When no such pair exists they never touch.
+///
+/// The cost tables hold one row of `lanes` [`Lane`]s per cell (`cells` rounded up to whole
+/// lanes, the padding [`UNKNOWN`]).
 pub struct Pairs {
     cells: usize,
-    /// `from[a * cells + p]`: pushes from `a` to `p` ([`UNKNOWN`] rows not computed yet).
-    from: Vec<u8>,
+    /// Lanes per row of `from`, `near` and `near2`.
+    lanes: usize,
+    /// Row `a` of `from`: pushes from `a` to each cell (a row is not computed yet while its
+    /// own cell `a` reads [`UNKNOWN`]; unreachable cells stay [`UNKNOWN`]).
+    from: Vec<Lane>,
     /// `pair[a * cells + b]`, or [`UNKNOWN`] / [`NEVER`].
     pair: Vec<u8>,
-    /// Bounds of letters of three or more blocks by their cell set ([`SetMemo`]).
-    sets: SetMemo,
+    /// Bounds of letters of three to [`PARTITION_MAX`] blocks by their cell set.
+    sets: SmallMemo,
     /// Costs of removal groups ([`Letter::group_cost`]) by their cell set: when one block of
     /// a letter moves, the groups without it keep their cost.
-    groups: SetMemo,
-    /// `near[a * cells + p]`: fewest pushes from `a` to some orthogonal neighbour of `p`
+    groups: SmallMemo,
+    /// Bounds of letters of more than [`PARTITION_MAX`] blocks by their cell set.
+    wide: WideMemo,
+    /// Row `a` of `near`: fewest pushes from `a` to some orthogonal neighbour of each cell
     /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
-    near: Vec<u8>,
-    /// `near2[a * cells + p]`: fewest pushes from `a` to a cell at most two steps from `p`
-    /// (through an open neighbour of `p`; `p` itself included, which only lowers it); rows
-    /// filled on demand, `near2_done[a]`.
-    near2: Vec<u8>,
+    near: Vec<Lane>,
+    /// Row `a` of `near2`: fewest pushes from `a` to a cell at most two steps from each cell
+    /// (through an open neighbour of it; the cell itself included, which only lowers it);
+    /// rows filled on demand, `near2_done[a]`.
+    near2: Vec<Lane>,
     near_done: Vec<bool>,
     near2_done: Vec<bool>,
-    /// The rows of one letter's blocks, copied for [`Letter`] (padding stays [`UNKNOWN`]);
-    /// kept here so that a letter's bound does not clear them on every call.
-    scratch_from: Box<[CostRow; PARTITION_MAX]>,
-    scratch_near: Box<[CostRow; PARTITION_MAX]>,
-    scratch_near2: Box<[CostRow; PARTITION_MAX]>,
 }
 
-/// One row of push costs over every cell of the largest board (padding [`UNKNOWN`]).
-type CostRow = [u8; MAX_CELLS];
+/// Slots of each [`SmallMemo`], as a power of two (4096 slots of 8 bytes: 32 KB).
+const SMALL_MEMO_BITS: u32 = 12;
+/// Bits of a [`SmallMemo`] key: one byte per cell, at most [`PARTITION_MAX`] cells.
+const KEY_BITS: u32 = 8 * PARTITION_MAX as u32;
+/// Bits of a [`SmallMemo`] epoch, above the key.
+const EPOCH_BITS: u32 = 8;
+/// Key and epoch of a [`SmallMemo`] slot (the bound is above them).
+const TAG_MASK: u64 = (1 << (KEY_BITS + EPOCH_BITS)) - 1;
+/// The stored bound of [`DEAD`] (other bounds are stored as they are, when below it).
+const DEAD_STORED: u64 = u16::MAX as u64;
 
-/// Slots of the per-letter memo (a power of two).
-const SET_MEMO: usize = 1 << 12;
-
-/// Direct-mapped memo of the bound of one letter's cell set (it depends on nothing else on a
-/// given board): `(cells, bound, epoch)`. An entry counts only if its epoch is the current
-/// one, so moving to another board ([`Pairs::reset`]) empties the memo without clearing it.
+/// Direct-mapped memo of the bounds of small cell sets (at most [`PARTITION_MAX`] cells; a
+/// letter's bound or a group's cost depends on nothing else on a given board), one `u64` per
+/// slot: the key ([`SmallMemo::key_with`]: byte `i` is the `i`-th cell plus one, so a set of
+/// two or more cells never has the key 0 of a fresh slot), then the epoch, then the bound (16
+/// bits: a bound is [`DEAD`] or small, sums of a few pair and star costs of at most 255 each;
+/// a larger one is just not stored). An entry counts only if its epoch is the current one, so
+/// moving to another board ([`Pairs::reset`]) empties the memo without clearing it, except
+/// when the epoch wraps.
 #[derive(Default)]
-struct SetMemo {
+struct SmallMemo {
+    slots: Vec<u64>,
+    epoch: u64,
+}
+
+impl SmallMemo {
+    /// `key` with cell `cell` added as the `i`-th cell (cells are added in increasing order,
+    /// so a set has one key).
+    fn key_with(key: u64, i: usize, cell: usize) -> u64 {
+        debug_assert!(i < PARTITION_MAX && cell < MAX_CELLS);
+        key | (cell as u64 + 1) << (8 * i)
+    }
+
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (u64::BITS - SMALL_MEMO_BITS)) as usize
+    }
+
+    fn get(&self, key: u64) -> Option<u32> {
+        let entry = *self.slots.get(Self::slot(key))?;
+        if entry & TAG_MASK != key | self.epoch << KEY_BITS {
+            return None;
+        }
+        let stored = entry >> (KEY_BITS + EPOCH_BITS);
+        Some(if stored == DEAD_STORED {
+            DEAD
+        } else {
+            stored as u32
+        })
+    }
+
+    fn put(&mut self, key: u64, bound: u32) {
+        let stored = match u64::from(bound) {
+            _ if bound >= DEAD => DEAD_STORED,
+            small if small < DEAD_STORED => small,
+            // Never seen; not storing it keeps every value exact.
+            _ => return,
+        };
+        if self.slots.is_empty() {
+            // Allocated on first use (many boards have no letter of three or more blocks).
+            self.slots = vec![0; 1 << SMALL_MEMO_BITS];
+        }
+        self.slots[Self::slot(key)] =
+            key | self.epoch << KEY_BITS | stored << (KEY_BITS + EPOCH_BITS);
+    }
+
+    /// Forgets every entry.
+    fn clear(&mut self) {
+        self.epoch = (self.epoch + 1) % (1 << EPOCH_BITS);
+        if self.epoch == 0 {
+            // Entries of the epoch wrapped to could still be there: really clear them.
+            self.slots.fill(0);
+        }
+    }
+}
+
+/// Slots of the [`WideMemo`] (a power of two).
+const WIDE_MEMO: usize = 1 << 12;
+
+/// Direct-mapped memo of the bound of a letter of more than [`PARTITION_MAX`] blocks by its
+/// cell set: `(cells, bound, epoch)`, with epochs as in [`SmallMemo`].
+#[derive(Default)]
+struct WideMemo {
     slots: Vec<(u128, u32, u32)>,
     epoch: u32,
 }
 
-impl SetMemo {
+impl WideMemo {
     fn slot(set: u128) -> usize {
         (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize
-            % SET_MEMO
+            % WIDE_MEMO
     }
 
     fn get(&self, set: u128) -> Option<u32> {
@@ -110,8 +235,7 @@ impl SetMemo {
 
     fn put(&mut self, set: u128, bound: u32) {
         if self.slots.is_empty() {
-            // Allocated on first use (many boards have no letter of three or more blocks).
-            self.slots = vec![(0, 0, self.epoch.wrapping_sub(1)); SET_MEMO];
+            self.slots = vec![(0, 0, self.epoch.wrapping_sub(1)); WIDE_MEMO];
         }
         self.slots[Self::slot(set)] = (set, bound, self.epoch);
     }
@@ -120,7 +244,6 @@ impl SetMemo {
     fn clear(&mut self) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            // Entries of the epoch wrapped to could still be there: really clear them.
             self.slots.clear();
         }
     }
@@ -130,17 +253,16 @@ impl Pairs {
     pub fn new(geo: &Geometry) -> Pairs {
         let mut pairs = Pairs {
             cells: 0,
+            lanes: 0,
             from: Vec::new(),
             pair: Vec::new(),
-            sets: SetMemo::default(),
-            groups: SetMemo::default(),
+            sets: SmallMemo::default(),
+            groups: SmallMemo::default(),
+            wide: WideMemo::default(),
             near: Vec::new(),
             near2: Vec::new(),
             near_done: Vec::new(),
             near2_done: Vec::new(),
-            scratch_from: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
-            scratch_near: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
-            scratch_near2: Box::new([[UNKNOWN; MAX_CELLS]; PARTITION_MAX]),
         };
         pairs.reset(geo);
         pairs
@@ -151,91 +273,73 @@ impl Pairs {
     pub fn reset(&mut self, geo: &Geometry) {
         let cells = geo.rows * geo.cols;
         self.cells = cells;
-        for table in [
-            &mut self.from,
-            &mut self.pair,
-            &mut self.near,
-            &mut self.near2,
-        ] {
+        self.lanes = cells.div_ceil(LANE);
+        for table in [&mut self.from, &mut self.near, &mut self.near2] {
             table.clear();
-            table.resize(cells * cells, UNKNOWN);
+            table.resize(cells * self.lanes, [UNKNOWN; LANE]);
         }
+        self.pair.clear();
+        self.pair.resize(cells * cells, UNKNOWN);
         for done in [&mut self.near_done, &mut self.near2_done] {
             done.clear();
             done.resize(cells, false);
         }
         self.sets.clear();
         self.groups.clear();
-        // Rows are copied for `cells` entries only: the rest must read UNKNOWN again.
-        for rows in [
-            &mut self.scratch_from,
-            &mut self.scratch_near,
-            &mut self.scratch_near2,
-        ] {
-            rows.iter_mut().for_each(|row| row.fill(UNKNOWN));
-        }
+        self.wide.clear();
     }
 
     /// Fills the row of push costs from cell `a`, layer by layer on bit sets: the cells
     /// reachable with at most `k` pushes are closed under falling (free), then one sideways
     /// step into an open cell makes layer `k + 1`.
-    fn costs_from(&mut self, geo: &Geometry, a: usize) -> &[u8] {
-        let row = &mut self.from[a * self.cells..(a + 1) * self.cells];
-        if row[a] == UNKNOWN {
-            let open = geo.board & !geo.walls;
-            let fall = |mut set: u128| loop {
-                let next = set | (geo.row_down(set) & open);
-                if next == set {
-                    return set;
-                }
-                set = next;
-            };
-            let mut reached = fall(1u128 << a);
-            let mut fresh = reached;
-            let mut cost = 0u8;
-            loop {
-                for cell in Cells(fresh).iter() {
-                    row[cell] = cost;
-                }
-                let sideways =
-                    ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
-                let step = sideways & open & !reached;
-                if step == 0 {
-                    break;
-                }
-                let next = fall(reached | step);
-                fresh = next & !reached;
-                reached = next;
-                // At most one layer per cell, and cells are at most 128 < UNKNOWN.
-                cost += 1;
-            }
+    fn costs_from(&mut self, geo: &Geometry, a: usize) {
+        let lanes = self.lanes;
+        let row = self.from[a * lanes..(a + 1) * lanes].as_flattened_mut();
+        if row[a] != UNKNOWN {
+            return;
         }
-        &self.from[a * self.cells..(a + 1) * self.cells]
-    }
-
-    /// Copies into slot `i` of the scratch rows the costs from `a` ([`Pairs::costs_from`])
-    /// and to some neighbour of each cell ([`Pairs::near`]).
-    fn load_rows(&mut self, geo: &Geometry, a: usize, i: usize) {
-        let cells = self.cells;
-        self.fill_near2(geo, a);
-        let row = a * cells..(a + 1) * cells;
-        self.scratch_from[i][..cells].copy_from_slice(&self.from[row.clone()]);
-        self.scratch_near[i][..cells].copy_from_slice(&self.near[row.clone()]);
-        self.scratch_near2[i][..cells].copy_from_slice(&self.near2[row]);
+        let open = geo.board & !geo.walls;
+        let fall = |mut set: u128| loop {
+            let next = set | (geo.row_down(set) & open);
+            if next == set {
+                return set;
+            }
+            set = next;
+        };
+        let mut reached = fall(1u128 << a);
+        let mut fresh = reached;
+        let mut cost = 0u8;
+        loop {
+            for cell in Cells(fresh).iter() {
+                row[cell] = cost;
+            }
+            let sideways =
+                ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
+            let step = sideways & open & !reached;
+            if step == 0 {
+                break;
+            }
+            let next = fall(reached | step);
+            fresh = next & !reached;
+            reached = next;
+            // At most one layer per cell, and cells are at most 128 < UNKNOWN: a finite cost
+            // is at most 127 (which `Pairs::pushes` relies on).
+            cost += 1;
+        }
     }
 
     /// Fills the rows of `a` in [`Pairs::costs_from`] and [`Pairs::near`].
     fn fill_near(&mut self, geo: &Geometry, a: usize) {
-        let cells = self.cells;
         if self.near_done[a] {
             return;
         }
         self.costs_from(geo, a);
+        let (cells, lanes) = (self.cells, self.lanes);
         // A wall is never reached (its cost stays UNKNOWN, the largest value), so a plain
         // minimum over the four neighbours skips walls.
-        let from = &self.from[a * cells..(a + 1) * cells];
-        let near = &mut self.near[a * cells..(a + 1) * cells];
-        for (p, slot) in near.iter_mut().enumerate() {
+        let from = row_of(&self.from, lanes, a).as_flattened();
+        let near = self.near[a * lanes..(a + 1) * lanes].as_flattened_mut();
+        for (p, slot) in near.iter_mut().enumerate().take(cells) {
             *slot = neighbour_min(geo, cells, p, UNKNOWN, |q| from[q]);
         }
         self.near_done[a] = true;
@@ -244,14 +348,14 @@ impl Pairs {
     /// Fills the rows of `a` in [`Pairs::near`] and [`Pairs::near2`] (only stars of groups of
     /// four or more read `near2`: pair distances do not need it).
     fn fill_near2(&mut self, geo: &Geometry, a: usize) {
-        let cells = self.cells;
         if self.near2_done[a] {
             return;
         }
         self.fill_near(geo, a);
+        let (cells, lanes) = (self.cells, self.lanes);
         // Two steps: through an open neighbour only (a wall's own `near` may be finite).
-        let near = &self.near[a * cells..(a + 1) * cells];
-        let near2 = &mut self.near2[a * cells..(a + 1) * cells];
+        let near = row_of(&self.near, lanes, a).as_flattened();
+        let near2 = self.near2[a * lanes..(a + 1) * lanes].as_flattened_mut();
         let through = |q: usize| {
             if geo.walls >> q & 1 == 0 {
                 near[q]
@@ -259,7 +363,7 @@ impl Pairs {
                 UNKNOWN
             }
         };
-        for (p, slot) in near2.iter_mut().enumerate() {
+        for (p, slot) in near2.iter_mut().enumerate().take(cells) {
             *slot = neighbour_min(geo, cells, p, near[p], through);
         }
         self.near2_done[a] = true;
@@ -267,27 +371,34 @@ impl Pairs {
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
     pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
-        let known = self.pair[a * self.cells + b];
-        if known == UNKNOWN {
+        let cells = self.cells;
+        if self.pair[a * cells + b] == UNKNOWN {
             // The least over cells `p` of the pushes from `a` to `p` plus those from `b` to a
-            // neighbour of `p` (unreachable entries are [`UNKNOWN`]).
-            let cells = self.cells;
+            // neighbour of `p`, skipping cells where either is unreachable, or NEVER if none
+            // (or if the least is NEVER or more).
+            //
+            // Computed as the lane-wise minimum of saturating u8 sums, clamped to NEVER, which
+            // is the same value: finite costs are at most 127 (`costs_from`, and `near` takes
+            // minima of them), so a finite sum is at most 254 and never saturates, while a sum
+            // with an unreachable term saturates at UNKNOWN = 255, above every finite sum, so
+            // it never is the minimum unless nothing is finite, and then the clamp gives
+            // NEVER, the value of "no cell". Padding cells are UNKNOWN in both rows.
             self.costs_from(geo, a);
             self.fill_near(geo, b);
-            let from_a = &self.from[a * cells..(a + 1) * cells];
-            let near_b = &self.near[b * cells..(b + 1) * cells];
-            let best = from_a
+            let lanes = self.lanes;
+            let from_a = row_of(&self.from, lanes, a);
+            let near_b = row_of(&self.near, lanes, b);
+            let least = from_a
                 .iter()
                 .zip(near_b)
-                .filter(|&(&to_p, &to_q)| to_p != UNKNOWN && to_q != UNKNOWN)
-                .map(|(&to_p, &to_q)| u32::from(to_p) + u32::from(to_q))
-                .min()
-                .unwrap_or(u32::from(NEVER));
-            let value = best.min(u32::from(NEVER)) as u8;
+                .fold([UNKNOWN; LANE], |least, (p, q)| {
+                    min_lanes(least, &add_lanes(*p, q))
+                });
+            let value = lane_min(least).min(NEVER);
             self.pair[a * cells + b] = value;
             self.pair[b * cells + a] = value;
         }
-        let value = self.pair[a * self.cells + b];
+        let value = self.pair[a * cells + b];
         (value != NEVER).then_some(u32::from(value))
     }
 }
@@ -411,70 +522,91 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
     match count {
         0 => return 0,
         1 => return DEAD,
-        _ => {}
-    }
-    if count <= PARTITION_MAX {
-        if count == 2 {
+        2 => {
             // One group of two: the wall-aware pair distance.
             let a = set.trailing_zeros() as usize;
             let b = 127 - set.leading_zeros() as usize;
             return pairs.pushes(geo, a, b).unwrap_or(DEAD);
         }
-        if let Some(bound) = pairs.sets.get(set) {
-            return bound;
-        }
-        // The blocks by column, and the wall-aware pushes each two of them need to touch.
-        let mut blocks = [(0u32, 0usize); PARTITION_MAX];
-        let mut bits = set;
-        for slot in blocks.iter_mut().take(count) {
-            let cell = bits.trailing_zeros() as usize;
-            *slot = (u32::from(geo.col_of[cell]), cell);
-            bits &= bits - 1;
-        }
-        let blocks = &mut blocks[..count];
-        blocks.sort_unstable();
-        let mut columns = [0u32; PARTITION_MAX];
-        let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
-        for i in 0..count {
-            pairs.load_rows(geo, blocks[i].1, i);
-            columns[i] = blocks[i].0;
-            for j in 0..i {
-                let pushes = pairs.pushes(geo, blocks[i].1, blocks[j].1).unwrap_or(DEAD);
-                pair[i][j] = pushes;
-                pair[j][i] = pushes;
-            }
-        }
-        let letter = Letter {
-            columns: &columns[..count],
-            pair: &pair,
-            from: &pairs.scratch_from,
-            near: &pairs.scratch_near,
-            near2: &pairs.scratch_near2,
-        };
-        let groups = &mut pairs.groups;
-        let mut cost_of = |group: u32| {
-            if group.count_ones() == 2 {
-                // A pair costs two table reads: cheaper than the memo.
-                return letter.group_cost(group);
-            }
-            let cells = Cells(u128::from(group))
-                .iter()
-                .fold(0u128, |cells, i| cells | 1u128 << blocks[i].1);
-            groups.get(cells).unwrap_or_else(|| {
-                let cost = letter.group_cost(group);
-                groups.put(cells, cost);
-                cost
-            })
-        };
-        let bound = nearest_bound(letter.columns)
-            .max(letter.split_with(&mut cost_of))
-            .min(DEAD);
-        pairs.sets.put(set, bound);
+        _ if count > PARTITION_MAX => return nearest_partner_bound(geo, pairs, set),
+        _ => {}
+    }
+    // The blocks in cell order (any order gives the same bound: every term below is taken
+    // over all groups, trees or centers), and the set's memo key.
+    let mut cells = [0usize; PARTITION_MAX];
+    let mut key = 0;
+    for (i, cell) in Cells(set).iter().enumerate() {
+        cells[i] = cell;
+        key = SmallMemo::key_with(key, i, cell);
+    }
+    if let Some(bound) = pairs.sets.get(key) {
         return bound;
     }
-    // Many blocks: every block touches some block of its letter when it goes, so the letter
-    // needs at least, for each block, the fewest pushes it and any partner need to touch.
-    if let Some(bound) = pairs.sets.get(set) {
+    let cells = &cells[..count];
+    // The wall-aware pushes each two blocks need to touch, and every row the stars read.
+    let mut columns = [0u32; PARTITION_MAX];
+    let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
+    for (i, &cell) in cells.iter().enumerate() {
+        pairs.fill_near2(geo, cell);
+        columns[i] = u32::from(geo.col_of[cell]);
+        for j in 0..i {
+            let pushes = pairs.pushes(geo, cell, cells[j]).unwrap_or(DEAD);
+            pair[i][j] = pushes;
+            pair[j][i] = pushes;
+        }
+    }
+    let Pairs {
+        lanes,
+        from,
+        near,
+        near2,
+        sets,
+        groups,
+        ..
+    } = pairs;
+    let lanes = *lanes;
+    fn rows<'t>(table: &'t [Lane], lanes: usize, cells: &[usize]) -> [&'t [Lane]; PARTITION_MAX] {
+        std::array::from_fn(|i| cells.get(i).map_or(&[][..], |&a| row_of(table, lanes, a)))
+    }
+    let letter = Letter {
+        count,
+        columns,
+        pair: &pair,
+        from: rows(from, lanes, cells),
+        near: rows(near, lanes, cells),
+        near2: rows(near2, lanes, cells),
+    };
+    let mut cost_of = |group: u32| {
+        if group.count_ones() == 2 {
+            // A pair costs two table reads: cheaper than the memo.
+            return letter.group_cost(group);
+        }
+        let key = Cells(u128::from(group))
+            .iter()
+            .enumerate()
+            .fold(0, |key, (i, member)| {
+                SmallMemo::key_with(key, i, cells[member])
+            });
+        groups.get(key).unwrap_or_else(|| {
+            let cost = letter.group_cost(group);
+            groups.put(key, cost);
+            cost
+        })
+    };
+    let mut sorted = columns;
+    sorted[..count].sort_unstable();
+    let bound = nearest_bound(&sorted[..count])
+        .max(letter.split_with(&mut cost_of))
+        .min(DEAD);
+    sets.put(key, bound);
+    bound
+}
+
+/// Bound of a letter of more than [`PARTITION_MAX`] blocks: every block touches some block
+/// of its letter when it goes, so the letter needs at least, for each block, the fewest
+/// pushes it and any partner need to touch.
+fn nearest_partner_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
+    if let Some(bound) = pairs.wide.get(set) {
         return bound;
     }
     let mut worst = 0;
@@ -486,7 +618,7 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             .unwrap_or(DEAD);
         worst = worst.max(nearest);
     }
-    pairs.sets.put(set, worst);
+    pairs.wide.put(set, worst);
     worst
 }
 
@@ -502,19 +634,23 @@ fn nearest_bound(columns: &[u32]) -> u32 {
     worst
 }
 
-/// One letter's blocks (at most [`PARTITION_MAX`]), sorted by column.
+/// One letter's blocks (at most [`PARTITION_MAX`], in any order: block `i` is bit `i` of a
+/// group) and their rows, read in place in the [`Pairs`] tables.
 struct Letter<'a> {
-    columns: &'a [u32],
+    count: usize,
+    /// Each block's column.
+    columns: [u32; PARTITION_MAX],
     /// Wall-aware pushes two blocks need to touch ([`DEAD`] if never).
     pair: &'a [[u32; PARTITION_MAX]; PARTITION_MAX],
-    /// Each block's pushes to each cell, and to some neighbour of each cell ([`Pairs`]).
-    from: &'a [CostRow; PARTITION_MAX],
-    near: &'a [CostRow; PARTITION_MAX],
+    /// Each block's pushes to each cell, and to some neighbour of each cell ([`Pairs`]); all
+    /// rows of one letter have the same number of lanes.
+    from: [&'a [Lane]; PARTITION_MAX],
+    near: [&'a [Lane]; PARTITION_MAX],
     /// Each block's pushes to some cell at most two steps from each cell.
-    near2: &'a [CostRow; PARTITION_MAX],
+    near2: [&'a [Lane]; PARTITION_MAX],
 }
 
-/// Subsets of a letter's blocks (bit `i` = the `i`-th block by column).
+/// Subsets of a letter's blocks (bit `i` = the `i`-th block).
 const SUBSETS: usize = 1 << PARTITION_MAX;
 
 /// The labelled paths on four vertices `0..4`, one per reversal pair (`4! / 2`).
@@ -533,6 +669,9 @@ const PATHS_OF_FOUR: [[usize; 4]; 12] = [
     [2, 1, 0, 3],
 ];
 
+/// Marks a star of four blocks not computed yet ([`Letter::group_cost`]).
+const NOT_YET: u32 = u32::MAX;
+
 impl Letter<'_> {
     /// Partition bound: the blocks leave the board in connected groups of two or more, and
     /// pushes of different blocks are different pushes, so the bound is the cheapest split of
@@ -547,7 +686,7 @@ impl Letter<'_> {
     /// [`Letter::partition_bound`] with group costs from `cost_of` (a memo in the engine).
     fn split_with(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
         // Tables just large enough for the letter's subsets (they are cleared on every call).
-        match self.columns.len() {
+        match self.count {
             0..=3 => self.split::<{ 1 << 3 }>(cost_of),
             4 => self.split::<{ 1 << 4 }>(cost_of),
             5 => self.split::<{ 1 << 5 }>(cost_of),
@@ -557,7 +696,7 @@ impl Letter<'_> {
 
     /// [`Letter::partition_bound`] with tables of `S >= 2^n` entries.
     fn split<const S: usize>(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
-        let n = self.columns.len();
+        let n = self.count;
         let full = (1usize << n) - 1;
         let mut cost = [DEAD; S];
         for (group, slot) in cost.iter_mut().enumerate().take(full + 1).skip(1) {
@@ -608,29 +747,36 @@ impl Letter<'_> {
     ///   Five or more, also: every block touches some other block of the group, so the group
     ///   costs at least `max over u of min over v of pair(u, v)`.
     ///
-    /// Without the star terms for four blocks the paths' matchings stand; the stars of a path
-    /// are computed only when its matching is below the best tree so far (they only raise it).
+    /// Pruning, which never changes the value (a skipped term could only have given a tree
+    /// bound at or above the best one so far, or a five-block radius at or below the single
+    /// edges term it is maxed with): a star is computed only when its heaviest edge (a weaker
+    /// bound of the same star) is below the best tree so far; a path of four only when its
+    /// matching is, its second star only when its first left it below; a five-block radius
+    /// stops at a star no above the single edges term. Each of the twelve path stars of four
+    /// blocks (a center and the block two steps away) belongs to two paths and is computed
+    /// once.
     fn group_cost(&self, group: u32) -> u32 {
         let size = group.count_ones() as usize;
-        let low = group.trailing_zeros() as usize;
-        let high = 31 - group.leading_zeros() as usize;
-        let span = (self.columns[high] - self.columns[low]).saturating_sub(size as u32 - 1);
         let mut members = [0usize; PARTITION_MAX];
-        let mut bits = group;
-        for slot in members.iter_mut().take(size) {
-            *slot = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        let (mut low, mut high) = (u32::MAX, 0);
+        for (slot, block) in members.iter_mut().zip(Cells(u128::from(group)).iter()) {
+            *slot = block;
+            low = low.min(self.columns[block]);
+            high = high.max(self.columns[block]);
         }
+        let span = (high - low).saturating_sub(size as u32 - 1);
         let w = |a: usize, b: usize| self.pair[members[a]][members[b]];
-        let m = |x: &usize| members[*x];
-        // The least star among the centers, each computed only when its heaviest edge (a
-        // weaker bound of the same star) is below the best so far.
+        // The least star among the centers (every other member a leaf).
         let stars = |mut best: u32| {
             for center in 0..size {
-                let leaves = (0..size).filter(|&x| x != center);
-                let edges = leaves.clone().map(|x| w(center, x)).max().unwrap_or(DEAD);
+                let mut leaves = [0usize; PARTITION_MAX - 1];
+                let mut edges = 0;
+                for (slot, x) in leaves.iter_mut().zip((0..size).filter(|&x| x != center)) {
+                    *slot = members[x];
+                    edges = edges.max(w(center, x));
+                }
                 if edges < best {
-                    let star = self.star(members[center], leaves.map(|x| members[x]), [].iter());
+                    let star = self.star(members[center], &leaves[..size - 1], &[]);
                     best = best.min(edges.max(star));
                 }
             }
@@ -647,32 +793,50 @@ impl Letter<'_> {
             3 => stars(DEAD),
             4 => {
                 let mut best = stars(DEAD);
+                // `path_stars[c * 4 + far]`: the star around `c` with `far` two steps away.
+                let mut path_stars = [NOT_YET; 16];
+                let mut path_star = |center: usize, far: usize| {
+                    let known = &mut path_stars[center * 4 + far];
+                    if *known == NOT_YET {
+                        let mut leaves = [0usize; 2];
+                        for (slot, x) in leaves
+                            .iter_mut()
+                            .zip((0..4).filter(|&x| x != center && x != far))
+                        {
+                            *slot = members[x];
+                        }
+                        *known = self.star(members[center], &leaves, &[members[far]]);
+                    }
+                    *known
+                };
                 for p in &PATHS_OF_FOUR {
                     let matching = (w(p[0], p[1]) + w(p[2], p[3])).max(w(p[1], p[2]));
-                    // The path's star terms only when the path could still be the cheapest.
-                    if matching < best {
-                        let inner = [(p[1], [p[0], p[2]], p[3]), (p[2], [p[1], p[3]], p[0])];
-                        let stars = inner.iter().map(|(center, ones, two)| {
-                            self.star(m(center), ones.iter().map(m), [m(two)].iter())
-                        });
-                        best = best.min(stars.fold(matching, u32::max));
+                    if matching >= best {
+                        continue;
                     }
+                    let first = matching.max(path_star(p[1], p[3]));
+                    if first >= best {
+                        continue;
+                    }
+                    best = first.max(path_star(p[2], p[0])).min(best);
                 }
                 best
             }
             5 => {
                 // Some block is at most two steps (through the group) from every other.
-                let radius = (0..size)
-                    .map(|c| {
-                        let mut others = [0usize; 4];
-                        for (slot, x) in others.iter_mut().zip((0..size).filter(|&x| x != c)) {
-                            *slot = members[x];
-                        }
-                        self.star(members[c], [].into_iter(), others.iter())
-                    })
-                    .min()
-                    .unwrap_or(DEAD);
-                radius.max(single_edges())
+                let edges = single_edges();
+                let mut radius = DEAD;
+                for c in 0..size {
+                    let mut others = [0usize; PARTITION_MAX - 1];
+                    for (slot, x) in others.iter_mut().zip((0..size).filter(|&x| x != c)) {
+                        *slot = members[x];
+                    }
+                    radius = radius.min(self.star(members[c], &[], &others));
+                    if radius <= edges {
+                        break;
+                    }
+                }
+                radius.max(edges)
             }
             _ => single_edges(),
         };
@@ -684,24 +848,19 @@ impl Letter<'_> {
     /// paying its own pushes (wall-aware, [`Pairs`]): the least over `p` of
     /// `from[center][p] + sum of near[leaf][p] + sum of near2[far][p]`. Sums saturate at
     /// [`UNKNOWN`] (unreachable), which keeps them lower bounds.
-    fn star<'b>(
-        &self,
-        center: usize,
-        leaves: impl Iterator<Item = usize>,
-        far: impl Iterator<Item = &'b usize>,
-    ) -> u32 {
-        let mut total = self.from[center];
-        for leaf in leaves {
-            for (sum, &add) in total.iter_mut().zip(&self.near[leaf]) {
-                *sum = sum.saturating_add(add);
+    fn star(&self, center: usize, leaves: &[usize], far: &[usize]) -> u32 {
+        let from = self.from[center];
+        let mut sums = [[0u8; LANE]; MAX_LANES];
+        let sums = &mut sums[..from.len()];
+        sums.copy_from_slice(from);
+        let rows = leaves.iter().map(|&leaf| self.near[leaf]);
+        for row in rows.chain(far.iter().map(|&block| self.near2[block])) {
+            for (sum, add) in sums.iter_mut().zip(row) {
+                *sum = add_lanes(*sum, add);
             }
         }
-        for &block in far {
-            for (sum, &add) in total.iter_mut().zip(&self.near2[block]) {
-                *sum = sum.saturating_add(add);
-            }
-        }
-        u32::from(total.iter().copied().min().unwrap_or(UNKNOWN))
+        let least = sums.iter().fold([UNKNOWN; LANE], min_lanes);
+        u32::from(lane_min(least))
     }
 }
 
@@ -836,13 +995,14 @@ mod tests {
             pair[b][a] = w;
         }
         // No cell costs at all (every star term 0): only the pair distances count.
-        let zeros = [[0; MAX_CELLS]; PARTITION_MAX];
+        let zeros = [[0; LANE]];
         let letter = Letter {
-            columns: &[0, 0, 0, 0],
+            count: 4,
+            columns: [0; PARTITION_MAX],
             pair: &pair,
-            from: &zeros,
-            near: &zeros,
-            near2: &zeros,
+            from: [&zeros; PARTITION_MAX],
+            near: [&zeros; PARTITION_MAX],
+            near2: [&zeros; PARTITION_MAX],
         };
         assert_eq!(letter.group_cost(0b1111), 6);
         // Three of them: the path 0-1-2 costs its heavier edge, 3.
@@ -905,5 +1065,103 @@ mod tests {
             }
         }
         eprintln!("{boards} boards, {states} states, {tight} with bound = distance");
+    }
+
+    /// A random settled board of up to 9 x 14 cells (at most 128) and up to four letters,
+    /// some with six or more blocks, to reach every branch of the bound.
+    fn random_large_board(rng: &mut Rng) -> Grid {
+        let rows = 3 + rng.below(7);
+        let cols = (4 + rng.below(11)).min(MAX_CELLS / rows);
+        let weights: &[(u8, u64)] = match rng.below(3) {
+            0 => &[(b'-', 6), (b'#', 3), (b'A', 3), (b'B', 2), (b'C', 1)],
+            1 => &[(b'-', 5), (b'#', 2), (b'A', 5), (b'B', 1)],
+            _ => &[
+                (b'-', 8),
+                (b'#', 3),
+                (b'A', 1),
+                (b'B', 1),
+                (b'C', 1),
+                (b'D', 1),
+            ],
+        };
+        let total: u64 = weights.iter().map(|w| w.1).sum();
+        let cells = (0..rows * cols)
+            .map(|_| {
+                let mut pick = rng.next() % total;
+                for &(cell, weight) in weights {
+                    if pick < weight {
+                        return cell;
+                    }
+                    pick -= weight;
+                }
+                unreachable!()
+            })
+            .collect();
+        let mut grid = Grid::new(rows, cols, cells);
+        grid.settle();
+        grid
+    }
+
+    /// Boards of the oracle comparison (more than 256, so the memo epochs wrap).
+    const ORACLE_BOARDS: usize = 2000;
+    /// States per board of the oracle comparison (the first ones in breadth-first order).
+    const ORACLE_STATES: usize = 400;
+
+    /// The optimised bound gives exactly the values of the previous, plain implementation
+    /// ([`oracle`]) for every letter of every state of hundreds of random boards up to 128
+    /// cells: one `Pairs` is reused for all boards (as a search thread does, through
+    /// `Pairs::reset` and the memo epochs), the oracle's is fresh per board.
+    #[test]
+    fn the_optimised_bound_equals_the_oracle() {
+        let mut rng = Rng(0x0a2c_1e00);
+        let first = random_large_board(&mut rng);
+        let mut pairs = Pairs::new(&Geometry::new(&first));
+        let (mut compared, mut partitioned, mut wide) = (0, 0, 0);
+        for _ in 0..ORACLE_BOARDS {
+            let grid = random_large_board(&mut rng);
+            let geo = Geometry::new(&grid);
+            if geo.letters.len() > 3 {
+                continue;
+            }
+            pairs.reset(&geo);
+            let mut plain = oracle::Pairs::new(&geo);
+            let start = State::<2>::new(&geo, &grid);
+            let mut seen = std::collections::HashSet::from([start]);
+            let mut queue = std::collections::VecDeque::from([start]);
+            while let Some(state) = queue.pop_front() {
+                for code in 1..=geo.letters.len() {
+                    let set = state.letter(code);
+                    let expected = oracle::letter_bound(&geo, &mut plain, set);
+                    assert_eq!(
+                        letter_bound(&geo, &mut pairs, set),
+                        expected,
+                        "letter {code} of\n{}",
+                        state.to_grid(&geo).draw()
+                    );
+                    compared += 1;
+                    wide += usize::from(set.count_ones() as usize > PARTITION_MAX);
+                    partitioned +=
+                        usize::from((3..=PARTITION_MAX).contains(&(set.count_ones() as usize)));
+                }
+                assert_eq!(
+                    lower_bound(&geo, &mut pairs, &state),
+                    oracle::lower_bound(&geo, &mut plain, &state)
+                );
+                for (_, _, child) in state.children(&geo) {
+                    if seen.len() < ORACLE_STATES && seen.insert(child) {
+                        queue.push_back(child);
+                    }
+                }
+            }
+        }
+        eprintln!("{compared} letter bounds compared, {partitioned} partitioned, {wide} wide");
+        assert!(
+            partitioned > 10_000,
+            "too few letters of 3 to 5 blocks: {partitioned}"
+        );
+        assert!(
+            wide > 1_000,
+            "too few letters of six blocks or more: {wide}"
+        );
     }
 }
