@@ -370,36 +370,43 @@ impl Pairs {
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
+    #[inline]
     pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
-        let cells = self.cells;
-        if self.pair[a * cells + b] == UNKNOWN {
-            // The least over cells `p` of the pushes from `a` to `p` plus those from `b` to a
-            // neighbour of `p`, skipping cells where either is unreachable, or NEVER if none
-            // (or if the least is NEVER or more).
-            //
-            // Computed as the lane-wise minimum of saturating u8 sums, clamped to NEVER, which
-            // is the same value: finite costs are at most 127 (`costs_from`, and `near` takes
-            // minima of them), so a finite sum is at most 254 and never saturates, while a sum
-            // with an unreachable term saturates at UNKNOWN = 255, above every finite sum, so
-            // it never is the minimum unless nothing is finite, and then the clamp gives
-            // NEVER, the value of "no cell". Padding cells are UNKNOWN in both rows.
-            self.costs_from(geo, a);
-            self.fill_near(geo, b);
-            let lanes = self.lanes;
-            let from_a = row_of(&self.from, lanes, a);
-            let near_b = row_of(&self.near, lanes, b);
-            let least = from_a
-                .iter()
-                .zip(near_b)
-                .fold([UNKNOWN; LANE], |least, (p, q)| {
-                    min_lanes(least, &add_lanes(*p, q))
-                });
-            let value = lane_min(least).min(NEVER);
-            self.pair[a * cells + b] = value;
-            self.pair[b * cells + a] = value;
+        let mut value = self.pair[a * self.cells + b];
+        if value == UNKNOWN {
+            value = self.pair_pushes(geo, a, b);
         }
-        let value = self.pair[a * cells + b];
         (value != NEVER).then_some(u32::from(value))
+    }
+
+    /// Computes and enters the [`Pairs::pushes`] entry of `a` and `b`, or [`NEVER`].
+    #[inline(never)]
+    fn pair_pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> u8 {
+        // The least over cells `p` of the pushes from `a` to `p` plus those from `b` to a
+        // neighbour of `p`, skipping cells where either is unreachable, or NEVER if none
+        // (or if the least is NEVER or more).
+        //
+        // Computed as the lane-wise minimum of saturating u8 sums, clamped to NEVER, which
+        // is the same value: finite costs are at most 127 (`costs_from`, and `near` takes
+        // minima of them), so a finite sum is at most 254 and never saturates, while a sum
+        // with an unreachable term saturates at UNKNOWN = 255, above every finite sum, so
+        // it never is the minimum unless nothing is finite, and then the clamp gives
+        // NEVER, the value of "no cell". Padding cells are UNKNOWN in both rows.
+        self.costs_from(geo, a);
+        self.fill_near(geo, b);
+        let (cells, lanes) = (self.cells, self.lanes);
+        let from_a = row_of(&self.from, lanes, a);
+        let near_b = row_of(&self.near, lanes, b);
+        let least = from_a
+            .iter()
+            .zip(near_b)
+            .fold([UNKNOWN; LANE], |least, (p, q)| {
+                min_lanes(least, &add_lanes(*p, q))
+            });
+        let value = lane_min(least).min(NEVER);
+        self.pair[a * cells + b] = value;
+        self.pair[b * cells + a] = value;
+        value
     }
 }
 
@@ -517,32 +524,52 @@ impl Parts {
 }
 
 /// The bound of one letter given its cells (0 for an absent letter), or [`DEAD`].
+///
+/// The common cases stay small enough to inline (a letter of two blocks: one table read; of
+/// three to [`PARTITION_MAX`]: a memo read); computing a partition bound is out of line.
+#[inline]
 fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
-    let count = set.count_ones() as usize;
-    match count {
-        0 => return 0,
-        1 => return DEAD,
-        2 => {
-            // One group of two: the wall-aware pair distance.
-            let a = set.trailing_zeros() as usize;
-            let b = 127 - set.leading_zeros() as usize;
-            return pairs.pushes(geo, a, b).unwrap_or(DEAD);
-        }
-        _ if count > PARTITION_MAX => return nearest_partner_bound(geo, pairs, set),
-        _ => {}
+    if set == 0 {
+        return 0;
+    }
+    let rest = set & (set - 1);
+    if rest == 0 {
+        return DEAD;
+    }
+    if rest & (rest - 1) == 0 {
+        // One group of two: the wall-aware pair distance.
+        let a = set.trailing_zeros() as usize;
+        let b = rest.trailing_zeros() as usize;
+        return pairs.pushes(geo, a, b).unwrap_or(DEAD);
     }
     // The blocks in cell order (any order gives the same bound: every term below is taken
-    // over all groups, trees or centers), and the set's memo key.
+    // over all groups, trees or centers), and the set's memo key; counted as they come (no
+    // `popcnt` on baseline x86-64).
     let mut cells = [0usize; PARTITION_MAX];
     let mut key = 0;
-    for (i, cell) in Cells(set).iter().enumerate() {
-        cells[i] = cell;
-        key = SmallMemo::key_with(key, i, cell);
+    let mut count = 0;
+    let mut bits = set;
+    while bits != 0 {
+        if count == PARTITION_MAX {
+            return nearest_partner_bound(geo, pairs, set);
+        }
+        let cell = bits.trailing_zeros() as usize;
+        cells[count] = cell;
+        key = SmallMemo::key_with(key, count, cell);
+        bits &= bits - 1;
+        count += 1;
     }
     if let Some(bound) = pairs.sets.get(key) {
         return bound;
     }
-    let cells = &cells[..count];
+    partition_bound(geo, pairs, &cells[..count], key)
+}
+
+/// The bound of a letter of three to [`PARTITION_MAX`] blocks on `cells` (increasing), not in
+/// the memo yet (its key `key`), which it enters.
+#[inline(never)]
+fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64) -> u32 {
+    let count = cells.len();
     // The wall-aware pushes each two blocks need to touch, and every row the stars read.
     let mut columns = [0u32; PARTITION_MAX];
     let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
@@ -595,8 +622,8 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
     };
     let mut sorted = columns;
     sorted[..count].sort_unstable();
-    let bound = nearest_bound(&sorted[..count])
-        .max(letter.split_with(&mut cost_of))
+    let bound = letter
+        .split_above(nearest_bound(&sorted[..count]), &mut cost_of)
         .min(DEAD);
     sets.put(key, bound);
     bound
@@ -605,6 +632,7 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
 /// Bound of a letter of more than [`PARTITION_MAX`] blocks: every block touches some block
 /// of its letter when it goes, so the letter needs at least, for each block, the fewest
 /// pushes it and any partner need to touch.
+#[inline(never)]
 fn nearest_partner_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
     if let Some(bound) = pairs.wide.get(set) {
         return bound;
@@ -680,12 +708,50 @@ impl Letter<'_> {
     /// a subset of one block has no split, [`DEAD`]), `O(3^n)` for `n` blocks.
     #[cfg(test)]
     fn partition_bound(&self) -> u32 {
-        self.split_with(&mut |group| self.group_cost(group))
+        self.split_above(0, &mut |group| self.group_cost(group))
     }
 
-    /// [`Letter::partition_bound`] with group costs from `cost_of` (a memo in the engine).
-    fn split_with(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
-        // Tables just large enough for the letter's subsets (they are cleared on every call).
+    /// `max(floor, partition bound)`, with group costs from `cost_of`, costing only the
+    /// groups that can still matter: once some split costs `floor` or less the result is
+    /// `floor`, and a split whose first group alone costs the best so far is not finished.
+    /// Three to five blocks enumerate their splits directly (three: the whole group; four:
+    /// the whole group or two pairs; five: the whole group or a pair and a triple); more use
+    /// the dynamic programming of [`Letter::split`].
+    fn split_above(&self, floor: u32, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
+        let full = (1u32 << self.count) - 1;
+        let best = match self.count {
+            3 => cost_of(full),
+            4 | 5 => {
+                let mut best = DEAD;
+                // Every pair; with four blocks each split into two pairs is seen twice,
+                // which costs two table reads.
+                let mut pairs = full;
+                for first in 0..self.count {
+                    pairs &= !(1 << first);
+                    for second in Cells(u128::from(pairs)).iter() {
+                        if best <= floor {
+                            return floor;
+                        }
+                        let pair = 1 << first | 1 << second;
+                        let cost = cost_of(pair);
+                        if cost < best {
+                            best = best.min(cost.saturating_add(cost_of(full & !pair)));
+                        }
+                    }
+                }
+                if best <= floor {
+                    return floor;
+                }
+                best.min(cost_of(full))
+            }
+            _ => self.split_table(cost_of),
+        };
+        floor.max(best.min(DEAD))
+    }
+
+    /// [`Letter::split`] with tables just large enough for the letter's subsets (they are
+    /// cleared on every call).
+    fn split_table(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
         match self.count {
             0..=3 => self.split::<{ 1 << 3 }>(cost_of),
             4 => self.split::<{ 1 << 4 }>(cost_of),
@@ -1163,5 +1229,39 @@ mod tests {
             wide > 1_000,
             "too few letters of six blocks or more: {wide}"
         );
+    }
+
+    /// The direct enumeration of splits with its pruning (`Letter::split_above`) gives the
+    /// value of the dynamic programming over subsets (`Letter::split_table`) raised to the
+    /// floor, for random pair costs (some never touching) and columns.
+    #[test]
+    fn enumerated_splits_equal_the_subset_dynamic_programming() {
+        let mut rng = Rng(0x5b1175);
+        let zeros = [[0; LANE]];
+        for _ in 0..20_000 {
+            let count = 3 + rng.below(PARTITION_MAX - 2);
+            let mut pair = [[DEAD; PARTITION_MAX]; PARTITION_MAX];
+            for (a, b) in (0..count).flat_map(|a| (0..a).map(move |b| (a, b))) {
+                let w = if rng.below(8) == 0 {
+                    DEAD
+                } else {
+                    rng.below(6) as u32
+                };
+                pair[a][b] = w;
+                pair[b][a] = w;
+            }
+            let letter = Letter {
+                count,
+                columns: std::array::from_fn(|_| rng.below(9) as u32),
+                pair: &pair,
+                from: [&zeros; PARTITION_MAX],
+                near: [&zeros; PARTITION_MAX],
+                near2: [&zeros; PARTITION_MAX],
+            };
+            let floor = rng.below(8) as u32;
+            let mut cost = |group| letter.group_cost(group);
+            let table = letter.split_table(&mut cost);
+            assert_eq!(letter.split_above(floor, &mut cost), floor.max(table));
+        }
     }
 }
