@@ -134,6 +134,7 @@ pub struct Pairs {
     near2: Vec<Lane>,
     near_done: Vec<bool>,
     near2_done: Vec<bool>,
+    edges: Edges,
 }
 
 /// Slots of each [`SmallMemo`], as a power of two (4096 slots of 8 bytes: 32 KB).
@@ -263,6 +264,7 @@ impl Pairs {
             near2: Vec::new(),
             near_done: Vec::new(),
             near2_done: Vec::new(),
+            edges: Edges::default(),
         };
         pairs.reset(geo);
         pairs
@@ -287,6 +289,7 @@ impl Pairs {
         self.sets.clear();
         self.groups.clear();
         self.wide.clear();
+        self.edges.reset(geo);
     }
 
     /// Fills the row of push costs from cell `a`, layer by layer on bit sets: the cells
@@ -334,14 +337,13 @@ impl Pairs {
             return;
         }
         self.costs_from(geo, a);
-        let (cells, lanes) = (self.cells, self.lanes);
+        let lanes = self.lanes;
         // A wall is never reached (its cost stays UNKNOWN, the largest value), so a plain
         // minimum over the four neighbours skips walls.
-        let from = row_of(&self.from, lanes, a).as_flattened();
         let near = self.near[a * lanes..(a + 1) * lanes].as_flattened_mut();
-        for (p, slot) in near.iter_mut().enumerate().take(cells) {
-            *slot = neighbour_min(geo, cells, p, UNKNOWN, |q| from[q]);
-        }
+        near.fill(UNKNOWN);
+        let from = row_of(&self.from, lanes, a).as_flattened();
+        self.edges.spread_min(near, from);
         self.near_done[a] = true;
     }
 
@@ -352,20 +354,17 @@ impl Pairs {
             return;
         }
         self.fill_near(geo, a);
-        let (cells, lanes) = (self.cells, self.lanes);
+        let lanes = self.lanes;
         // Two steps: through an open neighbour only (a wall's own `near` may be finite).
         let near = row_of(&self.near, lanes, a).as_flattened();
-        let near2 = self.near2[a * lanes..(a + 1) * lanes].as_flattened_mut();
-        let through = |q: usize| {
-            if geo.walls >> q & 1 == 0 {
-                near[q]
-            } else {
-                UNKNOWN
-            }
-        };
-        for (p, slot) in near2.iter_mut().enumerate().take(cells) {
-            *slot = neighbour_min(geo, cells, p, near[p], through);
+        let mut through = [UNKNOWN; MAX_CELLS];
+        let through = &mut through[..self.cells];
+        for ((t, n), wall) in through.iter_mut().zip(near).zip(&self.edges.walls) {
+            *t = n | wall;
         }
+        let near2 = self.near2[a * lanes..(a + 1) * lanes].as_flattened_mut();
+        near2.copy_from_slice(near);
+        self.edges.spread_min(near2, through);
         self.near2_done[a] = true;
     }
 
@@ -410,30 +409,62 @@ impl Pairs {
     }
 }
 
-/// The least of `start` and `value` over the in-board orthogonal neighbours of cell `p`
-/// (boards of `cells` cells).
-fn neighbour_min(
-    geo: &Geometry,
+/// Cell masks of a board for neighbour minima ([`Edges::spread_min`]): [`UNKNOWN`] where
+/// the neighbour does not count, 0 where it does, so that OR-ing a mask into a cost either
+/// keeps the cost or makes it the largest value, which no minimum picks over another.
+#[derive(Default)]
+struct Edges {
     cells: usize,
-    p: usize,
-    start: u8,
-    value: impl Fn(usize) -> u8,
-) -> u8 {
-    let (cols, col) = (geo.cols, usize::from(geo.col_of[p]));
-    let mut best = start;
-    if col > 0 {
-        best = best.min(value(p - 1));
+    cols: usize,
+    /// Cells in the first column (no left neighbour).
+    first_col: Vec<u8>,
+    /// Cells in the last column (no right neighbour).
+    last_col: Vec<u8>,
+    /// Walls (never a cell to pass through).
+    walls: Vec<u8>,
+}
+
+impl Edges {
+    fn reset(&mut self, geo: &Geometry) {
+        let cells = geo.rows * geo.cols;
+        (self.cells, self.cols) = (cells, geo.cols);
+        let mask = |yes: bool| if yes { UNKNOWN } else { 0 };
+        let col = |p: usize| usize::from(geo.col_of[p]);
+        self.first_col.clear();
+        self.first_col.extend((0..cells).map(|p| mask(col(p) == 0)));
+        self.last_col.clear();
+        self.last_col
+            .extend((0..cells).map(|p| mask(col(p) + 1 == geo.cols)));
+        self.walls.clear();
+        self.walls
+            .extend((0..cells).map(|p| mask(geo.walls >> p & 1 == 1)));
     }
-    if col + 1 < cols {
-        best = best.min(value(p + 1));
+
+    /// `dst[p] = min(dst[p], src[q])` over the in-board orthogonal neighbours `q` of every
+    /// cell `p`, as four shifted slice minima that compile to vector code (`dst` and `src`
+    /// hold at least the board's cells; the rest of `dst` is left alone).
+    fn spread_min(&self, dst: &mut [u8], src: &[u8]) {
+        let (cells, cols) = (self.cells, self.cols);
+        if cells == 0 {
+            return;
+        }
+        // Here `cells >= cols` (a whole number of rows).
+        let (dst, src) = (&mut dst[..cells], &src[..cells]);
+        // From the cell above and the one below (whole rows shift by `cols`).
+        for (d, s) in dst[cols..].iter_mut().zip(&src[..cells - cols]) {
+            *d = (*d).min(*s);
+        }
+        for (d, s) in dst[..cells - cols].iter_mut().zip(&src[cols..]) {
+            *d = (*d).min(*s);
+        }
+        // From the left and right neighbours, but not across a row's end.
+        for ((d, s), edge) in dst[1..].iter_mut().zip(src).zip(&self.first_col[1..]) {
+            *d = (*d).min(s | edge);
+        }
+        for ((d, s), edge) in dst.iter_mut().zip(&src[1..]).zip(&self.last_col) {
+            *d = (*d).min(s | edge);
+        }
     }
-    if p >= cols {
-        best = best.min(value(p - cols));
-    }
-    if p + cols < cells {
-        best = best.min(value(p + cols));
-    }
-    best
 }
 
 /// The lower bound of module docs, or [`DEAD`].
@@ -732,10 +763,16 @@ impl Letter<'_> {
                         if best <= floor {
                             return floor;
                         }
-                        let pair = 1 << first | 1 << second;
-                        let cost = cost_of(pair);
+                        let cost = self.pair_cost(first, second);
                         if cost < best {
-                            best = best.min(cost.saturating_add(cost_of(full & !pair)));
+                            let rest = full & !(1 << first | 1 << second);
+                            let rest_cost = if self.count == 4 {
+                                let low = rest.trailing_zeros() as usize;
+                                self.pair_cost(low, (rest & (rest - 1)).trailing_zeros() as usize)
+                            } else {
+                                cost_of(rest)
+                            };
+                            best = best.min(cost.saturating_add(rest_cost));
                         }
                     }
                 }
@@ -747,6 +784,13 @@ impl Letter<'_> {
             _ => self.split_table(cost_of),
         };
         floor.max(best.min(DEAD))
+    }
+
+    /// [`Letter::group_cost`] of blocks `a` and `b` (two table reads): the larger of their
+    /// span term and their pair distance.
+    fn pair_cost(&self, a: usize, b: usize) -> u32 {
+        let span = self.columns[a].abs_diff(self.columns[b]).saturating_sub(1);
+        span.max(self.pair[a][b]).min(DEAD)
     }
 
     /// [`Letter::split`] with tables just large enough for the letter's subsets (they are
