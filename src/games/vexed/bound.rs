@@ -634,7 +634,7 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
         near: rows(near, lanes, cells),
         near2: rows(near2, lanes, cells),
     };
-    let mut cost_of = |group: u32| {
+    let mut cost_of = |group: u32, cap: u32| {
         if group.count_ones() == 2 {
             // A pair costs two table reads: cheaper than the memo.
             return letter.group_cost(group);
@@ -646,8 +646,11 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
                 SmallMemo::key_with(key, i, cells[member])
             });
         groups.get(key).unwrap_or_else(|| {
-            let cost = letter.group_cost(group);
-            groups.put(key, cost);
+            let cost = letter.group_cost_below(group, cap);
+            // Only exact costs enter the memo.
+            if cost < cap || cap >= DEAD {
+                groups.put(key, cost);
+            }
             cost
         })
     };
@@ -739,7 +742,7 @@ impl Letter<'_> {
     /// a subset of one block has no split, [`DEAD`]), `O(3^n)` for `n` blocks.
     #[cfg(test)]
     fn partition_bound(&self) -> u32 {
-        self.split_above(0, &mut |group| self.group_cost(group))
+        self.split_above(0, &mut |group, _| self.group_cost(group))
     }
 
     /// `max(floor, partition bound)`, with group costs from `cost_of`, costing only the
@@ -748,10 +751,14 @@ impl Letter<'_> {
     /// Three to five blocks enumerate their splits directly (three: the whole group; four:
     /// the whole group or two pairs; five: the whole group or a pair and a triple); more use
     /// the dynamic programming of [`Letter::split`].
-    fn split_above(&self, floor: u32, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
+    ///
+    /// `cost_of(group, cap)` may return any value at or above `cap` when the group costs
+    /// `cap` or more ([`Letter::group_cost_below`]): a split is only needed when it is
+    /// cheaper than the best so far.
+    fn split_above(&self, floor: u32, cost_of: &mut impl FnMut(u32, u32) -> u32) -> u32 {
         let full = (1u32 << self.count) - 1;
         let best = match self.count {
-            3 => cost_of(full),
+            3 => cost_of(full, DEAD),
             4 | 5 => {
                 let mut best = DEAD;
                 // Every pair; with four blocks each split into two pairs is seen twice,
@@ -770,7 +777,7 @@ impl Letter<'_> {
                                 let low = rest.trailing_zeros() as usize;
                                 self.pair_cost(low, (rest & (rest - 1)).trailing_zeros() as usize)
                             } else {
-                                cost_of(rest)
+                                cost_of(rest, best - cost)
                             };
                             best = best.min(cost.saturating_add(rest_cost));
                         }
@@ -779,9 +786,9 @@ impl Letter<'_> {
                 if best <= floor {
                     return floor;
                 }
-                best.min(cost_of(full))
+                best.min(cost_of(full, best))
             }
-            _ => self.split_table(cost_of),
+            _ => self.split_table(&mut |group| cost_of(group, DEAD)),
         };
         floor.max(best.min(DEAD))
     }
@@ -866,6 +873,14 @@ impl Letter<'_> {
     /// blocks (a center and the block two steps away) belongs to two paths and is computed
     /// once.
     fn group_cost(&self, group: u32) -> u32 {
+        self.group_cost_below(group, DEAD)
+    }
+
+    /// [`Letter::group_cost`] when it is below `cap`, else some value at or above `cap`
+    /// (so `min(cap, value)` is exact): the tree terms start from `cap` instead of [`DEAD`],
+    /// so that trees costing `cap` or more are not examined, and a span or single-edge term
+    /// at `cap` or more ends it.
+    fn group_cost_below(&self, group: u32, cap: u32) -> u32 {
         let size = group.count_ones() as usize;
         let mut members = [0usize; PARTITION_MAX];
         let (mut low, mut high) = (u32::MAX, 0);
@@ -875,6 +890,9 @@ impl Letter<'_> {
             high = high.max(self.columns[block]);
         }
         let span = (high - low).saturating_sub(size as u32 - 1);
+        if span >= cap {
+            return span;
+        }
         let w = |a: usize, b: usize| self.pair[members[a]][members[b]];
         // The least star among the centers (every other member a leaf).
         let stars = |mut best: u32| {
@@ -900,9 +918,9 @@ impl Letter<'_> {
         };
         let tree = match size {
             2 => w(0, 1),
-            3 => stars(DEAD),
+            3 => stars(cap),
             4 => {
-                let mut best = stars(DEAD);
+                let mut best = stars(cap);
                 // `path_stars[c * 4 + far]`: the star around `c` with `far` two steps away.
                 let mut path_stars = [NOT_YET; 16];
                 let mut path_star = |center: usize, far: usize| {
@@ -935,6 +953,9 @@ impl Letter<'_> {
             5 => {
                 // Some block is at most two steps (through the group) from every other.
                 let edges = single_edges();
+                if edges >= cap {
+                    return edges;
+                }
                 let mut radius = DEAD;
                 for c in 0..size {
                     let mut others = [0usize; PARTITION_MAX - 1];
@@ -1275,9 +1296,10 @@ mod tests {
         );
     }
 
-    /// The direct enumeration of splits with its pruning (`Letter::split_above`) gives the
-    /// value of the dynamic programming over subsets (`Letter::split_table`) raised to the
-    /// floor, for random pair costs (some never touching) and columns.
+    /// The direct enumeration of splits with its pruning (`Letter::split_above`, with capped
+    /// group costs) gives the value of the dynamic programming over subsets
+    /// (`Letter::split_table`, exact group costs) raised to the floor, for random pair costs
+    /// (some never touching) and columns; a capped group cost agrees below its cap.
     #[test]
     fn enumerated_splits_equal_the_subset_dynamic_programming() {
         let mut rng = Rng(0x5b1175);
@@ -1303,9 +1325,16 @@ mod tests {
                 near2: [&zeros; PARTITION_MAX],
             };
             let floor = rng.below(8) as u32;
-            let mut cost = |group| letter.group_cost(group);
-            let table = letter.split_table(&mut cost);
-            assert_eq!(letter.split_above(floor, &mut cost), floor.max(table));
+            let table = letter.split_table(&mut |group| letter.group_cost(group));
+            let mut capped = |group, cap| letter.group_cost_below(group, cap);
+            assert_eq!(letter.split_above(floor, &mut capped), floor.max(table));
+            // A capped cost is exact below its cap, and at or above it otherwise.
+            let group = 3 + rng.below((1 << count) - 3) as u32;
+            if group.count_ones() >= 2 {
+                let cap = rng.below(10) as u32;
+                let exact = letter.group_cost(group);
+                assert_eq!(letter.group_cost_below(group, cap).min(cap), exact.min(cap));
+            }
         }
     }
 }
