@@ -86,10 +86,38 @@ fn min_lanes(mut least: Lane, other: &Lane) -> Lane {
     least
 }
 
-/// The least cell of a lane.
+/// The least cell of a lane, by halving (a shape the compiler turns into shuffles and
+/// vector minima rather than a chain of scalar comparisons).
 #[inline(always)]
-fn lane_min(lane: Lane) -> u8 {
-    lane.into_iter().fold(UNKNOWN, u8::min)
+fn lane_min(mut lane: Lane) -> u8 {
+    let mut width = LANE / 2;
+    while width > 0 {
+        for i in 0..width {
+            lane[i] = lane[i].min(lane[i + width]);
+        }
+        width /= 2;
+    }
+    lane[0]
+}
+
+/// The least saturating sum `a[p] + b[p]` over the cells of two rows.
+#[inline(never)]
+fn least_sum(a: &[Lane], b: &[Lane]) -> u8 {
+    let mut sums = [[UNKNOWN; LANE]; MAX_LANES];
+    for (sum, (x, y)) in sums.iter_mut().zip(a.iter().zip(b)) {
+        *sum = add_lanes(*x, y);
+    }
+    // Kept in memory (no cost): split into 128 byte variables, the minimum below was
+    // compiled to scalar comparisons instead of `pminub`.
+    least_of(std::hint::black_box(&sums))
+}
+
+/// The least cell of a full set of lanes (unused lanes hold [`UNKNOWN`]). A fixed number of
+/// lanes keeps this a few vector minima: a minimum carried along a loop of variable length
+/// was vectorised across iterations instead, byte by byte.
+#[inline(always)]
+fn least_of(lanes: &[Lane; MAX_LANES]) -> u8 {
+    lane_min(lanes[1..].iter().fold(lanes[0], min_lanes))
 }
 
 /// The row of cell `a` in a table of rows of `lanes` lanes.
@@ -396,13 +424,8 @@ impl Pairs {
         let (cells, lanes) = (self.cells, self.lanes);
         let from_a = row_of(&self.from, lanes, a);
         let near_b = row_of(&self.near, lanes, b);
-        let least = from_a
-            .iter()
-            .zip(near_b)
-            .fold([UNKNOWN; LANE], |least, (p, q)| {
-                min_lanes(least, &add_lanes(*p, q))
-            });
-        let value = lane_min(least).min(NEVER);
+        let least = least_sum(from_a, near_b);
+        let value = least.min(NEVER);
         self.pair[a * cells + b] = value;
         self.pair[b * cells + a] = value;
         value
@@ -981,17 +1004,17 @@ impl Letter<'_> {
     /// [`UNKNOWN`] (unreachable), which keeps them lower bounds.
     fn star(&self, center: usize, leaves: &[usize], far: &[usize]) -> u32 {
         let from = self.from[center];
-        let mut sums = [[0u8; LANE]; MAX_LANES];
-        let sums = &mut sums[..from.len()];
-        sums.copy_from_slice(from);
+        let mut sums = [[UNKNOWN; LANE]; MAX_LANES];
+        for (sum, lane) in sums.iter_mut().zip(from) {
+            *sum = *lane;
+        }
         let rows = leaves.iter().map(|&leaf| self.near[leaf]);
         for row in rows.chain(far.iter().map(|&block| self.near2[block])) {
             for (sum, add) in sums.iter_mut().zip(row) {
                 *sum = add_lanes(*sum, add);
             }
         }
-        let least = sums.iter().fold([UNKNOWN; LANE], min_lanes);
-        u32::from(lane_min(least))
+        u32::from(least_of(&sums))
     }
 }
 
