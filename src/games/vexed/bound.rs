@@ -9,7 +9,7 @@
 //!   only when touching a block of its letter): wall-aware for more than `PARTITION_MAX`
 //!   blocks, else by columns (`d` pushes for `d + 1` columns apart);
 //! - (b) for letters of at most `PARTITION_MAX` blocks, the cheapest split into removal
-//!   groups of two or more (`Letter::split_with`), each group costing at least its span
+//!   groups of two or more (`Letter::split_above`), each group costing at least its span
 //!   and spanning-tree terms (`Letter::group_cost`): for any tree the group could form when
 //!   it goes, matchings of touching pairs, and stars (a block's cell with its tree neighbours
 //!   beside it, `Letter::star`), every block paying its own pushes.
@@ -24,7 +24,10 @@
 //! cover the board's cells only, in 16-byte [`Lane`]s whose loops compile to SSE2 saturating
 //! adds and minima (every x86-64 has them: no target feature, no `unsafe`); the star terms of
 //! a letter read the rows in place; the memo of small sets packs key, epoch and bound in one
-//! `u64` ([`SmallMemo`]).
+//! `u64` ([`SmallMemo`]). Splits of three to five blocks are enumerated directly, stopping as
+//! soon as one is down to the nearest-partner term, and a group is costed only as far as it
+//! could beat the best split so far ([`Letter::group_cost_below`]); the few terms this skips
+//! could never change the value.
 //!
 //! Invariant: every value returned is at most the true number of pushes left (or [`DEAD`]
 //! only when the board can never be cleared), so searches that prune with it stay exact.
