@@ -354,6 +354,37 @@ pub struct Parts {
 }
 
 impl Parts {
+    /// A stored letter bound that does not fit a byte ([`Parts::child_bound_stored`]): the
+    /// letter's bound is recomputed by [`Parts::restore`].
+    pub const UNSTORED: u8 = u8::MAX;
+
+    /// Parts without letters, to be filled by [`Parts::restore`].
+    pub const EMPTY: Parts = Parts {
+        sets: [0; MAX_CODES],
+        bounds: [0; MAX_CODES],
+    };
+
+    /// The parts of `state` (live), whose letter bounds were kept as bytes by
+    /// [`Parts::child_bound_stored`] when it was generated: letters past `stored` or stored as
+    /// [`Parts::UNSTORED`] are recomputed, the others are taken as stored (a letter's bound
+    /// depends on its own set alone, so a stored bound is the one [`letter_bound`] gives).
+    pub fn restore<const P: usize>(
+        &mut self,
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        state: &State<P>,
+        stored: &[u8],
+    ) {
+        for i in 0..geo.letters.len() {
+            let set = state.letter(i + 1);
+            self.sets[i] = set;
+            self.bounds[i] = match stored.get(i) {
+                Some(&bound) if bound != Self::UNSTORED => u32::from(bound),
+                _ => letter_bound(geo, pairs, set),
+            };
+        }
+    }
+
     /// The parts of `state`, reusing those of `base` for letters whose set is unchanged.
     /// Also returns the total ([`DEAD`] if some letter is dead).
     pub fn derive<const P: usize>(
@@ -362,10 +393,7 @@ impl Parts {
         state: &State<P>,
         base: Option<&Parts>,
     ) -> (Parts, u32) {
-        let mut parts = Parts {
-            sets: [0; MAX_CODES],
-            bounds: [0; MAX_CODES],
-        };
+        let mut parts = Parts::EMPTY;
         let mut total = 0u32;
         for i in 0..geo.letters.len() {
             let set = state.letter(i + 1);
@@ -388,6 +416,20 @@ impl Parts {
         pairs: &mut Pairs,
         child: &State<P>,
     ) -> u32 {
+        self.child_bound_stored(geo, pairs, child, &mut [])
+    }
+
+    /// [`Parts::child_bound`], also writing the child's letter bounds into `stored` (one byte
+    /// per letter, [`Parts::UNSTORED`] for a bound of 255 or more; letters past its length are
+    /// not kept) for [`Parts::restore`]. `stored` is left partly written for a dead child.
+    #[inline(always)]
+    pub fn child_bound_stored<const P: usize>(
+        &self,
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        child: &State<P>,
+        stored: &mut [u8],
+    ) -> u32 {
         let mut total = 0u32;
         for i in 0..geo.letters.len() {
             let set = child.letter(i + 1);
@@ -398,6 +440,9 @@ impl Parts {
             };
             if bound >= DEAD {
                 return DEAD;
+            }
+            if let Some(slot) = stored.get_mut(i) {
+                *slot = u8::try_from(bound).unwrap_or(Self::UNSTORED);
             }
             total += bound;
         }
