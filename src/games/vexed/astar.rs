@@ -37,9 +37,9 @@ const NO_PARENT: u32 = u32::MAX;
 /// Largest `h` stored (bounds never come near it on 128 cells).
 const MAX_H: u16 = u16::MAX - 1;
 
-/// Letter bounds a node keeps ([`Node::bounds`]): the bytes a node has left after its other
-/// fields, up to the 16-byte alignment of its planes (a test checks the size).
-const STORED_BOUNDS: usize = 7;
+/// Letter bounds a node keeps ([`Node::bounds`]): they fill the bytes a node has left after
+/// its other fields, up to the 16-byte alignment of its planes (a test checks the size).
+const STORED_BOUNDS: usize = Parts::STORED;
 
 /// One board met by the search.
 #[derive(Clone, Copy)]
@@ -283,6 +283,7 @@ impl<'a, const P: usize> Search<'a, P> {
                         self.geo,
                         &mut self.pairs,
                         &child,
+                        node.state.changed(&child),
                         &mut bounds,
                     );
                     if bound >= DEAD {
@@ -523,9 +524,10 @@ mod tests {
     }
 
     /// The letter bounds a node stores give back, through [`Parts::restore`], parts whose
-    /// children's bounds are [`lower_bound`]'s: on random boards of up to eight letters (more
-    /// than [`STORED_BOUNDS`], so some are recomputed), for every child and grandchild, with
-    /// all the stored bytes and with only some of them.
+    /// children's bounds are [`lower_bound`]'s, whether computed in full or from the changed
+    /// cells, and the bytes stored for a child are those of its own parts: on random boards
+    /// of up to eight letters (more than [`STORED_BOUNDS`], so some are recomputed), for every
+    /// child and grandchild of a live board, with all the stored bytes and with only some.
     #[test]
     fn stored_letter_bounds_restore_the_parts_of_a_node() {
         use crate::games::vexed::grid::Grid;
@@ -548,24 +550,39 @@ mod tests {
             let geo = Geometry::new(&grid);
             let start = State::<3>::new(&geo, &grid);
             let mut pairs = Pairs::new(&geo);
-            let (parts, _) = Parts::derive(&geo, &mut pairs, &start, None);
+            let (parts, total) = Parts::derive(&geo, &mut pairs, &start, None);
+            if total >= DEAD {
+                continue;
+            }
             for (_, _, child) in start.children(&geo) {
                 let mut stored = [Parts::UNSTORED; STORED_BOUNDS];
-                let bound = parts.child_bound_stored(&geo, &mut pairs, &child, &mut stored);
+                let changed = start.changed(&child);
+                let bound =
+                    parts.child_bound_stored(&geo, &mut pairs, &child, changed, &mut stored);
                 assert_eq!(bound, lower_bound(&geo, &mut pairs, &child));
                 if bound >= DEAD || child.is_clear() {
                     continue;
                 }
+                let (own, _) = Parts::derive(&geo, &mut pairs, &child, None);
+                assert_eq!(stored, own.stored());
                 for kept in [STORED_BOUNDS, 2] {
                     let mut restored = Parts::EMPTY;
                     restored.restore(&geo, &mut pairs, &child, &stored[..kept]);
                     for (_, _, grandchild) in child.children(&geo) {
-                        assert_eq!(
-                            restored.child_bound(&geo, &mut pairs, &grandchild),
-                            lower_bound(&geo, &mut pairs, &grandchild),
-                            "{}",
-                            grandchild.to_grid(&geo).draw()
+                        let expected = lower_bound(&geo, &mut pairs, &grandchild);
+                        let drawn = grandchild.to_grid(&geo).draw();
+                        let whole = restored.child_bound(&geo, &mut pairs, &grandchild);
+                        assert_eq!(whole, expected, "{drawn}");
+                        let changed = child.changed(&grandchild);
+                        let mut bytes = [0; STORED_BOUNDS];
+                        let by_changes = restored.child_bound_stored(
+                            &geo,
+                            &mut pairs,
+                            &grandchild,
+                            changed,
+                            &mut bytes,
                         );
+                        assert_eq!(by_changes, expected, "{drawn}");
                         checked += 1;
                     }
                 }

@@ -297,6 +297,14 @@ impl<const P: usize> State<P> {
         mum(h ^ SEEDS[0], SEEDS[1] ^ P as u64)
     }
 
+    /// The cells whose content (a letter or nothing) differs between `self` and `other`.
+    pub fn changed(&self, other: &State<P>) -> u128 {
+        self.planes
+            .iter()
+            .zip(&other.planes)
+            .fold(0, |diff, (a, b)| diff | (a ^ b))
+    }
+
     /// Every occupied cell.
     pub fn occupied(&self) -> u128 {
         self.planes.iter().fold(0, |acc, p| acc | p)
