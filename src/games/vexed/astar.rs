@@ -253,7 +253,8 @@ impl<'a, const P: usize> Search<'a, P> {
             self.children = children;
             return Err(());
         };
-        for &(cell, dir, child, digest) in &children {
+        for (cell, dir, child, digest) in children.iter() {
+            let (cell, dir, digest) = (*cell, *dir, *digest);
             if self.index.needs_room() {
                 self.index
                     .grow(self.nodes.iter().map(|node| node.state.digest()));
@@ -261,7 +262,7 @@ impl<'a, const P: usize> Search<'a, P> {
             let nodes = &self.nodes;
             match self
                 .index
-                .find(digest, |other| nodes[other as usize].state == child)
+                .find(digest, |other| nodes[other as usize].state == *child)
             {
                 Ok(other) => {
                     let known = &mut self.nodes[other as usize];
@@ -282,8 +283,8 @@ impl<'a, const P: usize> Search<'a, P> {
                     let bound = self.parts.child_bound_stored(
                         self.geo,
                         &mut self.pairs,
-                        &child,
-                        node.state.changed(&child),
+                        child,
+                        node.state.changed(child),
                         &mut bounds,
                     );
                     if bound >= DEAD {
@@ -298,7 +299,7 @@ impl<'a, const P: usize> Search<'a, P> {
                         return Err(());
                     }
                     let child_id = self.nodes.len() as u32;
-                    self.add(child, id, g, Push::new(cell, dir), h, bounds);
+                    self.add(*child, id, g, Push::new(cell, dir), h, bounds);
                     self.index.insert_at(slot, digest, child_id);
                     self.frontier.push(child_f, g, child_id);
                 }
@@ -452,6 +453,7 @@ struct Frontier {
 }
 
 impl Frontier {
+    #[inline]
     fn push(&mut self, f: u32, g: u16, id: u32) {
         let (f, g) = (f as usize, usize::from(g));
         if self.buckets.len() <= f {
