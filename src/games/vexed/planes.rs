@@ -161,28 +161,43 @@ impl Geometry {
         self.rows = rows;
         self.cols = cols;
         self.col_of.clear();
-        self.col_of.extend((0..cells).map(|i| (i % cols) as u8));
         self.letters.clear();
         // Column 0's cells; column `c`'s are these shifted by `c`.
         let first_column = (0..rows).fold(0u128, |set, row| set | bit(row * cols));
         let (mut walls, mut present) = (0u128, 0u32);
-        for (i, &cell) in grid.cells().iter().enumerate() {
-            let (row, col) = (i / cols, i % cols);
-            if cell == WALL {
-                walls |= bit(i);
-            }
-            // The column's cells: lower indices are above, higher below.
-            let column = first_column << col;
-            let lower = bit(i) - 1;
-            self.masks[i] = CellMasks {
-                bit: bit(i),
-                above: column & lower,
-                below: column & !lower & !bit(i),
-                over: if row > 0 { bit(i - cols) } else { 0 },
-                under: if row + 1 < rows { bit(i + cols) } else { 0 },
-            };
-            if is_block(cell) {
-                present |= 1 << (cell - b'A');
+        // Row by row with running masks: no division and no variable shift per cell.
+        let mut i = 0;
+        let mut cell_bit = 1u128;
+        for row in 0..rows {
+            let mut column = first_column;
+            for col in 0..cols {
+                let cell = grid.cells()[i];
+                if cell == WALL {
+                    walls |= cell_bit;
+                }
+                if is_block(cell) {
+                    present |= 1 << (cell - b'A');
+                }
+                // The column's cells: lower indices are above, higher below.
+                let lower = cell_bit - 1;
+                let over = if row > 0 {
+                    // The cell above gets this one as the cell below it.
+                    self.masks[i - cols].under = cell_bit;
+                    self.masks[i - cols].bit
+                } else {
+                    0
+                };
+                self.masks[i] = CellMasks {
+                    bit: cell_bit,
+                    above: column & lower,
+                    below: column & !lower & !cell_bit,
+                    over,
+                    under: 0,
+                };
+                self.col_of.push(col as u8);
+                i += 1;
+                cell_bit <<= 1;
+                column <<= 1;
             }
         }
         let board = if cells == MAX_CELLS {
