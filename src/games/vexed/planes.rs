@@ -424,10 +424,15 @@ impl<const P: usize> State<P> {
             let support = &geo.masks[blockers.trailing_zeros() as usize % MAX_CELLS];
             (support.over, support.bit)
         };
-        // New vertical pairs: the landed block on its support, and the stack's bottom block
-        // (from `over`, now on `cell`) on what held the pushed block (`under`). Letters are
-        // compared on the planes before the push (these blocks keep their letters).
-        let mut vertical = support & occupied != 0 && self.same_letter(from.bit, support);
+        // New vertical pairs (their cells after the push): the landed block on its support,
+        // and the stack's bottom block (from `over`, now on `cell`) on what held the pushed
+        // block (`under`). Letters are compared on the planes before the push (these blocks
+        // keep their letters).
+        let mut vertical = if support & occupied != 0 && self.same_letter(from.bit, support) {
+            landing | support
+        } else {
+            0
+        };
         let occupied = if stack == 0 {
             for plane in &mut self.planes {
                 let carried = if *plane & from.bit != 0 { landing } else { 0 };
@@ -435,7 +440,9 @@ impl<const P: usize> State<P> {
             }
             (occupied & !from.bit) | landing
         } else {
-            vertical |= from.under & occupied != 0 && self.same_letter(from.over, from.under);
+            if from.under & occupied != 0 && self.same_letter(from.over, from.under) {
+                vertical |= from.bit | from.under;
+            }
             let vacated = stack | from.bit;
             for plane in &mut self.planes {
                 let carried = if *plane & from.bit != 0 { landing } else { 0 };
@@ -449,8 +456,11 @@ impl<const P: usize> State<P> {
             across |= plane ^ (plane >> 1);
         }
         let horizontal = occupied & (occupied >> 1) & geo.not_last_col & !across;
-        if vertical || horizontal != 0 {
-            let doomed = self.matched(geo, occupied);
+        if vertical | horizontal != 0 {
+            // Every touching pair is new (the board was stable), so these are all the
+            // blocks that go: what `matched` would find, without scanning the board again.
+            let doomed = vertical | horizontal | (horizontal << 1);
+            debug_assert_eq!(doomed, self.matched(geo, occupied));
             self.remove_and_settle(geo, occupied, doomed);
         }
     }
