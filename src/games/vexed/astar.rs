@@ -3,12 +3,12 @@
 //! Every state met is a [`Node`] in one arena (its board, the push that first reached it by the
 //! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
 //! node's padding, the bounds of its first letters, so that expanding it does not look them
-//! up again); an
-//! [`Index`] finds a board's node. Open nodes wait in a [`Frontier`] ordered by `f = g + h`,
-//! deepest first among equal `f` (the search dives towards a goal once `f` reaches the
-//! answer). Compared with iterative deepening ([`super::ida`]) each state is expanded once
+//! up again); an [`Index`] finds a board's node. Open nodes wait in a [`Frontier`] ordered by
+//! `f = g + h`, deepest first among equal `f` (the search dives towards a goal once `f` reaches
+//! the answer). Compared with iterative deepening ([`super::ida`]) each state is expanded once
 //! instead of once per iteration; the price is memory, so the arena is capped
-//! ([`MEMORY_BUDGET`]) and the engine falls back to deepening past it.
+//! ([`MEMORY_BUDGET`]) and the engine falls back to deepening past it. A child's bound
+//! recomputes only the letters with a changed cell ([`Parts::child_bound_stored`]).
 //!
 //! Exactness, with `h` admissible and at least 1 on a board with blocks (both hold for the
 //! bound used here):

@@ -390,7 +390,7 @@ impl Parts {
     /// The parts of `state` (live), whose first letters' bounds were kept as bytes (from
     /// [`Parts::stored`] or [`Parts::child_bound_stored`]): letters past `stored` or stored as
     /// [`Parts::UNSTORED`] are recomputed, the others taken as stored (a letter's bound
-    /// depends on its own set alone, so a stored bound is the one [`letter_bound`] gives).
+    /// depends on its own set alone, so a stored bound is the one `letter_bound` gives).
     pub fn restore<const P: usize>(
         &mut self,
         geo: &Geometry,
