@@ -453,7 +453,7 @@ struct Frontier {
 }
 
 impl Frontier {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, f: u32, g: u16, id: u32) {
         let (f, g) = (f as usize, usize::from(g));
         if self.buckets.len() <= f {
