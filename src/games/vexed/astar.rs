@@ -141,6 +141,8 @@ struct Search<'a, const P: usize> {
     capacity: usize,
     /// Children of the node being expanded: (cell, direction, board, digest).
     children: Vec<(usize, Dir, State<P>, u64)>,
+    /// The same for the children whose push removed blocks (queued last, see `expand`).
+    removing: Vec<(usize, Dir, State<P>, u64)>,
     /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
     parts: Parts,
 }
@@ -171,6 +173,7 @@ impl<'a, const P: usize> Search<'a, P> {
             frontier,
             capacity,
             children: Vec::new(),
+            removing: Vec::new(),
             parts: Parts::EMPTY,
         }
     }
@@ -237,16 +240,29 @@ impl<'a, const P: usize> Search<'a, P> {
         self.parts
             .restore(self.geo, &mut self.pairs, &node.state, &node.bounds);
         let mut children = std::mem::take(&mut self.children);
+        let mut removing = std::mem::take(&mut self.removing);
         children.clear();
+        removing.clear();
+        let blocks = node.state.occupied().count_ones();
         for (cell, dir, child) in node.state.children(self.geo) {
             if child.is_clear() {
-                self.children = children;
+                (self.children, self.removing) = (children, removing);
                 return Ok(Some(self.moves(id, cell, dir)));
             }
             let digest = child.digest();
             self.index.prefetch(digest);
-            children.push((cell, dir, child, digest));
+            if child.occupied().count_ones() == blocks {
+                children.push((cell, dir, child, digest));
+            } else {
+                removing.push((cell, dir, child, digest));
+            }
         }
+        // Tie-break: among children queued with the same `f` (the same bucket: all have depth
+        // `g + 1`) the last queued is taken first, so the pushes that remove blocks are queued
+        // last (each group in move order). Measured: 5% fewer expansions on the mixed set,
+        // 4% on the hard set, the same on Piggies and Old Brown Shoe.
+        children.append(&mut removing);
+        self.removing = removing;
         // Lookups after all children are made, so that their prefetches overlap.
         let Some(g) = node.g.checked_add(1) else {
             // Deeper than a node can say: leave it to deepening, which has no such limit.
