@@ -1,12 +1,14 @@
 //! Best-first (A*) search over bit-plane states: the `bitset` engine's main search.
 //!
 //! Every state met is a [`Node`] in one arena (its board, the push that first reached it by the
-//! shortest path known, its depth `g` and its lower bound `h` from [`super::bound`]); an
-//! [`Index`] finds a board's node. Open nodes wait in a [`Frontier`] ordered by `f = g + h`,
-//! deepest first among equal `f` (the search dives towards a goal once `f` reaches the
-//! answer). Compared with iterative deepening ([`super::ida`]) each state is expanded once
+//! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
+//! node's padding, the bounds of its first letters, so that expanding it does not look them
+//! up again); an [`Index`] finds a board's node. Open nodes wait in a [`Frontier`] ordered by
+//! `f = g + h`, deepest first among equal `f` (the search dives towards a goal once `f` reaches
+//! the answer). Compared with iterative deepening ([`super::ida`]) each state is expanded once
 //! instead of once per iteration; the price is memory, so the arena is capped
-//! ([`MEMORY_BUDGET`]) and the engine falls back to deepening past it.
+//! ([`MEMORY_BUDGET`]) and the engine falls back to deepening past it. A child's bound
+//! recomputes only the letters with a changed cell ([`Parts::child_bound_stored`]).
 //!
 //! Exactness, with `h` admissible and at least 1 on a board with blocks (both hold for the
 //! bound used here):
@@ -23,7 +25,7 @@
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::grid::{Dir, Move};
 use super::planes::{Geometry, MAX_PLANES, State};
-use super::{Meter, Solution};
+use super::{MAX_CELLS, Meter, Solution};
 use crate::game::Verdict;
 
 /// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
@@ -35,6 +37,10 @@ const NO_PARENT: u32 = u32::MAX;
 /// Largest `h` stored (bounds never come near it on 128 cells).
 const MAX_H: u16 = u16::MAX - 1;
 
+/// Letter bounds a node keeps ([`Node::bounds`]): they fill the bytes a node has left after
+/// its other fields, up to the 16-byte alignment of its planes (a test checks the size).
+const STORED_BOUNDS: usize = Parts::STORED;
+
 /// One board met by the search.
 #[derive(Clone, Copy)]
 struct Node<const P: usize> {
@@ -45,9 +51,40 @@ struct Node<const P: usize> {
     g: u16,
     /// Lower bound of the pushes left (at least 1).
     h: u16,
-    /// The push from the parent: the pushed block's cell and direction.
-    cell: u8,
-    dir: Dir,
+    /// The push from the parent.
+    push: Push,
+    /// The bounds of the first letters, as computed when the node was generated
+    /// ([`Parts::child_bound_stored`]), so that its expansion does not look them up again
+    /// ([`Parts::restore`]); [`Parts::UNSTORED`] when unknown.
+    bounds: [u8; STORED_BOUNDS],
+}
+
+/// A push in one byte: the pushed block's cell (below [`MAX_CELLS`] = 128) and a direction
+/// bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Push(u8);
+
+impl Push {
+    /// The direction bit (set for right).
+    const RIGHT: u8 = 1 << 7;
+
+    fn new(cell: usize, dir: Dir) -> Push {
+        debug_assert!(cell < MAX_CELLS);
+        let bit = if dir == Dir::Right { Self::RIGHT } else { 0 };
+        Push(cell as u8 | bit)
+    }
+
+    fn cell(self) -> usize {
+        usize::from(self.0 & !Self::RIGHT)
+    }
+
+    fn dir(self) -> Dir {
+        if self.0 & Self::RIGHT == 0 {
+            Dir::Left
+        } else {
+            Dir::Right
+        }
+    }
 }
 
 /// How the search ended.
@@ -104,6 +141,10 @@ struct Search<'a, const P: usize> {
     capacity: usize,
     /// Children of the node being expanded: (cell, direction, board, digest).
     children: Vec<(usize, Dir, State<P>, u64)>,
+    /// The same for the children whose push removed blocks (queued last, see `expand`).
+    removing: Vec<(usize, Dir, State<P>, u64)>,
+    /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
+    parts: Parts,
 }
 
 impl<'a, const P: usize> Search<'a, P> {
@@ -132,6 +173,8 @@ impl<'a, const P: usize> Search<'a, P> {
             frontier,
             capacity,
             children: Vec::new(),
+            removing: Vec::new(),
+            parts: Parts::EMPTY,
         }
     }
 
@@ -165,7 +208,8 @@ impl<'a, const P: usize> Search<'a, P> {
             return Ended::OutOfMemory(self.meter);
         }
         let h = clamp_h(h);
-        self.add(start, NO_PARENT, 0, 0, Dir::Left, h);
+        let unknown = [Parts::UNSTORED; STORED_BOUNDS];
+        self.add(start, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
         self.index.grow(std::iter::empty());
         let digest = start.digest();
         let slot = self.index.find(digest, |_| false).unwrap_err();
@@ -193,25 +237,40 @@ impl<'a, const P: usize> Search<'a, P> {
     /// Expands one node whose queue key is `f`: the solution if a child is clear, `Err` when
     /// the arena is full (or a depth would not fit a node).
     fn expand(&mut self, id: u32, node: Node<P>, f: u32) -> Result<Option<Vec<Move>>, ()> {
-        let (parts, _) = Parts::derive(self.geo, &mut self.pairs, &node.state, None);
+        self.parts
+            .restore(self.geo, &mut self.pairs, &node.state, &node.bounds);
         let mut children = std::mem::take(&mut self.children);
+        let mut removing = std::mem::take(&mut self.removing);
         children.clear();
+        removing.clear();
+        let blocks = node.state.occupied().count_ones();
         for (cell, dir, child) in node.state.children(self.geo) {
             if child.is_clear() {
-                self.children = children;
+                (self.children, self.removing) = (children, removing);
                 return Ok(Some(self.moves(id, cell, dir)));
             }
             let digest = child.digest();
             self.index.prefetch(digest);
-            children.push((cell, dir, child, digest));
+            if child.occupied().count_ones() == blocks {
+                children.push((cell, dir, child, digest));
+            } else {
+                removing.push((cell, dir, child, digest));
+            }
         }
+        // Tie-break: among children queued with the same `f` (the same bucket: all have depth
+        // `g + 1`) the last queued is taken first, so the pushes that remove blocks are queued
+        // last (each group in move order). Measured: 5% fewer expansions on the mixed set,
+        // 4% on the hard set, the same on Piggies and Old Brown Shoe.
+        children.append(&mut removing);
+        self.removing = removing;
         // Lookups after all children are made, so that their prefetches overlap.
         let Some(g) = node.g.checked_add(1) else {
             // Deeper than a node can say: leave it to deepening, which has no such limit.
             self.children = children;
             return Err(());
         };
-        for &(cell, dir, child, digest) in &children {
+        for (cell, dir, child, digest) in children.iter() {
+            let (cell, dir, digest) = (*cell, *dir, *digest);
             if self.index.needs_room() {
                 self.index
                     .grow(self.nodes.iter().map(|node| node.state.digest()));
@@ -219,7 +278,7 @@ impl<'a, const P: usize> Search<'a, P> {
             let nodes = &self.nodes;
             match self
                 .index
-                .find(digest, |other| nodes[other as usize].state == child)
+                .find(digest, |other| nodes[other as usize].state == *child)
             {
                 Ok(other) => {
                     let known = &mut self.nodes[other as usize];
@@ -229,15 +288,21 @@ impl<'a, const P: usize> Search<'a, P> {
                     *known = Node {
                         parent: id,
                         g,
-                        cell: cell as u8,
-                        dir,
+                        push: Push::new(cell, dir),
                         ..*known
                     };
                     let child_f = f.max(u32::from(g) + u32::from(known.h));
                     self.frontier.push(child_f, g, other);
                 }
                 Err(slot) => {
-                    let bound = parts.child_bound(self.geo, &mut self.pairs, &child);
+                    let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
+                    let bound = self.parts.child_bound_stored(
+                        self.geo,
+                        &mut self.pairs,
+                        child,
+                        node.state.changed(child),
+                        &mut bounds,
+                    );
                     if bound >= DEAD {
                         // Not stored: dead boards are many, and their bound is cheap to
                         // recompute (memoised per letter) when met again.
@@ -250,7 +315,7 @@ impl<'a, const P: usize> Search<'a, P> {
                         return Err(());
                     }
                     let child_id = self.nodes.len() as u32;
-                    self.add(child, id, g, cell, dir, h);
+                    self.add(*child, id, g, Push::new(cell, dir), h, bounds);
                     self.index.insert_at(slot, digest, child_id);
                     self.frontier.push(child_f, g, child_id);
                 }
@@ -261,7 +326,15 @@ impl<'a, const P: usize> Search<'a, P> {
     }
 
     /// Appends a node to the arena (the caller indexes it).
-    fn add(&mut self, state: State<P>, parent: u32, g: u16, cell: usize, dir: Dir, h: u16) {
+    fn add(
+        &mut self,
+        state: State<P>,
+        parent: u32,
+        g: u16,
+        push: Push,
+        h: u16,
+        bounds: [u8; STORED_BOUNDS],
+    ) {
         if self.nodes.len() == self.nodes.capacity() {
             // Doubling, but never past the capacity (a plain push could reserve twice it).
             let more = self.nodes.len().clamp(1, self.capacity - self.nodes.len());
@@ -272,8 +345,8 @@ impl<'a, const P: usize> Search<'a, P> {
             parent,
             g,
             h,
-            cell: cell as u8,
-            dir,
+            push,
+            bounds,
         });
     }
 
@@ -282,7 +355,7 @@ impl<'a, const P: usize> Search<'a, P> {
         let mut pushes = vec![(cell, dir)];
         while self.nodes[id as usize].parent != NO_PARENT {
             let node = &self.nodes[id as usize];
-            pushes.push((usize::from(node.cell), node.dir));
+            pushes.push((node.push.cell(), node.push.dir()));
             id = node.parent;
         }
         let mut state = self.nodes[0].state;
@@ -396,6 +469,7 @@ struct Frontier {
 }
 
 impl Frontier {
+    #[inline(always)]
     fn push(&mut self, f: u32, g: u16, id: u32) {
         let (f, g) = (f as usize, usize::from(g));
         if self.buckets.len() <= f {
@@ -443,6 +517,97 @@ impl Frontier {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_bounds_fill_the_padding_of_a_node() {
+        // The planes align a node to 16 bytes; the other fields and the stored bounds take
+        // exactly the last 16.
+        for (size, planes) in [
+            (std::mem::size_of::<Node<1>>(), 1),
+            (std::mem::size_of::<Node<3>>(), 3),
+            (std::mem::size_of::<Node<5>>(), 5),
+        ] {
+            assert_eq!(size, 16 * planes + 16);
+        }
+    }
+
+    #[test]
+    fn a_push_keeps_its_cell_and_direction_in_one_byte() {
+        for cell in [0, 1, 64, MAX_CELLS - 1] {
+            for dir in [Dir::Left, Dir::Right] {
+                let push = Push::new(cell, dir);
+                assert_eq!((push.cell(), push.dir()), (cell, dir));
+            }
+        }
+    }
+
+    /// The letter bounds a node stores give back, through [`Parts::restore`], parts whose
+    /// children's bounds are [`lower_bound`]'s, whether computed in full or from the changed
+    /// cells, and the bytes stored for a child are those of its own parts: on random boards
+    /// of up to eight letters (more than [`STORED_BOUNDS`], so some are recomputed), for every
+    /// child and grandchild of a live board, with all the stored bytes and with only some.
+    #[test]
+    fn stored_letter_bounds_restore_the_parts_of_a_node() {
+        use crate::games::vexed::grid::Grid;
+        use crate::games::vexed::test_rng::Rng;
+        const BOARDS: usize = 300;
+        let mut rng = Rng(0x0057_07ed);
+        let mut checked = 0;
+        for _ in 0..BOARDS {
+            let (rows, cols) = (3 + rng.below(5), 4 + rng.below(6));
+            let letters = 1 + rng.below(8);
+            let cells = (0..rows * cols)
+                .map(|_| match rng.below(10) {
+                    0 | 1 => b'#',
+                    2..=5 => b'-',
+                    _ => b'A' + rng.below(letters) as u8,
+                })
+                .collect();
+            let mut grid = Grid::new(rows, cols, cells);
+            grid.settle();
+            let geo = Geometry::new(&grid);
+            let start = State::<3>::new(&geo, &grid);
+            let mut pairs = Pairs::new(&geo);
+            let (parts, total) = Parts::derive(&geo, &mut pairs, &start, None);
+            if total >= DEAD {
+                continue;
+            }
+            for (_, _, child) in start.children(&geo) {
+                let mut stored = [Parts::UNSTORED; STORED_BOUNDS];
+                let changed = start.changed(&child);
+                let bound =
+                    parts.child_bound_stored(&geo, &mut pairs, &child, changed, &mut stored);
+                assert_eq!(bound, lower_bound(&geo, &mut pairs, &child));
+                if bound >= DEAD || child.is_clear() {
+                    continue;
+                }
+                let (own, _) = Parts::derive(&geo, &mut pairs, &child, None);
+                assert_eq!(stored, own.stored());
+                for kept in [STORED_BOUNDS, 2] {
+                    let mut restored = Parts::EMPTY;
+                    restored.restore(&geo, &mut pairs, &child, &stored[..kept]);
+                    for (_, _, grandchild) in child.children(&geo) {
+                        let expected = lower_bound(&geo, &mut pairs, &grandchild);
+                        let drawn = grandchild.to_grid(&geo).draw();
+                        let whole = restored.child_bound(&geo, &mut pairs, &grandchild);
+                        assert_eq!(whole, expected, "{drawn}");
+                        let changed = child.changed(&grandchild);
+                        let mut bytes = [0; STORED_BOUNDS];
+                        let by_changes = restored.child_bound_stored(
+                            &geo,
+                            &mut pairs,
+                            &grandchild,
+                            changed,
+                            &mut bytes,
+                        );
+                        assert_eq!(by_changes, expected, "{drawn}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} grandchildren checked");
+    }
 
     #[test]
     fn the_frontier_pops_smallest_f_then_deepest_g_last_in_first() {

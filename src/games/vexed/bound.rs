@@ -522,13 +522,74 @@ const MAX_CODES: usize = 26;
 /// A state's letter sets and their bounds ([`letter_bound`]): a push changes the sets of one
 /// or a few letters only, so a child recomputes just those and reuses the rest (the bound of
 /// a letter depends on its own set alone, so the sum is the same as [`lower_bound`]'s).
+///
+/// The bounds of the first [`Parts::STORED`] letters also fit in bytes ([`Parts::stored`]):
+/// a search can keep them with each state and later [`Parts::restore`] the parts without
+/// recomputing those letters.
 #[derive(Clone, Copy)]
 pub struct Parts {
     sets: [u128; MAX_CODES],
     bounds: [u32; MAX_CODES],
+    /// The sum of `bounds` (saturating).
+    total: u32,
+    /// The first letters' bounds as bytes ([`Parts::pack`]).
+    stored: [u8; Parts::STORED],
 }
 
 impl Parts {
+    /// Letters whose bounds [`Parts::stored`] keeps.
+    pub const STORED: usize = 7;
+
+    /// A stored letter bound that does not fit a byte, or of a letter not stored: recomputed
+    /// by [`Parts::restore`].
+    pub const UNSTORED: u8 = u8::MAX;
+
+    /// Parts without letters, to be filled by [`Parts::restore`].
+    pub const EMPTY: Parts = Parts {
+        sets: [0; MAX_CODES],
+        bounds: [0; MAX_CODES],
+        total: 0,
+        stored: [Parts::UNSTORED; Parts::STORED],
+    };
+
+    /// A letter bound as a stored byte.
+    fn pack(bound: u32) -> u8 {
+        u8::try_from(bound).unwrap_or(Self::UNSTORED)
+    }
+
+    /// The bounds of the first [`Parts::STORED`] letters as bytes, for [`Parts::restore`].
+    pub fn stored(&self) -> [u8; Parts::STORED] {
+        self.stored
+    }
+
+    /// The parts of `state` (live), whose first letters' bounds were kept as bytes (from
+    /// [`Parts::stored`] or [`Parts::child_bound_stored`]): letters past `stored` or stored as
+    /// [`Parts::UNSTORED`] are recomputed, the others taken as stored (a letter's bound
+    /// depends on its own set alone, so a stored bound is the one `letter_bound` gives).
+    pub fn restore<const P: usize>(
+        &mut self,
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        state: &State<P>,
+        stored: &[u8],
+    ) {
+        let mut total = 0u32;
+        for i in 0..geo.letters.len() {
+            let set = state.letter(i + 1);
+            let bound = match stored.get(i) {
+                Some(&bound) if bound != Self::UNSTORED => u32::from(bound),
+                _ => letter_bound(geo, pairs, set),
+            };
+            self.sets[i] = set;
+            self.bounds[i] = bound;
+            total = total.saturating_add(bound);
+            if let Some(slot) = self.stored.get_mut(i) {
+                *slot = Self::pack(bound);
+            }
+        }
+        self.total = total;
+    }
+
     /// The parts of `state`, reusing those of `base` for letters whose set is unchanged.
     /// Also returns the total ([`DEAD`] if some letter is dead).
     pub fn derive<const P: usize>(
@@ -537,10 +598,7 @@ impl Parts {
         state: &State<P>,
         base: Option<&Parts>,
     ) -> (Parts, u32) {
-        let mut parts = Parts {
-            sets: [0; MAX_CODES],
-            bounds: [0; MAX_CODES],
-        };
+        let mut parts = Parts::EMPTY;
         let mut total = 0u32;
         for i in 0..geo.letters.len() {
             let set = state.letter(i + 1);
@@ -551,7 +609,11 @@ impl Parts {
             parts.sets[i] = set;
             parts.bounds[i] = bound;
             total = total.saturating_add(bound);
+            if let Some(slot) = parts.stored.get_mut(i) {
+                *slot = Self::pack(bound);
+            }
         }
+        parts.total = total;
         (parts, at_least_one_push(total.min(DEAD), state))
     }
 
@@ -575,6 +637,45 @@ impl Parts {
                 return DEAD;
             }
             total += bound;
+        }
+        at_least_one_push(total, child)
+    }
+
+    /// [`Parts::child_bound`] of a `child` of this (live) state made by pushes, given the
+    /// `changed` cells (those whose letter or emptiness differs, [`State::changed`]); also
+    /// writes the child's first letters' bounds into `stored` for [`Parts::restore`] (left
+    /// unspecified for a dead child).
+    ///
+    /// A letter's set changed iff one of its cells in this state changed: pushes, falls and
+    /// removals never make blocks, so a letter whose every cell kept it has no other cell.
+    /// Only those letters are looked at in the child; the others keep their bounds.
+    #[inline(always)]
+    pub fn child_bound_stored<const P: usize>(
+        &self,
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        child: &State<P>,
+        changed: u128,
+        stored: &mut [u8; Parts::STORED],
+    ) -> u32 {
+        let mut letters = 0u32;
+        for (i, &set) in self.sets[..geo.letters.len()].iter().enumerate() {
+            letters |= u32::from(set & changed != 0) << i;
+        }
+        *stored = self.stored;
+        // The parent is live: each bound is below DEAD, and so is their sum.
+        let mut total = self.total;
+        while letters != 0 {
+            let i = letters.trailing_zeros() as usize;
+            letters &= letters - 1;
+            let bound = letter_bound(geo, pairs, child.letter(i + 1));
+            if bound >= DEAD {
+                return DEAD;
+            }
+            total = total - self.bounds[i] + bound;
+            if let Some(slot) = stored.get_mut(i) {
+                *slot = Self::pack(bound);
+            }
         }
         at_least_one_push(total, child)
     }

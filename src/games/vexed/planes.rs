@@ -81,7 +81,7 @@ pub struct Geometry {
 }
 
 /// Lookup masks of one cell (tables beat variable `u128` shifts, several instructions each).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CellMasks {
     /// The cell itself.
     pub bit: u128,
@@ -134,55 +134,86 @@ fn bit(cell: usize) -> u128 {
 impl Geometry {
     /// The geometry of a grid (`rows * cols <= MAX_CELLS`).
     pub fn new(grid: &Grid) -> Geometry {
-        let (rows, cols) = (grid.rows(), grid.cols());
-        assert!(rows * cols <= MAX_CELLS, "board too large for u128 planes");
         let mut geo = Geometry {
-            rows,
-            cols,
+            rows: 0,
+            cols: 0,
             board: 0,
             walls: 0,
             bottom: 0,
             not_first_col: 0,
             not_last_col: 0,
             masks: [CellMasks::default(); MAX_CELLS],
-            col_of: (0..rows * cols).map(|i| (i % cols) as u8).collect(),
+            col_of: Vec::new(),
             letters: Vec::new(),
         };
-        let mut column_masks = [0u128; MAX_CELLS];
-        for i in 0..rows * cols {
-            column_masks[i % cols] |= bit(i);
-        }
-        for (i, &cell) in grid.cells().iter().enumerate() {
-            let (row, col) = (i / cols, i % cols);
-            geo.board |= bit(i);
-            if cell == WALL {
-                geo.walls |= bit(i);
-            }
-            if row + 1 == rows {
-                geo.bottom |= bit(i);
-            }
-            if col > 0 {
-                geo.not_first_col |= bit(i);
-            }
-            if col + 1 < cols {
-                geo.not_last_col |= bit(i);
-            }
-            // The column's cells: lower indices are above, higher below.
-            let column = column_masks[col];
-            let lower = bit(i) - 1;
-            geo.masks[i] = CellMasks {
-                bit: bit(i),
-                above: column & lower,
-                below: column & !lower & !bit(i),
-                over: if row > 0 { bit(i - cols) } else { 0 },
-                under: if row + 1 < rows { bit(i + cols) } else { 0 },
-            };
-            if is_block(cell) && !geo.letters.contains(&cell) {
-                geo.letters.push(cell);
-            }
-        }
-        geo.letters.sort_unstable();
+        geo.reset(grid);
         geo
+    }
+
+    /// Makes this the geometry of `grid` (`rows * cols <= MAX_CELLS`), keeping its memory: a
+    /// thread solving many small puzzles reuses one geometry instead of building (and moving)
+    /// its 10 KB of masks each time. Only the board's cells are written: the masks past it are
+    /// never read.
+    pub fn reset(&mut self, grid: &Grid) {
+        let (rows, cols) = (grid.rows(), grid.cols());
+        let cells = rows * cols;
+        assert!(cells <= MAX_CELLS, "board too large for u128 planes");
+        self.rows = rows;
+        self.cols = cols;
+        self.col_of.clear();
+        self.letters.clear();
+        // Column 0's cells; column `c`'s are these shifted by `c`.
+        let first_column = (0..rows).fold(0u128, |set, row| set | bit(row * cols));
+        let (mut walls, mut present) = (0u128, 0u32);
+        // Row by row with running masks: no division and no variable shift per cell.
+        let mut i = 0;
+        let mut cell_bit = 1u128;
+        for row in 0..rows {
+            let mut column = first_column;
+            for col in 0..cols {
+                let cell = grid.cells()[i];
+                if cell == WALL {
+                    walls |= cell_bit;
+                }
+                if is_block(cell) {
+                    present |= 1 << (cell - b'A');
+                }
+                // The column's cells: lower indices are above, higher below.
+                let lower = cell_bit - 1;
+                let over = if row > 0 {
+                    // The cell above gets this one as the cell below it.
+                    self.masks[i - cols].under = cell_bit;
+                    self.masks[i - cols].bit
+                } else {
+                    0
+                };
+                self.masks[i] = CellMasks {
+                    bit: cell_bit,
+                    above: column & lower,
+                    below: column & !lower & !cell_bit,
+                    over,
+                    under: 0,
+                };
+                self.col_of.push(col as u8);
+                i += 1;
+                cell_bit <<= 1;
+                column <<= 1;
+            }
+        }
+        let board = if cells == MAX_CELLS {
+            !0
+        } else {
+            bit(cells) - 1
+        };
+        let last_column = first_column.unbounded_shl(cols.saturating_sub(1) as u32);
+        self.board = board;
+        self.walls = walls;
+        self.bottom = board & !board.unbounded_shr(cols as u32);
+        self.not_first_col = board & !first_column;
+        self.not_last_col = board & !last_column;
+        // The letters present, in alphabetical order.
+        self.letters
+            .extend((b'A'..=b'Z').filter(|&letter| present >> (letter - b'A') & 1 == 1));
     }
 
     /// Letter code of a block letter (1-based), if present.
@@ -279,6 +310,14 @@ impl<const P: usize> State<P> {
             );
         }
         mum(h ^ SEEDS[0], SEEDS[1] ^ P as u64)
+    }
+
+    /// The cells whose content (a letter or nothing) differs between `self` and `other`.
+    pub fn changed(&self, other: &State<P>) -> u128 {
+        self.planes
+            .iter()
+            .zip(&other.planes)
+            .fold(0, |diff, (a, b)| diff | (a ^ b))
     }
 
     /// Every occupied cell.
@@ -385,10 +424,15 @@ impl<const P: usize> State<P> {
             let support = &geo.masks[blockers.trailing_zeros() as usize % MAX_CELLS];
             (support.over, support.bit)
         };
-        // New vertical pairs: the landed block on its support, and the stack's bottom block
-        // (from `over`, now on `cell`) on what held the pushed block (`under`). Letters are
-        // compared on the planes before the push (these blocks keep their letters).
-        let mut vertical = support & occupied != 0 && self.same_letter(from.bit, support);
+        // New vertical pairs (their cells after the push): the landed block on its support,
+        // and the stack's bottom block (from `over`, now on `cell`) on what held the pushed
+        // block (`under`). Letters are compared on the planes before the push (these blocks
+        // keep their letters).
+        let mut vertical = if support & occupied != 0 && self.same_letter(from.bit, support) {
+            landing | support
+        } else {
+            0
+        };
         let occupied = if stack == 0 {
             for plane in &mut self.planes {
                 let carried = if *plane & from.bit != 0 { landing } else { 0 };
@@ -396,7 +440,9 @@ impl<const P: usize> State<P> {
             }
             (occupied & !from.bit) | landing
         } else {
-            vertical |= from.under & occupied != 0 && self.same_letter(from.over, from.under);
+            if from.under & occupied != 0 && self.same_letter(from.over, from.under) {
+                vertical |= from.bit | from.under;
+            }
             let vacated = stack | from.bit;
             for plane in &mut self.planes {
                 let carried = if *plane & from.bit != 0 { landing } else { 0 };
@@ -410,8 +456,11 @@ impl<const P: usize> State<P> {
             across |= plane ^ (plane >> 1);
         }
         let horizontal = occupied & (occupied >> 1) & geo.not_last_col & !across;
-        if vertical || horizontal != 0 {
-            let doomed = self.matched(geo, occupied);
+        if vertical | horizontal != 0 {
+            // Every touching pair is new (the board was stable), so these are all the
+            // blocks that go: what `matched` would find, without scanning the board again.
+            let doomed = vertical | horizontal | (horizontal << 1);
+            debug_assert_eq!(doomed, self.matched(geo, occupied));
             self.remove_and_settle(geo, occupied, doomed);
         }
     }
@@ -648,6 +697,75 @@ mod tests {
         let mut state = State::<2>::new(&geo, &g);
         state.push(&geo, 2 * 4 + 1, Dir::Right);
         assert_eq!(state.to_grid(&geo), grid(&["----", "----", "----", "#-A-"]));
+    }
+
+    #[test]
+    fn a_reset_geometry_is_a_new_one_on_the_board() {
+        // Reused across boards of every shape (bigger and smaller, other letters), a geometry
+        // reads the same as one built for the board alone, on every field a search reads.
+        let mut rng = Rng(0x0006_e0e0);
+        let mut reused = Geometry::new(&grid(&["AB#", "CD-"]));
+        for _ in 0..200 {
+            let board = random_board(&mut rng);
+            reused.reset(&board);
+            let fresh = Geometry::new(&board);
+            let cells = board.rows() * board.cols();
+            assert_eq!(
+                (
+                    reused.rows,
+                    reused.cols,
+                    reused.board,
+                    reused.walls,
+                    reused.bottom
+                ),
+                (
+                    fresh.rows,
+                    fresh.cols,
+                    fresh.board,
+                    fresh.walls,
+                    fresh.bottom
+                )
+            );
+            assert_eq!(
+                (reused.not_first_col, reused.not_last_col),
+                (fresh.not_first_col, fresh.not_last_col)
+            );
+            assert_eq!(reused.masks[..cells], fresh.masks[..cells]);
+            assert_eq!(
+                (&reused.col_of, &reused.letters),
+                (&fresh.col_of, &fresh.letters)
+            );
+        }
+    }
+
+    #[test]
+    fn geometry_masks_of_a_small_board() {
+        // 3 rows x 2 columns, a wall at (1,1):
+        //   cells 0 1 / 2 3 / 4 5; bottom row 4, 5; column 0 = 0, 2, 4; column 1 = 1, 3, 5.
+        let geo = Geometry::new(&grid(&["B-", "A#", "BA"]));
+        assert_eq!(geo.board, 0b11_1111);
+        assert_eq!(geo.walls, bit(3));
+        assert_eq!(geo.bottom, bit(4) | bit(5));
+        assert_eq!(geo.not_first_col, bit(1) | bit(3) | bit(5));
+        assert_eq!(geo.not_last_col, bit(0) | bit(2) | bit(4));
+        assert_eq!(geo.letters, b"AB");
+        assert_eq!(geo.col_of, [0, 1, 0, 1, 0, 1]);
+        let middle = CellMasks {
+            bit: bit(2),
+            above: bit(0),
+            below: bit(4),
+            over: bit(0),
+            under: bit(4),
+        };
+        assert_eq!(geo.masks[2], middle);
+        let corner = CellMasks {
+            bit: bit(5),
+            above: bit(1) | bit(3),
+            below: 0,
+            over: bit(3),
+            under: 0,
+        };
+        assert_eq!(geo.masks[5], corner);
     }
 
     /// Board shapes: the judge's 9x9, the original game's 8x10, the level packs' 7x12, and
