@@ -284,7 +284,13 @@ fn random_grid() -> impl Strategy<Value = Grid> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    // A fixed seed: the suite meets the same 400 boards on every run, so CI is reproducible
+    // (the ignored 5,000-board run below keeps a random seed, to explore).
+    #![proptest_config(ProptestConfig {
+        cases: 400,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x7e4e_d001),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn engines_agree_on_random_puzzles(grid in random_grid()) {
@@ -368,6 +374,9 @@ fn the_deepening_fallback_matches_the_reference_k() {
     }
 }
 
+/// Most boards the reference BFS may meet in the stress run (see below).
+const STRESS_BOARDS: usize = 200_000;
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 5000, ..ProptestConfig::default() })]
 
@@ -376,7 +385,11 @@ proptest! {
     #[ignore]
     fn engines_agree_on_many_random_puzzles(grid in random_grid()) {
         let puzzle = Puzzle { name: "R".to_string(), grid };
-        let slow = reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+        // A few boards reach millions of states: the BFS would stop at its cap (status
+        // `budget`) after seconds, and a run that meets one would spend minutes there (and
+        // report a mismatch of verdicts that is no disagreement). Skip them, sooner.
+        let slow = reference::solve_within(&puzzle, &Budget::UNLIMITED, STRESS_BOARDS).unwrap();
+        prop_assume!(slow.verdict != Verdict::Budget);
         let fast = bitset::solve(&puzzle, &Budget::UNLIMITED).unwrap();
         prop_assert_eq!(slow.verdict, fast.verdict, "{}", puzzle.grid.draw());
         prop_assert_eq!(Vexed::score(&slow.answer), Vexed::score(&fast.answer), "{}", puzzle.grid.draw());
