@@ -573,13 +573,27 @@ impl Parts {
         state: &State<P>,
         stored: &[u8],
     ) {
+        self.fill(geo, pairs, state, |i, _| {
+            stored
+                .get(i)
+                .filter(|&&bound| bound != Self::UNSTORED)
+                .map(|&bound| u32::from(bound))
+        });
+    }
+
+    /// Sets these parts to those of `state`, each letter's bound taken from `known` (given
+    /// the letter's index and set) or else computed.
+    fn fill<const P: usize>(
+        &mut self,
+        geo: &Geometry,
+        pairs: &mut Pairs,
+        state: &State<P>,
+        known: impl Fn(usize, u128) -> Option<u32>,
+    ) {
         let mut total = 0u32;
         for i in 0..geo.letters.len() {
             let set = state.letter(i + 1);
-            let bound = match stored.get(i) {
-                Some(&bound) if bound != Self::UNSTORED => u32::from(bound),
-                _ => letter_bound(geo, pairs, set),
-            };
+            let bound = known(i, set).unwrap_or_else(|| letter_bound(geo, pairs, set));
             self.sets[i] = set;
             self.bounds[i] = bound;
             total = total.saturating_add(bound);
@@ -599,22 +613,11 @@ impl Parts {
         base: Option<&Parts>,
     ) -> (Parts, u32) {
         let mut parts = Parts::EMPTY;
-        let mut total = 0u32;
-        for i in 0..geo.letters.len() {
-            let set = state.letter(i + 1);
-            let bound = match base {
-                Some(base) if base.sets[i] == set => base.bounds[i],
-                _ => letter_bound(geo, pairs, set),
-            };
-            parts.sets[i] = set;
-            parts.bounds[i] = bound;
-            total = total.saturating_add(bound);
-            if let Some(slot) = parts.stored.get_mut(i) {
-                *slot = Self::pack(bound);
-            }
-        }
-        parts.total = total;
-        (parts, at_least_one_push(total.min(DEAD), state))
+        parts.fill(geo, pairs, state, |i, set| {
+            base.filter(|base| base.sets[i] == set)
+                .map(|base| base.bounds[i])
+        });
+        (parts, at_least_one_push(parts.total.min(DEAD), state))
     }
 
     /// The lower bound of a child of the state these are the parts of (equal to
@@ -1187,19 +1190,7 @@ mod tests {
             1 => &[(b'-', 3), (b'#', 1), (b'A', 4), (b'B', 1)],
             _ => &[(b'-', 5), (b'#', 2), (b'A', 1), (b'B', 1), (b'C', 1)],
         };
-        let total: u64 = weights.iter().map(|w| w.1).sum();
-        let cells = (0..rows * cols)
-            .map(|_| {
-                let mut pick = rng.next() % total;
-                for &(cell, weight) in weights {
-                    if pick < weight {
-                        return cell;
-                    }
-                    pick -= weight;
-                }
-                unreachable!()
-            })
-            .collect();
+        let cells = (0..rows * cols).map(|_| rng.pick(weights)).collect();
         let mut grid = Grid::new(rows, cols, cells);
         grid.settle();
         grid
@@ -1342,19 +1333,7 @@ mod tests {
                 (b'D', 1),
             ],
         };
-        let total: u64 = weights.iter().map(|w| w.1).sum();
-        let cells = (0..rows * cols)
-            .map(|_| {
-                let mut pick = rng.next() % total;
-                for &(cell, weight) in weights {
-                    if pick < weight {
-                        return cell;
-                    }
-                    pick -= weight;
-                }
-                unreachable!()
-            })
-            .collect();
+        let cells = (0..rows * cols).map(|_| rng.pick(weights)).collect();
         let mut grid = Grid::new(rows, cols, cells);
         grid.settle();
         grid

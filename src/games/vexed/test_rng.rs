@@ -16,4 +16,17 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+
+    /// One of the items of `weights`, each drawn with probability proportional to its weight.
+    pub fn pick<T: Copy>(&mut self, weights: &[(T, u64)]) -> T {
+        let total: u64 = weights.iter().map(|w| w.1).sum();
+        let mut pick = self.next() % total;
+        for &(item, weight) in weights {
+            if pick < weight {
+                return item;
+            }
+            pick -= weight;
+        }
+        unreachable!("pick < total")
+    }
 }
