@@ -323,42 +323,12 @@ impl Pairs {
         self.edges.reset(geo);
     }
 
-    /// Fills the row of push costs from cell `a`, layer by layer on bit sets: the cells
-    /// reachable with at most `k` pushes are closed under falling (free), then one sideways
-    /// step into an open cell makes layer `k + 1`.
+    /// Fills the row of push costs from cell `a` ([`push_costs`]), once.
     fn costs_from(&mut self, geo: &Geometry, a: usize) {
         let lanes = self.lanes;
         let row = self.from[a * lanes..(a + 1) * lanes].as_flattened_mut();
-        if row[a] != UNKNOWN {
-            return;
-        }
-        let open = geo.board & !geo.walls;
-        let fall = |mut set: u128| loop {
-            let next = set | (geo.row_down(set) & open);
-            if next == set {
-                return set;
-            }
-            set = next;
-        };
-        let mut reached = fall(1u128 << a);
-        let mut fresh = reached;
-        let mut cost = 0u8;
-        loop {
-            for cell in Cells(fresh).iter() {
-                row[cell] = cost;
-            }
-            let sideways =
-                ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
-            let step = sideways & open & !reached;
-            if step == 0 {
-                break;
-            }
-            let next = fall(reached | step);
-            fresh = next & !reached;
-            reached = next;
-            // At most one layer per cell, and cells are at most 128 < UNKNOWN: a finite cost
-            // is at most 127 (which `Pairs::pushes` relies on).
-            cost += 1;
+        if row[a] == UNKNOWN {
+            push_costs(geo, a, row);
         }
     }
 
@@ -491,6 +461,73 @@ impl Edges {
             *d = (*d).min(s | edge);
         }
     }
+}
+
+/// Writes into `row` the pushes a block on cell `a` needs to reach each cell (walls alone),
+/// layer by layer on bit sets: the cells reachable with at most `k` pushes are closed under
+/// falling (free), then one sideways step into an open cell makes layer `k + 1`. Cells never
+/// reached are left as they are.
+fn push_costs(geo: &Geometry, a: usize, row: &mut [u8]) {
+    let open = geo.board & !geo.walls;
+    let fall = |mut set: u128| loop {
+        let next = set | (geo.row_down(set) & open);
+        if next == set {
+            return set;
+        }
+        set = next;
+    };
+    let mut reached = fall(1u128 << a);
+    let mut fresh = reached;
+    let mut cost = 0u8;
+    loop {
+        for cell in Cells(fresh).iter() {
+            row[cell] = cost;
+        }
+        let sideways = ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
+        let step = sideways & open & !reached;
+        if step == 0 {
+            break;
+        }
+        let next = fall(reached | step);
+        fresh = next & !reached;
+        reached = next;
+        // At most one layer per cell, and cells are at most 128 < UNKNOWN: a finite cost is
+        // at most 127 (which `Pairs::pushes` relies on).
+        cost += 1;
+    }
+}
+
+/// The cheapest split of `n` blocks into groups of two or more, each group (a subset, bit `i`
+/// = block `i`) costing `cost_of(group)`, by dynamic programming over subsets with tables of
+/// `S >= 2^n` entries (`best[mask]`: cheapest split of the blocks in `mask`; a subset of one
+/// block has no split, [`DEAD`]), `O(3^n)`.
+fn cheapest_split<const S: usize>(n: usize, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
+    let full = (1usize << n) - 1;
+    let mut cost = [DEAD; S];
+    for (group, slot) in cost.iter_mut().enumerate().take(full + 1).skip(1) {
+        // A group of all blocks but one leaves a lone block, which has no split: such
+        // groups stay [`DEAD`] without being costed (the costly part of small letters).
+        let size = group.count_ones() as usize;
+        if size >= 2 && size + 1 != n {
+            *slot = cost_of(group as u32);
+        }
+    }
+    let mut best = [DEAD; S];
+    best[0] = 0;
+    for mask in 1..=full {
+        // Every group holding the lowest block of `mask`, and the best split of the rest.
+        let first = 1 << mask.trailing_zeros();
+        let rest = mask & !first;
+        let mut others = rest;
+        let mut value = DEAD;
+        while others != 0 {
+            let remaining = rest & !others;
+            value = value.min(cost[others | first].saturating_add(best[remaining]));
+            others = (others - 1) & rest;
+        }
+        best[mask] = value.min(DEAD);
+    }
+    best[full]
 }
 
 /// The lower bound of module docs, or [`DEAD`].
@@ -941,35 +978,9 @@ impl Letter<'_> {
         }
     }
 
-    /// [`Letter::partition_bound`] with tables of `S >= 2^n` entries.
+    /// [`Letter::partition_bound`] with tables of `S >= 2^n` entries ([`cheapest_split`]).
     fn split<const S: usize>(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
-        let n = self.count;
-        let full = (1usize << n) - 1;
-        let mut cost = [DEAD; S];
-        for (group, slot) in cost.iter_mut().enumerate().take(full + 1).skip(1) {
-            // A group of all blocks but one leaves a lone block, which has no split: such
-            // groups stay [`DEAD`] without being costed (the costly part of small letters).
-            let size = group.count_ones() as usize;
-            if size >= 2 && size + 1 != n {
-                *slot = cost_of(group as u32);
-            }
-        }
-        let mut best = [DEAD; S];
-        best[0] = 0;
-        for mask in 1..=full {
-            // Every group holding the lowest block of `mask`, and the best split of the rest.
-            let first = 1 << mask.trailing_zeros();
-            let rest = mask & !first;
-            let mut others = rest;
-            let mut value = DEAD;
-            while others != 0 {
-                let remaining = rest & !others;
-                value = value.min(cost[others | first].saturating_add(best[remaining]));
-                others = (others - 1) & rest;
-            }
-            best[mask] = value.min(DEAD);
-        }
-        best[full]
+        cheapest_split::<S>(self.count, cost_of)
     }
 
     /// Pushes a group of blocks (a subset, two or more) needs at least to be removed together,

@@ -1,11 +1,17 @@
 //! Test oracle of the bound: the bound's previous implementation, kept verbatim apart from
-//! names and paths (full 128-byte rows copied per letter, scalar loops, the sort by column,
-//! 32-byte memo slots). The optimised [`super`] must return exactly its values on every state
-//! (`the_optimised_bound_equals_the_oracle` in `super::tests`), so the searches expand the
-//! same states. Test-only: nothing here runs in the engine.
+//! names and paths (full 128-byte rows copied per letter, scalar loops, the sort by column).
+//! The pieces the optimisation left as they were are shared, not copied: the memo (the
+//! engine's 32-byte-slot [`WideMemo`], which only caches values), the push-cost rows
+//! ([`super::push_costs`]), the column nearest-partner term ([`super::nearest_bound`]), the
+//! paths of four ([`super::PATHS_OF_FOUR`]) and the subset dynamic programming of the split
+//! ([`super::cheapest_split`]; the engine enumerates the splits of 3 to 5 blocks instead, so
+//! the comparison still checks that enumeration). The optimised [`super`] must return exactly
+//! this module's values on every state (`the_optimised_bound_equals_the_oracle` in
+//! `super::tests`), so the searches expand the same states. Test-only: nothing here runs in
+//! the engine.
 #![allow(dead_code)]
 
-use super::DEAD;
+use super::{DEAD, PATHS_OF_FOUR, WideMemo, nearest_bound};
 use crate::games::vexed::MAX_CELLS;
 use crate::games::vexed::planes::{Cells, Geometry, State};
 
@@ -37,11 +43,11 @@ pub struct Pairs {
     from: Vec<u8>,
     /// `pair[a * cells + b]`, or [`UNKNOWN`] / [`NEVER`].
     pair: Vec<u8>,
-    /// Bounds of letters of three or more blocks by their cell set ([`SetMemo`]).
-    sets: SetMemo,
+    /// Bounds of letters of three or more blocks by their cell set.
+    sets: WideMemo,
     /// Costs of removal groups ([`Letter::group_cost`]) by their cell set: when one block of
     /// a letter moves, the groups without it keep their cost.
-    groups: SetMemo,
+    groups: WideMemo,
     /// `near[a * cells + p]`: fewest pushes from `a` to some orthogonal neighbour of `p`
     /// ([`UNKNOWN`] if none is reachable); rows filled on demand, `near_done[a]`.
     near: Vec<u8>,
@@ -61,55 +67,14 @@ pub struct Pairs {
 /// One row of push costs over every cell of the largest board (padding [`UNKNOWN`]).
 type CostRow = [u8; MAX_CELLS];
 
-/// Slots of the per-letter memo (a power of two).
-const SET_MEMO: usize = 1 << 12;
-
-/// Direct-mapped memo of the bound of one letter's cell set (it depends on nothing else on a
-/// given board): `(cells, bound, epoch)`. An entry counts only if its epoch is the current
-/// one, so moving to another board ([`Pairs::reset`]) empties the memo without clearing it.
-#[derive(Default)]
-struct SetMemo {
-    slots: Vec<(u128, u32, u32)>,
-    epoch: u32,
-}
-
-impl SetMemo {
-    fn slot(set: u128) -> usize {
-        (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize
-            % SET_MEMO
-    }
-
-    fn get(&self, set: u128) -> Option<u32> {
-        let &(cells, bound, epoch) = self.slots.get(Self::slot(set))?;
-        (cells == set && epoch == self.epoch).then_some(bound)
-    }
-
-    fn put(&mut self, set: u128, bound: u32) {
-        if self.slots.is_empty() {
-            // Allocated on first use (many boards have no letter of three or more blocks).
-            self.slots = vec![(0, 0, self.epoch.wrapping_sub(1)); SET_MEMO];
-        }
-        self.slots[Self::slot(set)] = (set, bound, self.epoch);
-    }
-
-    /// Forgets every entry.
-    fn clear(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            // Entries of the epoch wrapped to could still be there: really clear them.
-            self.slots.clear();
-        }
-    }
-}
-
 impl Pairs {
     pub fn new(geo: &Geometry) -> Pairs {
         let mut pairs = Pairs {
             cells: 0,
             from: Vec::new(),
             pair: Vec::new(),
-            sets: SetMemo::default(),
-            groups: SetMemo::default(),
+            sets: WideMemo::default(),
+            groups: WideMemo::default(),
             near: Vec::new(),
             near2: Vec::new(),
             near_done: Vec::new(),
@@ -152,39 +117,12 @@ impl Pairs {
         }
     }
 
-    /// Fills the row of push costs from cell `a`, layer by layer on bit sets: the cells
-    /// reachable with at most `k` pushes are closed under falling (free), then one sideways
-    /// step into an open cell makes layer `k + 1`.
+    /// Fills the row of push costs from cell `a` (the engine's [`super::push_costs`], which
+    /// the optimisation left unchanged).
     fn costs_from(&mut self, geo: &Geometry, a: usize) -> &[u8] {
         let row = &mut self.from[a * self.cells..(a + 1) * self.cells];
         if row[a] == UNKNOWN {
-            let open = geo.board & !geo.walls;
-            let fall = |mut set: u128| loop {
-                let next = set | (geo.row_down(set) & open);
-                if next == set {
-                    return set;
-                }
-                set = next;
-            };
-            let mut reached = fall(1u128 << a);
-            let mut fresh = reached;
-            let mut cost = 0u8;
-            loop {
-                for cell in Cells(fresh).iter() {
-                    row[cell] = cost;
-                }
-                let sideways =
-                    ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
-                let step = sideways & open & !reached;
-                if step == 0 {
-                    break;
-                }
-                let next = fall(reached | step);
-                fresh = next & !reached;
-                reached = next;
-                // At most one layer per cell, and cells are at most 128 < UNKNOWN.
-                cost += 1;
-            }
+            super::push_costs(geo, a, row);
         }
         &self.from[a * self.cells..(a + 1) * self.cells]
     }
@@ -402,18 +340,6 @@ pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
     worst
 }
 
-/// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
-/// block is `d + 1` columns away needs `d` pushes of the letter before it can be removed.
-fn nearest_bound(columns: &[u32]) -> u32 {
-    let mut worst = 0;
-    for (i, &c) in columns.iter().enumerate() {
-        let left = if i > 0 { c - columns[i - 1] } else { u32::MAX };
-        let right = columns.get(i + 1).map_or(u32::MAX, |&r| r - c);
-        worst = worst.max(left.min(right).saturating_sub(1));
-    }
-    worst
-}
-
 /// One letter's blocks (at most [`PARTITION_MAX`]), sorted by column.
 struct Letter<'a> {
     columns: &'a [u32],
@@ -428,22 +354,6 @@ struct Letter<'a> {
 
 /// Subsets of a letter's blocks (bit `i` = the `i`-th block by column).
 const SUBSETS: usize = 1 << PARTITION_MAX;
-
-/// The labelled paths on four vertices `0..4`, one per reversal pair (`4! / 2`).
-const PATHS_OF_FOUR: [[usize; 4]; 12] = [
-    [0, 1, 2, 3],
-    [0, 1, 3, 2],
-    [0, 2, 1, 3],
-    [0, 2, 3, 1],
-    [0, 3, 1, 2],
-    [0, 3, 2, 1],
-    [1, 0, 2, 3],
-    [1, 0, 3, 2],
-    [1, 2, 0, 3],
-    [1, 3, 0, 2],
-    [2, 0, 1, 3],
-    [2, 1, 0, 3],
-];
 
 impl Letter<'_> {
     /// Partition bound: the blocks leave the board in connected groups of two or more, and
@@ -466,35 +376,10 @@ impl Letter<'_> {
         }
     }
 
-    /// [`Letter::partition_bound`] with tables of `S >= 2^n` entries.
+    /// [`Letter::partition_bound`] with tables of `S >= 2^n` entries (the engine's
+    /// [`super::cheapest_split`], the same dynamic programming).
     fn split<const S: usize>(&self, cost_of: &mut impl FnMut(u32) -> u32) -> u32 {
-        let n = self.columns.len();
-        let full = (1usize << n) - 1;
-        let mut cost = [DEAD; S];
-        for (group, slot) in cost.iter_mut().enumerate().take(full + 1).skip(1) {
-            // A group of all blocks but one leaves a lone block, which has no split: such
-            // groups stay [`DEAD`] without being costed (the costly part of small letters).
-            let size = group.count_ones() as usize;
-            if size >= 2 && size + 1 != n {
-                *slot = cost_of(group as u32);
-            }
-        }
-        let mut best = [DEAD; S];
-        best[0] = 0;
-        for mask in 1..=full {
-            // Every group holding the lowest block of `mask`, and the best split of the rest.
-            let first = 1 << mask.trailing_zeros();
-            let rest = mask & !first;
-            let mut others = rest;
-            let mut value = DEAD;
-            while others != 0 {
-                let remaining = rest & !others;
-                value = value.min(cost[others | first].saturating_add(best[remaining]));
-                others = (others - 1) & rest;
-            }
-            best[mask] = value.min(DEAD);
-        }
-        best[full]
+        super::cheapest_split::<S>(self.columns.len(), cost_of)
     }
 
     /// Pushes a group of blocks (a subset, two or more) needs at least to be removed together,
