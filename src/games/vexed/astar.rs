@@ -19,10 +19,12 @@
 //!   open node lies on a shortest solution with `f` at most its length.
 //! - A node reached again by a shorter path is updated and reopened; stale queue entries are
 //!   recognised by their depth and skipped.
-//! - Dead boards (bound [`DEAD`]: some letter can never be cleared) are dropped. An empty
-//!   frontier proves there is no solution.
+//! - Dead boards (bound [`DEAD`]: some letter can never be cleared) are dropped when made;
+//!   trough deadlocks ([`super::deadlock`]) when taken, unexpanded. An empty frontier proves
+//!   there is no solution.
 
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
+use super::deadlock::Troughs;
 use super::grid::{Dir, Move};
 use super::planes::{Geometry, MAX_PLANES, State};
 use super::{MAX_CELLS, Meter, Solution};
@@ -209,7 +211,10 @@ impl<'a, const P: usize> Search<'a, P> {
 
     fn run(&mut self, start: State<P>) -> Ended {
         let h = lower_bound(self.geo, &mut self.pairs, &start);
-        if h >= DEAD {
+        // Trough deadlocks are tested when a node is taken, not when it is made: about one
+        // stored node in three is ever taken (mixed set: 39,237 stored, 12,344 expanded).
+        let troughs = Troughs::new(self.geo);
+        if h >= DEAD || troughs.deadlocked(&start) {
             return Ended::Done(None, Verdict::Unsolved, 0);
         }
         if self.capacity == 0 {
@@ -230,6 +235,12 @@ impl<'a, const P: usize> Search<'a, P> {
             if node.g != g {
                 continue; // reached again by a shorter path since it was queued
             }
+            self.parts
+                .restore(self.geo, &mut self.pairs, &node.state, &node.bounds);
+            let sets = self.parts.sets(self.geo);
+            if troughs.deadlocked_letters(node.state.occupied(), sets) {
+                continue; // dead, though its bound is not: not expanded (nor counted)
+            }
             if !self.meter.tick() {
                 return Ended::Done(None, Verdict::Budget, self.meter.expanded);
             }
@@ -246,9 +257,8 @@ impl<'a, const P: usize> Search<'a, P> {
 
     /// Expands one node whose queue key is `f`: the solution if a child is clear, `Err` when
     /// the arena is full (or a depth would not fit a node).
+    /// `self.parts` are the node's ([`Parts::restore`]).
     fn expand(&mut self, id: u32, node: Node<P>, f: u32) -> Result<Option<Vec<Move>>, ()> {
-        self.parts
-            .restore(self.geo, &mut self.pairs, &node.state, &node.bounds);
         let mut children = std::mem::take(&mut self.children);
         children.clear();
         for (cell, dir, child) in node.state.children(self.geo) {

@@ -594,6 +594,11 @@ impl Parts {
         u8::try_from(bound).unwrap_or(Self::UNSTORED)
     }
 
+    /// The cells of each letter of the board these are the parts of (`[i]`: code `i + 1`).
+    pub fn sets(&self, geo: &Geometry) -> &[u128] {
+        &self.sets[..geo.letters.len()]
+    }
+
     /// The bounds of the first [`Parts::STORED`] letters as bytes, for [`Parts::restore`].
     pub fn stored(&self) -> [u8; Parts::STORED] {
         self.stored

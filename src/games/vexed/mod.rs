@@ -18,6 +18,7 @@ pub mod astar;
 pub mod bitset;
 pub mod bound;
 pub mod check;
+pub mod deadlock;
 pub mod grid;
 pub mod ida;
 pub mod planes;
