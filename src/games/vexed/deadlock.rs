@@ -60,29 +60,26 @@ impl Troughs {
             letters: geo.letters.len(),
             ..Troughs::default()
         };
-        for row in 0..geo.rows {
-            let mut col = 0;
-            while col < geo.cols {
-                let cell = row * geo.cols + col;
-                if floor >> cell & 1 == 0 {
-                    col += 1;
-                    continue;
-                }
-                let start = col;
-                let mut run = 0u128;
-                while col < geo.cols && floor >> (row * geo.cols + col) & 1 == 1 {
-                    run |= 1u128 << (row * geo.cols + col);
-                    col += 1;
-                }
-                // Closed ends: the board's edge or a wall (an open cell that is not a floor
-                // cell would let a block be pushed out and fall).
-                let closed = |c: usize| geo.walls >> (row * geo.cols + c) & 1 == 1;
-                let left_closed = start == 0 || closed(start - 1);
-                let right_closed = col == geo.cols || closed(col);
-                if left_closed && right_closed && run.count_ones() >= 2 {
-                    troughs.runs.push(run);
-                    troughs.cells |= run;
-                }
+        // Run by run, from each first floor cell not yet in a run (most cells are not floor).
+        let mut rest = floor;
+        while rest != 0 {
+            let first = rest.trailing_zeros() as usize;
+            let (row, start) = (first / geo.cols, first % geo.cols);
+            let mut col = start;
+            let mut run = 0u128;
+            while col < geo.cols && floor >> (row * geo.cols + col) & 1 == 1 {
+                run |= 1u128 << (row * geo.cols + col);
+                col += 1;
+            }
+            rest &= !run;
+            // Closed ends: the board's edge or a wall (an open cell that is not a floor
+            // cell would let a block be pushed out and fall).
+            let closed = |c: usize| geo.walls >> (row * geo.cols + c) & 1 == 1;
+            let left_closed = start == 0 || closed(start - 1);
+            let right_closed = col == geo.cols || closed(col);
+            if left_closed && right_closed && col - start >= 2 {
+                troughs.runs.push(run);
+                troughs.cells |= run;
             }
         }
         troughs
