@@ -4,9 +4,9 @@
 //! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
 //! node's padding, the bounds of its first letters, so that expanding it does not look them
 //! up again); an [`Index`] finds a board's node. Open nodes wait in a [`Frontier`] ordered by
-//! `f = g + h`, deepest first among equal `f` (the search dives towards a goal once `f` reaches
-//! the answer), then fewest blocks left. Compared with iterative deepening ([`super::ida`]) each state is expanded once
-//! instead of once per iteration; the price is memory, so the arena is capped
+//! `f = g + h`, then fewest blocks left, then deepest (the search dives towards a goal once `f`
+//! reaches the answer). Compared with iterative deepening ([`super::ida`]) each state is
+//! expanded once instead of once per iteration; the price is memory, so the arena is capped
 //! ([`MEMORY_BUDGET`]) and the engine falls back to deepening past it. A child's bound
 //! recomputes only the letters with a changed cell ([`Parts::child_bound_stored`]).
 //!
@@ -269,7 +269,8 @@ impl<'a, const P: usize> Search<'a, P> {
             let digest = child.digest();
             self.index.prefetch(digest);
             // The frontier takes children with fewer blocks first (so, among the children of
-            // one node, those whose push removed blocks), then the last queued.
+            // one node, those whose push removed blocks), then the last queued: they are
+            // queued last to first, so that the first made is taken first (see `Frontier`).
             let blocks = child.occupied().count_ones();
             children.push((cell, dir, child, digest, blocks));
         }
@@ -279,7 +280,7 @@ impl<'a, const P: usize> Search<'a, P> {
             self.children = children;
             return Err(());
         };
-        for (cell, dir, child, digest, blocks) in children.iter() {
+        for (cell, dir, child, digest, blocks) in children.iter().rev() {
             let (cell, dir, digest, blocks) = (*cell, *dir, *digest, *blocks);
             if self.index.needs_room() {
                 self.index
@@ -467,18 +468,28 @@ impl Index {
     }
 }
 
-/// Open nodes by `f`, then by depth `g` (deepest first), then by blocks removed since the
-/// start (most first), last in first out within a bucket.
+/// Open nodes by `f`, then by blocks removed since the start (most first), then by depth `g`
+/// (deepest first), last in first out within a bucket.
 ///
 /// The order among nodes of equal `f` is free (A* stays exact whatever it is): it only decides
-/// how much of the last plateau, `f` = the answer, is expanded before a goal. Deepest first
-/// dives towards a goal; among equally deep nodes, those with fewer blocks left are nearer to a
-/// clear board more often. Measured against depth alone (expanded states, `gamebench run DIR -g
-/// vexed -j 1`): mixed set 13,965 -> 13,352, hard set 6,135 -> 6,022, Piggies 381,573 ->
-/// 381,546, Old Brown Shoe 85,615 -> 85,587. Also tried as the second key, all worse or equal:
-/// fewer letters (13,584), fewer letters of three blocks (13,685), the child's push removed
-/// blocks (13,495), and `h` either way (no change: with pathmax, nodes of one `(f, g)` bucket
-/// had equal `h` on these sets).
+/// how much of the last plateau, `f` = the answer, is expanded before a goal. Boards with fewer
+/// blocks left are nearer to a clear board more often, and deepest first dives towards a goal.
+/// Measured (expanded states, `gamebench run DIR -g vexed -j 1`, with the trough deadlocks,
+/// and `expand` queuing children so that the first made is taken first):
+///
+/// | order among equal `f`               | mixed  | hard  | fresh mixed* |
+/// |-------------------------------------|--------|-------|--------------|
+/// | depth, then fewest blocks           | 12,344 | 5,446 | 13,264       |
+/// | same, children in move order        | 11,692 | 5,304 | 13,150       |
+/// | fewest blocks, then depth           | 11,425 | 5,362 | 12,492       |
+/// | same, children in move order (kept) | 10,775 | 5,220 | 12,377       |
+/// | `g + removed`, then fewest blocks   | 10,820 | 5,240 |              |
+///
+/// (*`gamebench gen vexed --profile throughput --seed 7 --count 1 --cases 300`, not tuned
+/// on.) Piggies (381,546) and Old Brown Shoe (85,590 to 85,592) hardly change. Also tried as
+/// the key after depth, all worse than fewest blocks: fewer letters, fewer letters of three
+/// blocks, the child's push removed blocks, and `h` either way (no change: with pathmax,
+/// nodes of one `(f, g)` bucket had equal `h` on these sets).
 #[derive(Default)]
 struct Frontier {
     /// `buckets[f][rank]` ([`Frontier::rank`]): node ids.
@@ -494,8 +505,8 @@ struct Frontier {
 }
 
 impl Frontier {
-    /// Ranks per depth: a node's removed blocks are counted up to `REMOVED - 1` (more only
-    /// ties, which leaves the search exact).
+    /// A node's removed blocks are counted up to `REMOVED - 1` (more only ties, which leaves
+    /// the search exact).
     const REMOVED: usize = 16;
 
     /// Prepares an empty frontier (new or cleared) for a search from a start board with
@@ -504,16 +515,20 @@ impl Frontier {
         self.start_blocks = blocks;
     }
 
-    /// The bucket of a node at depth `g` with `blocks` blocks left: larger is taken first.
+    /// The bucket in row `f` of a node at depth `g` with `blocks` blocks left: larger is
+    /// taken first. A node's depth is below its `f` (its `h` is at least 1), so each count
+    /// of removed blocks has `f` ranks, one per depth.
     #[inline(always)]
-    fn rank(&self, g: u16, blocks: u32) -> usize {
+    fn rank(&self, f: usize, g: u16, blocks: u32) -> usize {
+        debug_assert!(usize::from(g) < f, "a node's depth is below its f");
         let removed = self.start_blocks.saturating_sub(blocks) as usize;
-        usize::from(g) * Self::REMOVED + removed.min(Self::REMOVED - 1)
+        removed.min(Self::REMOVED - 1) * f + usize::from(g)
     }
 
     #[inline(always)]
     fn push(&mut self, f: u32, g: u16, blocks: u32, id: u32) {
-        let (f, rank) = (f as usize, self.rank(g, blocks));
+        let f = f as usize;
+        let rank = self.rank(f, g, blocks);
         if self.buckets.len() <= f {
             self.buckets.resize_with(f + 1, Vec::new);
             self.top.resize(f + 1, 0);
@@ -545,7 +560,7 @@ impl Frontier {
         self.end = 0;
     }
 
-    /// The open entry of smallest `f`, then deepest, then with the most blocks removed:
+    /// The open entry of smallest `f`, then with the most blocks removed, then deepest:
     /// `(f, g, id)`.
     fn pop(&mut self) -> Option<(u32, u16, u32)> {
         while self.f < self.buckets.len() {
@@ -553,7 +568,7 @@ impl Frontier {
             loop {
                 let rank = self.top[f];
                 if let Some(id) = self.buckets[f].get_mut(rank).and_then(Vec::pop) {
-                    return Some((f as u32, (rank / Self::REMOVED) as u16, id));
+                    return Some((f as u32, (rank % f) as u16, id));
                 }
                 if rank == 0 {
                     break;
@@ -662,7 +677,7 @@ mod tests {
     }
 
     #[test]
-    fn the_frontier_pops_smallest_f_then_deepest_g_then_fewest_blocks_last_in_first() {
+    fn the_frontier_pops_smallest_f_then_fewest_blocks_then_deepest_g_last_in_first() {
         let mut frontier = Frontier::default();
         frontier.begin(10);
         for (f, g, blocks, id) in [
@@ -679,22 +694,26 @@ mod tests {
             frontier.push(f, g, blocks, id);
         }
         let order: Vec<u32> = std::iter::from_fn(|| frontier.pop().map(|(_, _, id)| id)).collect();
-        // f = 4: depth 2 (8 blocks, 9, then 10 last in first), depth 1, depth 0; then f = 5...
-        assert_eq!(order, vec![16, 17, 14, 13, 18, 11, 12, 10, 15]);
+        // f = 4: 2 blocks, 8, 9, then 10 (depth 2 last in first, then depth 0); f = 5...
+        assert_eq!(order, vec![18, 16, 17, 14, 13, 11, 12, 10, 15]);
         // A push below the current f is served first, with its depth.
         frontier.push(7, 0, 10, 1);
         frontier.push(3, 2, 10, 2);
         assert_eq!(frontier.pop(), Some((3, 2, 2)));
         assert_eq!(frontier.pop(), Some((7, 0, 1)));
         assert_eq!(frontier.pop(), None);
-        // Blocks removed past the ranks of a depth tie, and never reach the next depth.
+        // Counts of removed blocks past the ranks tie (then the last in is first), and keep
+        // their depth.
         frontier.begin(40);
         frontier.push(4, 1, 0, 3);
         frontier.push(4, 1, 1, 4);
-        frontier.push(4, 2, 40, 5);
-        assert_eq!(frontier.pop(), Some((4, 2, 5)));
+        frontier.push(4, 3, 40, 5);
+        frontier.push(4, 3, 39, 6);
         assert_eq!(frontier.pop(), Some((4, 1, 4)));
         assert_eq!(frontier.pop(), Some((4, 1, 3)));
+        assert_eq!(frontier.pop(), Some((4, 3, 6)));
+        assert_eq!(frontier.pop(), Some((4, 3, 5)));
+        assert_eq!(frontier.pop(), None);
     }
 
     #[test]
