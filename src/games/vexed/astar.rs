@@ -122,16 +122,31 @@ const INITIAL_NODES: usize = 1 << 16;
 /// Bytes of arena a thread keeps for its next search, at most.
 const SPARE_BYTES: usize = 64 << 20;
 
+/// Bytes of index a thread keeps for its next search, at most.
+const SPARE_INDEX_BYTES: usize = 16 << 20;
+
 /// Allocations a thread keeps from one search to the next, so that a batch of puzzles reuses
-/// the arena, the frontier and the bound's tables instead of asking for fresh (zeroed) memory
-/// each time.
+/// the arena, the index, the frontier and the bound's tables instead of asking for fresh
+/// (zeroed) memory each time.
 #[derive(Default)]
 struct Spare {
-    /// `nodes[P - 1]`: an empty `Vec<Node<P>>` (puzzles of a batch need different `P`).
-    nodes: [Option<Box<dyn std::any::Any>>; MAX_PLANES],
+    /// `boards[P - 1]`: the [`Boards<P>`] of the last search with `P` planes (puzzles of a
+    /// batch need different `P`).
+    boards: [Option<Box<dyn std::any::Any>>; MAX_PLANES],
+    index: Index,
     frontier: Frontier,
     pairs: Option<Pairs>,
 }
+
+/// The vectors of a search whose type depends on `P`, kept empty between searches.
+struct Boards<const P: usize> {
+    nodes: Vec<Node<P>>,
+    children: Vec<Child<P>>,
+    removing: Vec<Child<P>>,
+}
+
+/// A child of the node being expanded: (cell, direction, board, digest).
+type Child<const P: usize> = (usize, Dir, State<P>, u64);
 
 thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
@@ -145,26 +160,30 @@ struct Search<'a, const P: usize> {
     index: Index,
     frontier: Frontier,
     capacity: usize,
-    /// Children of the node being expanded: (cell, direction, board, digest).
-    children: Vec<(usize, Dir, State<P>, u64)>,
+    /// Children of the node being expanded.
+    children: Vec<Child<P>>,
     /// The same for the children whose push removed blocks (queued last, see `expand`).
-    removing: Vec<(usize, Dir, State<P>, u64)>,
+    removing: Vec<Child<P>>,
     /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
     parts: Parts,
 }
 
 impl<'a, const P: usize> Search<'a, P> {
     fn new(geo: &'a Geometry, meter: Meter, capacity: usize) -> Self {
-        let (nodes, frontier, pairs) = SPARE.with(|spare| {
+        let (boards, mut index, frontier, pairs) = SPARE.with(|spare| {
             let mut spare = spare.borrow_mut();
-            let nodes = spare.nodes[P - 1]
+            let boards = spare.boards[P - 1]
                 .take()
-                .and_then(|nodes| nodes.downcast::<Vec<Node<P>>>().ok())
+                .and_then(|boards| boards.downcast::<Boards<P>>().ok())
                 .map_or_else(
-                    // Reserved, not touched: pages are only mapped as nodes are written, and
-                    // the first searches of a batch grow in place instead of copying.
-                    || Vec::with_capacity(INITIAL_NODES.min(capacity)),
-                    |nodes| *nodes,
+                    || Boards {
+                        // Reserved, not touched: pages are only mapped as nodes are written,
+                        // and the first searches of a batch grow in place instead of copying.
+                        nodes: Vec::with_capacity(INITIAL_NODES.min(capacity)),
+                        children: Vec::new(),
+                        removing: Vec::new(),
+                    },
+                    |boards| *boards,
                 );
             let pairs = match spare.pairs.take() {
                 Some(mut pairs) => {
@@ -173,37 +192,52 @@ impl<'a, const P: usize> Search<'a, P> {
                 }
                 None => Pairs::new(geo),
             };
-            (nodes, std::mem::take(&mut spare.frontier), pairs)
+            let index = std::mem::take(&mut spare.index);
+            (boards, index, std::mem::take(&mut spare.frontier), pairs)
         });
+        index.start();
         Search {
             geo,
             pairs,
             meter,
-            nodes,
-            index: Index::default(),
+            nodes: boards.nodes,
+            index,
             frontier,
             capacity,
-            children: Vec::new(),
-            removing: Vec::new(),
+            children: boards.children,
+            removing: boards.removing,
             parts: Parts::EMPTY,
         }
     }
 
-    /// Gives the arena, the frontier and the bound's tables back to the thread's [`Spare`]
-    /// (the arena emptied, and dropped if it grew past [`SPARE_BYTES`]).
+    /// Gives the arena, the index, the frontier and the bound's tables back to the thread's
+    /// [`Spare`] (the arena emptied, and dropped if it grew past [`SPARE_BYTES`]; the index
+    /// dropped past [`SPARE_INDEX_BYTES`]).
     fn recycle(self) {
         let Search {
             mut nodes,
+            index,
             mut frontier,
             pairs,
+            mut children,
+            mut removing,
             ..
         } = self;
         nodes.clear();
+        children.clear();
+        removing.clear();
         frontier.clear();
         SPARE.with(|spare| {
             let mut spare = spare.borrow_mut();
             if nodes.capacity() * std::mem::size_of::<Node<P>>() <= SPARE_BYTES {
-                spare.nodes[P - 1] = Some(Box::new(nodes));
+                spare.boards[P - 1] = Some(Box::new(Boards {
+                    nodes,
+                    children,
+                    removing,
+                }));
+            }
+            if index.slots.len() * Index::SLOT_BYTES <= SPARE_INDEX_BYTES {
+                spare.index = index;
             }
             spare.frontier = frontier;
             spare.pairs = Some(pairs);
@@ -221,7 +255,6 @@ impl<'a, const P: usize> Search<'a, P> {
         let h = clamp_h(h);
         let unknown = [Parts::UNSTORED; STORED_BOUNDS];
         self.add(start, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
-        self.index.grow(std::iter::empty());
         let digest = start.digest();
         let slot = self.index.find(digest, |_| false).unwrap_err();
         self.index.insert_at(slot, digest, 0);
@@ -387,26 +420,65 @@ fn clamp_h(bound: u32) -> u16 {
     bound.clamp(1, u32::from(MAX_H)) as u16
 }
 
-/// Open addressing over node ids: each slot holds the high half of a board's digest and its
-/// node id plus one (0 = empty slot), so most mismatches are told apart without reading the
-/// arena. Kept at most half full; grows by doubling.
+/// Open addressing over node ids. Each slot holds, from the top: the high bits of a board's
+/// digest (so most mismatches are told apart without reading the arena), the search's epoch
+/// and the node id; a slot counts only if its epoch is the current one, so a thread's index
+/// serves puzzle after puzzle without being cleared (measured: allocating and zeroing a fresh
+/// index as it doubled, per puzzle, took 1.6% of the mixed set's instructions and about 100
+/// of its page faults). Kept at most half full; grows by doubling.
 #[derive(Default)]
 struct Index {
     slots: Vec<u64>,
     len: usize,
+    /// The current search's epoch, in `1..=MAX_EPOCH` once started (a zeroed slot has epoch
+    /// 0 and is empty).
+    epoch: u64,
 }
 
 impl Index {
     const SLOT_BYTES: usize = std::mem::size_of::<u64>();
     const INITIAL_SLOTS: usize = 1 << 8;
+    /// Bits of a slot's node id (the arena never holds 2^32 nodes: [`MEMORY_BUDGET`]).
+    const ID_BITS: u32 = u32::BITS;
+    /// Bits of a slot's epoch, above the id.
+    const EPOCH_BITS: u32 = 8;
+    const MAX_EPOCH: u64 = (1 << Self::EPOCH_BITS) - 1;
+    /// Bits below a slot's digest check.
+    const CHECK_SHIFT: u32 = Self::ID_BITS + Self::EPOCH_BITS;
 
     fn mask(&self) -> usize {
         self.slots.len() - 1
     }
 
+    /// Empties the index for a new search, keeping its slots (at least [`Index::INITIAL_SLOTS`]).
+    fn start(&mut self) {
+        if self.slots.is_empty() {
+            self.slots = vec![0; Self::INITIAL_SLOTS];
+        }
+        self.len = 0;
+        self.epoch += 1;
+        if self.epoch > Self::MAX_EPOCH {
+            // Slots of the epoch wrapped to could still be there: really clear them.
+            self.epoch = 1;
+            self.slots.fill(0);
+        }
+    }
+
+    /// The slot of node `id` with this digest, in the current epoch.
+    fn entry(&self, digest: u64, id: u32) -> u64 {
+        (digest >> Self::CHECK_SHIFT) << Self::CHECK_SHIFT
+            | self.epoch << Self::ID_BITS
+            | u64::from(id)
+    }
+
+    /// True if `slot` holds an entry of the current search.
+    fn is_used(&self, slot: u64) -> bool {
+        (slot >> Self::ID_BITS) & Self::MAX_EPOCH == self.epoch
+    }
+
     fn prefetch(&self, digest: u64) {
         #[cfg(target_arch = "x86_64")]
-        if !self.slots.is_empty() {
+        {
             let ptr = self.slots[digest as usize & self.mask()..]
                 .as_ptr()
                 .cast::<i8>();
@@ -429,16 +501,16 @@ impl Index {
     /// the arena, not by id from the old slots, so rebuilding a large index is mostly writes.
     /// The old slots are freed first (no moment with both).
     fn grow(&mut self, digests: impl Iterator<Item = u64>) {
-        let size = (self.slots.len() * 2).max(Self::INITIAL_SLOTS);
+        let size = self.slots.len() * 2;
         self.slots = Vec::new();
         self.slots = vec![0; size];
         let mut stored = 0;
         for (id, digest) in digests.enumerate() {
             let mut at = digest as usize & self.mask();
-            while self.slots[at] != 0 {
+            while self.is_used(self.slots[at]) {
                 at = (at + 1) & self.mask();
             }
-            self.slots[at] = (digest >> 32) << 32 | (id as u64 + 1);
+            self.slots[at] = self.entry(digest, id as u32);
             stored += 1;
         }
         debug_assert_eq!(stored, self.len, "the index holds ids 0..len");
@@ -447,15 +519,15 @@ impl Index {
     /// The id of the entry with this digest for which `same` holds, or the empty slot where
     /// it would go. Needs room ([`Index::needs_room`] false).
     fn find(&self, digest: u64, same: impl Fn(u32) -> bool) -> Result<u32, usize> {
-        let check = digest >> 32;
+        let check = digest >> Self::CHECK_SHIFT;
         let mut at = digest as usize & self.mask();
         loop {
             let slot = self.slots[at];
-            if slot == 0 {
+            if !self.is_used(slot) {
                 return Err(at);
             }
-            if slot >> 32 == check && same((slot as u32) - 1) {
-                return Ok((slot as u32) - 1);
+            if slot >> Self::CHECK_SHIFT == check && same(slot as u32) {
+                return Ok(slot as u32);
             }
             at = (at + 1) & self.mask();
         }
@@ -463,7 +535,7 @@ impl Index {
 
     /// Stores node `id`, whose board has this digest, in the empty `slot` [`Index::find`] gave.
     fn insert_at(&mut self, slot: usize, digest: u64, id: u32) {
-        self.slots[slot] = (digest >> 32) << 32 | u64::from(id + 1);
+        self.slots[slot] = self.entry(digest, id);
         self.len += 1;
     }
 }
@@ -648,6 +720,7 @@ mod tests {
         // Digests with equal low bits collide on purpose: ids are told apart by `same`.
         let digest = |id: u32| (u64::from(id % 7) << 32) | u64::from(id % 3);
         let mut index = Index::default();
+        index.start();
         for id in 0..1000u32 {
             if index.needs_room() {
                 index.grow((0..id).map(digest));
@@ -660,5 +733,35 @@ mod tests {
             assert_eq!(index.find(digest(id), |other| other == id), Ok(id));
         }
         assert!(index.find(digest(5), |other| other == 2000).is_err());
+    }
+
+    /// A reused index holds only the entries of its current search: over more searches than
+    /// there are epochs (so they wrap), with digests colliding with the previous searches'.
+    #[test]
+    fn a_restarted_index_forgets_the_previous_search() {
+        const SEARCHES: u64 = 3 * Index::MAX_EPOCH + 7;
+        let digest = |search: u64, id: u32| {
+            (search.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(id)) & 0xf0_0000_00ff
+        };
+        let mut index = Index::default();
+        for search in 0..SEARCHES {
+            index.start();
+            let count = 1 + (search * 37 % 300) as u32;
+            for id in 0..count {
+                if index.needs_room() {
+                    index.grow((0..id).map(|id| digest(search, id)));
+                }
+                // Not found before it is inserted, though previous searches stored that id
+                // (and the digests' checks are all equal).
+                let slot = index
+                    .find(digest(search, id), |other| other == id)
+                    .unwrap_err();
+                index.insert_at(slot, digest(search, id), id);
+            }
+            for id in 0..count {
+                let found = index.find(digest(search, id), |other| other == id);
+                assert_eq!(found, Ok(id), "search {search}");
+            }
+        }
     }
 }

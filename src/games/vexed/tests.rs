@@ -395,3 +395,33 @@ proptest! {
         prop_assert_eq!(Vexed::score(&slow.answer), Vexed::score(&fast.answer), "{}", puzzle.grid.draw());
     }
 }
+
+/// The solution text is the moves' `Display` joined by single spaces, four to a line, after
+/// the header `NAME: Minimum solution length = K` (the spec's layout), for every length up to
+/// three lines and rows and columns of one to three digits.
+#[test]
+fn a_solution_is_formatted_as_the_moves_display() {
+    use crate::games::vexed::grid::{Dir, Move};
+    let mut rng = crate::games::vexed::test_rng::Rng(0x0f0e_a7ed);
+    for len in 0..=3 * MOVES_PER_LINE {
+        let moves: Vec<Move> = (0..len)
+            .map(|_| Move {
+                letter: b'A' + rng.below(26) as u8,
+                row: [0, 9, 10, 99, 127][rng.below(5)],
+                col: rng.below(128),
+                dir: if rng.below(2) == 0 {
+                    Dir::Left
+                } else {
+                    Dir::Right
+                },
+            })
+            .collect();
+        let mut expected = format!("Level 7: Minimum solution length = {len}\n");
+        for line in moves.chunks(MOVES_PER_LINE) {
+            let shown: Vec<String> = line.iter().map(Move::to_string).collect();
+            expected.push_str(&shown.join(" "));
+            expected.push('\n');
+        }
+        assert_eq!(format_solution("Level 7", &moves), expected);
+    }
+}
