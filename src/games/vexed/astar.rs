@@ -394,24 +394,21 @@ impl<'a, const P: usize> Search<'a, P> {
         });
     }
 
-    /// The moves from the start to node `id`, then the push `(cell, dir)`.
+    /// The moves from the start to node `id`, then the push `(cell, dir)`. Each push is
+    /// described on the board it was made on, its parent's, which the arena holds: nothing
+    /// is replayed.
     fn moves(&self, mut id: u32, cell: usize, dir: Dir) -> Vec<Move> {
-        let mut pushes = vec![(cell, dir)];
-        while self.nodes[id as usize].parent != NO_PARENT {
-            let node = &self.nodes[id as usize];
-            pushes.push((node.push.cell(), node.push.dir()));
+        let mut node = &self.nodes[id as usize];
+        let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
+        moves.push(self.geo.describe(&node.state, cell, dir));
+        while node.parent != NO_PARENT {
+            let push = node.push;
             id = node.parent;
+            node = &self.nodes[id as usize];
+            moves.push(self.geo.describe(&node.state, push.cell(), push.dir()));
         }
-        let mut state = self.nodes[0].state;
-        pushes
-            .iter()
-            .rev()
-            .map(|&(cell, dir)| {
-                let mv = self.geo.describe(&state, cell, dir);
-                state.push(self.geo, cell, dir);
-                mv
-            })
-            .collect()
+        moves.reverse();
+        moves
     }
 }
 
