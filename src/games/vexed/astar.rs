@@ -22,7 +22,7 @@
 //! - Dead boards (bound [`DEAD`]: some letter can never be cleared) are dropped. An empty
 //!   frontier proves there is no solution.
 
-use super::bound::{DEAD, Pairs, Parts, lower_bound};
+use super::bound::{DEAD, Pairs, Parts, lower_bound, written};
 use super::grid::{Dir, Move};
 use super::planes::{Geometry, MAX_PLANES, State};
 use super::{MAX_CELLS, Meter, Solution};
@@ -450,7 +450,7 @@ impl Index {
     /// Empties the index for a new search, keeping its slots (at least [`Index::INITIAL_SLOTS`]).
     fn start(&mut self) {
         if self.slots.is_empty() {
-            self.slots = vec![0; Self::INITIAL_SLOTS];
+            self.slots = written(Self::INITIAL_SLOTS, 0);
         }
         self.len = 0;
         self.epoch += 1;
@@ -500,7 +500,7 @@ impl Index {
     fn grow(&mut self, digests: impl Iterator<Item = u64>) {
         let size = self.slots.len() * 2;
         self.slots = Vec::new();
-        self.slots = vec![0; size];
+        self.slots = written(size, 0);
         let mut stored = 0;
         for (id, digest) in digests.enumerate() {
             let mut at = digest as usize & self.mask();

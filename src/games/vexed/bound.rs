@@ -234,7 +234,7 @@ impl SmallMemo {
         };
         if self.slots.is_empty() {
             // Allocated on first use (many boards have no letter of three or more blocks).
-            self.slots = vec![0; 1 << SMALL_MEMO_BITS];
+            self.slots = written(1 << SMALL_MEMO_BITS, 0);
         }
         self.slots[Self::slot(key)] =
             key | self.epoch << KEY_BITS | stored << (KEY_BITS + EPOCH_BITS);
@@ -248,6 +248,19 @@ impl SmallMemo {
             self.slots.fill(0);
         }
     }
+}
+
+/// `len` copies of `value`, written now. For a table that is probed at random: fresh zeroed
+/// memory from the allocator (`vec![0; len]`) is mapped page by page as it is touched, and a
+/// page read before it is written faults twice (the shared zero page, then a copy). Measured
+/// (`perf stat -e page-faults`, whole `solve`): the two memos and the A* index written up
+/// front took the mixed set from 651 to 567 faults, the hard set from 574 to 475. The value
+/// goes through `black_box` so that the compiler does not turn the writes back into a zeroed
+/// allocation.
+pub(crate) fn written<T: Clone>(len: usize, value: T) -> Vec<T> {
+    let mut table = Vec::with_capacity(len);
+    table.resize(len, std::hint::black_box(value));
+    table
 }
 
 /// Slots of the [`WideMemo`] (a power of two).
@@ -275,8 +288,7 @@ impl WideMemo {
 
     fn put(&mut self, set: u128, bound: u32) {
         if self.slots.is_empty() {
-            // Zeros: pages are only mapped as slots are written.
-            self.slots = vec![(0, 0, 0); WIDE_MEMO];
+            self.slots = written(WIDE_MEMO, (0, 0, 0));
         }
         self.slots[Self::slot(set)] = (set, bound, self.epoch);
     }
