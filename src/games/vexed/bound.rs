@@ -263,8 +263,10 @@ pub(crate) fn written<T: Clone>(len: usize, value: T) -> Vec<T> {
     table
 }
 
-/// Slots of the [`WideMemo`] (a power of two).
-const WIDE_MEMO: usize = 1 << 12;
+/// Slots of the [`WideMemo`] (a power of two; 32 KB). Measured against 4096 slots: 24 fewer
+/// page faults on the mixed set, 0.1% more instructions there and 0.01% more on the Classic
+/// pack (`valgrind --tool=cachegrind`).
+const WIDE_MEMO: usize = 1 << 10;
 
 /// Direct-mapped memo of the bound of a letter of more than [`PARTITION_MAX`] blocks by its
 /// cell set: `(cells, bound, epoch)`, with epochs as in [`SmallMemo`]. A fresh slot (all
@@ -461,18 +463,26 @@ struct Edges {
 
 impl Edges {
     fn reset(&mut self, geo: &Geometry) {
-        let cells = geo.rows * geo.cols;
-        (self.cells, self.cols) = (cells, geo.cols);
-        let mask = |yes: bool| if yes { UNKNOWN } else { 0 };
-        let col = |p: usize| usize::from(geo.col_of[p]);
+        let (rows, cols) = (geo.rows, geo.cols);
+        let cells = rows * cols;
+        (self.cells, self.cols) = (cells, cols);
+        // Row by row, without a lookup or a variable shift per cell (once per puzzle).
+        let inner = cols.saturating_sub(1);
         self.first_col.clear();
-        self.first_col.extend((0..cells).map(|p| mask(col(p) == 0)));
         self.last_col.clear();
-        self.last_col
-            .extend((0..cells).map(|p| mask(col(p) + 1 == geo.cols)));
+        for _ in 0..rows {
+            self.first_col.push(UNKNOWN);
+            self.first_col.extend(std::iter::repeat_n(0, inner));
+            self.last_col.extend(std::iter::repeat_n(0, inner));
+            self.last_col.push(UNKNOWN);
+        }
         self.walls.clear();
-        self.walls
-            .extend((0..cells).map(|p| mask(geo.walls >> p & 1 == 1)));
+        let mut walls = geo.walls;
+        self.walls.extend((0..cells).map(|_| {
+            let wall = if walls & 1 == 1 { UNKNOWN } else { 0 };
+            walls >>= 1;
+            wall
+        }));
     }
 
     /// `dst[p] = min(dst[p], src[q])` over the in-board orthogonal neighbours `q` of every
