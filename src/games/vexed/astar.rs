@@ -541,6 +541,9 @@ impl Index {
     /// is indexed), and `digests` yields their digests in that order: read sequentially from
     /// the arena, not by id from the old slots, so rebuilding a large index is mostly writes.
     /// Past the reserved address space, the old slots are freed first (no moment with both).
+    /// Out of line: it runs a few times per search, and inlined it weighed on the code of the
+    /// expansion loop around it (measured on Piggies: 0.6% more instructions).
+    #[inline(never)]
     fn grow(&mut self, digests: impl Iterator<Item = u64>) {
         let size = self.slots.len() * 2;
         if size <= self.slots.capacity() {
