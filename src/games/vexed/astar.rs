@@ -23,7 +23,7 @@
 //!   trough deadlocks ([`super::deadlock`]) when taken, unexpanded. An empty frontier proves
 //!   there is no solution.
 
-use super::bound::{DEAD, Pairs, Parts, lower_bound};
+use super::bound::{DEAD, Pairs, Parts, lower_bound, written};
 use super::deadlock::Troughs;
 use super::grid::{Dir, Move};
 use super::planes::{Geometry, MAX_PLANES, State};
@@ -115,25 +115,74 @@ pub(crate) fn search<const P: usize>(
     ended
 }
 
-/// Nodes the arena is first reserved for (a few MB of address space, mapped only as nodes are
+/// Bytes the arena is first reserved for (a few MB of address space, mapped only as nodes are
 /// written). Measured: the arena no longer copies itself as it doubles in the first searches,
 /// which took the page faults of a whole `solve` from 752 to 657 on the mixed set and from
 /// 633 to 535 on the hard set (`perf stat -e page-faults`; the time gain is within noise).
-const INITIAL_NODES: usize = 1 << 16;
+/// A multiple of the size of every `Node<P>` (16 bytes times 2 to 6), so that searches with
+/// different `P` can share the allocation ([`recast`]), and so are its doublings.
+const INITIAL_ARENA_BYTES: usize = (60 * std::mem::size_of::<u128>()) << 12;
 
 /// Bytes of arena a thread keeps for its next search, at most.
 const SPARE_BYTES: usize = 64 << 20;
 
+/// Bytes of index a thread keeps for its next search, at most.
+const SPARE_INDEX_BYTES: usize = 16 << 20;
+
 /// Allocations a thread keeps from one search to the next, so that a batch of puzzles reuses
-/// the arena, the frontier and the bound's tables instead of asking for fresh (zeroed) memory
-/// each time.
+/// the arena, the index, the frontier and the bound's tables instead of asking for fresh
+/// (zeroed) memory each time.
 #[derive(Default)]
 struct Spare {
-    /// `nodes[P - 1]`: an empty `Vec<Node<P>>` (puzzles of a batch need different `P`).
-    nodes: [Option<Box<dyn std::any::Any>>; MAX_PLANES],
+    /// The arena's allocation, empty, shared by the searches of every `P` ([`recast`] to a
+    /// `Vec<Node<P>>`): pages mapped by one search serve the next whatever its `P`. Measured:
+    /// one arena per `P` took about 60 more page faults on the mixed set, whose puzzles need
+    /// two and three planes.
+    arena: Vec<u128>,
+    /// `boards[P - 1]`: the [`Boards<P>`] of the last search with `P` planes (puzzles of a
+    /// batch need different `P`).
+    boards: [Option<Box<dyn std::any::Any>>; MAX_PLANES],
+    index: Index,
     frontier: Frontier,
     pairs: Option<Pairs>,
 }
+
+/// The vectors of a search whose type depends on `P`, kept empty between searches.
+#[derive(Default)]
+struct Boards<const P: usize> {
+    children: Vec<Child<P>>,
+}
+
+/// The allocation of an empty vector as an empty vector of `B`, when it can be: `A` and `B`
+/// have one alignment and the allocation is a whole number of `B`s. Otherwise it is freed and
+/// the result has no capacity.
+fn recast<A: Copy, B: Copy>(vector: Vec<A>) -> Vec<B> {
+    let bytes = vector.capacity() * std::mem::size_of::<A>();
+    let fits = std::mem::align_of::<A>() == std::mem::align_of::<B>()
+        && std::mem::size_of::<B>() != 0
+        && bytes.is_multiple_of(std::mem::size_of::<B>());
+    if !fits || bytes == 0 {
+        return Vec::new();
+    }
+    let mut vector = std::mem::ManuallyDrop::new(vector);
+    // SAFETY: 0 is at most the capacity; the elements are `Copy`, so forgetting them is all
+    // there is to do.
+    unsafe { vector.set_len(0) };
+    // SAFETY: the pointer comes from a `Vec<A>` of this capacity, so it was allocated by the
+    // global allocator with `bytes` bytes and the alignment of `A`, which is that of `B`;
+    // `capacity * size_of::<B>()` is `bytes` again, so the vector frees it with the same
+    // layout; the length is 0, so no `B` is read; the original is not dropped (`ManuallyDrop`).
+    unsafe {
+        Vec::from_raw_parts(
+            vector.as_mut_ptr().cast::<B>(),
+            0,
+            bytes / std::mem::size_of::<B>(),
+        )
+    }
+}
+
+/// A child of the node being expanded: (cell, direction, board, digest, blocks).
+type Child<const P: usize> = (usize, Dir, State<P>, u64, u32);
 
 thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
@@ -147,25 +196,27 @@ struct Search<'a, const P: usize> {
     index: Index,
     frontier: Frontier,
     capacity: usize,
-    /// Children of the node being expanded: (cell, direction, board, digest, blocks).
-    children: Vec<(usize, Dir, State<P>, u64, u32)>,
+    /// Children of the node being expanded.
+    children: Vec<Child<P>>,
     /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
     parts: Parts,
 }
 
 impl<'a, const P: usize> Search<'a, P> {
     fn new(geo: &'a Geometry, meter: Meter, capacity: usize) -> Self {
-        let (nodes, frontier, pairs) = SPARE.with(|spare| {
+        let (nodes, boards, mut index, frontier, pairs) = SPARE.with(|spare| {
             let mut spare = spare.borrow_mut();
-            let nodes = spare.nodes[P - 1]
+            let boards = spare.boards[P - 1]
                 .take()
-                .and_then(|nodes| nodes.downcast::<Vec<Node<P>>>().ok())
-                .map_or_else(
-                    // Reserved, not touched: pages are only mapped as nodes are written, and
-                    // the first searches of a batch grow in place instead of copying.
-                    || Vec::with_capacity(INITIAL_NODES.min(capacity)),
-                    |nodes| *nodes,
-                );
+                .and_then(|boards| boards.downcast::<Boards<P>>().ok())
+                .map_or_else(Boards::default, |boards| *boards);
+            let mut nodes = recast::<u128, Node<P>>(std::mem::take(&mut spare.arena));
+            if nodes.capacity() == 0 {
+                // Reserved, not touched: pages are only mapped as nodes are written, and the
+                // first searches of a batch grow in place instead of copying.
+                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<Node<P>>();
+                nodes.reserve_exact(initial.min(capacity));
+            }
             let pairs = match spare.pairs.take() {
                 Some(mut pairs) => {
                     pairs.reset(geo);
@@ -173,36 +224,52 @@ impl<'a, const P: usize> Search<'a, P> {
                 }
                 None => Pairs::new(geo),
             };
-            (nodes, std::mem::take(&mut spare.frontier), pairs)
+            let index = std::mem::take(&mut spare.index);
+            (
+                nodes,
+                boards,
+                index,
+                std::mem::take(&mut spare.frontier),
+                pairs,
+            )
         });
+        index.start();
         Search {
             geo,
             pairs,
             meter,
             nodes,
-            index: Index::default(),
+            index,
             frontier,
             capacity,
-            children: Vec::new(),
+            children: boards.children,
             parts: Parts::EMPTY,
         }
     }
 
-    /// Gives the arena, the frontier and the bound's tables back to the thread's [`Spare`]
-    /// (the arena emptied, and dropped if it grew past [`SPARE_BYTES`]).
+    /// Gives the arena, the index, the frontier and the bound's tables back to the thread's
+    /// [`Spare`] (the arena emptied, and dropped if it grew past [`SPARE_BYTES`]; the index
+    /// dropped past [`SPARE_INDEX_BYTES`]).
     fn recycle(self) {
         let Search {
             mut nodes,
+            index,
             mut frontier,
             pairs,
+            mut children,
             ..
         } = self;
         nodes.clear();
+        children.clear();
         frontier.clear();
         SPARE.with(|spare| {
             let mut spare = spare.borrow_mut();
             if nodes.capacity() * std::mem::size_of::<Node<P>>() <= SPARE_BYTES {
-                spare.nodes[P - 1] = Some(Box::new(nodes));
+                spare.arena = recast(nodes);
+            }
+            spare.boards[P - 1] = Some(Box::new(Boards { children }));
+            if index.slots.len() * Index::SLOT_BYTES <= SPARE_INDEX_BYTES {
+                spare.index = index;
             }
             spare.frontier = frontier;
             spare.pairs = Some(pairs);
@@ -223,7 +290,6 @@ impl<'a, const P: usize> Search<'a, P> {
         let h = clamp_h(h);
         let unknown = [Parts::UNSTORED; STORED_BOUNDS];
         self.add(start, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
-        self.index.grow(std::iter::empty());
         let digest = start.digest();
         let slot = self.index.find(digest, |_| false).unwrap_err();
         self.index.insert_at(slot, digest, 0);
@@ -361,24 +427,21 @@ impl<'a, const P: usize> Search<'a, P> {
         });
     }
 
-    /// The moves from the start to node `id`, then the push `(cell, dir)`.
+    /// The moves from the start to node `id`, then the push `(cell, dir)`. Each push is
+    /// described on the board it was made on, its parent's, which the arena holds: nothing
+    /// is replayed.
     fn moves(&self, mut id: u32, cell: usize, dir: Dir) -> Vec<Move> {
-        let mut pushes = vec![(cell, dir)];
-        while self.nodes[id as usize].parent != NO_PARENT {
-            let node = &self.nodes[id as usize];
-            pushes.push((node.push.cell(), node.push.dir()));
+        let mut node = &self.nodes[id as usize];
+        let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
+        moves.push(self.geo.describe(&node.state, cell, dir));
+        while node.parent != NO_PARENT {
+            let push = node.push;
             id = node.parent;
+            node = &self.nodes[id as usize];
+            moves.push(self.geo.describe(&node.state, push.cell(), push.dir()));
         }
-        let mut state = self.nodes[0].state;
-        pushes
-            .iter()
-            .rev()
-            .map(|&(cell, dir)| {
-                let mv = self.geo.describe(&state, cell, dir);
-                state.push(self.geo, cell, dir);
-                mv
-            })
-            .collect()
+        moves.reverse();
+        moves
     }
 }
 
@@ -387,26 +450,73 @@ fn clamp_h(bound: u32) -> u16 {
     bound.clamp(1, u32::from(MAX_H)) as u16
 }
 
-/// Open addressing over node ids: each slot holds the high half of a board's digest and its
-/// node id plus one (0 = empty slot), so most mismatches are told apart without reading the
-/// arena. Kept at most half full; grows by doubling.
+/// Open addressing over node ids. Each slot holds, from the top: the high bits of a board's
+/// digest (so most mismatches are told apart without reading the arena), the search's epoch
+/// and the node id; a slot counts only if its epoch is the current one, so a thread's index
+/// serves puzzle after puzzle without being cleared (measured: allocating and zeroing a fresh
+/// index as it doubled, per puzzle, took 1.6% of the mixed set's instructions and about 100
+/// of its page faults). Kept at most half full; grows by doubling.
 #[derive(Default)]
 struct Index {
     slots: Vec<u64>,
     len: usize,
+    /// The current search's epoch, in `1..=MAX_EPOCH` once started (a zeroed slot has epoch
+    /// 0 and is empty).
+    epoch: u64,
 }
 
 impl Index {
     const SLOT_BYTES: usize = std::mem::size_of::<u64>();
     const INITIAL_SLOTS: usize = 1 << 8;
+    /// Bits of a slot's node id (the arena never holds 2^32 nodes: [`MEMORY_BUDGET`]).
+    const ID_BITS: u32 = u32::BITS;
+    /// Bits of a slot's epoch, above the id.
+    const EPOCH_BITS: u32 = 8;
+    const MAX_EPOCH: u64 = (1 << Self::EPOCH_BITS) - 1;
+    /// Bits below a slot's digest check.
+    const CHECK_SHIFT: u32 = Self::ID_BITS + Self::EPOCH_BITS;
 
     fn mask(&self) -> usize {
         self.slots.len() - 1
     }
 
+    /// Empties the index for a new search, keeping its slots (at least [`Index::INITIAL_SLOTS`]).
+    fn start(&mut self) {
+        if self.slots.is_empty() {
+            // Address space for the largest index kept, mapped only as slots are written.
+            self.slots = Vec::with_capacity(SPARE_INDEX_BYTES / Self::SLOT_BYTES);
+            self.slots
+                .resize(Self::INITIAL_SLOTS, std::hint::black_box(0));
+        }
+        self.len = 0;
+        self.next_epoch();
+    }
+
+    /// Forgets every entry.
+    fn next_epoch(&mut self) {
+        self.epoch += 1;
+        if self.epoch > Self::MAX_EPOCH {
+            // Slots of the epoch wrapped to could still be there: really clear them.
+            self.epoch = 1;
+            self.slots.fill(0);
+        }
+    }
+
+    /// The slot of node `id` with this digest, in the current epoch.
+    fn entry(&self, digest: u64, id: u32) -> u64 {
+        (digest >> Self::CHECK_SHIFT) << Self::CHECK_SHIFT
+            | self.epoch << Self::ID_BITS
+            | u64::from(id)
+    }
+
+    /// True if `slot` holds an entry of the current search.
+    fn is_used(&self, slot: u64) -> bool {
+        (slot >> Self::ID_BITS) & Self::MAX_EPOCH == self.epoch
+    }
+
     fn prefetch(&self, digest: u64) {
         #[cfg(target_arch = "x86_64")]
-        if !self.slots.is_empty() {
+        {
             let ptr = self.slots[digest as usize & self.mask()..]
                 .as_ptr()
                 .cast::<i8>();
@@ -427,18 +537,30 @@ impl Index {
     /// Doubles the slots and re-inserts every entry. The stored ids are `0..len` (every node
     /// is indexed), and `digests` yields their digests in that order: read sequentially from
     /// the arena, not by id from the old slots, so rebuilding a large index is mostly writes.
-    /// The old slots are freed first (no moment with both).
+    /// Past the reserved address space, the old slots are freed first (no moment with both).
+    /// Out of line: it runs a few times per search, and inlined it weighed on the code of the
+    /// expansion loop around it (measured on Piggies: 0.6% more instructions).
+    #[inline(never)]
     fn grow(&mut self, digests: impl Iterator<Item = u64>) {
-        let size = (self.slots.len() * 2).max(Self::INITIAL_SLOTS);
-        self.slots = Vec::new();
-        self.slots = vec![0; size];
+        let size = self.slots.len() * 2;
+        if size <= self.slots.capacity() {
+            // In place, within the reserved address space: the new half is written empty and
+            // a new epoch forgets the old entries, so the old half's pages serve again
+            // (measured: 16 fewer page faults on the mixed set, 22 on the hard set, than a
+            // fresh table per doubling).
+            self.slots.resize(size, 0);
+            self.next_epoch();
+        } else {
+            self.slots = Vec::new();
+            self.slots = written(size, 0);
+        }
         let mut stored = 0;
         for (id, digest) in digests.enumerate() {
             let mut at = digest as usize & self.mask();
-            while self.slots[at] != 0 {
+            while self.is_used(self.slots[at]) {
                 at = (at + 1) & self.mask();
             }
-            self.slots[at] = (digest >> 32) << 32 | (id as u64 + 1);
+            self.slots[at] = self.entry(digest, id as u32);
             stored += 1;
         }
         debug_assert_eq!(stored, self.len, "the index holds ids 0..len");
@@ -447,15 +569,15 @@ impl Index {
     /// The id of the entry with this digest for which `same` holds, or the empty slot where
     /// it would go. Needs room ([`Index::needs_room`] false).
     fn find(&self, digest: u64, same: impl Fn(u32) -> bool) -> Result<u32, usize> {
-        let check = digest >> 32;
+        let check = digest >> Self::CHECK_SHIFT;
         let mut at = digest as usize & self.mask();
         loop {
             let slot = self.slots[at];
-            if slot == 0 {
+            if !self.is_used(slot) {
                 return Err(at);
             }
-            if slot >> 32 == check && same((slot as u32) - 1) {
-                return Ok((slot as u32) - 1);
+            if slot >> Self::CHECK_SHIFT == check && same(slot as u32) {
+                return Ok(slot as u32);
             }
             at = (at + 1) & self.mask();
         }
@@ -463,7 +585,7 @@ impl Index {
 
     /// Stores node `id`, whose board has this digest, in the empty `slot` [`Index::find`] gave.
     fn insert_at(&mut self, slot: usize, digest: u64, id: u32) {
-        self.slots[slot] = (digest >> 32) << 32 | u64::from(id + 1);
+        self.slots[slot] = self.entry(digest, id);
         self.len += 1;
     }
 }
@@ -648,6 +770,42 @@ mod tests {
         }
     }
 
+    /// The arena's allocation goes from one `P` to another and back, unless its size is not a
+    /// whole number of nodes.
+    #[test]
+    fn an_arena_allocation_is_shared_by_every_plane_count() {
+        let words = INITIAL_ARENA_BYTES / std::mem::size_of::<u128>();
+        let mut arena: Vec<u128> = Vec::with_capacity(words);
+        arena.extend([1, 2, 3]);
+        let address = arena.as_ptr() as usize;
+        let mut nodes = recast::<u128, Node<2>>(arena);
+        assert_eq!((nodes.len(), nodes.capacity()), (0, words / 3));
+        assert_eq!(nodes.as_ptr() as usize, address);
+        let node = Node {
+            state: State::<2>::EMPTY,
+            parent: NO_PARENT,
+            g: 1,
+            h: 2,
+            push: Push::new(5, Dir::Right),
+            bounds: [Parts::UNSTORED; STORED_BOUNDS],
+        };
+        nodes.push(node);
+        let arena = recast::<Node<2>, u128>(nodes);
+        assert_eq!((arena.len(), arena.capacity()), (0, words));
+        for planes in 1..=MAX_PLANES {
+            let nodes_bytes = 16 * (planes + 1);
+            assert!(
+                INITIAL_ARENA_BYTES.is_multiple_of(nodes_bytes),
+                "P = {planes}"
+            );
+        }
+        let nodes = recast::<u128, Node<4>>(arena);
+        assert_eq!(nodes.capacity(), words / 5);
+        // 7 words are not a whole number of 3-word nodes: freed.
+        assert_eq!(recast::<u128, Node<2>>(vec![0u128; 7]).capacity(), 0);
+        assert_eq!(recast::<u128, Node<2>>(Vec::new()).capacity(), 0);
+    }
+
     #[test]
     fn a_push_keeps_its_cell_and_direction_in_one_byte() {
         for cell in [0, 1, 64, MAX_CELLS - 1] {
@@ -771,6 +929,7 @@ mod tests {
         // Digests with equal low bits collide on purpose: ids are told apart by `same`.
         let digest = |id: u32| (u64::from(id % 7) << 32) | u64::from(id % 3);
         let mut index = Index::default();
+        index.start();
         for id in 0..1000u32 {
             if index.needs_room() {
                 index.grow((0..id).map(digest));
@@ -783,5 +942,35 @@ mod tests {
             assert_eq!(index.find(digest(id), |other| other == id), Ok(id));
         }
         assert!(index.find(digest(5), |other| other == 2000).is_err());
+    }
+
+    /// A reused index holds only the entries of its current search: over more searches than
+    /// there are epochs (so they wrap), with digests colliding with the previous searches'.
+    #[test]
+    fn a_restarted_index_forgets_the_previous_search() {
+        const SEARCHES: u64 = 3 * Index::MAX_EPOCH + 7;
+        let digest = |search: u64, id: u32| {
+            (search.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(id)) & 0xf0_0000_00ff
+        };
+        let mut index = Index::default();
+        for search in 0..SEARCHES {
+            index.start();
+            let count = 1 + (search * 37 % 300) as u32;
+            for id in 0..count {
+                if index.needs_room() {
+                    index.grow((0..id).map(|id| digest(search, id)));
+                }
+                // Not found before it is inserted, though previous searches stored that id
+                // (and the digests' checks are all equal).
+                let slot = index
+                    .find(digest(search, id), |other| other == id)
+                    .unwrap_err();
+                index.insert_at(slot, digest(search, id), id);
+            }
+            for id in 0..count {
+                let found = index.find(digest(search, id), |other| other == id);
+                assert_eq!(found, Ok(id), "search {search}");
+            }
+        }
     }
 }

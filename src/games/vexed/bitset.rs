@@ -35,26 +35,27 @@ pub fn solve_within(
     budget: &Budget,
     memory: usize,
 ) -> Result<Outcome<Solution>, CaseError> {
-    let start = puzzle.start();
-    if start.is_clear() {
-        return Ok(Outcome::solved(Some(Vec::new()), 0));
-    }
+    // The geometry of the board as given, and its blocks settled on the bit planes
+    // ([`State::settle`], the rules of [`Puzzle::start`]) instead of settling a copy of the
+    // grid cell by cell (measured: 0.6% of the mixed set's instructions). Settling moves no
+    // wall; a letter it removes entirely keeps a code, with no blocks and a bound of 0.
+    let grid = &puzzle.grid;
     let (answer, verdict, work) = GEOMETRY.with(|geo| {
         let mut geo = geo.borrow_mut();
         let geo = match geo.as_mut() {
             Some(geo) => {
-                geo.reset(&start);
+                geo.reset(grid);
                 geo
             }
-            None => geo.insert(Geometry::new(&start)),
+            None => geo.insert(Geometry::new(grid)),
         };
         let meter = Meter::new(budget);
         match planes_needed(geo.letters.len()) {
-            1 => search(geo, memory, State::<1>::new(geo, &start), meter),
-            2 => search(geo, memory, State::<2>::new(geo, &start), meter),
-            3 => search(geo, memory, State::<3>::new(geo, &start), meter),
-            4 => search(geo, memory, State::<4>::new(geo, &start), meter),
-            _ => search(geo, memory, State::<5>::new(geo, &start), meter),
+            1 => search(geo, memory, State::<1>::new(geo, grid), meter),
+            2 => search(geo, memory, State::<2>::new(geo, grid), meter),
+            3 => search(geo, memory, State::<3>::new(geo, grid), meter),
+            4 => search(geo, memory, State::<4>::new(geo, grid), meter),
+            _ => search(geo, memory, State::<5>::new(geo, grid), meter),
         }
     });
     Ok(Outcome {
@@ -64,13 +65,18 @@ pub fn solve_within(
     })
 }
 
-/// A* first; deepening with what is left of the budget if A* runs out of memory.
+/// Settles `start`, then A* first; deepening with what is left of the budget if A* runs out
+/// of memory.
 fn search<const P: usize>(
     geo: &Geometry,
     memory: usize,
-    start: State<P>,
+    mut start: State<P>,
     meter: Meter,
 ) -> (Solution, Verdict, u64) {
+    start.settle(geo);
+    if start.is_clear() {
+        return (Some(Vec::new()), Verdict::Solved, 0);
+    }
     match astar::search(geo, start, meter, memory) {
         Ended::Done(answer, verdict, work) => (answer, verdict, work),
         Ended::OutOfMemory(meter) => ida::search(geo, start, meter),

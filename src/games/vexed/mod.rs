@@ -118,14 +118,55 @@ pub const BUDGET_TEXT: &str = "Search budget exhausted";
 pub const LENGTH_TEXT: &str = "Minimum solution length = ";
 
 /// The judge output block of a solved puzzle.
+///
+/// Written byte by byte into one string sized up front (measured: the `format!` per move and
+/// the joined vector per line took 2.5% of the mixed set's instructions); the same text as
+/// the moves' `Display` joined by spaces, four to a line (a test checks it).
 pub fn format_solution(name: &str, moves: &[Move]) -> String {
-    let mut text = format!("{name}: {LENGTH_TEXT}{}\n", moves.len());
+    /// Bytes of a move, at most: `(A,99,99,L) `.
+    const MOVE_BYTES: usize = 12;
+    /// Bytes of the header past the name, at most (K has at most 20 digits).
+    const HEADER_BYTES: usize = 2 + LENGTH_TEXT.len() + 20 + 1;
+    let mut text = String::with_capacity(name.len() + HEADER_BYTES + MOVE_BYTES * moves.len());
+    text.push_str(name);
+    text.push_str(": ");
+    text.push_str(LENGTH_TEXT);
+    push_number(&mut text, moves.len());
+    text.push('\n');
     for line in moves.chunks(MOVES_PER_LINE) {
-        let shown: Vec<String> = line.iter().map(Move::to_string).collect();
-        text.push_str(&shown.join(" "));
+        for (i, mv) in line.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push('(');
+            text.push(char::from(mv.letter));
+            text.push(',');
+            push_number(&mut text, mv.row);
+            text.push(',');
+            push_number(&mut text, mv.col);
+            text.push(',');
+            text.push(mv.dir.letter());
+            text.push(')');
+        }
         text.push('\n');
     }
     text
+}
+
+/// Appends `n` in decimal.
+fn push_number(text: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits.
+    text.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
 /// Shows input bytes in an error message, whatever they are.

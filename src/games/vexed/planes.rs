@@ -165,13 +165,25 @@ impl Geometry {
         // Column 0's cells; column `c`'s are these shifted by `c`.
         let first_column = (0..rows).fold(0u128, |set, row| set | bit(row * cols));
         let (mut walls, mut present) = (0u128, 0u32);
-        // Row by row with running masks: no division and no variable shift per cell.
+        // Row by row with running masks: no division and no variable shift per cell, and
+        // each cell's masks written once.
+        let board = if cells == MAX_CELLS {
+            !0
+        } else {
+            bit(cells) - 1
+        };
         let mut i = 0;
         let mut cell_bit = 1u128;
-        for row in 0..rows {
+        // The cell below the current one (shifted out past 128 cells, masked past the board).
+        let mut under = 1u128.unbounded_shl(cols as u32);
+        let mut row_start = 0u128;
+        self.col_of.reserve(cells);
+        for (row, line) in grid.cells().chunks_exact(cols.max(1)).enumerate() {
             let mut column = first_column;
-            for col in 0..cols {
-                let cell = grid.cells()[i];
+            // The cell above the current one (none in the top row).
+            let mut over = if row == 0 { 0 } else { row_start };
+            row_start = cell_bit;
+            for (col, &cell) in line.iter().enumerate() {
                 if cell == WALL {
                     walls |= cell_bit;
                 }
@@ -180,31 +192,21 @@ impl Geometry {
                 }
                 // The column's cells: lower indices are above, higher below.
                 let lower = cell_bit - 1;
-                let over = if row > 0 {
-                    // The cell above gets this one as the cell below it.
-                    self.masks[i - cols].under = cell_bit;
-                    self.masks[i - cols].bit
-                } else {
-                    0
-                };
                 self.masks[i] = CellMasks {
                     bit: cell_bit,
                     above: column & lower,
                     below: column & !lower & !cell_bit,
                     over,
-                    under: 0,
+                    under: under & board,
                 };
                 self.col_of.push(col as u8);
                 i += 1;
                 cell_bit <<= 1;
                 column <<= 1;
+                over <<= 1;
+                under <<= 1;
             }
         }
-        let board = if cells == MAX_CELLS {
-            !0
-        } else {
-            bit(cells) - 1
-        };
         let last_column = first_column.unbounded_shl(cols.saturating_sub(1) as u32);
         self.board = board;
         self.walls = walls;

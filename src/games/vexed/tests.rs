@@ -395,3 +395,85 @@ proptest! {
         prop_assert_eq!(Vexed::score(&slow.answer), Vexed::score(&fast.answer), "{}", puzzle.grid.draw());
     }
 }
+
+/// The solution text is the moves' `Display` joined by single spaces, four to a line, after
+/// the header `NAME: Minimum solution length = K` (the spec's layout), for every length up to
+/// three lines and rows and columns of one to three digits.
+#[test]
+fn a_solution_is_formatted_as_the_moves_display() {
+    use crate::games::vexed::grid::{Dir, Move};
+    let mut rng = crate::games::vexed::test_rng::Rng(0x0f0e_a7ed);
+    for len in 0..=3 * MOVES_PER_LINE {
+        let moves: Vec<Move> = (0..len)
+            .map(|_| Move {
+                letter: b'A' + rng.below(26) as u8,
+                row: [0, 9, 10, 99, 127][rng.below(5)],
+                col: rng.below(128),
+                dir: if rng.below(2) == 0 {
+                    Dir::Left
+                } else {
+                    Dir::Right
+                },
+            })
+            .collect();
+        let mut expected = format!("Level 7: Minimum solution length = {len}\n");
+        for line in moves.chunks(MOVES_PER_LINE) {
+            let shown: Vec<String> = line.iter().map(Move::to_string).collect();
+            expected.push_str(&shown.join(" "));
+            expected.push('\n');
+        }
+        assert_eq!(format_solution("Level 7", &moves), expected);
+    }
+}
+
+/// Boards given unsettled (floating blocks, touching pairs, letters that settling removes
+/// entirely): `bitset` settles them on its bit planes, the reference settles the grid
+/// (`Puzzle::start`); they agree on the verdict and K, and `bitset`'s moves pass the checker,
+/// which replays them from the settled grid. The first board is built by hand: rows `-B---`
+/// and `AA-B-` (no walls): the two `A`s touch on the bottom row and go, which removes the
+/// letter; the `B` they held falls to (1,1), one cell from the other `B` at (1,3); one push
+/// (either `B` towards the other) clears the board, so K = 1.
+#[test]
+fn bitset_settles_unsettled_boards_like_the_reference() {
+    use crate::games::vexed::test_rng::Rng;
+    const BOARDS: usize = 300;
+    let by_hand = Puzzle {
+        name: "U".to_string(),
+        grid: Grid::new(2, 5, b"-B---AA-B-".to_vec()),
+    };
+    for engine in [reference::solve, bitset::solve] {
+        let outcome = engine(&by_hand, &Budget::UNLIMITED).unwrap();
+        assert_eq!(Vexed::score(&outcome.answer), Some(1));
+    }
+    let mut rng = Rng(0x5e77_1ed0);
+    let (mut compared, mut unsettled) = (0, 0);
+    for i in 0..BOARDS {
+        let (rows, cols) = (2 + rng.below(4), 3 + rng.below(4));
+        let cells = (0..rows * cols)
+            .map(|_| rng.pick(&[(b'-', 5), (b'#', 2), (b'A', 1), (b'B', 1), (b'C', 1)]))
+            .collect();
+        let puzzle = Puzzle {
+            name: format!("U{i}"),
+            grid: Grid::new(rows, cols, cells),
+        };
+        unsettled += usize::from(puzzle.start() != puzzle.grid);
+        let slow = reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+        let fast = bitset::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+        let drawn = puzzle.grid.draw();
+        assert_eq!(slow.verdict, fast.verdict, "{drawn}");
+        assert_eq!(
+            Vexed::score(&slow.answer),
+            Vexed::score(&fast.answer),
+            "{drawn}"
+        );
+        if let Some(moves) = &fast.answer {
+            let out = format_solution(&puzzle.name, moves);
+            assert_eq!(check_output(&puzzle, &out, None), Ok(()), "{drawn}");
+        }
+        compared += 1;
+    }
+    assert!(
+        compared == BOARDS && unsettled > BOARDS / 2,
+        "{unsettled} unsettled"
+    );
+}
