@@ -303,8 +303,12 @@ impl<'a, const P: usize> Search<'a, P> {
             }
             self.parts
                 .restore(self.geo, &mut self.pairs, &node.state, &node.bounds);
+            // A node's parent was expanded, so free of trough deadlocks; so is the node when
+            // its troughs did not change (`Troughs::unchanged`).
+            let same = node.parent != NO_PARENT
+                && troughs.unchanged(&self.nodes[node.parent as usize].state, &node.state);
             let sets = self.parts.sets(self.geo);
-            if troughs.deadlocked_letters(node.state.occupied(), sets) {
+            if !same && troughs.deadlocked_letters(node.state.occupied(), sets) {
                 continue; // dead, though its bound is not: not expanded (nor counted)
             }
             if !self.meter.tick() {
