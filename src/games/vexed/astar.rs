@@ -23,7 +23,7 @@
 //!   trough deadlocks ([`super::deadlock`]) when taken, unexpanded. An empty frontier proves
 //!   there is no solution.
 
-use super::bound::{DEAD, Pairs, Parts, lower_bound, written};
+use super::bound::{DEAD, Pairs, Parts, lower_bound, written, written_with_room};
 use super::deadlock::Troughs;
 use super::grid::{Dir, Move};
 use super::planes::{Geometry, MAX_PLANES, State};
@@ -488,9 +488,8 @@ impl Index {
     fn start(&mut self) {
         if self.slots.is_empty() {
             // Address space for the largest index kept, mapped only as slots are written.
-            self.slots = Vec::with_capacity(SPARE_INDEX_BYTES / Self::SLOT_BYTES);
-            self.slots
-                .resize(Self::INITIAL_SLOTS, std::hint::black_box(0));
+            self.slots =
+                written_with_room(SPARE_INDEX_BYTES / Self::SLOT_BYTES, Self::INITIAL_SLOTS, 0);
         }
         self.len = 0;
         self.next_epoch();

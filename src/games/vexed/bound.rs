@@ -258,7 +258,13 @@ impl SmallMemo {
 /// goes through `black_box` so that the compiler does not turn the writes back into a zeroed
 /// allocation.
 pub(crate) fn written<T: Clone>(len: usize, value: T) -> Vec<T> {
-    let mut table = Vec::with_capacity(len);
+    written_with_room(len, len, value)
+}
+
+/// [`written`], in an allocation reserved for `capacity` entries (address space only: the
+/// pages past `len` are mapped as the table grows into them).
+pub(crate) fn written_with_room<T: Clone>(capacity: usize, len: usize, value: T) -> Vec<T> {
+    let mut table = Vec::with_capacity(capacity.max(len));
     table.resize(len, std::hint::black_box(value));
     table
 }
