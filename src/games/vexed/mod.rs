@@ -335,6 +335,11 @@ impl Meter {
         }
         true
     }
+
+    /// True if a pause of `pause` from `now` ends before the deadline (or there is none).
+    pub fn affords(&self, now: std::time::Instant, pause: std::time::Duration) -> bool {
+        self.deadline.is_none_or(|deadline| now + pause < deadline)
+    }
 }
 
 #[cfg(test)]

@@ -477,3 +477,21 @@ fn bitset_settles_unsettled_boards_like_the_reference() {
         "{unsettled} unsettled"
     );
 }
+
+/// A meter with a deadline affords a pause only if it ends before the deadline; without a
+/// time limit, any pause.
+#[test]
+fn a_meter_affords_a_pause_only_before_its_deadline() {
+    use std::time::{Duration, Instant};
+    let unlimited = Meter::new(&Budget::UNLIMITED);
+    assert!(unlimited.affords(Instant::now(), Duration::from_secs(1 << 20)));
+    let budget = Budget {
+        max_states: None,
+        time_limit: Some(Duration::from_secs(60)),
+    };
+    let meter = Meter::new(&budget);
+    let now = Instant::now();
+    assert!(meter.affords(now, Duration::from_secs(1)));
+    assert!(!meter.affords(now, Duration::from_secs(61)));
+    assert!(!meter.affords(now + Duration::from_secs(60), Duration::ZERO));
+}
