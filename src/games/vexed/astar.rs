@@ -189,8 +189,8 @@ enum Stop {
     Budget,
 }
 
-/// A child of the node being expanded: (cell, direction, board, digest, blocks).
-type Child<const P: usize> = (usize, Dir, State<P>, u64, u32);
+/// A child of the node being expanded: (cell, direction, board, digest).
+type Child<const P: usize> = (usize, Dir, State<P>, u64);
 
 thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
@@ -353,11 +353,7 @@ impl<'a, const P: usize> Search<'a, P> {
             }
             let digest = child.digest();
             self.index.prefetch(digest);
-            // The frontier takes children with fewer blocks first (so, among the children of
-            // one node, those whose push removed blocks), then the last queued: they are
-            // queued last to first, so that the first made is taken first (see `Frontier`).
-            let blocks = child.occupied().count_ones();
-            children.push((cell, dir, child, digest, blocks));
+            children.push((cell, dir, child, digest));
         }
         // Lookups after all children are made, so that their prefetches overlap.
         let Some(g) = node.g.checked_add(1) else {
@@ -365,8 +361,11 @@ impl<'a, const P: usize> Search<'a, P> {
             self.children = children;
             return Err(Stop::OutOfMemory);
         };
-        for (cell, dir, child, digest, blocks) in children.iter().rev() {
-            let (cell, dir, digest, blocks) = (*cell, *dir, *digest, *blocks);
+        // The frontier takes children with fewer blocks first (so, among the children of one
+        // node, those whose push removed blocks), then the last queued: they are queued last
+        // to first, so that the first made is taken first (see `Frontier`).
+        for (cell, dir, child, digest) in children.iter().rev() {
+            let (cell, dir, digest) = (*cell, *dir, *digest);
             if self.index.needs_room() {
                 let Some(started) = self.pause() else {
                     self.children = children;
@@ -393,6 +392,7 @@ impl<'a, const P: usize> Search<'a, P> {
                         ..*known
                     };
                     let child_f = f.max(u32::from(g) + u32::from(known.h));
+                    let blocks = child.occupied().count_ones();
                     self.frontier.push(child_f, g, blocks, other);
                 }
                 Err(slot) => {
@@ -426,6 +426,7 @@ impl<'a, const P: usize> Search<'a, P> {
                     let child_id = self.nodes.len() as u32;
                     self.add(*child, id, g, Push::new(cell, dir), h, bounds);
                     self.index.insert_at(slot, digest, child_id);
+                    let blocks = child.occupied().count_ones();
                     self.frontier.push(child_f, g, blocks, child_id);
                 }
             }
