@@ -181,6 +181,12 @@ fn recast<A: Copy, B: Copy>(vector: Vec<A>) -> Vec<B> {
     }
 }
 
+/// A table of the search that grows by doubling ([`Search::grow`]).
+enum Table {
+    Index,
+    Arena,
+}
+
 /// Why a search stops before its end.
 enum Stop {
     /// The arena is full.
@@ -208,7 +214,7 @@ struct Search<'a, const P: usize> {
     children: Vec<Child<P>>,
     /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
     parts: Parts,
-    /// How long the last growth of the arena or the index took ([`Search::pause`]).
+    /// How long the last growth of the arena or the index took ([`Search::grow`]).
     last_pause: std::time::Duration,
 }
 
@@ -341,7 +347,7 @@ impl<'a, const P: usize> Search<'a, P> {
 
     /// Expands one node whose queue key is `f`: the solution if a child is clear; `Err` when
     /// the arena is full (or a depth would not fit a node), or when growing a table would
-    /// not end before the deadline ([`Search::pause`]).
+    /// not end before the deadline ([`Search::grow`]).
     /// `self.parts` are the node's ([`Parts::restore`]).
     fn expand(&mut self, id: u32, node: Node<P>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
         let mut children = std::mem::take(&mut self.children);
@@ -366,14 +372,9 @@ impl<'a, const P: usize> Search<'a, P> {
         // to first, so that the first made is taken first (see `Frontier`).
         for (cell, dir, child, digest) in children.iter().rev() {
             let (cell, dir, digest) = (*cell, *dir, *digest);
-            if self.index.needs_room() {
-                let Some(started) = self.pause() else {
-                    self.children = children;
-                    return Err(Stop::Budget);
-                };
-                self.index
-                    .grow(self.nodes.iter().map(|node| node.state.digest()));
-                self.last_pause = started.elapsed();
+            if self.index.needs_room() && !self.grow(Table::Index) {
+                self.children = children;
+                return Err(Stop::Budget);
             }
             let nodes = &self.nodes;
             match self
@@ -415,13 +416,9 @@ impl<'a, const P: usize> Search<'a, P> {
                         self.children = children;
                         return Err(Stop::OutOfMemory);
                     }
-                    if self.nodes.len() == self.nodes.capacity() {
-                        let Some(started) = self.pause() else {
-                            self.children = children;
-                            return Err(Stop::Budget);
-                        };
-                        self.reserve();
-                        self.last_pause = started.elapsed();
+                    if self.nodes.len() == self.nodes.capacity() && !self.grow(Table::Arena) {
+                        self.children = children;
+                        return Err(Stop::Budget);
                     }
                     let child_id = self.nodes.len() as u32;
                     self.add(*child, id, g, Push::new(cell, dir), h, bounds);
@@ -435,17 +432,27 @@ impl<'a, const P: usize> Search<'a, P> {
         Ok(None)
     }
 
-    /// The time now, if a pause to grow a table (the arena or the index, both doubling: the
-    /// pause takes about twice the last one) may end before the deadline; `None` if it would
-    /// not, so that the search stops at its budget instead of past it. Measured on the
+    /// Doubles `table`, unless the pause would not end before the deadline (both tables
+    /// double, so a pause takes about twice the last one): then returns false, and the search
+    /// stops at its budget instead of past it. Measured on the
     /// Impossible pack (`gamebench run DIR -g vexed -j 1 --time-limit 1`, the `time_ns` of its
     /// 34 budget stops): without this, up to 1.115 s, when a doubling of 100 MB or more (up to
     /// 385 ms) came just before the deadline; with it, 0.89 s to 1.044 s. The rest past 1 s
     /// is mostly the allocator returning the arena's memory after the stop (about 30 ms for
     /// 400 MB).
-    fn pause(&self) -> Option<std::time::Instant> {
-        let now = std::time::Instant::now();
-        self.meter.affords(now, 2 * self.last_pause).then_some(now)
+    fn grow(&mut self, table: Table) -> bool {
+        let started = std::time::Instant::now();
+        if !self.meter.affords(started, 2 * self.last_pause) {
+            return false;
+        }
+        match table {
+            Table::Index => self
+                .index
+                .grow(self.nodes.iter().map(|node| node.state.digest())),
+            Table::Arena => self.reserve(),
+        }
+        self.last_pause = started.elapsed();
+        true
     }
 
     /// Doubles the arena's capacity, but never past `self.capacity` (a plain push could

@@ -257,10 +257,19 @@ fn has_cycle(edges: &[Codes], nodes: Codes) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Budget, Verdict};
+    use crate::game::{Budget, Outcome, Verdict};
     use crate::games::vexed::grid::Grid;
     use crate::games::vexed::test_rng::Rng;
-    use crate::games::vexed::{Puzzle, reference};
+    use crate::games::vexed::{Puzzle, Solution, reference};
+
+    /// What the reference BFS finds for `grid`, without a budget.
+    fn by_reference(grid: &Grid) -> Outcome<Solution> {
+        let puzzle = Puzzle {
+            name: "T".into(),
+            grid: grid.clone(),
+        };
+        reference::solve(&puzzle, &Budget::UNLIMITED).expect("the reference never errs")
+    }
 
     /// Random boards of the soundness check.
     const BOARDS: usize = 20_000;
@@ -307,11 +316,7 @@ mod tests {
                 continue;
             }
             deadlocked += 1;
-            let puzzle = Puzzle {
-                name: "T".into(),
-                grid: grid.clone(),
-            };
-            let outcome = reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+            let outcome = by_reference(&grid);
             assert_eq!(
                 outcome.verdict,
                 Verdict::Unsolved,
@@ -366,12 +371,7 @@ mod tests {
             let grid = random_ledge_board(&mut rng);
             let geo = Geometry::new(&grid);
             let state = State::<2>::new(&geo, &grid);
-            let puzzle = Puzzle {
-                name: "L".into(),
-                grid: grid.clone(),
-            };
-            let outcome = reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
-            let solvable = outcome.verdict == Verdict::Solved;
+            let solvable = by_reference(&grid).verdict == Verdict::Solved;
             if Troughs::new(&geo).deadlocked(&state) {
                 assert!(!solvable, "deadlocked yet solvable:\n{}", grid.draw());
             }
@@ -492,11 +492,7 @@ mod tests {
         let rows = ["#--ABAB#", "#--#####", "#------#", "########"];
         assert!(!deadlocked(&rows));
         let grid = Grid::new(4, 8, rows.iter().flat_map(|r| r.bytes()).collect());
-        let puzzle = Puzzle {
-            name: "LEDGE".into(),
-            grid,
-        };
-        let solved = reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+        let solved = by_reference(&grid);
         assert_eq!(solved.answer.map(|moves| moves.len()), Some(11));
     }
 
