@@ -7,7 +7,6 @@
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -233,7 +232,7 @@ struct CheckArgs {
     budget: BudgetArgs,
 }
 
-fn main() -> ExitCode {
+fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve(args),
@@ -243,13 +242,36 @@ fn main() -> ExitCode {
         Command::List => list(),
         Command::Merge(args) => shard_cli::merge(args),
     };
-    match result {
-        Ok(code) => ExitCode::from(code),
+    let code = match result {
+        Ok(code) => code,
         Err(e) => {
             eprintln!("gamebench: {e:#}");
-            ExitCode::from(2)
+            2
         }
-    }
+    };
+    exit_now(code)
+}
+
+/// Ends the process with `code` once stdout is flushed, without the exit handlers.
+///
+/// Every command has finished when it returns: its files are written and closed, its threads
+/// idle. What the exit handlers would still do is the allocator's teardown: mimalloc's handler
+/// collects every page it holds and hands them back to the kernel (`madvise`), which the
+/// kernel does anyway when the process ends. Measured (paired runs of `solve` on the mixed
+/// Vexed set, about 9.3 ms): 0.15 ms saved. A failed flush of stdout (a closed pipe, a full
+/// disk) is an error, exit code 2, where the runtime would have ignored it.
+fn exit_now(code: u8) -> ! {
+    let code = match std::io::stdout().flush() {
+        Ok(()) => code,
+        Err(e) => {
+            eprintln!("gamebench: writing the output: {e}");
+            2
+        }
+    };
+    // SAFETY: `_exit` only ends the process: no exit handler or destructor runs, so no Rust
+    // invariant can be observed broken afterwards. stdout is flushed above and stderr is not
+    // buffered.
+    unsafe { libc::_exit(i32::from(code)) }
 }
 
 fn find_game(name: &str) -> Result<&'static dyn Game> {
