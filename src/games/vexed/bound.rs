@@ -850,17 +850,22 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
         ..
     } = pairs;
     let lanes = *lanes;
-    fn rows<'t>(table: &'t [Lane], lanes: usize, cells: &[usize]) -> [&'t [Lane]; PARTITION_MAX] {
-        std::array::from_fn(|i| cells.get(i).map_or(&[][..], |&a| row_of(table, lanes, a)))
-    }
-    let letter = Letter {
+    // Each block's three rows, in one pass (the rows of a cell start at the same lane in
+    // every table).
+    let mut letter = Letter {
         count,
         columns,
         pair: &pair,
-        from: rows(from, lanes, cells),
-        near: rows(near, lanes, cells),
-        near2: rows(near2, lanes, cells),
+        from: [&[]; PARTITION_MAX],
+        near: [&[]; PARTITION_MAX],
+        near2: [&[]; PARTITION_MAX],
     };
+    for (i, &a) in cells.iter().enumerate() {
+        let row = a * lanes..(a + 1) * lanes;
+        letter.from[i] = &from[row.clone()];
+        letter.near[i] = &near[row.clone()];
+        letter.near2[i] = &near2[row];
+    }
     let mut cost_of = |group: u32, cap: u32| {
         if group.count_ones() == 2 {
             // A pair costs two table reads: cheaper than the memo.
