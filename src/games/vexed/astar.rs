@@ -488,14 +488,13 @@ impl<'a, const P: usize> Search<'a, P> {
     /// The moves from the start to node `id`, then the push `(cell, dir)`. Each push is
     /// described on the board it was made on, its parent's, which the arena holds: nothing
     /// is replayed.
-    fn moves(&self, mut id: u32, cell: usize, dir: Dir) -> Vec<Move> {
+    fn moves(&self, id: u32, cell: usize, dir: Dir) -> Vec<Move> {
         let mut node = &self.nodes[id as usize];
         let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
         moves.push(self.geo.describe(&node.state, cell, dir));
         while node.parent != NO_PARENT {
             let push = node.push;
-            id = node.parent;
-            node = &self.nodes[id as usize];
+            node = &self.nodes[node.parent as usize];
             moves.push(self.geo.describe(&node.state, push.cell(), push.dir()));
         }
         moves.reverse();
