@@ -21,13 +21,12 @@ use gamebench::results::{self, Status};
 use gamebench::runner::{self, Config};
 use gamebench_generators as generators;
 
-/// mimalloc: many small per-case allocations from several threads (outputs, rows); the system
-/// allocator spends a measurable share of a fast game's run in page faults and arena locks.
-/// Built with `no_thp` (Cargo.toml): with transparent huge pages, a fresh Vexed arena sometimes
-/// stalled for tens of milliseconds in the kernel (hard set, 10 cold runs: 3 of 10 took 40-51 ms
-/// instead of ~8.5 ms; without: all 6.3-9.1 ms).
+/// The system allocator for the short single-threaded commands, mimalloc for the batches
+/// (see `allocator`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
+
+mod allocator;
 
 mod shard_cli; // shards (issue 6)
 
@@ -234,6 +233,9 @@ struct CheckArgs {
 
 fn main() {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Run(_) | Command::Gen(_)) {
+        allocator::use_batch_allocator();
+    }
     let result = match cli.command {
         Command::Solve(args) => solve(args),
         Command::Run(args) => run(args),
