@@ -182,6 +182,7 @@ fn recast<A: Copy, B: Copy>(vector: Vec<A>) -> Vec<B> {
 }
 
 /// A table of the search that grows by doubling ([`Search::grow`]).
+#[derive(Clone, Copy)]
 enum Table {
     Index,
     Arena,
@@ -214,8 +215,8 @@ struct Search<'a, const P: usize> {
     children: Vec<Child<P>>,
     /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
     parts: Parts,
-    /// How long the last growth of the arena or the index took ([`Search::grow`]).
-    last_pause: std::time::Duration,
+    /// How long the last growth of each table took, by [`Table`] ([`Search::grow`]).
+    last_pause: [std::time::Duration; 2],
 }
 
 impl<'a, const P: usize> Search<'a, P> {
@@ -260,7 +261,7 @@ impl<'a, const P: usize> Search<'a, P> {
             capacity,
             children: boards.children,
             parts: Parts::EMPTY,
-            last_pause: std::time::Duration::ZERO,
+            last_pause: [std::time::Duration::ZERO; 2],
         }
     }
 
@@ -432,9 +433,13 @@ impl<'a, const P: usize> Search<'a, P> {
         Ok(None)
     }
 
-    /// Doubles `table`, unless the pause would not end before the deadline (both tables
-    /// double, so a pause takes about twice the last one): then returns false, and the search
-    /// stops at its budget instead of past it. Measured on the
+    /// Doubles `table`, unless the pause would not end before the deadline (a table doubles,
+    /// so its pause takes about twice its last one): then returns false, and the search
+    /// stops at its budget instead of past it. The two tables are timed apart: with the
+    /// system allocator a doubling of the arena is a `mremap` (0.3-0.7 ms at 50-100 MB) while
+    /// the index's is a rehash (65 ms, then 133 ms), and a single last pause let an index
+    /// doubling start 2 x 0.5 ms before the deadline (`solve --time-limit 1` on
+    /// IMPOSSIBLE-044, whole process: 1.07-1.15 s; timed apart: 0.96-1.02 s). Measured on the
     /// Impossible pack (`gamebench run DIR -g vexed -j 1 --time-limit 1`, the `time_ns` of its
     /// 34 budget stops): without this, up to 1.115 s, when a doubling of 100 MB or more (up to
     /// 385 ms) came just before the deadline; with it, 0.89 s to 1.044 s. The rest past 1 s
@@ -442,7 +447,10 @@ impl<'a, const P: usize> Search<'a, P> {
     /// 400 MB).
     fn grow(&mut self, table: Table) -> bool {
         let started = std::time::Instant::now();
-        if !self.meter.affords(started, 2 * self.last_pause) {
+        if !self
+            .meter
+            .affords(started, 2 * self.last_pause[table as usize])
+        {
             return false;
         }
         match table {
@@ -451,7 +459,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 .grow(self.nodes.iter().map(|node| node.state.digest())),
             Table::Arena => self.reserve(),
         }
-        self.last_pause = started.elapsed();
+        self.last_pause[table as usize] = started.elapsed();
         true
     }
 
