@@ -93,3 +93,35 @@ unsafe impl GlobalAlloc for Allocator {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs in the test binary, whose global allocator is this one. Other tests may run at the
+    /// same time: switching mid-process is what the design allows (only new blocks change
+    /// allocator), so the test asserts what holds whichever mode they saw.
+    #[test]
+    fn blocks_go_back_to_the_allocator_that_made_them() {
+        let layout = Layout::new::<[u64; 4]>();
+        // SAFETY: a non-zero layout; the block is freed with it below.
+        let system = unsafe { System.alloc(layout) };
+        assert!(!system.is_null() && !from_mimalloc(system));
+        let mut early = vec![1u8; 100];
+        let early_owner = from_mimalloc(early.as_mut_ptr());
+        use_batch_allocator();
+        let mut late = vec![2u8; 100];
+        assert!(
+            from_mimalloc(late.as_mut_ptr()),
+            "a block made in batch mode is mimalloc's"
+        );
+        // Growing a block keeps it with its allocator.
+        early.resize(1 << 16, 3);
+        late.resize(1 << 16, 4);
+        assert_eq!(from_mimalloc(early.as_mut_ptr()), early_owner);
+        assert!(from_mimalloc(late.as_mut_ptr()));
+        assert!(early[99] == 1 && early[100] == 3 && late[99] == 2 && late[100] == 4);
+        // SAFETY: made above by `System` with this layout.
+        unsafe { System.dealloc(system, layout) };
+    }
+}
