@@ -259,9 +259,10 @@ fn main() {
 /// Every command has finished when it returns: its files are written and closed, its threads
 /// idle. What the exit handlers would still do is the allocator's teardown: mimalloc's handler
 /// collects every page it holds and hands them back to the kernel (`madvise`), which the
-/// kernel does anyway when the process ends. Measured (paired runs of `solve` on the mixed
-/// Vexed set, about 9.3 ms): 0.15 ms saved. A failed flush of stdout (a closed pipe, a full
-/// disk) is an error, exit code 2, where the runtime would have ignored it.
+/// kernel does anyway when the process ends. Measured when `solve` still used mimalloc (paired
+/// runs on the mixed Vexed set, about 9.3 ms): 0.15 ms saved; `run` and `gen` still use it
+/// (see `allocator`). A failed flush of stdout (a closed pipe, a full disk) is an error, exit
+/// code 2, where the runtime would have ignored it.
 fn exit_now(code: u8) -> ! {
     let code = match std::io::stdout().flush() {
         Ok(()) => code,

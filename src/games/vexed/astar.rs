@@ -188,6 +188,11 @@ enum Table {
     Arena,
 }
 
+impl Table {
+    /// How many tables there are (`table as usize` is below it).
+    const COUNT: usize = 2;
+}
+
 /// Why a search stops before its end.
 enum Stop {
     /// The arena is full.
@@ -216,7 +221,7 @@ struct Search<'a, const P: usize> {
     /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
     parts: Parts,
     /// How long the last growth of each table took, by [`Table`] ([`Search::grow`]).
-    last_pause: [std::time::Duration; 2],
+    last_pause: [std::time::Duration; Table::COUNT],
 }
 
 impl<'a, const P: usize> Search<'a, P> {
@@ -261,7 +266,7 @@ impl<'a, const P: usize> Search<'a, P> {
             capacity,
             children: boards.children,
             parts: Parts::EMPTY,
-            last_pause: [std::time::Duration::ZERO; 2],
+            last_pause: [std::time::Duration::ZERO; Table::COUNT],
         }
     }
 

@@ -850,8 +850,7 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
         ..
     } = pairs;
     let lanes = *lanes;
-    // Each block's three rows, in one pass (the rows of a cell start at the same lane in
-    // every table).
+    // Each block's three rows, in one pass over the blocks.
     let mut letter = Letter {
         count,
         columns,
@@ -861,10 +860,9 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
         near2: [&[]; PARTITION_MAX],
     };
     for (i, &a) in cells.iter().enumerate() {
-        let row = a * lanes..(a + 1) * lanes;
-        letter.from[i] = &from[row.clone()];
-        letter.near[i] = &near[row.clone()];
-        letter.near2[i] = &near2[row];
+        letter.from[i] = row_of(from, lanes, a);
+        letter.near[i] = row_of(near, lanes, a);
+        letter.near2[i] = row_of(near2, lanes, a);
     }
     let mut cost_of = |group: u32, cap: u32| {
         if group.count_ones() == 2 {
