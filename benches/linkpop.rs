@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{corpus_path, load_file, solve_all};
+use common::{assert_correct, corpus_path, load_file, solve_all};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamebench::registry;
 
@@ -23,18 +23,21 @@ fn engines(c: &mut Criterion) {
         ("worst", "worst/linkpop-worst-1-0.in"),
         ("moving", "moving/linkpop-moving-1-0.in"),
     ] {
-        let cases = load_file(game, &root.join(file));
+        let corpus = load_file(game, &root.join(file));
+        let bitboard = game.engine("bitboard").unwrap();
+        assert_correct(bitboard, &corpus, corpus.len());
         let mut group = c.benchmark_group(format!("linkpop/{set}"));
         group.sample_size(10);
-        group.throughput(Throughput::Elements(cases.len() as u64));
-        group.bench_function(format!("bitboard/all-{}", cases.len()), |b| {
-            b.iter(|| solve_all(game, "bitboard", &cases))
+        group.throughput(Throughput::Elements(corpus.len() as u64));
+        group.bench_function(format!("bitboard/all-{}", corpus.len()), |b| {
+            b.iter(|| solve_all(bitboard, &corpus.cases))
         });
-        let shared = &cases[..SHARED_CASES];
+        let shared = corpus.first(SHARED_CASES);
         group.throughput(Throughput::Elements(SHARED_CASES as u64));
-        for engine in game.engine_names() {
-            group.bench_function(format!("{engine}/first-{SHARED_CASES}"), |b| {
-                b.iter(|| solve_all(game, engine, shared))
+        for engine in game.engines() {
+            assert_correct(engine, &corpus, SHARED_CASES);
+            group.bench_function(format!("{}/first-{SHARED_CASES}", engine.name()), |b| {
+                b.iter(|| solve_all(engine, shared))
             });
         }
         group.finish();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{corpus_path, load_dir, solve_all};
+use common::{assert_correct, corpus_path, load_dir, solve_all};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamebench::registry;
 
@@ -16,14 +16,17 @@ fn engines(c: &mut Criterion) {
     let game = registry::find("vexed").unwrap();
     for set in ["hard", "mixed"] {
         let dir = corpus_path(&format!("vexed/{set}"));
-        let cases = load_dir(game, &dir);
+        let corpus = load_dir(game, &dir);
         let mut group = c.benchmark_group(format!("vexed/{set}"));
-        group.throughput(Throughput::Elements(cases.len() as u64));
-        for engine in game.engine_names() {
-            if engine == "reference" {
+        group.throughput(Throughput::Elements(corpus.len() as u64));
+        for engine in game.engines() {
+            assert_correct(engine, &corpus, corpus.len());
+            if engine.is_reference() {
                 group.sample_size(SLOW_SAMPLES);
             }
-            group.bench_function(engine, |b| b.iter(|| solve_all(game, engine, &cases)));
+            group.bench_function(engine.name(), |b| {
+                b.iter(|| solve_all(engine, &corpus.cases))
+            });
         }
         group.finish();
     }

@@ -1,13 +1,30 @@
-//! A short, stable digest of a case's output for the CSV: equal outputs give equal digests, so
-//! two runs or two engines can be compared without keeping the outputs.
+//! The one hash of gamebench: 64-bit FNV-1a (the `fnv` crate), written as 16 lower-case hex
+//! digits. Case outputs get a digest in the CSV (equal outputs, equal digests, so two runs or
+//! two engines can be compared without keeping the outputs); shards hash their case lists and
+//! rows with the same function, streamed through [`Digest`].
 
 use std::hash::Hasher;
 
-/// 64-bit FNV-1a of the bytes, as 16 lower-case hex digits.
+/// A streamed FNV-1a 64 digest.
+#[derive(Default)]
+pub struct Digest(fnv::FnvHasher);
+
+impl Digest {
+    pub fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+
+    /// The digest so far, as 16 hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0.finish())
+    }
+}
+
+/// The digest of `bytes` (see [`Digest`]).
 pub fn digest(bytes: &[u8]) -> String {
-    let mut hasher = fnv::FnvHasher::default();
+    let mut hasher = Digest::default();
     hasher.write(bytes);
-    format!("{:016x}", hasher.finish())
+    hasher.hex()
 }
 
 #[cfg(test)]

@@ -101,8 +101,8 @@ pub struct Parsed<C> {
     pub case: Result<C, CaseError>,
 }
 
-/// An engine of a game: a name and a function. Engines are plain functions so that the registry
-/// is a static table and engines carry no state between cases.
+/// An engine of a game: a name and a function. Engines are plain functions so that a game's
+/// engine table is a constant and engines carry no state between cases.
 pub struct Engine<C, A> {
     pub name: &'static str,
     /// One line for `--help` and the README.
@@ -111,6 +111,9 @@ pub struct Engine<C, A> {
     /// (e.g. a Yut move naming an escaped token); the error names the line.
     pub solve: fn(&C, &Budget) -> Result<Outcome<A>, CaseError>,
 }
+
+/// The name every game gives its literal engine, the oracle of the others.
+pub const REFERENCE_ENGINE: &str = "reference";
 
 /// How a game checks a produced case output against the expected one.
 /// Returns `Ok(())` when accepted, or the reason (first differing line, bad move, …).
@@ -132,9 +135,10 @@ pub trait Rules: Send + Sync + 'static {
     /// Text between two consecutive cases' outputs in a file (SameGame: a blank line).
     const SEPARATOR: &'static str = "";
 
-    /// The engines, `reference` first; the default engine is [`Rules::DEFAULT_ENGINE`].
-    fn engines() -> &'static [Engine<Self::Case, Self::Answer>];
-    /// The fastest engine, used when the user names none.
+    /// The engines, [`REFERENCE_ENGINE`] first, names unique. Checked when the game is
+    /// registered ([`Registered::new`], evaluated at compile time in the registry).
+    const ENGINES: &'static [Engine<Self::Case, Self::Answer>];
+    /// The fastest engine, used when the user names none; one of [`Rules::ENGINES`].
     const DEFAULT_ENGINE: &'static str;
 
     /// Splits a judge input file into cases. Never panics, whatever the bytes.
@@ -213,29 +217,38 @@ pub struct Solved {
     pub work: u64,
     /// See [`Rules::score`].
     pub score: Option<u64>,
+    /// Wall time of the engine call alone (not the formatting of its answer).
+    pub elapsed: Duration,
 }
 
+/// Which engine of a game: an index into its engine table. Only a [`Game`] makes one, and an
+/// [`EngineRef`] keeps it with its game, so an id never reaches another game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EngineId(usize);
+
 /// Object-safe view of a game, used by the runner and CLI. Implemented by [`Registered`].
+/// Engines are reached through [`EngineRef`]s (see the inherent methods on `dyn Game`).
 pub trait Game: Send + Sync {
     fn name(&self) -> &'static str;
     fn title(&self) -> &'static str;
     fn work_unit(&self) -> &'static str;
     fn separator(&self) -> &'static str;
-    /// Engine names, `reference` first.
-    fn engine_names(&self) -> Vec<&'static str>;
-    /// `(name, about)` of every engine.
-    fn engine_about(&self) -> Vec<(&'static str, &'static str)>;
-    fn default_engine(&self) -> &'static str;
+    /// Number of engines; their ids are `0..engine_count()`, the reference engine first.
+    fn engine_count(&self) -> usize;
+    /// `(name, about)` of an engine.
+    fn engine_info(&self, id: EngineId) -> (&'static str, &'static str);
+    /// Id of the default (fastest) engine.
+    fn default_engine_id(&self) -> EngineId;
     fn parse(&self, input: &[u8]) -> Vec<ParsedCase>;
-    /// Runs engine `engine` on a case produced by this game's `parse`.
-    /// Returns `None` when the engine does not exist.
+    /// Runs engine `id` on a case produced by this game's `parse`; `index` is the case's
+    /// 1-based position in its file (it appears in some judge outputs).
     fn solve(
         &self,
-        engine: &str,
+        id: EngineId,
         index: usize,
         case: &(dyn Any + Send + Sync),
         budget: &Budget,
-    ) -> Option<Result<Solved, CaseError>>;
+    ) -> Result<Solved, CaseError>;
     fn split_output(&self, output: &str) -> Vec<String>;
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
     /// Joins per-case output blocks into a file's judge output.
@@ -244,13 +257,153 @@ pub trait Game: Send + Sync {
     }
 }
 
+impl dyn Game {
+    /// Every engine of the game, the reference engine first.
+    pub fn engines(&'static self) -> impl Iterator<Item = EngineRef> {
+        (0..self.engine_count()).map(move |i| EngineRef {
+            game: self,
+            id: EngineId(i),
+        })
+    }
+
+    /// The engine called `name`, if the game has one.
+    pub fn engine(&'static self, name: &str) -> Option<EngineRef> {
+        self.engines().find(|e| e.name() == name)
+    }
+
+    /// The literal engine, the oracle of the others.
+    pub fn reference(&'static self) -> EngineRef {
+        EngineRef {
+            game: self,
+            id: EngineId(0),
+        }
+    }
+
+    /// The engine used when the user names none.
+    pub fn default_engine(&'static self) -> EngineRef {
+        EngineRef {
+            game: self,
+            id: self.default_engine_id(),
+        }
+    }
+
+    /// Engine names, the reference engine first.
+    pub fn engine_names(&'static self) -> Vec<&'static str> {
+        self.engines().map(|e| e.name()).collect()
+    }
+}
+
+/// An engine resolved once, before any work: its game and its place in the game's table.
+/// Solving through it looks nothing up.
+#[derive(Clone, Copy)]
+pub struct EngineRef {
+    pub game: &'static dyn Game,
+    id: EngineId,
+}
+
+impl EngineRef {
+    pub fn name(&self) -> &'static str {
+        self.game.engine_info(self.id).0
+    }
+
+    pub fn about(&self) -> &'static str {
+        self.game.engine_info(self.id).1
+    }
+
+    /// Whether this is its game's reference engine.
+    pub fn is_reference(&self) -> bool {
+        self.id == EngineId(0)
+    }
+
+    /// Whether this is its game's default engine.
+    pub fn is_default(&self) -> bool {
+        self.id == self.game.default_engine_id()
+    }
+
+    /// Solves a case parsed by this engine's game (see [`Game::solve`]).
+    pub fn solve(
+        &self,
+        index: usize,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+    ) -> Result<Solved, CaseError> {
+        self.game.solve(self.id, index, case, budget)
+    }
+}
+
+impl PartialEq for EngineRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::addr_eq(self.game, other.game) && self.id == other.id
+    }
+}
+
+impl Eq for EngineRef {}
+
+impl std::fmt::Debug for EngineRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.game.name(), self.name())
+    }
+}
+
 /// Adapter from a typed [`Rules`] implementation to the object-safe [`Game`].
 pub struct Registered<R: Rules>(std::marker::PhantomData<fn() -> R>);
 
 impl<R: Rules> Registered<R> {
+    /// Registers a game. In a `static` (the registry) this runs at compile time, so a game
+    /// whose engine table breaks the contract does not build: the reference engine first,
+    /// unique names, a default engine that exists.
     pub const fn new() -> Self {
+        let engines = R::ENGINES;
+        assert!(
+            !engines.is_empty() && str_eq(engines[0].name, REFERENCE_ENGINE),
+            "a game's first engine must be its reference engine"
+        );
+        let mut i = 0;
+        while i < engines.len() {
+            let mut j = i + 1;
+            while j < engines.len() {
+                assert!(
+                    !str_eq(engines[i].name, engines[j].name),
+                    "two engines of a game share a name"
+                );
+                j += 1;
+            }
+            i += 1;
+        }
+        assert!(
+            engine_position(engines, R::DEFAULT_ENGINE).is_some(),
+            "a game's default engine must be one of its engines"
+        );
         Registered(std::marker::PhantomData)
     }
+}
+
+/// String equality usable in constant evaluation.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Position of the engine called `name` in `engines`, usable in constant evaluation.
+const fn engine_position<C, A>(engines: &[Engine<C, A>], name: &str) -> Option<usize> {
+    let mut i = 0;
+    while i < engines.len() {
+        if str_eq(engines[i].name, name) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 impl<R: Rules> Default for Registered<R> {
@@ -277,14 +430,15 @@ impl<R: Rules> Game for Registered<R> {
     fn separator(&self) -> &'static str {
         R::SEPARATOR
     }
-    fn engine_names(&self) -> Vec<&'static str> {
-        R::engines().iter().map(|e| e.name).collect()
+    fn engine_count(&self) -> usize {
+        R::ENGINES.len()
     }
-    fn engine_about(&self) -> Vec<(&'static str, &'static str)> {
-        R::engines().iter().map(|e| (e.name, e.about)).collect()
+    fn engine_info(&self, id: EngineId) -> (&'static str, &'static str) {
+        let engine = &R::ENGINES[id.0];
+        (engine.name, engine.about)
     }
-    fn default_engine(&self) -> &'static str {
-        R::DEFAULT_ENGINE
+    fn default_engine_id(&self) -> EngineId {
+        EngineId(engine_position(R::ENGINES, R::DEFAULT_ENGINE).expect("checked in new()"))
     }
     fn parse(&self, input: &[u8]) -> Vec<ParsedCase> {
         R::parse(input)
@@ -299,19 +453,24 @@ impl<R: Rules> Game for Registered<R> {
     }
     fn solve(
         &self,
-        engine: &str,
+        id: EngineId,
         index: usize,
         case: &(dyn Any + Send + Sync),
         budget: &Budget,
-    ) -> Option<Result<Solved, CaseError>> {
-        let engine = R::engines().iter().find(|e| e.name == engine)?;
+    ) -> Result<Solved, CaseError> {
+        let engine = &R::ENGINES[id.0];
         let case = downcast::<R>(case);
-        Some((engine.solve)(case, budget).map(|outcome| Solved {
+        let start = Instant::now();
+        let outcome = (engine.solve)(case, budget);
+        let elapsed = start.elapsed();
+        let outcome = outcome?;
+        Ok(Solved {
             output: R::format_case(index, case, &outcome),
             verdict: outcome.verdict,
             work: outcome.work,
             score: R::score(&outcome.answer),
-        }))
+            elapsed,
+        })
     }
     fn split_output(&self, output: &str) -> Vec<String> {
         R::split_output(output)

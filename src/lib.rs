@@ -15,14 +15,17 @@
 //! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
 //!   merging the shards' CSVs into the one a single machine would have written.
 
+pub mod atomic;
 pub mod corpus;
 pub mod digest;
 pub mod export;
 pub mod external;
 pub mod game;
 pub mod games;
+pub mod judge;
 pub mod merge;
 pub mod registry;
 pub mod results;
 pub mod runner;
 pub mod shard;
+pub mod status;

@@ -21,38 +21,13 @@
 //! | digest    | FNV-1a 64 of the case's output block, hex                                |
 //! | message   | why a case is `error`/`mismatch`, with file, case and line               |
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-/// The verdict on one case for one engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Solved (and, with `--check`, accepted).
-    Ok,
-    /// Rejected by the check against the expected output or the baseline engine.
-    Mismatch,
-    /// The case could not be read or played (malformed input) or the engine failed.
-    Error,
-    /// The engine proved there is no answer.
-    Unsolved,
-    /// The engine's budget ran out.
-    Budget,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Mismatch => "mismatch",
-            Status::Error => "error",
-            Status::Unsolved => "unsolved",
-            Status::Budget => "budget",
-        }
-    }
-}
+pub use crate::status::Status;
 
 /// What a row's time covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,45 +96,83 @@ pub struct EngineSummary {
     pub baseline: Option<String>,
 }
 
-/// One case of one engine, over its timed runs.
-struct CaseRuns<'a> {
-    /// The worst status over runs (they agree unless an engine is flaky).
-    status: Status,
-    times: Vec<u64>,
-    timing: Timing,
-    label: &'a str,
+/// What the summary keeps of one case of one engine: its status and time, without the output,
+/// digest or message, so that a run's memory does not grow with its outputs. Names are shared
+/// (`Arc<str>`): one allocation per file and per engine, not per case.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub game: Arc<str>,
+    pub engine: Arc<str>,
+    pub file: Arc<str>,
+    /// 1-based case index.
+    pub case: usize,
+    pub label: Box<str>,
+    /// The worst status over the case's runs.
+    pub status: Status,
+    /// The median of the timed runs (none for a case that could not be timed).
+    pub time_ns: Option<u64>,
+    pub timing: Timing,
 }
 
-/// Rows grouped per (game, engine) in first-appearance order, each group's cases sorted by
-/// (file, case). Borrowed keys: summarising a large run allocates no strings.
+impl Record {
+    /// The records of CSV rows: one per (game, engine, file, case), runs folded into the median.
+    pub fn from_rows(rows: &[Row]) -> Vec<Record> {
+        fn name<'r>(names: &mut HashMap<&'r str, Arc<str>>, s: &'r str) -> Arc<str> {
+            names.entry(s).or_insert_with(|| s.into()).clone()
+        }
+        let mut index: HashMap<(&str, &str, &str, usize), usize> = HashMap::new();
+        let mut records: Vec<Record> = Vec::new();
+        let mut times: Vec<Vec<u64>> = Vec::new();
+        let mut names: HashMap<&str, Arc<str>> = HashMap::new();
+        for row in rows {
+            let key = (&*row.game, &*row.engine, &*row.file, row.case);
+            let i = *index.entry(key).or_insert_with(|| {
+                records.push(Record {
+                    game: name(&mut names, &row.game),
+                    engine: name(&mut names, &row.engine),
+                    file: name(&mut names, &row.file),
+                    case: row.case,
+                    label: row.label.as_str().into(),
+                    status: row.status,
+                    time_ns: None,
+                    timing: row.timing,
+                });
+                times.push(Vec::new());
+                records.len() - 1
+            });
+            records[i].status = records[i].status.worst(row.status);
+            times[i].extend(row.time_ns);
+        }
+        for (record, mut runs) in records.iter_mut().zip(times) {
+            record.time_ns = (!runs.is_empty()).then(|| median(&mut runs));
+        }
+        records
+    }
+}
+
+/// Records grouped per (game, engine) in first-appearance order, each group's cases sorted by
+/// (file, case).
 struct Groups<'a> {
     keys: Vec<(&'a str, &'a str)>,
-    cases: Vec<BTreeMap<(&'a str, usize), CaseRuns<'a>>>,
+    cases: Vec<BTreeMap<(&'a str, usize), &'a Record>>,
 }
 
 impl<'a> Groups<'a> {
-    fn new(rows: &'a [Row]) -> Self {
-        let mut index: std::collections::HashMap<(&str, &str), usize> = Default::default();
+    fn new(records: &'a [Record]) -> Self {
+        let mut index: HashMap<(&str, &str), usize> = HashMap::new();
         let mut groups = Groups {
             keys: Vec::new(),
             cases: Vec::new(),
         };
-        for row in rows {
-            let g = *index.entry((&row.game, &row.engine)).or_insert_with(|| {
-                groups.keys.push((&row.game, &row.engine));
-                groups.cases.push(BTreeMap::new());
-                groups.keys.len() - 1
-            });
-            let case = groups.cases[g]
-                .entry((&row.file, row.case))
-                .or_insert(CaseRuns {
-                    status: row.status,
-                    times: Vec::new(),
-                    timing: row.timing,
-                    label: &row.label,
+        for record in records {
+            let g = *index
+                .entry((&record.game, &record.engine))
+                .or_insert_with(|| {
+                    groups.keys.push((&record.game, &record.engine));
+                    groups.cases.push(BTreeMap::new());
+                    groups.keys.len() - 1
                 });
-            case.status = case.status.max(row.status);
-            case.times.extend(row.time_ns);
+            groups.cases[g].insert((&record.file, record.case), record);
         }
         groups
     }
@@ -168,9 +181,9 @@ impl<'a> Groups<'a> {
         self.keys.iter().position(|&k| k == (game, engine))
     }
 
-    /// Per-case time of group `g`: the median of its timed runs. A `file`-timed case (an
-    /// external program, timed per file) gets its file's time spread evenly over the file's
-    /// cases, so totals and speed-ups stay per-file exact.
+    /// Per-case time of group `g`. A `file`-timed case (an external program, timed per file)
+    /// gets its file's time spread evenly over the file's cases, so totals and speed-ups stay
+    /// per-file exact.
     fn times(&self, g: usize) -> BTreeMap<(&'a str, usize), u64> {
         let mut per_file: BTreeMap<&str, u64> = BTreeMap::new();
         for ((file, _), case) in &self.cases[g] {
@@ -180,15 +193,13 @@ impl<'a> Groups<'a> {
         }
         self.cases[g]
             .iter()
-            .filter(|(_, c)| !c.times.is_empty())
-            .map(|(&(file, n), c)| {
-                let mut times = c.times.clone();
-                let t = median(&mut times);
+            .filter_map(|(&(file, n), c)| {
+                let t = c.time_ns?;
                 let share = match c.timing {
                     Timing::Case => t,
                     Timing::File => t / per_file[file],
                 };
-                ((file, n), share)
+                Some(((file, n), share))
             })
             .collect()
     }
@@ -204,8 +215,8 @@ pub struct SlowCase {
 }
 
 /// The `n` slowest cases of every (game, engine), slowest first (ties: file, then case).
-pub fn slowest(rows: &[Row], n: usize) -> Vec<(String, String, Vec<SlowCase>)> {
-    let groups = Groups::new(rows);
+pub fn slowest(records: &[Record], n: usize) -> Vec<(String, String, Vec<SlowCase>)> {
+    let groups = Groups::new(records);
     (0..groups.keys.len())
         .map(|g| {
             let mut mine: Vec<SlowCase> = groups
@@ -235,8 +246,8 @@ pub fn median(values: &mut [u64]) -> u64 {
 
 /// Summarises rows per game and engine, in first-appearance order. The baseline of a game is
 /// `baseline` when that engine ran on it, else none.
-pub fn summarize(rows: &[Row], baseline: &str) -> Vec<EngineSummary> {
-    let groups = Groups::new(rows);
+pub fn summarize(records: &[Record], baseline: &str) -> Vec<EngineSummary> {
+    let groups = Groups::new(records);
     (0..groups.keys.len())
         .map(|g| {
             let (game, engine) = groups.keys[g];
@@ -415,7 +426,7 @@ mod tests {
             row("table", 2, Status::Mismatch, Some(100)),
             row("table", 3, Status::Error, None),
         ];
-        let s = summarize(&rows, "reference");
+        let s = summarize(&Record::from_rows(&rows), "reference");
         assert_eq!(s.len(), 2);
         assert_eq!((s[0].cases, s[0].ok, s[0].error), (3, 2, 1));
         assert_eq!(s[0].speedup, None);
@@ -444,7 +455,7 @@ mod tests {
             time_ns: Some(30),
             ..rows[0].clone()
         });
-        let s = summarize(&rows, "reference");
+        let s = summarize(&Record::from_rows(&rows), "reference");
         assert_eq!((s[0].cases, s[0].total_ns), (1, 30));
     }
 

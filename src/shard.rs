@@ -24,25 +24,38 @@
 //! Shard `K` of `N` writes, in its folder, `results.shard-K-of-N.csv` (rows in case-list order,
 //! the schema of [`crate::results`]) and then `shard-K-of-N.json` (the [`Manifest`]). Both are
 //! written to a temporary name and renamed, and the manifest last, so a manifest means a complete
-//! shard. While it runs, the shard appends each finished chunk of cases to a journal,
-//! `results.shard-K-of-N.csv.partial` (one JSON line per chunk, flushed to disk), which
-//! `--resume` reads after a crash or a scheduler's requeue; a truncated last line is ignored.
-//! The journal's first line is the [`Attempt`] (list, shard, engines, runs, check); rows of another
-//! attempt are never resumed. Resumed rows are matched to cases by their `file` column, the
-//! path as given on the command line, so a resumed run must name the corpus the same way (a
-//! different spelling only costs re-solving, never mixes rows).
+//! shard. While it runs, the shard appends the rows of each finished file to a journal,
+//! `results.shard-K-of-N.csv.partial` (one JSON line per file, handed to the kernel at once and
+//! synced to disk at least once a second), which `--resume` reads after a crash or a
+//! scheduler's requeue; a truncated last line is ignored. The journal's first line is the
+//! [`Attempt`] (list, shard, engines, runs, check); rows of another attempt are never resumed.
+//! Resumed rows are matched by (`file` column, case, engine): the path as given on the command
+//! line, so a resumed run must name the corpus the same way (a different spelling only costs
+//! re-solving, never mixes rows), and an engine without rows is run, never skipped.
+//!
+//! # On which pipeline
+//!
+//! A shard (or a plain run with `--resume`) is an ordinary streaming run of the runner
+//! ([`crate::runner`]) with a [`CaseFilter`] choosing its cases and a sink writing its CSV and
+//! journal: this module imports the runner, never the other way round.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::atomic::write_atomic;
 use crate::corpus::CaseFile;
-use crate::results::{Row, Status};
-use crate::runner::{Config, Report};
+use crate::digest::Digest;
+use crate::results::{Record, Row, Status};
+use crate::runner::{
+    CaseFilter, Config, CsvSink, EngineTable, FileResults, RecordSink, RunError, RunOutcome, Sink,
+    SinkError,
+};
 
 /// The name of the partition rule, as recorded in manifests.
 pub const RULE: &str = "case-position-mod-n";
@@ -84,7 +97,9 @@ pub enum ShardError {
     #[error("{path}: {source}")]
     Csv { path: PathBuf, source: csv::Error },
     #[error(transparent)]
-    Run(#[from] crate::runner::RunError),
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Sink(#[from] SinkError),
 }
 
 /// One shard of a partition: `index` of `count`, 0-based.
@@ -210,24 +225,22 @@ pub fn scheduler_threads(env: impl Fn(&str) -> Option<String>) -> Option<usize> 
     env(SLURM_CPUS)?.trim().parse().ok().filter(|&n| n > 0)
 }
 
-/// One case of the case list: a file (index into the run's file list) and a 0-based case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct CaseKey {
-    pub file: usize,
-    pub case: usize,
-}
-
-/// Every case of a corpus, in partition order, with the list's hash.
+/// Every case of a corpus, in partition order, with the list's hash: the number of cases of
+/// each file, and where each file's cases start in the list. No case is kept.
 #[derive(Debug, Clone)]
 pub struct CaseList {
-    pub keys: Vec<CaseKey>,
+    /// Per file of the run's list, its position of its first case in the case list.
+    starts: Vec<usize>,
+    /// Cases in the whole list.
+    pub len: usize,
     /// FNV-1a 64 (hex) of `relative<TAB>case<LF>` over the list, `case` 1-based.
     pub hash: String,
 }
 
 impl CaseList {
-    /// Lists the cases of `files` (read and parsed in parallel; parsing is cheap next to
-    /// solving, and every shard must know the whole list to find its part).
+    /// Lists the cases of `files`, counting them with a streaming pass (read and parsed in
+    /// parallel, each file dropped once counted: every shard must know the whole list to find
+    /// its part).
     pub fn of(files: &[CaseFile]) -> CaseList {
         let counts: Vec<usize> = files
             .par_iter()
@@ -242,91 +255,79 @@ impl CaseList {
 
     /// The list for files with the given case counts.
     pub fn from_counts(files: &[CaseFile], counts: &[usize]) -> CaseList {
-        let mut hasher = Fnv64::default();
-        let mut keys = Vec::with_capacity(counts.iter().sum());
-        for (file, (f, &count)) in files.iter().zip(counts).enumerate() {
+        let mut hasher = Digest::default();
+        let mut starts = Vec::with_capacity(files.len());
+        let mut len = 0;
+        for (f, &count) in files.iter().zip(counts) {
+            starts.push(len);
             let relative = f.relative.to_string_lossy().replace('\\', "/");
             for case in 0..count {
                 hasher.write(format!("{relative}\t{}\n", case + 1).as_bytes());
-                keys.push(CaseKey { file, case });
             }
+            len += count;
         }
         CaseList {
-            keys,
+            starts,
+            len,
             hash: hasher.hex(),
         }
     }
 
-    /// The cases of `shard`, in list order.
-    pub fn of_shard(&self, shard: Shard) -> Vec<CaseKey> {
-        self.keys
-            .iter()
-            .enumerate()
-            .filter(|(p, _)| shard.owns(*p))
-            .map(|(_, k)| *k)
-            .collect()
-    }
-}
-
-/// FNV-1a 64, streamed (the same function as [`crate::digest::digest`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Fnv64(u64);
-
-impl Default for Fnv64 {
-    fn default() -> Self {
-        Fnv64(FNV_OFFSET)
-    }
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-impl Fnv64 {
-    pub fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
-        }
-    }
-
-    pub fn hex(&self) -> String {
-        format!("{:016x}", self.0)
+    /// The list position of case `case` (0-based) of the file at `file` in the run's list.
+    pub fn position(&self, file: usize, case: usize) -> usize {
+        self.starts[file] + case
     }
 }
 
 /// The hash of a shard's rows as `merge` sees them: FNV-1a 64 of `file<TAB>case<LF>` for each
 /// case in order of first appearance (the `file` column as written).
 pub fn rows_hash(rows: &[Row]) -> (usize, String) {
-    let mut hasher = Fnv64::default();
-    let mut seen = HashSet::new();
+    let mut hasher = RowsHasher::default();
     for row in rows {
-        if seen.insert((row.file.as_str(), row.case)) {
-            hasher.write(format!("{}\t{}\n", row.file, row.case).as_bytes());
-        }
+        hasher.add(row);
     }
-    (seen.len(), hasher.hex())
+    let (cases, hash, _) = hasher.finish();
+    (cases, hash)
 }
 
-/// The cases a run must solve: file path (as opened) to 0-based case indices. The runner skips
-/// every other case when `Config::select` holds one.
-#[derive(Debug, Clone, Default)]
-pub struct CaseSelection {
-    by_path: HashMap<PathBuf, HashSet<usize>>,
+/// [`rows_hash`] and [`failures`], streamed over rows written in case order (the rows of a
+/// case are consecutive).
+#[derive(Default)]
+struct RowsHasher {
+    hasher: Digest,
+    last: Option<(String, usize, Status)>,
+    cases: usize,
+    failures: usize,
 }
 
-impl CaseSelection {
-    pub fn new(files: &[CaseFile], keys: &[CaseKey]) -> CaseSelection {
-        let mut by_path: HashMap<PathBuf, HashSet<usize>> = HashMap::new();
-        for key in keys {
-            by_path
-                .entry(files[key.file].path.clone())
-                .or_default()
-                .insert(key.case);
+impl RowsHasher {
+    fn add(&mut self, row: &Row) {
+        match &mut self.last {
+            Some((file, case, worst)) if *file == row.file && *case == row.case => {
+                *worst = worst.worst(row.status);
+                return;
+            }
+            _ => {}
         }
-        CaseSelection { by_path }
+        self.close_case();
+        self.hasher
+            .write(format!("{}\t{}\n", row.file, row.case).as_bytes());
+        self.cases += 1;
+        self.last = Some((row.file.clone(), row.case, row.status));
     }
 
-    pub fn contains(&self, path: &Path, case: usize) -> bool {
-        self.by_path.get(path).is_some_and(|c| c.contains(&case))
+    fn close_case(&mut self) {
+        if let Some((_, _, worst)) = self.last.take()
+            && worst != Status::Ok
+        {
+            self.failures += 1;
+        }
+    }
+
+    /// (cases, hash, failures).
+    fn finish(mut self) -> (usize, String, usize) {
+        self.close_case();
+        (self.cases, self.hasher.hex(), self.failures)
     }
 }
 
@@ -367,7 +368,7 @@ pub fn failures(rows: &[Row]) -> usize {
         let entry = worst
             .entry((row.game.as_str(), row.file.as_str(), row.case))
             .or_insert(row.status);
-        *entry = (*entry).max(row.status);
+        *entry = entry.worst(row.status);
     }
     worst.values().filter(|&&s| s != Status::Ok).count()
 }
@@ -461,7 +462,11 @@ struct JournalChunk {
 pub struct Journal {
     path: PathBuf,
     file: std::fs::File,
+    synced: Instant,
 }
+
+/// How often a journal is synced to disk.
+pub const JOURNAL_SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
 impl Journal {
     /// The journal beside `csv`.
@@ -532,7 +537,7 @@ impl Journal {
         if !carried.is_empty() {
             text.push_str(&chunk_line(carried));
         }
-        crate::runner::write_atomic(path, text.as_bytes()).map_err(io)?;
+        write_atomic(path, text.as_bytes()).map_err(io)?;
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(path)
@@ -540,11 +545,17 @@ impl Journal {
         Ok(Journal {
             path: path.to_path_buf(),
             file,
+            synced: Instant::now(),
         })
     }
 
-    /// Appends the complete rows of some cases, durably.
+    /// Appends the complete rows of some cases. Each line goes to the kernel at once (a killed
+    /// process loses nothing appended); it is synced to disk at most once per
+    /// [`JOURNAL_SYNC_INTERVAL`], so a machine crash loses at most that much.
     pub fn append(&mut self, rows: &[Row]) -> Result<(), ShardError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
         let io = |source| ShardError::Io {
             path: self.path.clone(),
             source,
@@ -552,7 +563,11 @@ impl Journal {
         self.file
             .write_all(chunk_line(rows).as_bytes())
             .map_err(io)?;
-        self.file.sync_data().map_err(io)
+        if self.synced.elapsed() >= JOURNAL_SYNC_INTERVAL {
+            self.file.sync_data().map_err(io)?;
+            self.synced = Instant::now();
+        }
+        Ok(())
     }
 
     /// Deletes the journal (the final files are written).
@@ -572,11 +587,6 @@ fn chunk_line(rows: &[Row]) -> String {
     line.push('\n');
     line
 }
-
-/// Cases solved per chunk and thread: each finished chunk goes to the journal. Larger chunks
-/// lose more work to a crash and wait longer on their slowest case; smaller ones re-read files
-/// more often (a chunk reads the files its cases are in).
-pub const CASES_PER_THREAD_PER_CHUNK: usize = 64;
 
 /// Where a journaled run writes and what it resumes.
 #[derive(Debug, Clone)]
@@ -602,11 +612,16 @@ impl Plan {
         }
     }
 
-    /// Solves this plan's cases of `files` with `config` (whose `select` is replaced), in
-    /// chunks journaled to `<csv>.partial`, then writes the CSV (and the manifest) atomically and
-    /// deletes the journal. The report holds every row of the plan's cases, resumed or solved,
-    /// in case-list order; its outputs are empty (a shard holds only some cases of a file).
-    pub fn run(&self, files: &[CaseFile], config: &Config) -> Result<Report, ShardError> {
+    /// Solves this plan's cases of `files` with `config` (whose `select` is replaced) in one
+    /// streaming run, journaling each finished file's rows to `<csv>.partial`; then commits
+    /// the CSV (rows of resumed and solved cases in case-list order), writes the manifest and
+    /// deletes the journal. Returns the run's outcome over every row of the plan and the
+    /// records for the summary.
+    pub fn run(
+        &self,
+        files: &[CaseFile],
+        config: &Config,
+    ) -> Result<(RunOutcome, Vec<Record>), ShardError> {
         let start = SystemTime::now();
         let threads = config
             .threads
@@ -615,19 +630,10 @@ impl Plan {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(crate::runner::RunError::from)?;
-        let list = pool.install(|| CaseList::of(files));
-        let mine = match self.shard {
-            Some(shard) => list.of_shard(shard),
-            None => list.keys.clone(),
-        };
-        // Position of each case of this plan, by its key as written in rows.
-        let position: HashMap<(String, usize), usize> = mine
-            .iter()
-            .enumerate()
-            .map(|(p, k)| ((files[k.file].display(), k.case + 1), p))
-            .collect();
-
+            .map_err(RunError::from)?;
+        let list = Arc::new(pool.install(|| CaseList::of(files)));
+        let engines = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines)
+            .map_err(RunError::from)?;
         let attempt = Attempt {
             list_hash: list.hash.clone(),
             shard: self.shard,
@@ -635,70 +641,80 @@ impl Plan {
             runs: config.runs,
             check: config.check,
         };
+        let position: HashMap<String, usize> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.display(), i))
+            .collect();
+        let mine = |file: &str, case: usize| -> bool {
+            let Some(&f) = position.get(file) else {
+                return false;
+            };
+            let Some(p) = case.checked_sub(1).map(|c| list.position(f, c)) else {
+                return false;
+            };
+            self.shard.is_none_or(|s| s.owns(p))
+        };
         let carried = if self.resume {
-            self.earlier_rows(&attempt, &position)?
+            self.earlier_rows(&attempt, &engines, files, &mine)?
         } else {
             Vec::new()
         };
-        let done: HashSet<(String, usize)> =
-            carried.iter().map(|r| (r.file.clone(), r.case)).collect();
-        let resumed = done.len();
-        let journal_path = Journal::path_for(&self.csv);
-        let mut journal = Journal::create(&journal_path, &attempt, &carried)?;
-
-        let remaining: Vec<CaseKey> = mine
-            .iter()
-            .filter(|k| !done.contains(&(files[k.file].display(), k.case + 1)))
-            .copied()
-            .collect();
-        let chunk_size = threads.max(1) * CASES_PER_THREAD_PER_CHUNK;
-        let mut rows = carried;
-        let mut problems = Vec::new();
-        for chunk in remaining.chunks(chunk_size) {
-            // Only the files of this chunk, so each chunk reads just what it solves.
-            let mut wanted: Vec<usize> = chunk.iter().map(|k| k.file).collect();
-            wanted.dedup();
-            let subset: Vec<CaseFile> = wanted.iter().map(|&f| files[f].clone()).collect();
-            let chunk_config = Config {
-                select: Some(std::sync::Arc::new(CaseSelection::new(files, chunk))),
-                ..config.clone()
-            };
-            let report = crate::runner::run(&subset, &chunk_config)?;
-            journal.append(&report.rows)?;
-            rows.extend(report.rows);
-            problems.extend(report.problems);
+        let mut by_file: HashMap<String, Vec<Row>> = HashMap::new();
+        let mut done: HashSet<(String, usize, String)> = HashSet::new();
+        for row in carried {
+            done.insert((row.file.clone(), row.case, row.engine.clone()));
+            by_file.entry(row.file.clone()).or_default().push(row);
         }
-        // Stable: a case's rows keep their engine and run order. (A row outside the list cannot
-        // happen unless a file changed during the run; it goes last rather than panicking.)
-        rows.sort_by_key(|r| {
-            position
-                .get(&(r.file.clone(), r.case))
-                .copied()
-                .unwrap_or(usize::MAX)
-        });
-
-        let mut bytes = Vec::new();
-        crate::results::write_csv(&mut bytes, &rows).map_err(|source| ShardError::Csv {
-            path: self.csv.clone(),
-            source,
-        })?;
-        crate::runner::write_atomic(&self.csv, &bytes).map_err(|source| ShardError::Io {
-            path: self.csv.clone(),
-            source,
-        })?;
+        let resumed = done
+            .iter()
+            .map(|(f, c, _)| (f, c))
+            .collect::<HashSet<_>>()
+            .len();
+        let journal = Journal::create(&Journal::path_for(&self.csv), &attempt, &[])?;
+        let csv = CsvSink::create(&self.csv)?;
+        let select = ShardFilter {
+            list: list.clone(),
+            shard: self.shard,
+            done,
+        };
+        let run_config = Config {
+            select: Some(Arc::new(select)),
+            threads: Some(threads),
+            ..config.clone()
+        };
+        let mut sink = PlanSink {
+            csv,
+            journal: Some(journal),
+            carried: by_file,
+            engines: &engines,
+            hasher: RowsHasher::default(),
+            records: RecordSink::default(),
+            worst: None,
+            rows: 0,
+        };
+        let outcome = crate::runner::run(files, &run_config, &mut [&mut sink])?;
+        let PlanSink {
+            journal,
+            hasher,
+            records,
+            worst,
+            rows,
+            ..
+        } = sink;
         if let (Some(shard), Some(path)) = (self.shard, &self.manifest) {
-            let (shard_cases, shard_hash) = rows_hash(&rows);
+            let (shard_cases, shard_hash, failures) = hasher.finish();
             let manifest = Manifest {
                 tool: env!("CARGO_PKG_NAME").to_string(),
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 rule: RULE.to_string(),
                 shard: shard.index,
                 shards: shard.count,
-                cases: list.keys.len(),
+                cases: list.len,
                 list_hash: list.hash.clone(),
                 shard_cases,
                 shard_hash,
-                failures: failures(&rows),
+                failures,
                 engines: config.engines.clone(),
                 runs: config.runs,
                 check: config.check,
@@ -710,27 +726,33 @@ impl Plan {
             };
             let mut text = serde_json::to_string_pretty(&manifest).expect("manifest serializes");
             text.push('\n');
-            crate::runner::write_atomic(path, text.as_bytes()).map_err(|source| {
-                ShardError::Io {
-                    path: path.clone(),
-                    source,
-                }
+            write_atomic(path, text.as_bytes()).map_err(|source| ShardError::Io {
+                path: path.clone(),
+                source,
             })?;
         }
-        journal.remove()?;
-        Ok(Report {
-            rows,
-            outputs: Vec::new(),
-            problems,
-        })
+        if let Some(journal) = journal {
+            journal.remove()?;
+        }
+        Ok((
+            RunOutcome {
+                worst,
+                rows,
+                ..outcome
+            },
+            records.records,
+        ))
     }
 
-    /// Rows of this plan's cases from an earlier attempt: the final CSV if there is one, then
-    /// the journal; a case counts once, from the first source that has it.
+    /// Rows of this plan's cases from an earlier attempt, for the engines this run uses: the
+    /// final CSV if there is one, then the journal; a (case, engine) counts once, from the
+    /// first source that has it. An engine absent from both is run, never skipped.
     fn earlier_rows(
         &self,
         attempt: &Attempt,
-        position: &HashMap<(String, usize), usize>,
+        engines: &EngineTable,
+        files: &[CaseFile],
+        mine: &dyn Fn(&str, usize) -> bool,
     ) -> Result<Vec<Row>, ShardError> {
         if let Some(path) = &self.manifest
             && let Ok(text) = std::fs::read_to_string(path)
@@ -775,22 +797,115 @@ impl Plan {
             }
         };
         let from_journal = Journal::read(&Journal::path_for(&self.csv), attempt)?;
+        // The engine names this run uses on each game.
+        let used: HashSet<(&str, String)> = files
+            .iter()
+            .flat_map(|f| {
+                engines
+                    .of(f.game)
+                    .iter()
+                    .map(|e| (f.game.name(), e.name().to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         let mut kept = Vec::new();
-        let mut done: HashSet<(String, usize)> = HashSet::new();
+        let mut done: HashSet<(String, usize, String)> = HashSet::new();
         for source in [from_csv, from_journal] {
-            let keys: HashSet<(String, usize)> = source
+            let keys: HashSet<(String, usize, String)> = source
                 .iter()
-                .map(|r| (r.file.clone(), r.case))
-                .filter(|k| position.contains_key(k) && !done.contains(k))
+                .filter(|r| used.contains(&(r.game.as_str(), r.engine.clone())))
+                .map(|r| (r.file.clone(), r.case, r.engine.clone()))
+                .filter(|k| mine(&k.0, k.1) && !done.contains(k))
                 .collect();
             kept.extend(
                 source
                     .into_iter()
-                    .filter(|r| keys.contains(&(r.file.clone(), r.case))),
+                    .filter(|r| keys.contains(&(r.file.clone(), r.case, r.engine.clone()))),
             );
             done.extend(keys);
         }
         Ok(kept)
+    }
+}
+
+/// The cases a plan solves: those of its shard (all without one) that no earlier attempt
+/// finished for the engine at hand.
+struct ShardFilter {
+    list: Arc<CaseList>,
+    shard: Option<Shard>,
+    /// (file as written in rows, 1-based case, engine) already done.
+    done: HashSet<(String, usize, String)>,
+}
+
+impl CaseFilter for ShardFilter {
+    fn wants(&self, position: usize, file: &CaseFile, case: usize, engine: &str) -> bool {
+        let owned = self
+            .shard
+            .is_none_or(|s| s.owns(self.list.position(position, case)));
+        owned
+            && (self.done.is_empty()
+                || !self
+                    .done
+                    .contains(&(file.display(), case + 1, engine.to_string())))
+    }
+}
+
+/// The sink of a plan: each file's rows, merged with the rows resumed for that file in (case,
+/// engine, run) order, go to the CSV, the summary records and the manifest's hash; the rows
+/// solved now go to the journal.
+struct PlanSink<'a> {
+    csv: CsvSink,
+    journal: Option<Journal>,
+    /// Resumed rows by file (as written in rows), taken as their file comes.
+    carried: HashMap<String, Vec<Row>>,
+    engines: &'a EngineTable,
+    hasher: RowsHasher,
+    records: RecordSink,
+    worst: Option<Status>,
+    rows: usize,
+}
+
+impl Sink for PlanSink<'_> {
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        if let Some(journal) = &mut self.journal {
+            journal.append(results.rows).map_err(|e| {
+                let path = Journal::path_for(self.csv.path());
+                SinkError::new(
+                    "cannot append to",
+                    &path,
+                    std::io::Error::other(e.to_string()),
+                )
+            })?;
+        }
+        let rows: Vec<Row> = match self.carried.remove(&results.file.display()) {
+            None => results.rows.to_vec(),
+            Some(mut rows) => {
+                let order: Vec<String> = self
+                    .engines
+                    .of(results.file.game)
+                    .iter()
+                    .map(|e| e.name().to_string())
+                    .collect();
+                let rank = |engine: &str| order.iter().position(|e| e == engine);
+                rows.extend(results.rows.iter().cloned());
+                rows.sort_by_key(|r| (r.case, rank(&r.engine), r.run));
+                rows
+            }
+        };
+        for row in &rows {
+            self.hasher.add(row);
+            self.worst = Some(self.worst.unwrap_or(Status::Ok).worst(row.status));
+        }
+        self.rows += rows.len();
+        self.csv.write_rows(&rows)?;
+        self.records.file(&FileResults {
+            rows: &rows,
+            ..*results
+        })
+    }
+
+    fn finish(&mut self, complete: bool) -> Result<(), SinkError> {
+        self.csv.close(complete)
     }
 }
 
@@ -892,22 +1007,33 @@ mod tests {
         let files = [file("a.in"), file("b.in"), file("c.in")];
         // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
         let list = CaseList::from_counts(&files, &[3, 0, 2]);
-        let key = |file, case| CaseKey { file, case };
-        assert_eq!(
-            list.keys,
-            [key(0, 0), key(0, 1), key(0, 2), key(2, 0), key(2, 1)]
-        );
+        assert_eq!(list.len, 5);
+        assert_eq!(list.position(0, 2), 2);
+        assert_eq!(list.position(2, 0), 3);
+        assert_eq!(list.position(2, 1), 4);
         // Shard 1 of 2 owns positions 1 and 3: a's second case and c's first.
-        let mine = list.of_shard(Shard { index: 1, count: 2 });
-        assert_eq!(mine, [key(0, 1), key(2, 0)]);
-        let selection = CaseSelection::new(&files, &mine);
-        assert!(selection.contains(Path::new("root/a.in"), 1));
-        assert!(!selection.contains(Path::new("root/a.in"), 0));
-        assert!(selection.contains(Path::new("root/c.in"), 0));
+        let filter = ShardFilter {
+            list: Arc::new(list.clone()),
+            shard: Some(Shard { index: 1, count: 2 }),
+            done: HashSet::new(),
+        };
+        let wanted: Vec<(usize, usize)> = [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1)]
+            .into_iter()
+            .filter(|&(f, c)| filter.wants(f, &files[f], c, "table"))
+            .collect();
+        assert_eq!(wanted, [(0, 1), (2, 0)]);
+        // A (case, engine) done before is not wanted again; another engine still is.
+        let resumed = ShardFilter {
+            done: HashSet::from([("root/a.in".to_string(), 2, "table".to_string())]),
+            ..filter
+        };
+        assert!(!resumed.wants(0, &files[0], 1, "table"));
+        assert!(resumed.wants(0, &files[0], 1, "reference"));
         // The hash is FNV-1a of the documented text.
-        let mut h = Fnv64::default();
-        h.write(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n");
-        assert_eq!(list.hash, h.hex());
+        assert_eq!(
+            list.hash,
+            crate::digest::digest(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n")
+        );
         // Another list (one case fewer) has another hash.
         assert_ne!(CaseList::from_counts(&files, &[3, 0, 1]).hash, list.hash);
     }
@@ -917,13 +1043,6 @@ mod tests {
         assert_eq!(scheduler_threads(env(&[(SLURM_CPUS, "8")])), Some(8));
         assert_eq!(scheduler_threads(env(&[(SLURM_CPUS, "0")])), None);
         assert_eq!(scheduler_threads(env(&[])), None);
-    }
-
-    #[test]
-    fn fnv_matches_digest() {
-        let mut h = Fnv64::default();
-        h.write(b"a");
-        assert_eq!(h.hex(), crate::digest::digest(b"a"));
     }
 
     #[test]

@@ -17,7 +17,7 @@ const BUDGET: Budget = Budget {
 };
 
 /// Parses `input` and runs every engine on every readable case; panics propagate to the test.
-fn exercise(game: &dyn Game, input: &[u8]) {
+fn exercise(game: &'static dyn Game, input: &[u8]) {
     let lines = input.split(|&b| b == b'\n').count().max(1);
     for (i, parsed) in game.parse(input).into_iter().enumerate() {
         match parsed.case {
@@ -28,10 +28,8 @@ fn exercise(game: &dyn Game, input: &[u8]) {
                 e.line
             ),
             Ok(case) => {
-                for engine in game.engine_names() {
-                    let solved = game
-                        .solve(engine, i + 1, case.as_ref(), &BUDGET)
-                        .expect("known engine");
+                for engine in game.engines() {
+                    let solved = engine.solve(i + 1, case.as_ref(), &BUDGET);
                     if let Err(e) = solved {
                         assert!(
                             e.line >= 1 && e.line <= lines + 1,

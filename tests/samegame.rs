@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 /// The judge output of `input` with engine `engine` (every grid must parse).
 fn judge(input: &[u8], engine: &str) -> String {
-    let engine = SameGame::engines()
+    let engine = SameGame::ENGINES
         .iter()
         .find(|e| e.name == engine)
         .expect("engine");
@@ -48,7 +48,7 @@ fn corpus_files_byte_for_byte() {
         let input = std::fs::read(&path).unwrap();
         let expected = std::fs::read_to_string(path.with_extension("out"))
             .unwrap_or_else(|_| panic!("{} has no .out", path.display()));
-        for engine in SameGame::engines() {
+        for engine in SameGame::ENGINES {
             let actual = judge(&input, engine.name);
             if let Some(diff) = gamebench::game::first_difference(&expected, &actual) {
                 panic!("{} with {}: {diff}", path.display(), engine.name);
@@ -75,7 +75,7 @@ fn sample_is_in_the_corpus() {
 
 /// Both engines on one game: same grid left and same number of removals.
 fn assert_engines_agree(game: &Game) {
-    let engines = SameGame::engines();
+    let engines = SameGame::ENGINES;
     let reference = (engines[0].solve)(game, &Budget::UNLIMITED).unwrap();
     for engine in &engines[1..] {
         let other = (engine.solve)(game, &Budget::UNLIMITED).unwrap();

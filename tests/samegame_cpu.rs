@@ -17,10 +17,7 @@ fn cpu_ns() -> Option<u64> {
 }
 
 fn judge(input: &[u8], engine: &str) -> usize {
-    let engine = SameGame::engines()
-        .iter()
-        .find(|e| e.name == engine)
-        .unwrap();
+    let engine = SameGame::ENGINES.iter().find(|e| e.name == engine).unwrap();
     let parsed = SameGame::parse(input);
     let mut out = Vec::with_capacity(parsed.len());
     for (k, p) in parsed.iter().enumerate() {
@@ -59,7 +56,7 @@ fn throughput_cpu_time() {
     let removals: u64 = games
         .iter()
         .map(|g| {
-            (SameGame::engines()[1].solve)(g, &Budget::UNLIMITED)
+            (SameGame::ENGINES[1].solve)(g, &Budget::UNLIMITED)
                 .unwrap()
                 .work
         })

@@ -160,20 +160,18 @@ impl Rules for LinkPop {
     const WORK_UNIT: &'static str = "pops";
     const DEFAULT_ENGINE: &'static str = "bitboard";
 
-    fn engines() -> &'static [Engine<Board, Board>] {
-        &[
-            Engine {
-                name: "reference",
-                about: "statement followed literally: BFS over straight lines per block, per-cell moved marks",
-                solve: reference::solve,
-            },
-            Engine {
-                name: "bitboard",
-                about: "padded board as row+column bit words, fills through empties, pairs in priority order",
-                solve: bitboard_engine::solve,
-            },
-        ]
-    }
+    const ENGINES: &'static [Engine<Board, Board>] = &[
+        Engine {
+            name: "reference",
+            about: "statement followed literally: BFS over straight lines per block, per-cell moved marks",
+            solve: reference::solve,
+        },
+        Engine {
+            name: "bitboard",
+            about: "padded board as row+column bit words, fills through empties, pairs in priority order",
+            solve: bitboard_engine::solve,
+        },
+    ];
 
     fn parse(input: &[u8]) -> Vec<Parsed<Board>> {
         parse_file(input)

@@ -10,7 +10,7 @@ use gamebench_generators::{Dice, file_rng};
 /// `expected`, byte for byte.
 fn assert_file(input: &str, expected: &str) {
     let parsed = LinkPop::parse(input.as_bytes());
-    for engine in LinkPop::engines() {
+    for engine in LinkPop::ENGINES {
         let mut output = String::new();
         for (k, case) in parsed.iter().enumerate() {
             let board = case.case.as_ref().expect("test input parses");
@@ -26,7 +26,7 @@ fn assert_file(input: &str, expected: &str) {
 fn assert_board(rows: &[&str], expected: &[&str]) {
     let board = Board::from_rows(rows).expect("test board is well formed");
     let want: String = expected.iter().map(|r| format!("{r}\n")).collect();
-    for engine in LinkPop::engines() {
+    for engine in LinkPop::ENGINES {
         let outcome = (engine.solve)(&board, &Budget::UNLIMITED).expect("solves");
         assert_eq!(
             outcome.answer.draw(),

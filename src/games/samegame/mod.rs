@@ -150,20 +150,18 @@ impl Rules for SameGame {
     const SEPARATOR: &'static str = "\n";
     const DEFAULT_ENGINE: &'static str = "bitboard";
 
-    fn engines() -> &'static [Engine<Game, Leftover>] {
-        &[
-            Engine {
-                name: "reference",
-                about: "2-D grid, explicit-stack flood fill, gravity and column collapse",
-                solve: reference::solve,
-            },
-            Engine {
-                name: "bitboard",
-                about: "one packed word per column, bit-parallel region growth, word gravity",
-                solve: bitboard::solve,
-            },
-        ]
-    }
+    const ENGINES: &'static [Engine<Game, Leftover>] = &[
+        Engine {
+            name: "reference",
+            about: "2-D grid, explicit-stack flood fill, gravity and column collapse",
+            solve: reference::solve,
+        },
+        Engine {
+            name: "bitboard",
+            about: "one packed word per column, bit-parallel region growth, word gravity",
+            solve: bitboard::solve,
+        },
+    ];
 
     fn parse(input: &[u8]) -> Vec<Parsed<Game>> {
         parse::parse_stream(input)

@@ -10,7 +10,7 @@ use crate::game::{Budget, CaseError};
 fn run(input: &str) -> (String, Vec<u64>) {
     let parsed = SameGame::parse(input.as_bytes());
     let mut joined: Option<(String, Vec<u64>)> = None;
-    for engine in SameGame::engines() {
+    for engine in SameGame::ENGINES {
         let mut blocks = Vec::new();
         let mut work = Vec::new();
         for (k, p) in parsed.iter().enumerate() {

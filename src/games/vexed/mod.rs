@@ -69,20 +69,18 @@ impl Rules for Vexed {
     const WORK_UNIT: &'static str = "states";
     const DEFAULT_ENGINE: &'static str = "bitset";
 
-    fn engines() -> &'static [Engine<Puzzle, Solution>] {
-        &[
-            Engine {
-                name: "reference",
-                about: "breadth-first search over whole boards with a visited set (blocks in row-major order, left before right)",
-                solve: reference::solve,
-            },
-            Engine {
-                name: "bitset",
-                about: "bit planes in u128 words; A* with an admissible per-letter bound (wall-aware pair distances, removal-group partitions) and dead-state pruning; IDA* with a transposition table past a memory budget",
-                solve: bitset::solve,
-            },
-        ]
-    }
+    const ENGINES: &'static [Engine<Puzzle, Solution>] = &[
+        Engine {
+            name: "reference",
+            about: "breadth-first search over whole boards with a visited set (blocks in row-major order, left before right)",
+            solve: reference::solve,
+        },
+        Engine {
+            name: "bitset",
+            about: "bit planes in u128 words; A* with an admissible per-letter bound (wall-aware pair distances, removal-group partitions) and dead-state pruning; IDA* with a transposition table past a memory budget",
+            solve: bitset::solve,
+        },
+    ];
 
     fn parse(input: &[u8]) -> Vec<Parsed<Puzzle>> {
         parse_puzzles(input)

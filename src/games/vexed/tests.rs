@@ -27,7 +27,7 @@ fn puzzles(text: &str) -> Vec<Puzzle> {
 
 /// The whole judge output of `engine` on `input`.
 fn solve_all(engine: &str, input: &str) -> String {
-    let engine = Vexed::engines().iter().find(|e| e.name == engine).unwrap();
+    let engine = Vexed::ENGINES.iter().find(|e| e.name == engine).unwrap();
     puzzles(input)
         .iter()
         .enumerate()
@@ -158,7 +158,7 @@ fn budgets_stop_both_engines() {
         max_states: Some(3),
         time_limit: None,
     };
-    for engine in Vexed::engines() {
+    for engine in Vexed::ENGINES {
         let outcome = (engine.solve)(sample, &budget).unwrap();
         assert_eq!(outcome.verdict, Verdict::Budget, "{}", engine.name);
         assert_eq!(
@@ -318,7 +318,7 @@ fn a_goal_found_one_move_past_the_bound_is_not_taken() {
         name: "R".to_string(),
         grid,
     };
-    for engine in Vexed::engines() {
+    for engine in Vexed::ENGINES {
         let outcome = (engine.solve)(&puzzle, &Budget::UNLIMITED).unwrap();
         assert_eq!(Vexed::score(&outcome.answer), Some(2), "{}", engine.name);
     }

@@ -73,20 +73,18 @@ impl Rules for Yut {
     const WORK_UNIT: &'static str = "turns";
     const DEFAULT_ENGINE: &'static str = "table";
 
-    fn engines() -> &'static [Engine<Replay, FinalPlaces>] {
-        &[
-            Engine {
-                name: "reference",
-                about: "walks each route step by step, as the statement tells it",
-                solve: reference::solve,
-            },
-            Engine {
-                name: "table",
-                about: "(station, steps) destination table and one token mask per station",
-                solve: table::solve,
-            },
-        ]
-    }
+    const ENGINES: &'static [Engine<Replay, FinalPlaces>] = &[
+        Engine {
+            name: "reference",
+            about: "walks each route step by step, as the statement tells it",
+            solve: reference::solve,
+        },
+        Engine {
+            name: "table",
+            about: "(station, steps) destination table and one token mask per station",
+            solve: table::solve,
+        },
+    ];
 
     fn parse(input: &[u8]) -> Vec<Parsed<Replay>> {
         let parsed = parse_replay(input);

@@ -1,6 +1,6 @@
-//! The command line of shards (issue 6), kept apart from `main.rs` so that the hooks there stay
-//! a few lines: the `--shard`, `--shard-count`, `--resume` (and, on `run`, `--shard-dir`) flags,
-//! the `merge` subcommand, the scheduler's thread count, and the exit-code policy of shards.
+//! The command line of shards: the `--shard`, `--shard-count`, `--resume` (and, on `run`,
+//! `--shard-dir`) flags, the `merge` subcommand, the scheduler's thread count, and the
+//! exit-code policy of shards.
 //!
 //! Exit codes: a plain run keeps the usual policy (0 ok, 1 mismatch/unsolved/budget, 2 error).
 //! A shard (`run --shard`) exits 0 once its CSV and manifest are written, whatever the verdicts
@@ -14,13 +14,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use gamebench::atomic::write_atomic;
 use gamebench::merge;
-use gamebench::results;
-use gamebench::runner::{self, Report};
+use gamebench::results::{self, Record};
 use gamebench::shard::{self, Plan, Shard};
-
-/// Exit code of `merge` when shards are missing or inconsistent.
-pub const EXIT_SHARDS_INCOMPLETE: u8 = 3;
+use gamebench::status::Exit;
 
 /// The shard flags shared by `run` and `gen`.
 #[derive(Args, Clone, Debug, Default)]
@@ -114,11 +112,11 @@ pub fn run_plan(args: &RunShardArgs, csv: Option<&Path>, out_dir: bool) -> Resul
     }))
 }
 
-/// The exit code of a run (see the module doc).
-pub fn exit_code(plan: Option<&Plan>, report: &Report) -> u8 {
+/// The exit code of a run (see the module doc): a shard that finished exits 0.
+pub fn exit_code(plan: Option<&Plan>, verdicts: Exit) -> Exit {
     match plan {
-        Some(plan) if plan.shard.is_some() => 0,
-        _ => report.exit_code() as u8,
+        Some(plan) if plan.shard.is_some() => Exit::Ok,
+        _ => verdicts,
     }
 }
 
@@ -150,12 +148,12 @@ pub struct MergeArgs {
 }
 
 /// `gamebench merge DIR -o merged.csv`.
-pub fn merge(args: MergeArgs) -> Result<u8> {
+pub fn merge(args: MergeArgs) -> Result<Exit> {
     let merged = match merge::merge(&args.dir) {
         Ok(merged) => merged,
         Err(e @ merge::MergeError::Problems { .. }) => {
             eprintln!("gamebench: {e}");
-            return Ok(EXIT_SHARDS_INCOMPLETE);
+            return Ok(Exit::ShardsIncomplete);
         }
         Err(e) => return Err(e.into()),
     };
@@ -166,10 +164,11 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
         use std::io::Write;
         std::io::stdout().write_all(&bytes)?;
     } else {
-        runner::write_atomic(&args.output, &bytes)
+        write_atomic(&args.output, &bytes)
             .with_context(|| format!("cannot write {}", args.output.display()))?;
     }
-    let table = results::summary_table(&results::summarize(&merged.rows, &args.baseline));
+    let records = Record::from_rows(&merged.rows);
+    let table = results::summary_table(&results::summarize(&records, &args.baseline));
     let cases: usize = merged.manifests.iter().map(|m| m.shard_cases).sum();
     let note = format!(
         "merged {} shards, {cases} cases, {} rows{}\n",
@@ -186,5 +185,5 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
     } else {
         print!("{note}{table}");
     }
-    Ok(runner::exit_code(merged.rows.iter().map(|r| r.status)) as u8)
+    Ok(Exit::of(merged.rows.iter().map(|r| r.status)))
 }

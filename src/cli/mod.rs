@@ -1,0 +1,253 @@
+//! The command line: clap definitions of every command and the functions that carry them out.
+//! This is the CLI edge, the only place that uses anyhow: the library reports typed errors,
+//! and here they become messages; exit codes come from [`gamebench::status::Exit`].
+
+mod judge;
+mod run;
+pub mod shards;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use gamebench::game::{Budget, Game};
+use gamebench::registry;
+use gamebench::status::Exit;
+
+pub use judge::{check, gen_corpus, list, solve};
+pub use run::run;
+
+/// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
+/// Yut Nori.
+#[derive(Parser)]
+#[command(name = "gamebench", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Judge mode: read a judge input (FILE or stdin), write the judge output to stdout.
+    Solve(SolveArgs),
+    /// Solve every case under PATH... in parallel; write outputs, CSV rows and a summary.
+    Run(RunArgs),
+    /// Generate a seeded corpus of judge input files (and their expected outputs).
+    Gen(GenArgs),
+    /// Check an output file against an input (and an expected output, or the reference engine).
+    Check(CheckArgs),
+    /// List the games, their engines and generator profiles.
+    List,
+    /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
+    Merge(shards::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to stdout: `gamebench man > gamebench.1`.
+    Man,
+}
+
+/// `gamebench completions SHELL`.
+pub fn completions(shell: clap_complete::Shell) -> Result<Exit> {
+    let mut command = Cli::command();
+    clap_complete::generate(shell, &mut command, "gamebench", &mut std::io::stdout());
+    Ok(Exit::Ok)
+}
+
+/// `gamebench man`: the manual page, from the same clap definitions as `--help`.
+pub fn man() -> Result<Exit> {
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut std::io::stdout())
+        .context("cannot write the manual page")?;
+    Ok(Exit::Ok)
+}
+
+/// The game called `name`, or an error listing the games.
+pub fn find_game(name: &str) -> Result<&'static dyn Game> {
+    registry::find(name).with_context(|| {
+        format!(
+            "unknown game {name:?} (games: {})",
+            registry::names().join(", ")
+        )
+    })
+}
+
+#[derive(Args, Clone)]
+pub struct BudgetArgs {
+    /// Stop a search after expanding N states (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+}
+
+impl BudgetArgs {
+    pub fn budget(&self) -> Result<Budget> {
+        let time_limit = match self.time_limit {
+            Some(s) if !(s.is_finite() && s > 0.0) => {
+                bail!("--time-limit must be a positive number of seconds")
+            }
+            Some(s) => Some(Duration::from_secs_f64(s)),
+            None => None,
+        };
+        Ok(Budget {
+            max_states: self.max_states,
+            time_limit,
+        })
+    }
+}
+
+/// A duration option given in seconds.
+pub fn positive_seconds(option: &str, seconds: f64) -> Result<Duration> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("{option} must be a positive number of seconds, not {seconds}");
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The game (see `gamebench list`).
+    pub game: String,
+    /// Engine to use (default: the game's fastest). See `gamebench list`.
+    #[arg(long, short)]
+    pub engine: Option<String>,
+    /// Judge input file (default: stdin).
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Input files or folders (searched recursively for *.in).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The game of every file (default: the nearest enclosing folder named after a game).
+    #[arg(long, short)]
+    pub game: Option<String>,
+    /// Engine to run; repeat for several; `all` = every internal engine; `cmd:COMMAND` or
+    /// `NAME=cmd:COMMAND` = an external program run once per file, stdin to stdout (default:
+    /// the game's fastest).
+    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    pub engines: Vec<String>,
+    /// Time limit of one external program run (one file), in seconds.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Write one row per case, engine and run to this CSV file (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write each input's output (X.out) under DIR, mirroring the input tree.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Compare every case's output with the expected X.out beside X.in.
+    #[arg(long)]
+    pub check: bool,
+    /// No progress bar and no problem lines on stderr (the summary is still printed).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Untimed runs of each case before the timed ones.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub warmup: u32,
+    /// Timed runs of each case (the CSV keeps every run; the summary uses the median).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Engine the others are compared with and timed against.
+    #[arg(long, default_value = "reference", value_name = "NAME")]
+    pub baseline: String,
+    /// Show the N slowest cases of each engine (file and case) after the summary.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// Export the summary (and the slowest cases) as JSON (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+    /// Export the summary as a Markdown table (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+    /// Draw per-engine box plots of the case times (log scale) to an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub shards: shards::RunShardArgs,
+}
+
+#[derive(Args)]
+pub struct GenArgs {
+    /// The game (see `gamebench list`).
+    pub game: String,
+    /// Generator profile (see `gamebench list`).
+    #[arg(long, short, default_value = "random")]
+    pub profile: String,
+    /// Seed: the same arguments give the same bytes on any machine.
+    #[arg(long, short, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of files to write.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub count: u64,
+    /// Output folder.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Cases per file (multi-case games).
+    #[arg(long)]
+    pub cases: Option<usize>,
+    /// Board size RxC, each side N or A-B (e.g. 30x30, 5-12x5-12).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Number of distinct symbols / values / letters (N or A-B).
+    #[arg(long)]
+    pub symbols: Option<String>,
+    /// Link and Pop: allow symbols to occur an odd number of times.
+    #[arg(long)]
+    pub odd: bool,
+    /// Link and Pop attribute weights, e.g. U1D1L1R1S4.
+    #[arg(long)]
+    pub weights: Option<String>,
+    /// Layout: SameGame text (canonical, one-line, one-per-line, messy); Link and Pop board
+    /// (shuffled, diagonal, stripes).
+    #[arg(long)]
+    pub layout: Option<String>,
+    /// Number of moves / turns / selections (N or A-B); Vexed: the accepted minimum lengths.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Number of blocks (Vexed), N or A-B.
+    #[arg(long)]
+    pub blocks: Option<String>,
+    /// Do not write expected outputs X.out beside the inputs.
+    #[arg(long)]
+    pub no_expected: bool,
+    /// Engine that writes the expected outputs (and filters Vexed puzzles); default: the fastest.
+    #[arg(long, short)]
+    pub engine: Option<String>,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub shards: shards::ShardArgs,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The game (see `gamebench list`).
+    pub game: String,
+    /// The judge input.
+    pub input: PathBuf,
+    /// The output to check.
+    pub output: PathBuf,
+    /// The expected output (default: what `--engine` prints for INPUT).
+    #[arg(long)]
+    pub expected: Option<PathBuf>,
+    /// Engine that computes the expected output when no --expected is given.
+    #[arg(long, short, default_value = "reference")]
+    pub engine: String,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}

@@ -1,0 +1,106 @@
+//! Judging: one engine on one case, or on a whole judge file (parse -> solve -> format).
+//!
+//! Every command that turns an input into an output goes through here: `solve` prints a
+//! file's judgement, `gen` writes it as the expected output, `check` compares against it, and
+//! the runner judges case by case (so it can time, repeat and check each case). A case that
+//! cannot be read or played is an error that names its line; it never stops the others, and
+//! it has no block in the file's output.
+
+use crate::game::{Budget, CaseError, EngineRef, ParsedCase, Solved, Verdict};
+use crate::status::{Exit, Status};
+
+/// Runs `engine` on one parsed case (`index` is its 1-based position in the file).
+pub fn judge_case(
+    engine: EngineRef,
+    index: usize,
+    parsed: &ParsedCase,
+    budget: &Budget,
+) -> Result<Solved, CaseError> {
+    let case = parsed.case.as_ref().map_err(Clone::clone)?;
+    engine.solve(index, case.as_ref(), budget)
+}
+
+/// The status an engine's verdict gives a case before any check.
+pub fn status_of(verdict: Verdict) -> Status {
+    match verdict {
+        Verdict::Solved => Status::Ok,
+        Verdict::Unsolved => Status::Unsolved,
+        Verdict::Budget => Status::Budget,
+    }
+}
+
+/// One engine's work on a whole file: every case's result in file order.
+pub struct Judgement {
+    pub engine: EngineRef,
+    pub cases: Vec<Result<Solved, CaseError>>,
+}
+
+impl Judgement {
+    /// The file's judge output: the blocks of the cases that could be played, in order.
+    pub fn output(&self) -> String {
+        let blocks: Vec<&str> = self
+            .cases
+            .iter()
+            .filter_map(|c| c.as_ref().ok().map(|s| s.output.as_str()))
+            .collect();
+        self.engine.game.join(&blocks)
+    }
+
+    /// Each case's status (an error for a case that could not be played).
+    pub fn statuses(&self) -> impl Iterator<Item = Status> + '_ {
+        self.cases.iter().map(|c| match c {
+            Ok(solved) => status_of(solved.verdict),
+            Err(_) => Status::Error,
+        })
+    }
+
+    /// The cases that could not be played: (1-based index, why).
+    pub fn errors(&self) -> impl Iterator<Item = (usize, &CaseError)> {
+        self.cases
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.as_ref().err().map(|e| (i + 1, e)))
+    }
+
+    /// The exit code of this judgement.
+    pub fn exit(&self) -> Exit {
+        Exit::of(self.statuses())
+    }
+}
+
+/// Parses a judge input with `engine`'s game and solves every case.
+pub fn judge_file(engine: EngineRef, input: &[u8], budget: &Budget) -> Judgement {
+    let cases = engine
+        .game
+        .parse(input)
+        .iter()
+        .enumerate()
+        .map(|(i, parsed)| judge_case(engine, i + 1, parsed, budget))
+        .collect();
+    Judgement { engine, cases }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+
+    #[test]
+    fn a_bad_case_is_an_error_and_the_others_still_print() {
+        // Two SameGame grids; the second has a letter among its values.
+        let input = b"1 2\n1 1\n1 1\n0 0\n1 2\n1 x\n0 0\n0 0\n";
+        let game = registry::find("samegame").unwrap();
+        let judged = judge_file(game.reference(), input, &Budget::UNLIMITED);
+        let statuses: Vec<Status> = judged.statuses().collect();
+        assert_eq!(statuses, [Status::Ok, Status::Error]);
+        assert_eq!(judged.exit(), Exit::Error);
+        let errors: Vec<usize> = judged.errors().map(|(k, _)| k).collect();
+        assert_eq!(errors, [2]);
+        assert!(
+            judged.output().starts_with("Grid 1."),
+            "{}",
+            judged.output()
+        );
+        assert!(!judged.output().contains("Grid 2"));
+    }
+}

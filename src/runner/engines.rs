@@ -1,0 +1,131 @@
+//! Which engines a run uses on each game: names as the user gave them, resolved once, before
+//! any file is read, to typed handles ([`EngineRef`]) or external programs.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::external::External;
+use crate::game::{EngineRef, Game};
+
+/// Engine name that selects every internal engine of a game.
+pub const ALL_ENGINES: &str = "all";
+
+/// An engine selected for a run: one of the game's own, or an external program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineSpec {
+    Internal(EngineRef),
+    External(External),
+}
+
+impl EngineSpec {
+    pub fn name(&self) -> &str {
+        match self {
+            EngineSpec::Internal(engine) => engine.name(),
+            EngineSpec::External(e) => &e.name,
+        }
+    }
+}
+
+/// Why engine names could not be resolved.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("game {game} has no engine {engine:?} (engines: {known})")]
+    Unknown {
+        game: &'static str,
+        engine: String,
+        known: String,
+    },
+    #[error("two different engines are named {0:?}: label external engines with NAME=cmd:...")]
+    DuplicateName(String),
+}
+
+/// The engines `requested` names for `game`: internal names, `all` (every internal engine),
+/// external `cmd:` engines; nothing = the game's default engine.
+pub fn resolve(
+    game: &'static dyn Game,
+    requested: &[String],
+) -> Result<Vec<EngineSpec>, EngineError> {
+    if requested.is_empty() {
+        return Ok(vec![EngineSpec::Internal(game.default_engine())]);
+    }
+    let mut chosen: Vec<EngineSpec> = Vec::new();
+    for name in requested {
+        let add: Vec<EngineSpec> = if name == ALL_ENGINES {
+            game.engines().map(EngineSpec::Internal).collect()
+        } else if let Some(program) = External::parse(name) {
+            vec![EngineSpec::External(program)]
+        } else {
+            let found = game.engine(name).ok_or_else(|| EngineError::Unknown {
+                game: game.name(),
+                engine: name.clone(),
+                known: game.engine_names().join(", "),
+            })?;
+            vec![EngineSpec::Internal(found)]
+        };
+        for engine in add {
+            if chosen.iter().any(|c| c.name() == engine.name()) {
+                if !chosen.contains(&engine) {
+                    return Err(EngineError::DuplicateName(engine.name().to_string()));
+                }
+                continue;
+            }
+            chosen.push(engine);
+        }
+    }
+    Ok(chosen)
+}
+
+/// One internal engine of `game` by name (`None` = the default engine); external programs are
+/// refused, for the commands that judge with the game's own engines.
+pub fn resolve_internal(
+    game: &'static dyn Game,
+    name: Option<&str>,
+) -> Result<EngineRef, EngineError> {
+    match name {
+        None => Ok(game.default_engine()),
+        Some(name) => game.engine(name).ok_or_else(|| EngineError::Unknown {
+            game: game.name(),
+            engine: name.to_string(),
+            known: game.engine_names().join(", "),
+        }),
+    }
+}
+
+/// The engines of every game of a run, resolved once per game.
+#[derive(Default)]
+pub struct EngineTable {
+    per_game: HashMap<&'static str, Arc<[EngineSpec]>>,
+}
+
+impl EngineTable {
+    /// Resolves `requested` for each game in `games` (repeats allowed).
+    pub fn resolve(
+        games: impl IntoIterator<Item = &'static dyn Game>,
+        requested: &[String],
+    ) -> Result<EngineTable, EngineError> {
+        let mut table = EngineTable::default();
+        for game in games {
+            if !table.per_game.contains_key(game.name()) {
+                let engines = resolve(game, requested)?;
+                table.per_game.insert(game.name(), engines.into());
+            }
+        }
+        Ok(table)
+    }
+
+    /// The engines of `game` (which must have been resolved).
+    pub fn of(&self, game: &dyn Game) -> Arc<[EngineSpec]> {
+        self.per_game[game.name()].clone()
+    }
+
+    /// Whether more than one engine name occurs over all games (outputs then go to a folder
+    /// per engine).
+    pub fn several_names(&self) -> bool {
+        let mut names = self
+            .per_game
+            .values()
+            .flat_map(|e| e.iter().map(EngineSpec::name));
+        let first = names.next();
+        names.any(|n| Some(n) != first)
+    }
+}

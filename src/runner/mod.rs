@@ -1,0 +1,758 @@
+//! Solving every case of a corpus with one or more engines, in parallel, streaming results to
+//! sinks. The runner knows nothing game-specific: it reads files, asks each file's [`Game`]
+//! to parse them into cases, runs resolved engines on them, checks outputs with the game's
+//! checker, and hands rows to [`Sink`]s.
+//!
+//! The pipeline: files in corpus order -> a bounded window of files in flight (by count and by
+//! bytes, scaled with the thread count) -> each file read and parsed on a worker, then one
+//! task per (case, internal engine) and one per (file, external engine), all on one rayon pool
+//! so work flows across files and games -> finished cases come back to the calling thread,
+//! which keeps them until their file is complete and every earlier file is retired (a
+//! reordering buffer) -> the file's rows, outputs and problems go to the sinks and the file is
+//! dropped. Memory is bounded by the window, not by the corpus.
+//!
+//! Invariants:
+//! - Sinks see files in corpus order and rows in (file, case, engine, run) order, whatever the
+//!   thread count: `-j 1` and `-j 8` give the same bytes apart from times.
+//! - A bad case never stops the batch: it becomes an `error` row naming file, case and line.
+//! - With several engines on a game, every engine is compared with the baseline engine case by
+//!   case (with the game's checker), so disagreements show even without expected outputs.
+//! - Engines are resolved once, before any file is read; the timed region holds the engine
+//!   call alone.
+
+mod engines;
+mod sink;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+pub use engines::{
+    ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve as resolve_engines, resolve_internal,
+};
+pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, SinkError};
+
+use crate::corpus::CaseFile;
+use crate::digest::digest;
+use crate::external::{self, External};
+use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
+use crate::judge::{judge_case, status_of};
+use crate::results::{Row, Status, Timing};
+use crate::status::Exit;
+
+/// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
+/// before any work is scheduled.
+pub trait CaseFilter: Send + Sync {
+    /// Whether case `case` (0-based) of the file at `position` in the run's list is solved by
+    /// `engine`.
+    fn wants(&self, position: usize, file: &CaseFile, case: usize, engine: &str) -> bool;
+}
+
+/// What to run and how.
+#[derive(Clone)]
+pub struct Config {
+    /// Engine names as the user gave them (`all` allowed); empty = each game's default.
+    pub engines: Vec<String>,
+    pub budget: Budget,
+    /// Compare each case's output with the expected `X.out` beside `X.in`.
+    pub check: bool,
+    /// Worker threads; `None` = all cores.
+    pub threads: Option<usize>,
+    /// Show a progress bar on stderr (it hides itself when stderr is not a terminal).
+    pub progress: bool,
+    /// Print problem lines (errors, mismatches) on stderr as files complete.
+    pub show_problems: bool,
+    /// Untimed runs of each case before the timed ones.
+    pub warmup: u32,
+    /// Timed runs of each case (at least 1).
+    pub runs: u32,
+    /// The engine others are compared with (when it ran on the game).
+    pub baseline: String,
+    /// Wall-time limit of one external program run (one file).
+    pub timeout: Duration,
+    /// Build each file's whole output for the sinks (needed for `--out-dir`).
+    pub keep_outputs: bool,
+    /// Solve only the cases this filter wants; `None` = all.
+    pub select: Option<Arc<dyn CaseFilter>>,
+}
+
+/// Default [`Config::timeout`].
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            engines: Vec::new(),
+            budget: Budget::UNLIMITED,
+            check: false,
+            threads: None,
+            progress: false,
+            show_problems: false,
+            warmup: 0,
+            runs: 1,
+            baseline: REFERENCE_ENGINE.to_string(),
+            timeout: DEFAULT_TIMEOUT,
+            keep_outputs: false,
+            select: None,
+        }
+    }
+}
+
+/// Why a run could not start or finish.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    Sink(#[from] SinkError),
+}
+
+/// What a finished run tells its caller (the rows went to the sinks).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RunOutcome {
+    /// The worst status over every row written.
+    pub worst: Option<Status>,
+    /// Files retired, and rows written.
+    pub files: usize,
+    pub rows: usize,
+}
+
+impl RunOutcome {
+    /// The exit code of the run's verdicts.
+    pub fn exit(&self) -> Exit {
+        Exit::of(self.worst)
+    }
+}
+
+/// Files in flight per worker thread.
+const FILES_PER_THREAD: usize = 4;
+/// Fewest files in flight, so that small files keep every thread busy.
+const MIN_FILES_IN_FLIGHT: usize = 8;
+/// Input bytes in flight per worker thread (a file larger than the window still runs alone).
+const BYTES_PER_THREAD: u64 = 32 << 20;
+
+/// Runs `config` over `files`, handing results to `sinks`.
+pub fn run(
+    files: &[CaseFile],
+    config: &Config,
+    sinks: &mut [&mut dyn Sink],
+) -> Result<RunOutcome, RunError> {
+    // Resolve engines before reading anything, so a typo fails at once.
+    let table = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines)?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = config.threads {
+        builder = builder.num_threads(n);
+    }
+    let pool = builder.build()?;
+    let threads = pool.current_num_threads();
+    let window = Window {
+        files: (threads * FILES_PER_THREAD).max(MIN_FILES_IN_FLIGHT),
+        bytes: BYTES_PER_THREAD * threads as u64,
+    };
+    let bar = progress_bar(config.progress, files.len());
+    let result = Pipeline {
+        files,
+        config,
+        table: &table,
+        pool: &pool,
+        bar: &bar,
+        window,
+    }
+    .run(sinks);
+    bar.finish_and_clear();
+    let outcome = result?;
+    for sink in sinks.iter_mut() {
+        sink.finish(true)?;
+    }
+    Ok(outcome)
+}
+
+fn progress_bar(show: bool, files: usize) -> ProgressBar {
+    let bar = if show {
+        ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} files, {msg} ({per_sec} files, eta {eta})",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// How many files, and how many input bytes, may be in flight at once.
+struct Window {
+    files: usize,
+    bytes: u64,
+}
+
+/// A file read and split into cases, shared by the tasks solving it.
+struct Loaded {
+    position: usize,
+    file: CaseFile,
+    engines: Arc<[EngineSpec]>,
+    /// The raw input, kept only when an external engine will read it.
+    bytes: Vec<u8>,
+    cases: Vec<ParsedCase>,
+    /// Why the file could not be read at all.
+    unreadable: Option<String>,
+    /// With `--check`: the expected blocks, or why there are none.
+    expected: Option<Result<Vec<String>, String>>,
+    /// The (case, engine) slots this run solves, in case then engine order.
+    slots: Vec<Slot>,
+}
+
+/// A case of a file for one engine (index into the file's engines).
+#[derive(Clone, Copy)]
+struct Slot {
+    case: usize,
+    engine: usize,
+}
+
+/// What a slot got.
+struct Done {
+    status: Status,
+    times: Vec<u64>,
+    timing: Timing,
+    work: Option<u64>,
+    score: Option<u64>,
+    /// Kept only when needed (another engine to compare with, or outputs kept).
+    output: Option<String>,
+    digest: String,
+    message: String,
+}
+
+impl Done {
+    fn failed(file: &CaseFile, index: usize, message: impl std::fmt::Display) -> Done {
+        Done {
+            status: Status::Error,
+            times: Vec::new(),
+            timing: Timing::Case,
+            work: None,
+            score: None,
+            output: None,
+            digest: String::new(),
+            message: format!("{}: case {index}: {message}", file.display()),
+        }
+    }
+}
+
+/// Messages from the workers to the calling thread.
+enum Message {
+    Loaded(Arc<Loaded>),
+    Done {
+        position: usize,
+        slot: usize,
+        done: Done,
+    },
+}
+
+/// A file in flight: loaded or not yet, with the slots finished so far.
+struct InFlight {
+    bytes: u64,
+    loaded: Option<Arc<Loaded>>,
+    done: Vec<Option<Done>>,
+    remaining: usize,
+}
+
+struct Pipeline<'a> {
+    files: &'a [CaseFile],
+    config: &'a Config,
+    table: &'a EngineTable,
+    pool: &'a rayon::ThreadPool,
+    bar: &'a ProgressBar,
+    window: Window,
+}
+
+impl Pipeline<'_> {
+    fn run(&self, sinks: &mut [&mut dyn Sink]) -> Result<RunOutcome, RunError> {
+        let (tx, rx) = mpsc::channel::<Message>();
+        let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
+        let (mut next, mut bytes_in_flight) = (0usize, 0u64);
+        let mut outcome = RunOutcome::default();
+        let mut cases_done = 0usize;
+        loop {
+            // Admit files while the window allows (always at least one).
+            while next < self.files.len()
+                && (in_flight.is_empty()
+                    || (in_flight.len() < self.window.files && bytes_in_flight < self.window.bytes))
+            {
+                let bytes = std::fs::metadata(&self.files[next].path).map_or(0, |m| m.len());
+                bytes_in_flight += bytes;
+                in_flight.insert(
+                    next,
+                    InFlight {
+                        bytes,
+                        loaded: None,
+                        done: Vec::new(),
+                        remaining: usize::MAX,
+                    },
+                );
+                self.spawn_load(next, tx.clone());
+                next += 1;
+            }
+            // Retire every complete file at the head of the window, in order.
+            while let Some(mut entry) = in_flight.first_entry() {
+                if entry.get().remaining != 0 {
+                    break;
+                }
+                let position = *entry.key();
+                let flight = entry.get_mut();
+                let loaded = flight.loaded.take().expect("complete means loaded");
+                let done = std::mem::take(&mut flight.done);
+                bytes_in_flight -= flight.bytes;
+                entry.remove();
+                let done: Vec<Done> = done
+                    .into_iter()
+                    .map(|d| d.expect("every slot is filled once"))
+                    .collect();
+                let (rows, outputs, problems) = self.assemble(&loaded, done);
+                drop(loaded);
+                if self.config.show_problems && !problems.is_empty() {
+                    self.bar.suspend(|| {
+                        for problem in &problems {
+                            eprintln!("{problem}");
+                        }
+                    });
+                }
+                for row in &rows {
+                    outcome.worst = Some(outcome.worst.unwrap_or(Status::Ok).worst(row.status));
+                }
+                outcome.files += 1;
+                outcome.rows += rows.len();
+                let results = FileResults {
+                    position,
+                    file: &self.files[position],
+                    rows: &rows,
+                    outputs: &outputs,
+                    problems: &problems,
+                };
+                for sink in sinks.iter_mut() {
+                    sink.file(&results)?;
+                }
+                self.bar.inc(1);
+            }
+            if in_flight.is_empty() && next == self.files.len() {
+                return Ok(outcome);
+            }
+            match rx.recv().expect("a file in flight has a sender") {
+                Message::Loaded(loaded) => {
+                    let flight = in_flight
+                        .get_mut(&loaded.position)
+                        .expect("loaded files are in flight");
+                    flight.remaining = loaded.slots.len();
+                    flight.done = (0..loaded.slots.len()).map(|_| None).collect();
+                    flight.loaded = Some(loaded);
+                }
+                Message::Done {
+                    position,
+                    slot,
+                    done,
+                } => {
+                    let flight = in_flight.get_mut(&position).expect("in flight");
+                    flight.done[slot] = Some(done);
+                    flight.remaining -= 1;
+                    cases_done += 1;
+                    if cases_done.is_multiple_of(64) {
+                        self.bar
+                            .set_message(format!("{cases_done} cases x engines"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads and parses file `position` on a worker, then schedules its work.
+    fn spawn_load(&self, position: usize, tx: mpsc::Sender<Message>) {
+        let file = self.files[position].clone();
+        let engines = self.table.of(file.game);
+        let config = self.config.clone();
+        self.pool.spawn_fifo(move || {
+            let loaded = Arc::new(load(position, file, engines, &config));
+            let _ = tx.send(Message::Loaded(loaded.clone()));
+            schedule(loaded, Arc::new(config), tx);
+        });
+    }
+
+    /// Turns a complete file's slots into rows, outputs and problem lines, in slot order,
+    /// after comparing each engine with the baseline engine case by case.
+    fn assemble(
+        &self,
+        loaded: &Loaded,
+        mut done: Vec<Done>,
+    ) -> (Vec<Row>, Vec<FileOutput>, Vec<String>) {
+        let mut start = 0;
+        while start < loaded.slots.len() {
+            let case = loaded.slots[start].case;
+            let end = (start..loaded.slots.len())
+                .find(|&i| loaded.slots[i].case != case)
+                .unwrap_or(loaded.slots.len());
+            compare_with_baseline(
+                loaded,
+                &loaded.slots[start..end],
+                &mut done[start..end],
+                &self.config.baseline,
+            );
+            start = end;
+        }
+        let file = &loaded.file;
+        let mut rows = Vec::with_capacity(done.len() * self.config.runs.max(1) as usize);
+        let mut problems = Vec::new();
+        for (slot, result) in loaded.slots.iter().zip(&done) {
+            let engine = loaded.engines[slot.engine].name();
+            let parsed = loaded.cases.get(slot.case);
+            let runs: Vec<Option<u64>> = if result.times.is_empty() {
+                vec![None]
+            } else {
+                result.times.iter().map(|&t| Some(t)).collect()
+            };
+            for (r, time_ns) in runs.into_iter().enumerate() {
+                rows.push(Row {
+                    game: file.game.name().to_string(),
+                    engine: engine.to_string(),
+                    file: file.display(),
+                    case: slot.case + 1,
+                    run: r as u32 + 1,
+                    label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
+                    size: parsed.map(|p| p.size.clone()).unwrap_or_default(),
+                    status: result.status,
+                    time_ns,
+                    timing: result.timing,
+                    work: result.work,
+                    work_unit: if result.work.is_some() {
+                        file.game.work_unit().to_string()
+                    } else {
+                        String::new()
+                    },
+                    score: result.score,
+                    digest: result.digest.clone(),
+                    message: result.message.clone(),
+                });
+            }
+            if !result.message.is_empty() {
+                problems.push(format!(
+                    "{} [{engine}]: {}",
+                    result.status.as_str(),
+                    result.message
+                ));
+            }
+        }
+        let outputs = if self.config.keep_outputs {
+            (0..loaded.engines.len())
+                .map(|e| {
+                    let blocks: Vec<&str> = loaded
+                        .slots
+                        .iter()
+                        .zip(&done)
+                        .filter(|(slot, _)| slot.engine == e)
+                        .filter_map(|(_, d)| d.output.as_deref())
+                        .collect();
+                    FileOutput {
+                        engine: loaded.engines[e].name().to_string(),
+                        text: file.game.join(&blocks),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (rows, outputs, problems)
+    }
+}
+
+/// Reads and parses one file (and its expected output with `--check`), and lists its slots.
+fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Config) -> Loaded {
+    let mut loaded = Loaded {
+        position,
+        file,
+        engines,
+        bytes: Vec::new(),
+        cases: Vec::new(),
+        unreadable: None,
+        expected: None,
+        slots: Vec::new(),
+    };
+    match std::fs::read(&loaded.file.path) {
+        Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
+        Ok(bytes) => {
+            loaded.cases = loaded.file.game.parse(&bytes);
+            loaded.expected = config.check.then(|| read_expected(&loaded.file));
+            // Only external programs read the raw input again.
+            if loaded
+                .engines
+                .iter()
+                .any(|e| matches!(e, EngineSpec::External(_)))
+            {
+                loaded.bytes = bytes;
+            }
+        }
+    }
+    // An unreadable file still gets one (error) row per engine.
+    let cases = if loaded.unreadable.is_some() {
+        1
+    } else {
+        loaded.cases.len()
+    };
+    for case in 0..cases {
+        for (engine, spec) in loaded.engines.iter().enumerate() {
+            let wanted = config
+                .select
+                .as_ref()
+                .is_none_or(|s| s.wants(position, &loaded.file, case, spec.name()));
+            if wanted {
+                loaded.slots.push(Slot { case, engine });
+            }
+        }
+    }
+    loaded
+}
+
+fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
+    let path = file.expected_path();
+    match std::fs::read(&path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(file.game.split_output(&text)),
+            Err(_) => Err(format!("expected output {} is not UTF-8", path.display())),
+        },
+        Err(e) => Err(format!("no expected output {}: {e}", path.display())),
+    }
+}
+
+/// Schedules a loaded file's work on the pool: one task per internal (case, engine) slot, one
+/// per external engine (the program solves the whole file once per run).
+fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Message>) {
+    let keep = config.keep_outputs || loaded.engines.len() > 1;
+    for (e, spec) in loaded.engines.iter().enumerate() {
+        let mine: Vec<usize> = (0..loaded.slots.len())
+            .filter(|&i| loaded.slots[i].engine == e)
+            .collect();
+        match spec {
+            EngineSpec::Internal(_) => {
+                for i in mine {
+                    let (loaded, config, tx) = (loaded.clone(), config.clone(), tx.clone());
+                    rayon::spawn_fifo(move || {
+                        let done = solve_slot(&loaded, loaded.slots[i], &config, keep);
+                        let _ = tx.send(Message::Done {
+                            position: loaded.position,
+                            slot: i,
+                            done,
+                        });
+                    });
+                }
+            }
+            EngineSpec::External(program) if !mine.is_empty() => {
+                let (loaded, config, tx) = (loaded.clone(), config.clone(), tx.clone());
+                let program = program.clone();
+                rayon::spawn_fifo(move || {
+                    let mut results: Vec<Option<Done>> =
+                        run_external(&loaded, &program, &config, keep)
+                            .into_iter()
+                            .map(Some)
+                            .collect();
+                    for i in mine {
+                        let done = results[loaded.slots[i].case]
+                            .take()
+                            .expect("one result per case of the file");
+                        let _ = tx.send(Message::Done {
+                            position: loaded.position,
+                            slot: i,
+                            done,
+                        });
+                    }
+                });
+            }
+            EngineSpec::External(_) => {}
+        }
+    }
+}
+
+/// Solves one case with one internal engine: warm-up runs, timed runs, then the check.
+fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done {
+    let index = slot.case + 1;
+    let file = &loaded.file;
+    if let Some(why) = &loaded.unreadable {
+        return Done::failed(file, index, why);
+    }
+    let EngineSpec::Internal(engine) = loaded.engines[slot.engine] else {
+        unreachable!("case work is only made for internal engines")
+    };
+    let parsed = &loaded.cases[slot.case];
+    for _ in 0..config.warmup {
+        let _ = std::hint::black_box(judge_case(engine, index, parsed, &config.budget));
+    }
+    let mut times = Vec::with_capacity(config.runs.max(1) as usize);
+    let mut last = None;
+    for _ in 0..config.runs.max(1) {
+        let result = judge_case(engine, index, parsed, &config.budget);
+        if let Ok(solved) = &result {
+            times.push(solved.elapsed.as_nanos() as u64);
+        }
+        last = Some(result);
+    }
+    let solved = match last.expect("at least one run") {
+        Ok(solved) => solved,
+        Err(e) => return Done::failed(file, index, e),
+    };
+    let mut done = Done {
+        status: status_of(solved.verdict),
+        times,
+        timing: Timing::Case,
+        work: Some(solved.work),
+        score: solved.score,
+        digest: digest(solved.output.as_bytes()),
+        output: Some(solved.output),
+        message: String::new(),
+    };
+    check_expected(loaded, slot.case, &mut done);
+    if !keep {
+        done.output = None;
+    }
+    done
+}
+
+/// Runs an external program on a whole file (warm-up and timed runs) and splits its output
+/// into one result per case, each checked like an internal engine's.
+fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool) -> Vec<Done> {
+    let file = &loaded.file;
+    let count = if loaded.unreadable.is_some() {
+        1
+    } else {
+        loaded.cases.len()
+    };
+    let all_failed = |why: String| (1..=count).map(|k| Done::failed(file, k, &why)).collect();
+    if let Some(why) = &loaded.unreadable {
+        return all_failed(why.clone());
+    }
+    for _ in 0..config.warmup {
+        if let Err(e) = external::run(&program.command, &loaded.bytes, config.timeout) {
+            return all_failed(e.to_string());
+        }
+    }
+    let mut times = Vec::new();
+    let mut stdout = Vec::new();
+    for _ in 0..config.runs.max(1) {
+        match external::run(&program.command, &loaded.bytes, config.timeout) {
+            Ok(ran) => {
+                times.push(ran.elapsed.as_nanos() as u64);
+                stdout = ran.stdout;
+            }
+            Err(e) => return all_failed(e.to_string()),
+        }
+    }
+    let text = String::from_utf8_lossy(&stdout);
+    let blocks = file.game.split_output(&text);
+    (0..count)
+        .map(|case| {
+            let index = case + 1;
+            if let Err(e) = &loaded.cases[case].case {
+                return Done::failed(file, index, e);
+            }
+            let Some(block) = blocks.get(case) else {
+                return Done {
+                    status: Status::Mismatch,
+                    times: times.clone(),
+                    timing: Timing::File,
+                    work: None,
+                    score: None,
+                    output: None,
+                    digest: String::new(),
+                    message: format!(
+                        "{}: case {index}: the program printed no output for this case",
+                        file.display()
+                    ),
+                };
+            };
+            let mut done = Done {
+                status: Status::Ok,
+                times: times.clone(),
+                timing: Timing::File,
+                work: None,
+                score: None,
+                digest: digest(block.as_bytes()),
+                output: Some(block.clone()),
+                message: String::new(),
+            };
+            check_expected(loaded, case, &mut done);
+            if !keep {
+                done.output = None;
+            }
+            done
+        })
+        .collect()
+}
+
+/// With `--check`: compares a case's output with the expected block (the game's checker).
+fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
+    let (Some(expected), Some(output), Ok(parsed)) =
+        (&loaded.expected, &done.output, &loaded.cases[case].case)
+    else {
+        return;
+    };
+    let index = case + 1;
+    let verdict = match expected {
+        Err(why) => Err((Status::Error, why.clone())),
+        Ok(blocks) => match blocks.get(case) {
+            None => Err((
+                Status::Mismatch,
+                format!("the expected output has no case {index}"),
+            )),
+            Some(block) => loaded
+                .file
+                .game
+                .check(parsed.as_ref(), block, output)
+                .map_err(|why| (Status::Mismatch, why)),
+        },
+    };
+    if let Err((bad, why)) = verdict {
+        done.status = done.status.worst(bad);
+        done.message = format!("{}: case {index}: {why}", loaded.file.display());
+    }
+}
+
+/// Marks engines that disagree with the baseline engine on one case (its consecutive slots).
+fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], baseline: &str) {
+    let Some(first) = slots.first() else { return };
+    let Some(base) = slots
+        .iter()
+        .position(|s| loaded.engines[s.engine].name() == baseline)
+    else {
+        return;
+    };
+    let Some(Ok(case)) = loaded.cases.get(first.case).map(|p| p.case.as_ref()) else {
+        return;
+    };
+    let Some(base_output) = done[base].output.clone() else {
+        return;
+    };
+    for (i, slot) in slots.iter().enumerate() {
+        if i == base {
+            continue;
+        }
+        let Some(output) = &done[i].output else {
+            continue;
+        };
+        if let Err(why) = loaded.file.game.check(case.as_ref(), &base_output, output) {
+            let line = format!(
+                "{}: case {}: {} disagrees with {}: {why}",
+                loaded.file.display(),
+                first.case + 1,
+                loaded.engines[slot.engine].name(),
+                baseline
+            );
+            done[i].status = done[i].status.worst(Status::Mismatch);
+            done[i].message = if done[i].message.is_empty() {
+                line
+            } else {
+                format!("{}; {line}", done[i].message)
+            };
+        }
+    }
+}

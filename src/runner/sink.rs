@@ -1,0 +1,226 @@
+//! Where a run's results go. The runner hands each file's results to every sink once the file
+//! is complete and every earlier file has been handed over, so sinks see files in corpus order
+//! and rows in (file, case, engine, run) order whatever the thread count; then it calls
+//! [`Sink::finish`] once, saying whether the run completed.
+//!
+//! Sinks here: [`CsvSink`] (the results CSV, streamed to a temporary file and renamed into
+//! place only when the run completes), [`OutDirSink`] (each file's judge output, written as the
+//! file completes), [`RecordSink`] (the compact records the summary, exports and plots are
+//! computed from). Shards add their journal (`crate::shard`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::atomic::{AtomicFile, write_atomic};
+use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
+use crate::results::{Record, Row};
+
+/// A sink that could not write.
+#[derive(Debug, thiserror::Error)]
+#[error("{what} {path}: {source}")]
+pub struct SinkError {
+    pub what: &'static str,
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
+impl SinkError {
+    pub fn new(what: &'static str, path: &Path, source: std::io::Error) -> SinkError {
+        SinkError {
+            what,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// One engine's judge output for a whole file.
+pub struct FileOutput {
+    pub engine: String,
+    /// The blocks of its readable cases, joined.
+    pub text: String,
+}
+
+/// Everything a file produced, as handed to the sinks.
+pub struct FileResults<'a> {
+    /// The file's position in the run's file list.
+    pub position: usize,
+    pub file: &'a CaseFile,
+    /// Its rows in (case, engine, run) order (only the cases this run solved).
+    pub rows: &'a [Row],
+    /// Per engine, the file's output (empty unless the run keeps outputs).
+    pub outputs: &'a [FileOutput],
+    /// One line per problem worth telling (errors, mismatches, disagreements).
+    pub problems: &'a [String],
+}
+
+/// A consumer of a run's results.
+pub trait Sink {
+    /// A file's results, in corpus order.
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError>;
+    /// The run is over: `complete` when every file was handed over.
+    fn finish(&mut self, complete: bool) -> Result<(), SinkError>;
+}
+
+/// Where a CSV goes.
+enum CsvTarget {
+    Stdout,
+    File(AtomicFile),
+}
+
+/// The results CSV: one row per case, engine and run, header first. A file target is written
+/// under a temporary name and renamed into place only when the run completes, so an existing
+/// results file is never truncated or left half-written; `-` streams to stdout.
+pub struct CsvSink {
+    writer: Option<csv::Writer<CsvTarget>>,
+    path: PathBuf,
+}
+
+impl Write for CsvTarget {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            CsvTarget::Stdout => std::io::stdout().write(buf),
+            CsvTarget::File(f) => f.write(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            CsvTarget::Stdout => std::io::stdout().flush(),
+            CsvTarget::File(f) => f.flush(),
+        }
+    }
+}
+
+impl CsvSink {
+    /// A CSV at `path` (`-` = stdout); the temporary file is created now, so a bad path fails
+    /// before the run.
+    pub fn create(path: &Path) -> Result<CsvSink, SinkError> {
+        let target = if path.as_os_str() == "-" {
+            CsvTarget::Stdout
+        } else {
+            CsvTarget::File(
+                AtomicFile::create(path).map_err(|e| SinkError::new("cannot create", path, e))?,
+            )
+        };
+        Ok(CsvSink {
+            writer: Some(csv::Writer::from_writer(target)),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The file it writes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn error(&self, e: csv::Error) -> SinkError {
+        SinkError::new("cannot write", &self.path, e.into())
+    }
+
+    /// Writes rows not produced by this run (resumed ones) at the current place.
+    pub fn write_rows(&mut self, rows: &[Row]) -> Result<(), SinkError> {
+        let writer = self.writer.as_mut().expect("not finished");
+        for row in rows {
+            if let Err(e) = writer.serialize(row) {
+                return Err(self.error(e));
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the CSV: with `complete`, flushes and renames it into place; otherwise drops the
+    /// temporary file (the old file, if any, stays).
+    pub fn close(&mut self, complete: bool) -> Result<(), SinkError> {
+        let Some(writer) = self.writer.take() else {
+            return Ok(());
+        };
+        let target = writer
+            .into_inner()
+            .map_err(|e| SinkError::new("cannot write", &self.path, e.into_error()))?;
+        match target {
+            CsvTarget::Stdout => std::io::stdout()
+                .flush()
+                .map_err(|e| SinkError::new("cannot write", &self.path, e)),
+            CsvTarget::File(file) if complete => file
+                .commit()
+                .map_err(|e| SinkError::new("cannot write", &self.path, e)),
+            CsvTarget::File(_) => Ok(()),
+        }
+    }
+}
+
+impl Sink for CsvSink {
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        self.write_rows(results.rows)
+    }
+    fn finish(&mut self, complete: bool) -> Result<(), SinkError> {
+        self.close(complete)
+    }
+}
+
+/// Each file's judge output under a folder, mirroring the input tree (`DIR/<engine>/...` when
+/// several engine names ran), written atomically as each file completes.
+pub struct OutDirSink {
+    dir: PathBuf,
+    several_engines: bool,
+}
+
+impl OutDirSink {
+    pub fn new(dir: &Path, several_engines: bool) -> OutDirSink {
+        OutDirSink {
+            dir: dir.to_path_buf(),
+            several_engines,
+        }
+    }
+
+    /// Where a file's output goes: the input's relative path with `.out`, under a folder per
+    /// engine when several engines ran.
+    pub fn output_path(&self, file: &CaseFile, engine: &str) -> PathBuf {
+        let relative = file.relative.with_extension(OUTPUT_EXTENSION);
+        if self.several_engines {
+            self.dir.join(engine).join(relative)
+        } else {
+            self.dir.join(relative)
+        }
+    }
+}
+
+impl Sink for OutDirSink {
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        for output in results.outputs {
+            let path = self.output_path(results.file, &output.engine);
+            write_atomic(&path, output.text.as_bytes())
+                .map_err(|e| SinkError::new("cannot write", &path, e))?;
+        }
+        Ok(())
+    }
+    fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {
+        Ok(())
+    }
+}
+
+/// The compact records the summary is computed from (one per case and engine).
+#[derive(Default)]
+pub struct RecordSink {
+    pub records: Vec<Record>,
+}
+
+impl Sink for RecordSink {
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        // Rows of one file share its name; records share one allocation of it.
+        let file: Arc<str> = match results.rows.first() {
+            Some(row) => row.file.as_str().into(),
+            None => return Ok(()),
+        };
+        let mut records = Record::from_rows(results.rows);
+        for record in &mut records {
+            record.file = file.clone();
+        }
+        self.records.extend(records);
+        Ok(())
+    }
+    fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {
+        Ok(())
+    }
+}

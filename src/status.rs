@@ -1,0 +1,151 @@
+//! What happened to one case, how bad that is, and the process exit codes: the one place
+//! that decides them.
+//!
+//! Every command's exit code comes from here: a run's code is the code of its worst case
+//! ([`Status::exit`] of [`Status::worst`]); commands that fail before judging anything exit
+//! [`Exit::Error`]. The severity order is explicit ([`Status::severity`]), not a derived `Ord`,
+//! and it agrees with the exit codes: a worse status never has a smaller exit code.
+
+use serde::{Deserialize, Serialize};
+
+/// The verdict on one case for one engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Solved (and, with `--check`, accepted).
+    Ok,
+    /// The engine proved there is no answer.
+    Unsolved,
+    /// Rejected by the check against the expected output or the baseline engine.
+    Mismatch,
+    /// The engine's budget ran out.
+    Budget,
+    /// The case could not be read or played (malformed input) or the engine failed.
+    Error,
+}
+
+impl Status {
+    /// Every status, from the least to the most severe.
+    pub const ALL: [Status; 5] = [
+        Status::Ok,
+        Status::Unsolved,
+        Status::Mismatch,
+        Status::Budget,
+        Status::Error,
+    ];
+
+    /// How bad a status is, 0 = fine. When one case earns two statuses (an engine stopped by
+    /// its budget whose output then fails the check, a case that errors after a mismatch), it
+    /// keeps the more severe one:
+    /// - `error` is worst: nothing the engine produced can be trusted, and it is the only
+    ///   status with exit code 2;
+    /// - `budget` next: the engine gave no answer, so a failed check of its output is a
+    ///   consequence of the stop, not a second finding;
+    /// - `mismatch`: an answer that is wrong;
+    /// - `unsolved`: a claim that no answer exists, which stands unless a check rejects it.
+    pub const fn severity(self) -> u8 {
+        match self {
+            Status::Ok => 0,
+            Status::Unsolved => 1,
+            Status::Mismatch => 2,
+            Status::Budget => 3,
+            Status::Error => 4,
+        }
+    }
+
+    /// The more severe of two statuses (see [`Status::severity`]).
+    pub fn worst(self, other: Status) -> Status {
+        if other.severity() > self.severity() {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// The exit code a run whose worst case has this status ends with.
+    pub const fn exit(self) -> Exit {
+        match self {
+            Status::Ok => Exit::Ok,
+            Status::Unsolved | Status::Mismatch | Status::Budget => Exit::Failures,
+            Status::Error => Exit::Error,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Mismatch => "mismatch",
+            Status::Error => "error",
+            Status::Unsolved => "unsolved",
+            Status::Budget => "budget",
+        }
+    }
+}
+
+/// The process exit codes of every command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// Every case ok.
+    Ok = 0,
+    /// Some case is `mismatch`, `unsolved` or `budget` (`check`: some output failed).
+    Failures = 1,
+    /// Some case is `error`, or the command could not do its work (bad option, unreadable
+    /// file, a program that cannot start).
+    Error = 2,
+    /// `merge`: shards are missing or inconsistent.
+    ShardsIncomplete = 3,
+}
+
+impl Exit {
+    /// The exit code of a set of case statuses: that of the worst one, 0 for none.
+    pub fn of(statuses: impl IntoIterator<Item = Status>) -> Exit {
+        statuses.into_iter().fold(Status::Ok, Status::worst).exit()
+    }
+
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severity_is_a_strict_order_listed_in_all() {
+        for pair in Status::ALL.windows(2) {
+            assert!(pair[0].severity() < pair[1].severity(), "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn the_worst_status_wins_whatever_the_order() {
+        assert_eq!(Status::Budget.worst(Status::Error), Status::Error);
+        assert_eq!(Status::Error.worst(Status::Budget), Status::Error);
+        assert_eq!(Status::Budget.worst(Status::Mismatch), Status::Budget);
+        assert_eq!(Status::Mismatch.worst(Status::Budget), Status::Budget);
+        assert_eq!(Status::Unsolved.worst(Status::Mismatch), Status::Mismatch);
+        assert_eq!(Status::Ok.worst(Status::Unsolved), Status::Unsolved);
+        for s in Status::ALL {
+            assert_eq!(s.worst(Status::Ok), s);
+            assert_eq!(Status::Ok.worst(s), s);
+        }
+    }
+
+    #[test]
+    fn severity_agrees_with_exit_codes() {
+        for a in Status::ALL {
+            for b in Status::ALL {
+                if a.severity() < b.severity() {
+                    assert!(a.exit() <= b.exit(), "{a:?} vs {b:?}");
+                }
+            }
+        }
+        assert_eq!(Exit::of([]), Exit::Ok);
+        assert_eq!(Exit::of([Status::Ok, Status::Budget]), Exit::Failures);
+        assert_eq!(Exit::of([Status::Budget, Status::Error]), Exit::Error);
+        assert_eq!(Exit::of([Status::Error, Status::Budget]), Exit::Error);
+        assert_eq!(Exit::Failures.code(), 1);
+        assert_eq!(Exit::ShardsIncomplete.code(), 3);
+    }
+}
