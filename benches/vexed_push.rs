@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gamebench::games::vexed::bitset::planes::{Geometry, State, planes_needed};
 use gamebench::games::vexed::parse_puzzles;
-use gamebench::games::vexed::planes::{Geometry, State, planes_needed};
 use std::path::{Path, PathBuf};
 
 /// States collected per puzzle (fewer when the puzzle has fewer reachable states).

@@ -13,7 +13,7 @@
 
 use super::{DEAD, PATHS_OF_FOUR, WideMemo, nearest_bound};
 use crate::games::vexed::MAX_CELLS;
-use crate::games::vexed::planes::{Cells, Geometry, State};
+use crate::games::vexed::bitset::planes::{Cells, Geometry, State};
 
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
 ///

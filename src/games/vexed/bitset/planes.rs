@@ -21,8 +21,8 @@
 //! gravity/removal loop runs only when a group is removed. The general loop alone is used by
 //! [`State::settle`], for any board.
 
-use super::MAX_CELLS;
-use super::grid::{Dir, Grid, Move, WALL, is_block};
+use crate::games::vexed::MAX_CELLS;
+use crate::games::vexed::grid::{Dir, EMPTY, Grid, Move, WALL, is_block};
 
 /// A set of cells, one bit per cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -558,7 +558,7 @@ impl<const P: usize> State<P> {
                 } else if self.occupied() & bit(i) != 0 {
                     geo.letters[self.code_at(i) - 1]
                 } else {
-                    super::grid::EMPTY
+                    EMPTY
                 }
             })
             .collect();
@@ -809,7 +809,7 @@ mod tests {
                 } else if roll < wall_percent + block_percent {
                     b'A' + rng.below(letters) as u8
                 } else {
-                    super::super::grid::EMPTY
+                    EMPTY
                 }
             })
             .collect();

@@ -25,10 +25,10 @@
 
 use super::bound::{DEAD, Pairs, Parts, lower_bound, written, written_with_room};
 use super::deadlock::Troughs;
-use super::grid::{Dir, Move};
 use super::planes::{Geometry, MAX_PLANES, State};
-use super::{MAX_CELLS, Meter, Solution};
 use crate::game::Verdict;
+use crate::games::vexed::grid::{Dir, Move};
+use crate::games::vexed::{MAX_CELLS, Meter, Solution};
 
 /// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
 pub const MEMORY_BUDGET: usize = 384 << 20;

@@ -30,13 +30,12 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::Meter;
-use super::Solution;
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
-use super::grid::{Dir, Move};
 use super::planes::{Geometry, State};
 use super::table::Table;
 use crate::game::Verdict;
+use crate::games::vexed::grid::{Dir, Move};
+use crate::games::vexed::{Meter, Solution};
 
 /// Most entries kept in the transposition table (bounds memory to a few hundred MB).
 pub const TABLE_CAPACITY: usize = 1 << 21;

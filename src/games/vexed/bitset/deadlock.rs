@@ -219,7 +219,7 @@ impl Troughs {
 
 /// Most blocks in one trough (a row of a board of at most 128 cells).
 #[cfg(test)]
-const MAX_COLS: usize = super::MAX_CELLS;
+const MAX_COLS: usize = crate::games::vexed::MAX_CELLS;
 
 /// Most letters on a board (A to Z): [`Troughs::deadlocked_letters`]' `Codes` have a bit
 /// per letter, `i` for code `i + 1`.

@@ -37,8 +37,8 @@
 //! previous, plain implementation (`oracle`, test-only), so the searches expand the same
 //! states.
 
-use super::MAX_CELLS;
 use super::planes::{Cells, Geometry, State};
+use crate::games::vexed::MAX_CELLS;
 
 #[cfg(test)]
 mod oracle;
@@ -655,6 +655,7 @@ impl Parts {
     }
 
     /// The bounds of the first [`Parts::STORED`] letters as bytes, for [`Parts::restore`].
+    #[cfg(test)]
     pub fn stored(&self) -> [u8; Parts::STORED] {
         self.stored
     }

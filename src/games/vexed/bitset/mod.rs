@@ -10,11 +10,17 @@
 //!   deepening with a bounded transposition table ([`super::ida`]), which needs little memory
 //!   but re-expands boards. Either way the answer is a minimum solution; no depth cap.
 
-use super::astar::{self, Ended};
-use super::ida;
-use super::planes::{Geometry, State, planes_needed};
+pub(crate) mod astar;
+pub(crate) mod bound;
+pub(crate) mod deadlock;
+pub(crate) mod ida;
+pub mod planes;
+pub(crate) mod table;
+
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
+use astar::Ended;
+use planes::{Geometry, State, planes_needed};
 
 thread_local! {
     /// The geometry of the puzzle a thread is solving, reset for each puzzle

@@ -54,6 +54,7 @@ impl<const P: usize> Table<P> {
         self.len
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -94,11 +95,13 @@ impl<const P: usize> Table<P> {
         (slot.tag != 0).then(|| slot.tag - 1)
     }
 
+    #[cfg(test)]
     pub fn get(&self, state: &State<P>) -> Option<u32> {
         self.get_with(state, state.digest())
     }
 
     /// Replaces the value of a present state; returns false (and does nothing) if absent.
+    #[cfg(test)]
     pub fn update(&mut self, state: &State<P>, value: impl FnOnce(u32) -> u32) -> bool {
         self.update_with(state, state.digest(), value)
     }
