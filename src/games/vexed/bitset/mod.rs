@@ -15,19 +15,14 @@ pub(crate) mod bound;
 pub(crate) mod deadlock;
 pub(crate) mod ida;
 pub mod planes;
-pub(crate) mod table;
+pub(crate) mod slots;
+pub(crate) mod workspace;
 
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 use astar::Ended;
 use planes::{Geometry, State, planes_needed};
-
-thread_local! {
-    /// The geometry of the puzzle a thread is solving, reset for each puzzle
-    /// ([`Geometry::reset`]): building one from scratch (10 KB of masks) is a noticeable part
-    /// of a small puzzle's time.
-    static GEOMETRY: std::cell::RefCell<Option<Geometry>> = const { std::cell::RefCell::new(None) };
-}
+use workspace::{Buffers, Workspace};
 
 /// Solves one puzzle.
 pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, CaseError> {
@@ -43,25 +38,18 @@ pub fn solve_within(
 ) -> Result<Outcome<Solution>, CaseError> {
     // The geometry of the board as given, and its blocks settled on the bit planes
     // ([`State::settle`], the rules of [`Puzzle::start`]) instead of settling a copy of the
-    // grid cell by cell (measured: 0.6% of the mixed set's instructions). Settling moves no
+    // grid cell by cell. Settling moves no
     // wall; a letter it removes entirely keeps a code, with no blocks and a bound of 0.
     let grid = &puzzle.grid;
-    let (answer, verdict, work) = GEOMETRY.with(|geo| {
-        let mut geo = geo.borrow_mut();
-        let geo = match geo.as_mut() {
-            Some(geo) => {
-                geo.reset(grid);
-                geo
-            }
-            None => geo.insert(Geometry::new(grid)),
-        };
+    let (answer, verdict, work) = Workspace::with(|workspace| {
+        let (geo, buffers) = workspace.prepare(grid);
         let meter = Meter::new(budget);
         match planes_needed(geo.letters.len()) {
-            1 => search(geo, memory, State::<1>::new(geo, grid), meter),
-            2 => search(geo, memory, State::<2>::new(geo, grid), meter),
-            3 => search(geo, memory, State::<3>::new(geo, grid), meter),
-            4 => search(geo, memory, State::<4>::new(geo, grid), meter),
-            _ => search(geo, memory, State::<5>::new(geo, grid), meter),
+            1 => search(geo, memory, State::<1>::new(geo, grid), meter, buffers),
+            2 => search(geo, memory, State::<2>::new(geo, grid), meter, buffers),
+            3 => search(geo, memory, State::<3>::new(geo, grid), meter, buffers),
+            4 => search(geo, memory, State::<4>::new(geo, grid), meter, buffers),
+            _ => search(geo, memory, State::<5>::new(geo, grid), meter, buffers),
         }
     });
     Ok(Outcome {
@@ -78,12 +66,13 @@ fn search<const P: usize>(
     memory: usize,
     mut start: State<P>,
     meter: Meter,
+    buffers: &mut Buffers,
 ) -> (Solution, Verdict, u64) {
     start.settle(geo);
     if start.is_clear() {
         return (Some(Vec::new()), Verdict::Solved, 0);
     }
-    match astar::search(geo, start, meter, memory) {
+    match astar::search(geo, start, meter, memory, buffers) {
         Ended::Done(answer, verdict, work) => (answer, verdict, work),
         Ended::OutOfMemory(meter) => ida::search(geo, start, meter),
     }

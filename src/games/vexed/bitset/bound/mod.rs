@@ -38,6 +38,7 @@
 //! states.
 
 use super::planes::{Cells, Geometry, State};
+use super::slots::{spread, written};
 use crate::games::vexed::MAX_CELLS;
 
 #[cfg(test)]
@@ -209,7 +210,7 @@ impl SmallMemo {
     }
 
     fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (u64::BITS - SMALL_MEMO_BITS)) as usize
+        spread(key, SMALL_MEMO_BITS)
     }
 
     fn get(&self, key: u64) -> Option<u32> {
@@ -250,29 +251,8 @@ impl SmallMemo {
     }
 }
 
-/// `len` copies of `value`, written now. For a table that is probed at random: fresh zeroed
-/// memory from the allocator (`vec![0; len]`) is mapped page by page as it is touched, and a
-/// page read before it is written faults twice (the shared zero page, then a copy). Measured
-/// (`perf stat -e page-faults`, whole `solve`): the two memos and the A* index written up
-/// front took the mixed set from 651 to 567 faults, the hard set from 574 to 475. The value
-/// goes through `black_box` so that the compiler does not turn the writes back into a zeroed
-/// allocation.
-pub(crate) fn written<T: Clone>(len: usize, value: T) -> Vec<T> {
-    written_with_room(len, len, value)
-}
-
-/// [`written`], in an allocation reserved for `capacity` entries (address space only: the
-/// pages past `len` are mapped as the table grows into them).
-pub(crate) fn written_with_room<T: Clone>(capacity: usize, len: usize, value: T) -> Vec<T> {
-    let mut table = Vec::with_capacity(capacity.max(len));
-    table.resize(len, std::hint::black_box(value));
-    table
-}
-
-/// Slots of the [`WideMemo`] (a power of two; 32 KB). Measured against 4096 slots: 24 fewer
-/// page faults on the mixed set, 0.1% more instructions there and 0.01% more on the Classic
-/// pack (`valgrind --tool=cachegrind`).
-const WIDE_MEMO: usize = 1 << 10;
+/// Slots of the [`WideMemo`], as a power of two (1024 slots of 32 bytes: 32 KB).
+const WIDE_MEMO_BITS: u32 = 10;
 
 /// Direct-mapped memo of the bound of a letter of more than [`PARTITION_MAX`] blocks by its
 /// cell set: `(cells, bound, epoch)`, with epochs as in [`SmallMemo`]. A fresh slot (all
@@ -285,8 +265,7 @@ struct WideMemo {
 
 impl WideMemo {
     fn slot(set: u128) -> usize {
-        (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize
-            % WIDE_MEMO
+        spread((set as u64) ^ ((set >> 64) as u64), WIDE_MEMO_BITS)
     }
 
     fn get(&self, set: u128) -> Option<u32> {
@@ -296,7 +275,7 @@ impl WideMemo {
 
     fn put(&mut self, set: u128, bound: u32) {
         if self.slots.is_empty() {
-            self.slots = written(WIDE_MEMO, (0, 0, 0));
+            self.slots = written(1 << WIDE_MEMO_BITS, (0, 0, 0));
         }
         self.slots[Self::slot(set)] = (set, bound, self.epoch);
     }
