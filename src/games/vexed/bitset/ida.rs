@@ -268,7 +268,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 child.on_path = entry & ON_PATH != 0;
             }
         }
-        children.sort_unstable_by_key(|c| (c.bound, c.state.occupied().count_ones()));
+        children.sort_unstable_by_key(|c| (c.bound, c.state.occupied().len()));
         let full = self.table.len() >= TABLE_CAPACITY;
         if !self
             .table
@@ -442,6 +442,7 @@ impl<const P: usize> TranspositionTable<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::vexed::bitset::planes::Cells;
 
     #[test]
     fn stores_updates_and_grows_past_the_initial_slots() {
@@ -449,7 +450,7 @@ mod tests {
         let mut table = TranspositionTable::<1>::default();
         let states: Vec<State<1>> = (0..128)
             .flat_map(|a| (0..a).map(move |b| (a, b)))
-            .map(|(a, b)| State::from_planes([(1u128 << a) | (1u128 << b)]))
+            .map(|(a, b)| State::from_planes([Cells::cell(a) | Cells::cell(b)]))
             .collect();
         assert!(table.is_empty());
         for (i, s) in states.iter().enumerate() {

@@ -218,7 +218,7 @@ impl<'a, const P: usize> Search<'a, P> {
         let digest = start.digest();
         let slot = self.index.find(digest, |_| false).unwrap_err();
         self.index.insert_at(slot, digest, 0);
-        let blocks = start.occupied().count_ones();
+        let blocks = start.occupied().len();
         self.frontier.begin(blocks);
         self.frontier.push(u32::from(h), 0, blocks, 0);
         while let Some((f, g, id)) = self.frontier.pop() {
@@ -301,7 +301,7 @@ impl<'a, const P: usize> Search<'a, P> {
                         ..*known
                     };
                     let child_f = f.max(u32::from(g) + u32::from(known.h));
-                    let blocks = child.occupied().count_ones();
+                    let blocks = child.occupied().len();
                     self.frontier.push(child_f, g, blocks, other);
                 }
                 Err(slot) => {
@@ -331,7 +331,7 @@ impl<'a, const P: usize> Search<'a, P> {
                     let child_id = self.nodes.len() as u32;
                     self.add(*child, id, g, Push::new(cell, dir), h, bounds);
                     self.index.insert_at(slot, digest, child_id);
-                    let blocks = child.occupied().count_ones();
+                    let blocks = child.occupied().len();
                     self.frontier.push(child_f, g, blocks, child_id);
                 }
             }

@@ -37,7 +37,7 @@
 //! previous, plain implementation (`oracle`, test-only), so the searches expand the same
 //! states.
 
-use super::planes::{Cells, Geometry, State};
+use super::planes::{Cells, Geometry, State, indices};
 use super::slots::{spread, written};
 use crate::games::vexed::MAX_CELLS;
 
@@ -152,7 +152,7 @@ pub struct Pairs {
     /// the rows of `pair_rows` (so [`Pairs::reset`] clears those rows only, not the table).
     pair: Vec<u8>,
     /// The rows `a` of `pair` with an entry.
-    pair_rows: u128,
+    pair_rows: Cells,
     /// Bounds of letters of three to [`PARTITION_MAX`] blocks by their cell set.
     sets: SmallMemo,
     /// Costs of removal groups ([`Letter::group_cost`]) by their cell set: when one block of
@@ -170,9 +170,9 @@ pub struct Pairs {
     /// Rows of `from`, `near` and `near2` computed for the current board, one bit per cell:
     /// a row is written whole when it is computed, so the tables are never cleared, and
     /// moving to another board only zeroes these (boards have at most 128 cells).
-    from_done: u128,
-    near_done: u128,
-    near2_done: u128,
+    from_done: Cells,
+    near_done: Cells,
+    near2_done: Cells,
     edges: Edges,
 }
 
@@ -259,23 +259,24 @@ const WIDE_MEMO_BITS: u32 = 10;
 /// zeros) never matches: such a letter's cell set is not empty.
 #[derive(Default)]
 struct WideMemo {
-    slots: Vec<(u128, u32, u32)>,
+    slots: Vec<(Cells, u32, u32)>,
     epoch: u32,
 }
 
 impl WideMemo {
-    fn slot(set: u128) -> usize {
-        spread((set as u64) ^ ((set >> 64) as u64), WIDE_MEMO_BITS)
+    fn slot(set: Cells) -> usize {
+        let bits = set.bits();
+        spread((bits as u64) ^ ((bits >> 64) as u64), WIDE_MEMO_BITS)
     }
 
-    fn get(&self, set: u128) -> Option<u32> {
+    fn get(&self, set: Cells) -> Option<u32> {
         let &(cells, bound, epoch) = self.slots.get(Self::slot(set))?;
         (cells == set && epoch == self.epoch).then_some(bound)
     }
 
-    fn put(&mut self, set: u128, bound: u32) {
+    fn put(&mut self, set: Cells, bound: u32) {
         if self.slots.is_empty() {
-            self.slots = written(1 << WIDE_MEMO_BITS, (0, 0, 0));
+            self.slots = written(1 << WIDE_MEMO_BITS, (Cells::EMPTY, 0, 0));
         }
         self.slots[Self::slot(set)] = (set, bound, self.epoch);
     }
@@ -296,15 +297,15 @@ impl Pairs {
             lanes: 0,
             from: Vec::new(),
             pair: Vec::new(),
-            pair_rows: 0,
+            pair_rows: Cells::EMPTY,
             sets: SmallMemo::default(),
             groups: SmallMemo::default(),
             wide: WideMemo::default(),
             near: Vec::new(),
             near2: Vec::new(),
-            from_done: 0,
-            near_done: 0,
-            near2_done: 0,
+            from_done: Cells::EMPTY,
+            near_done: Cells::EMPTY,
+            near2_done: Cells::EMPTY,
             edges: Edges::default(),
         };
         pairs.reset(geo);
@@ -320,13 +321,10 @@ impl Pairs {
     /// when they are), and only the rows of `pair` that hold entries are reset.
     pub fn reset(&mut self, geo: &Geometry) {
         let old_cells = self.cells;
-        let mut rows = self.pair_rows;
-        while rows != 0 {
-            let a = rows.trailing_zeros() as usize;
+        for a in self.pair_rows.iter() {
             self.pair[a * old_cells..(a + 1) * old_cells].fill(UNKNOWN);
-            rows &= rows - 1;
         }
-        self.pair_rows = 0;
+        self.pair_rows = Cells::EMPTY;
         let cells = geo.rows * geo.cols;
         self.cells = cells;
         self.lanes = cells.div_ceil(LANE);
@@ -338,7 +336,8 @@ impl Pairs {
         if self.pair.len() < cells * cells {
             self.pair.resize(cells * cells, UNKNOWN);
         }
-        (self.from_done, self.near_done, self.near2_done) = (0, 0, 0);
+        (self.from_done, self.near_done, self.near2_done) =
+            (Cells::EMPTY, Cells::EMPTY, Cells::EMPTY);
         self.sets.clear();
         self.groups.clear();
         self.wide.clear();
@@ -347,19 +346,19 @@ impl Pairs {
 
     /// Fills the row of push costs from cell `a` ([`push_costs`]), once.
     fn costs_from(&mut self, geo: &Geometry, a: usize) {
-        if self.from_done >> a & 1 == 1 {
+        if self.from_done.contains(a) {
             return;
         }
         let lanes = self.lanes;
         let row = self.from[a * lanes..(a + 1) * lanes].as_flattened_mut();
         row.fill(UNKNOWN);
         push_costs(geo, a, row);
-        self.from_done |= 1 << a;
+        self.from_done |= Cells::cell(a);
     }
 
     /// Fills the rows of `a` in [`Pairs::costs_from`] and [`Pairs::near`].
     fn fill_near(&mut self, geo: &Geometry, a: usize) {
-        if self.near_done >> a & 1 == 1 {
+        if self.near_done.contains(a) {
             return;
         }
         self.costs_from(geo, a);
@@ -370,13 +369,13 @@ impl Pairs {
         near.fill(UNKNOWN);
         let from = row_of(&self.from, lanes, a).as_flattened();
         self.edges.spread_min(near, from);
-        self.near_done |= 1 << a;
+        self.near_done |= Cells::cell(a);
     }
 
     /// Fills the rows of `a` in [`Pairs::near`] and [`Pairs::near2`] (only stars of groups of
     /// four or more read `near2`: pair distances do not need it).
     fn fill_near2(&mut self, geo: &Geometry, a: usize) {
-        if self.near2_done >> a & 1 == 1 {
+        if self.near2_done.contains(a) {
             return;
         }
         self.fill_near(geo, a);
@@ -391,7 +390,7 @@ impl Pairs {
         let near2 = self.near2[a * lanes..(a + 1) * lanes].as_flattened_mut();
         near2.copy_from_slice(near);
         self.edges.spread_min(near2, through);
-        self.near2_done |= 1 << a;
+        self.near2_done |= Cells::cell(a);
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
@@ -426,7 +425,7 @@ impl Pairs {
         let value = least.min(NEVER);
         self.pair[a * cells + b] = value;
         self.pair[b * cells + a] = value;
-        self.pair_rows |= 1 << a | 1 << b;
+        self.pair_rows |= Cells::cell(a) | Cells::cell(b);
         value
     }
 }
@@ -462,10 +461,11 @@ impl Edges {
             self.last_col.push(UNKNOWN);
         }
         self.walls.clear();
+        // A running word shifted by one cell per cell: no variable shift.
         let mut walls = geo.walls;
         self.walls.extend((0..cells).map(|_| {
-            let wall = if walls & 1 == 1 { UNKNOWN } else { 0 };
-            walls >>= 1;
+            let wall = if walls.contains(0) { UNKNOWN } else { 0 };
+            walls = walls >> 1;
             wall
         }));
     }
@@ -503,23 +503,23 @@ impl Edges {
 /// reached are left as they are.
 fn push_costs(geo: &Geometry, a: usize, row: &mut [u8]) {
     let open = geo.board & !geo.walls;
-    let fall = |mut set: u128| loop {
+    let fall = |mut set: Cells| loop {
         let next = set | (geo.row_down(set) & open);
         if next == set {
             return set;
         }
         set = next;
     };
-    let mut reached = fall(1u128 << a);
+    let mut reached = fall(Cells::cell(a));
     let mut fresh = reached;
     let mut cost = 0u8;
     loop {
-        for cell in Cells(fresh).iter() {
+        for cell in fresh.iter() {
             row[cell] = cost;
         }
         let sideways = ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
         let step = sideways & open & !reached;
-        if step == 0 {
+        if step.is_empty() {
             break;
         }
         let next = fall(reached | step);
@@ -599,7 +599,7 @@ const MAX_CODES: usize = 26;
 /// recomputing those letters.
 #[derive(Clone, Copy)]
 pub struct Parts {
-    sets: [u128; MAX_CODES],
+    sets: [Cells; MAX_CODES],
     bounds: [u32; MAX_CODES],
     /// The sum of `bounds` (saturating).
     total: u32,
@@ -617,7 +617,7 @@ impl Parts {
 
     /// Parts without letters, to be filled by [`Parts::restore`].
     pub const EMPTY: Parts = Parts {
-        sets: [0; MAX_CODES],
+        sets: [Cells::EMPTY; MAX_CODES],
         bounds: [0; MAX_CODES],
         total: 0,
         stored: [Parts::UNSTORED; Parts::STORED],
@@ -629,7 +629,7 @@ impl Parts {
     }
 
     /// The cells of each letter of the board these are the parts of (`[i]`: code `i + 1`).
-    pub fn sets(&self, geo: &Geometry) -> &[u128] {
+    pub fn sets(&self, geo: &Geometry) -> &[Cells] {
         &self.sets[..geo.letters.len()]
     }
 
@@ -665,7 +665,7 @@ impl Parts {
         geo: &Geometry,
         pairs: &mut Pairs,
         state: &State<P>,
-        known: impl Fn(usize, u128) -> Option<u32>,
+        known: impl Fn(usize, Cells) -> Option<u32>,
     ) {
         let mut total = 0u32;
         for i in 0..geo.letters.len() {
@@ -735,12 +735,12 @@ impl Parts {
         geo: &Geometry,
         pairs: &mut Pairs,
         child: &State<P>,
-        changed: u128,
+        changed: Cells,
         stored: &mut [u8; Parts::STORED],
     ) -> u32 {
         let mut letters = 0u32;
         for (i, &set) in self.sets[..geo.letters.len()].iter().enumerate() {
-            letters |= u32::from(set & changed != 0) << i;
+            letters |= u32::from(set.intersects(changed)) << i;
         }
         *stored = self.stored;
         // The parent is live: each bound is below DEAD, and so is their sum.
@@ -766,18 +766,18 @@ impl Parts {
 /// The common cases stay small enough to inline (a letter of two blocks: one table read; of
 /// three to [`PARTITION_MAX`]: a memo read); computing a partition bound is out of line.
 #[inline]
-fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
-    if set == 0 {
+fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: Cells) -> u32 {
+    if set.is_empty() {
         return 0;
     }
-    let rest = set & (set - 1);
-    if rest == 0 {
+    let rest = set.without_first();
+    if rest.is_empty() {
         return DEAD;
     }
-    if rest & (rest - 1) == 0 {
+    if rest.without_first().is_empty() {
         // One group of two: the wall-aware pair distance.
-        let a = set.trailing_zeros() as usize;
-        let b = rest.trailing_zeros() as usize;
+        let a = set.first();
+        let b = rest.first();
         return pairs.pushes(geo, a, b).unwrap_or(DEAD);
     }
     // The blocks in cell order (any order gives the same bound: every term below is taken
@@ -786,15 +786,15 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
     let mut cells = [0usize; PARTITION_MAX];
     let mut key = 0;
     let mut count = 0;
-    let mut bits = set;
-    while bits != 0 {
+    let mut rest = set;
+    while !rest.is_empty() {
         if count == PARTITION_MAX {
             return nearest_partner_bound(geo, pairs, set);
         }
-        let cell = bits.trailing_zeros() as usize;
+        let cell = rest.first();
         cells[count] = cell;
         key = SmallMemo::key_with(key, count, cell);
-        bits &= bits - 1;
+        rest = rest.without_first();
         count += 1;
     }
     if let Some(bound) = pairs.sets.get(key) {
@@ -849,12 +849,9 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
             // A pair costs two table reads: cheaper than the memo.
             return letter.group_cost(group);
         }
-        let key = Cells(u128::from(group))
-            .iter()
-            .enumerate()
-            .fold(0, |key, (i, member)| {
-                SmallMemo::key_with(key, i, cells[member])
-            });
+        let key = indices(group).enumerate().fold(0, |key, (i, member)| {
+            SmallMemo::key_with(key, i, cells[member])
+        });
         groups.get(key).unwrap_or_else(|| {
             let cost = letter.group_cost_below(group, cap);
             // Only exact costs enter the memo.
@@ -877,13 +874,13 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
 /// of its letter when it goes, so the letter needs at least, for each block, the fewest
 /// pushes it and any partner need to touch.
 #[inline(never)]
-fn nearest_partner_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
+fn nearest_partner_bound(geo: &Geometry, pairs: &mut Pairs, set: Cells) -> u32 {
     if let Some(bound) = pairs.wide.get(set) {
         return bound;
     }
     let mut worst = 0;
-    for a in Cells(set).iter() {
-        let nearest = Cells(set & !(1u128 << a))
+    for a in set.iter() {
+        let nearest = (set & !Cells::cell(a))
             .iter()
             .map(|b| pairs.pushes(geo, a, b).unwrap_or(DEAD))
             .min()
@@ -976,7 +973,7 @@ impl Letter<'_> {
                 let mut pairs = full;
                 for first in 0..self.count {
                     pairs &= !(1 << first);
-                    for second in Cells(u128::from(pairs)).iter() {
+                    for second in indices(pairs) {
                         if best <= floor {
                             return floor;
                         }
@@ -1068,7 +1065,7 @@ impl Letter<'_> {
         let size = group.count_ones() as usize;
         let mut members = [0usize; PARTITION_MAX];
         let (mut low, mut high) = (u32::MAX, 0);
-        for (slot, block) in members.iter_mut().zip(Cells(u128::from(group)).iter()) {
+        for (slot, block) in members.iter_mut().zip(indices(group)) {
             *slot = block;
             low = low.min(self.columns[block]);
             high = high.max(self.columns[block]);
@@ -1430,9 +1427,8 @@ mod tests {
                         state.to_grid(&geo).draw()
                     );
                     compared += 1;
-                    wide += usize::from(set.count_ones() as usize > PARTITION_MAX);
-                    partitioned +=
-                        usize::from((3..=PARTITION_MAX).contains(&(set.count_ones() as usize)));
+                    wide += usize::from(set.len() as usize > PARTITION_MAX);
+                    partitioned += usize::from((3..=PARTITION_MAX).contains(&(set.len() as usize)));
                 }
                 assert_eq!(
                     lower_bound(&geo, &mut pairs, &state),

@@ -13,7 +13,7 @@
 
 use super::{DEAD, PATHS_OF_FOUR, WideMemo, nearest_bound};
 use crate::games::vexed::MAX_CELLS;
-use crate::games::vexed::bitset::planes::{Cells, Geometry, State};
+use crate::games::vexed::bitset::planes::{Cells, Geometry, State, indices};
 
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
 ///
@@ -167,7 +167,7 @@ impl Pairs {
         let near = &self.near[a * cells..(a + 1) * cells];
         let near2 = &mut self.near2[a * cells..(a + 1) * cells];
         let through = |q: usize| {
-            if geo.walls >> q & 1 == 0 {
+            if !geo.walls.contains(q) {
                 near[q]
             } else {
                 UNKNOWN
@@ -256,7 +256,8 @@ fn at_least_one_push<const P: usize>(total: u32, state: &State<P>) -> u32 {
 }
 
 /// The bound of one letter given its cells (0 for an absent letter), or [`DEAD`].
-pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
+pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, cells: Cells) -> u32 {
+    let set = cells.bits();
     let count = set.count_ones() as usize;
     match count {
         0 => return 0,
@@ -270,7 +271,7 @@ pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             let b = 127 - set.leading_zeros() as usize;
             return pairs.pushes(geo, a, b).unwrap_or(DEAD);
         }
-        if let Some(bound) = pairs.sets.get(set) {
+        if let Some(bound) = pairs.sets.get(cells) {
             return bound;
         }
         // The blocks by column, and the wall-aware pushes each two of them need to touch.
@@ -307,9 +308,8 @@ pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
                 // A pair costs two table reads: cheaper than the memo.
                 return letter.group_cost(group);
             }
-            let cells = Cells(u128::from(group))
-                .iter()
-                .fold(0u128, |cells, i| cells | 1u128 << blocks[i].1);
+            let cells =
+                indices(group).fold(Cells::EMPTY, |cells, i| cells | Cells::cell(blocks[i].1));
             groups.get(cells).unwrap_or_else(|| {
                 let cost = letter.group_cost(group);
                 groups.put(cells, cost);
@@ -319,24 +319,24 @@ pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         let bound = nearest_bound(letter.columns)
             .max(letter.split_with(&mut cost_of))
             .min(DEAD);
-        pairs.sets.put(set, bound);
+        pairs.sets.put(cells, bound);
         return bound;
     }
     // Many blocks: every block touches some block of its letter when it goes, so the letter
     // needs at least, for each block, the fewest pushes it and any partner need to touch.
-    if let Some(bound) = pairs.sets.get(set) {
+    if let Some(bound) = pairs.sets.get(cells) {
         return bound;
     }
     let mut worst = 0;
-    for a in Cells(set).iter() {
-        let nearest = Cells(set & !(1u128 << a))
+    for a in cells.iter() {
+        let nearest = (cells & !Cells::cell(a))
             .iter()
             .map(|b| pairs.pushes(geo, a, b).unwrap_or(DEAD))
             .min()
             .unwrap_or(DEAD);
         worst = worst.max(nearest);
     }
-    pairs.sets.put(set, worst);
+    pairs.sets.put(cells, worst);
     worst
 }
 
