@@ -6,13 +6,18 @@
 //! line; see `spec/vexed.md`. Engines that cannot finish print `NAME: No solution` (proven) or
 //! `NAME: Search budget exhausted` (stopped by the [`Budget`]).
 //!
-//! Modules: [`grid`] holds the rules applied literally to a grid of cells (used by
-//! [`reference`], a breadth-first search, and by [`check`]); [`bitset`] is the fast engine: bit
-//! planes in one `u128` per plane ([`planes`]), an admissible lower bound ([`bound`]), best-first
-//! A* search ([`astar`]) and, past A*'s memory budget, iterative deepening with a transposition
-//! table ([`ida`], [`table`]). Boards hold at most [`MAX_CELLS`] cells (any NR x NC up to 128,
-//! e.g. the judge's 9x9, the original game's 8x10 or the level packs' 7x12). A board that is not
-//! stable as given is settled (gravity and removals) before searching and replaying.
+//! `RULES.md` (beside this file) is the reading of the statement the code cites: the board,
+//! the moves, tie-breaks, the formats.
+//!
+//! Modules: [`rules`] holds the puzzle type and the judge formats (parsing, output blocks);
+//! [`grid`] the rules applied literally to a grid of cells, used by [`reference`] (a
+//! breadth-first search, the oracle the fast engine is tested against) and by [`check`] (the
+//! replaying checker); [`bitset`] is the fast engine (bit planes, an admissible lower bound, A*
+//! with an iterative-deepening fallback past its memory budget); [`meter`] is the budget both
+//! engines count their work against. Boards hold at most [`MAX_CELLS`] cells (any NR x NC up
+//! to 128, e.g. the judge's 9x9, the original game's 8x10 or the level packs' 7x12). A board
+//! that is not stable as given is settled (gravity and removals) before searching and
+//! replaying.
 
 pub mod bitset;
 pub mod check;

@@ -44,8 +44,8 @@ pub const LENGTH_TEXT: &str = "Minimum solution length = ";
 
 /// The judge output block of a solved puzzle.
 ///
-/// Written byte by byte into one string sized up front (measured: the `format!` per move and
-/// the joined vector per line took 2.5% of the mixed set's instructions); the same text as
+/// Written byte by byte into one string sized up front (no `format!` per move, no joined
+/// vector per line: this runs once per solved puzzle of a batch); the same text as
 /// the moves' `Display` joined by spaces, four to a line (a test checks it).
 pub fn format_solution(name: &str, moves: &[Move]) -> String {
     /// Bytes of a move, at most: `(A,99,99,L) `.

@@ -16,23 +16,14 @@
 //! first. A cycle in this "comes first" relation cannot happen in any solution: the board is
 //! dead.
 //!
-//! Measured when written (states expanded by A* on the bundled mixed set, each re-solved from
-//! scratch): 5,871 of the 14,693 expanded states were dead yet not detected by the bound; this
-//! test recognises 1,101 of them and none of the live ones. 90% of those dead states have a
-//! letter of three blocks, whose one-event removal the per-letter bound cannot tie to the
-//! other letters.
+//! Many dead states the per-letter bound misses have a letter of three blocks, whose one-event
+//! removal the bound cannot tie to the other letters: this test catches some of them.
 //!
-//! Cost: the search tests a node when it takes it, not when it makes it (about one stored
-//! node in three is ever taken), with the letter sets its bound already computed
-//! ([`Troughs::deadlocked_letters`]), bitwise. Measured with the deepest-then-fewest-blocks
-//! frontier (`gamebench run DIR -g vexed -j 1`, and instructions of `gamebench solve` under
-//! `valgrind --tool=cachegrind`): mixed set 13,352 -> 12,344 expanded, 99.6M -> 98.4M
-//! instructions; hard set 6,022 -> 5,446, 41.1M -> 40.2M; Piggies and Old Brown Shoe
-//! unchanged (381,546 and 85,590). Tested on every child made, with a plain scan per
-//! trough, it had cost more than it saved (+10% time on the mixed set). A node whose
-//! troughs are its (expanded, so live) parent's skips the test ([`Troughs::unchanged`]): on
-//! Old Brown Shoe, whose floor is crowded, the test still costs about 3% of the
-//! instructions (421.6M on main before this module, 434.1M after).
+//! Cost: the search tests a node when it takes it, not when it makes it (most stored nodes
+//! are never taken), with the letter sets its bound already computed
+//! ([`Troughs::deadlocked_letters`]), bitwise; a node whose troughs are its (expanded, so
+//! live) parent's skips the test ([`Troughs::unchanged`]). The effect on the bundled sets and
+//! the level packs is recorded in `benches/README.md` (Vexed).
 //!
 //! Soundness is tested against the reference BFS on random boards built to have interleaved
 //! floors (`deadlocked_boards_have_no_solution`) and on random ledges open at one end
@@ -46,7 +37,7 @@ type Codes = u32;
 
 /// The troughs of one board.
 #[derive(Debug, Clone, Default)]
-pub struct Troughs {
+pub(crate) struct Troughs {
     /// One mask per trough (cells of one row, consecutive).
     runs: Vec<Cells>,
     /// Every trough cell.
@@ -56,7 +47,7 @@ pub struct Troughs {
 }
 
 impl Troughs {
-    pub fn new(geo: &Geometry) -> Troughs {
+    pub(crate) fn new(geo: &Geometry) -> Troughs {
         let open = geo.board & !geo.walls;
         // Resting on a wall, or on the bottom edge (no row below).
         let floor = open & (geo.row_up(geo.walls) | geo.bottom);
@@ -94,7 +85,7 @@ impl Troughs {
     /// in the same cells (blocks leave a trough only by going, and a block that came in
     /// would show as an occupied cell) and every letter keeps its count, which is all
     /// [`Troughs::deadlocked`] looks at, so both boards get the same answer.
-    pub fn unchanged<const P: usize>(&self, parent: &State<P>, child: &State<P>) -> bool {
+    pub(crate) fn unchanged<const P: usize>(&self, parent: &State<P>, child: &State<P>) -> bool {
         let (before, after) = (parent.occupied(), child.occupied());
         before & self.cells == after & self.cells && before.len() == after.len()
     }
@@ -107,7 +98,7 @@ impl Troughs {
     /// letter with a block in that mask must go before `m`. Letters with fewer than two
     /// blocks in troughs get no edge into them, so they lie on no cycle and are left out.
     /// A test checks that this equals the plain scan of each trough it replaced.
-    pub fn deadlocked<const P: usize>(&self, state: &State<P>) -> bool {
+    pub(crate) fn deadlocked<const P: usize>(&self, state: &State<P>) -> bool {
         let mut sets = [Cells::EMPTY; MAX_LETTERS];
         for (i, set) in sets.iter_mut().enumerate().take(self.letters) {
             *set = state.letter(i + 1);
@@ -118,7 +109,7 @@ impl Troughs {
     /// [`Troughs::deadlocked`] of the board with these `occupied` cells and letter sets
     /// (`sets[i]`: the cells of letter code `i + 1`, every letter of the board), for a caller
     /// that has the sets at hand.
-    pub fn deadlocked_letters(&self, occupied: Cells, sets: &[Cells]) -> bool {
+    pub(crate) fn deadlocked_letters(&self, occupied: Cells, sets: &[Cells]) -> bool {
         debug_assert_eq!(sets.len(), self.letters);
         // A cycle needs two letters, each with a block of the other between two of its own
         // in a trough: four blocks in troughs at least.

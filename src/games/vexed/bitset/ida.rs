@@ -348,17 +348,17 @@ impl<const P: usize> Default for TranspositionTable<P> {
 }
 
 impl<const P: usize> TranspositionTable<P> {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// Asks the CPU to start loading the first slot of a state with this digest.
-    pub fn prefetch(&self, digest: u64) {
+    pub(crate) fn prefetch(&self, digest: u64) {
         prefetch(&self.slots, digest as usize & (self.slots.len() - 1));
     }
 
@@ -377,24 +377,24 @@ impl<const P: usize> TranspositionTable<P> {
     }
 
     /// The value of `state`, whose digest is `digest`.
-    pub fn get_with(&self, state: &State<P>, digest: u64) -> Option<u32> {
+    pub(crate) fn get_with(&self, state: &State<P>, digest: u64) -> Option<u32> {
         let slot = &self.slots[self.slot(state, digest)];
         (slot.tag != 0).then(|| slot.tag - 1)
     }
 
     #[cfg(test)]
-    pub fn get(&self, state: &State<P>) -> Option<u32> {
+    pub(crate) fn get(&self, state: &State<P>) -> Option<u32> {
         self.get_with(state, state.digest())
     }
 
     /// Replaces the value of a present state; returns false (and does nothing) if absent.
     #[cfg(test)]
-    pub fn update(&mut self, state: &State<P>, value: impl FnOnce(u32) -> u32) -> bool {
+    pub(crate) fn update(&mut self, state: &State<P>, value: impl FnOnce(u32) -> u32) -> bool {
         self.update_with(state, state.digest(), value)
     }
 
     /// [`TranspositionTable::update`] for a state whose digest is `digest`.
-    pub fn update_with(
+    pub(crate) fn update_with(
         &mut self,
         state: &State<P>,
         digest: u64,
@@ -410,7 +410,7 @@ impl<const P: usize> TranspositionTable<P> {
     }
 
     /// Stores `value` for `state` (`value < u32::MAX`), replacing any previous value.
-    pub fn insert(&mut self, state: State<P>, value: u32) {
+    pub(crate) fn insert(&mut self, state: State<P>, value: u32) {
         debug_assert!(value < u32::MAX);
         if (self.len + 1) * MAX_LOAD_DEN > self.slots.len() * MAX_LOAD_NUM {
             self.grow();

@@ -1,22 +1,32 @@
-//! The `bitset` engine: exact shortest solutions over bit-plane states.
+//! The `bitset` engine: exact shortest solutions over bit-plane states. [`solve`] is its entry
+//! point; everything below it is crate-private.
 //!
-//! - State: [`State`], `P` bit-sliced letter planes of one `u128` each (see [`super::planes`]);
-//!   `P` is a const generic chosen from the number of letters, so a state is 16 to 80 bytes.
-//! - Lower bound: the admissible per-letter bound of [`super::bound`] (at least 1 on a board
-//!   with blocks); a letter that can never be cleared makes a board dead.
-//! - Search: best-first A* ([`super::astar`]), which expands each board once and proves
-//!   unsolvability by exhausting the live boards. When its memory budget
-//!   ([`astar::MEMORY_BUDGET`]) would be exceeded, the rest of the budget goes to iterative
-//!   deepening with a bounded transposition table ([`super::ida`]), which needs little memory
-//!   but re-expands boards. Either way the answer is a minimum solution; no depth cap.
+//! - Board: [`planes`]: one bitboard type ([`planes::Cells`], a cell per bit of a `u128`), the
+//!   fixed part of a board ([`planes::Geometry`]) and the blocks ([`State`]: `P` bit-sliced
+//!   letter planes, `P` a const generic chosen from the number of letters, so a state is 16 to
+//!   80 bytes), with the push and settle rules of `RULES.md` (Moves) as word operations.
+//! - Lower bound: the admissible per-letter bound of [`bound`] (at least 1 on a board with
+//!   blocks); a letter that can never be cleared makes a board dead. [`deadlock`] finds some
+//!   dead boards the bound misses (letters blocking each other on a floor).
+//! - Search: best-first A* ([`astar`]: the search, its node index and its frontier), which
+//!   expands each board once and proves unsolvability by exhausting the live boards. When its
+//!   memory budget ([`astar::MEMORY_BUDGET`]) would be exceeded, the rest of the budget goes to
+//!   iterative deepening with a bounded transposition table ([`ida`]), which needs little
+//!   memory but re-expands boards. Either way the answer is a minimum solution; no depth cap.
+//! - Memory: one [`workspace::Workspace`] per thread owns every buffer reused from one search to
+//!   the next; [`slots`] holds what the hash tables share (slot spreading, prefetch).
+//! - [`PushCorpus`]: the move generator, exposed for `benches/vexed_push.rs` only.
 
 pub(crate) mod astar;
+mod bench;
 pub(crate) mod bound;
 pub(crate) mod deadlock;
 pub(crate) mod ida;
-pub mod planes;
+pub(crate) mod planes;
 pub(crate) mod slots;
 pub(crate) mod workspace;
+
+pub use bench::PushCorpus;
 
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};

@@ -32,35 +32,35 @@ use crate::games::vexed::grid::{Dir, EMPTY, Grid, Move, WALL, is_block};
 /// callers mask with [`Geometry::board`] where it matters. Shifts move every cell by a number
 /// of indices; a row is `cols` indices, see [`Geometry::row_down`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Cells(u128);
+pub(crate) struct Cells(u128);
 
 impl Cells {
     /// No cell.
-    pub const EMPTY: Cells = Cells(0);
+    pub(crate) const EMPTY: Cells = Cells(0);
     /// Every cell index, `0..MAX_CELLS`.
-    pub const ALL: Cells = Cells(!0);
+    pub(crate) const ALL: Cells = Cells(!0);
 
     /// The set whose bit `i` is cell `i`.
     #[inline(always)]
-    pub const fn from_bits(bits: u128) -> Cells {
+    pub(crate) const fn from_bits(bits: u128) -> Cells {
         Cells(bits)
     }
 
     /// The bits of the set (bit `i` is cell `i`).
     #[inline(always)]
-    pub const fn bits(self) -> u128 {
+    pub(crate) const fn bits(self) -> u128 {
         self.0
     }
 
     /// The one cell `cell` (`cell < MAX_CELLS`).
     #[inline(always)]
-    pub const fn cell(cell: usize) -> Cells {
+    pub(crate) const fn cell(cell: usize) -> Cells {
         Cells(1 << cell)
     }
 
     /// Cells `0..count` (`count <= MAX_CELLS`).
     #[inline(always)]
-    pub const fn first_cells(count: usize) -> Cells {
+    pub(crate) const fn first_cells(count: usize) -> Cells {
         if count >= MAX_CELLS {
             Cells::ALL
         } else {
@@ -69,53 +69,53 @@ impl Cells {
     }
 
     #[inline(always)]
-    pub const fn is_empty(self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// True when the two sets share a cell.
     #[inline(always)]
-    pub const fn intersects(self, other: Cells) -> bool {
+    pub(crate) const fn intersects(self, other: Cells) -> bool {
         self.0 & other.0 != 0
     }
 
     /// How many cells.
     #[inline(always)]
-    pub const fn len(self) -> u32 {
+    pub(crate) const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
     /// Whether cell `cell` (below [`MAX_CELLS`]) is in the set.
     #[inline(always)]
-    pub const fn contains(self, cell: usize) -> bool {
+    pub(crate) const fn contains(self, cell: usize) -> bool {
         debug_assert!(cell < MAX_CELLS);
         self.0 >> (cell % MAX_CELLS) & 1 == 1
     }
 
     /// The lowest cell index (the set must not be empty).
     #[inline(always)]
-    pub const fn first(self) -> usize {
+    pub(crate) const fn first(self) -> usize {
         debug_assert!(self.0 != 0);
         self.0.trailing_zeros() as usize
     }
 
     /// The highest cell index (the set must not be empty).
     #[inline(always)]
-    pub const fn last(self) -> usize {
+    pub(crate) const fn last(self) -> usize {
         debug_assert!(self.0 != 0);
         (u128::BITS - 1 - self.0.leading_zeros()) as usize
     }
 
     /// The set without its lowest cell.
     #[inline(always)]
-    pub const fn without_first(self) -> Cells {
+    pub(crate) const fn without_first(self) -> Cells {
         Cells(self.0 & self.0.wrapping_sub(1))
     }
 
     /// The cells strictly between the lowest and the highest of the set (which must have at
     /// least one cell), whether in the set or not.
     #[inline(always)]
-    pub const fn between(self) -> Cells {
+    pub(crate) const fn between(self) -> Cells {
         let low = self.0 & self.0.wrapping_neg();
         let high = 1 << (u128::BITS - 1 - self.0.leading_zeros());
         Cells((high - 1) & !(low | (low - 1)))
@@ -124,18 +124,18 @@ impl Cells {
     /// Every cell moved `n` indices up, dropping those past the last index (`n` may be 128
     /// or more: then none is left).
     #[inline(always)]
-    pub const fn shifted_up(self, n: u32) -> Cells {
+    pub(crate) const fn shifted_up(self, n: u32) -> Cells {
         Cells(self.0.unbounded_shl(n))
     }
 
     /// Every cell moved `n` indices down, dropping those below 0 (`n` may be 128 or more).
     #[inline(always)]
-    pub const fn shifted_down(self, n: u32) -> Cells {
+    pub(crate) const fn shifted_down(self, n: u32) -> Cells {
         Cells(self.0.unbounded_shr(n))
     }
 
     /// The cells in increasing index order (row-major).
-    pub fn iter(self) -> impl Iterator<Item = usize> {
+    pub(crate) fn iter(self) -> impl Iterator<Item = usize> {
         let mut rest = self;
         std::iter::from_fn(move || {
             if rest.is_empty() {
@@ -205,45 +205,45 @@ impl std::ops::Shr<u32> for Cells {
 
 /// The fixed part of a board.
 #[derive(Debug, Clone)]
-pub struct Geometry {
-    pub rows: usize,
-    pub cols: usize,
+pub(crate) struct Geometry {
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
     /// Every cell of the board.
-    pub board: Cells,
-    pub walls: Cells,
+    pub(crate) board: Cells,
+    pub(crate) walls: Cells,
     /// The bottom row: blocks there rest on the board's edge.
-    pub bottom: Cells,
+    pub(crate) bottom: Cells,
     /// Cells not in column 0 (a block there may have a left neighbour).
-    pub not_first_col: Cells,
+    pub(crate) not_first_col: Cells,
     /// Cells not in the last column.
-    pub not_last_col: Cells,
+    pub(crate) not_last_col: Cells,
     /// Masks around each cell index (`masks[cell % MAX_CELLS]`: the modulo lets the compiler
     /// drop the bounds check); entries past the board are unused.
-    pub masks: [CellMasks; MAX_CELLS],
+    pub(crate) masks: [CellMasks; MAX_CELLS],
     /// Column of each cell index.
-    pub col_of: Vec<u8>,
+    pub(crate) col_of: Vec<u8>,
     /// The letters present, by code: `letters[code - 1]`.
-    pub letters: Vec<u8>,
+    pub(crate) letters: Vec<u8>,
 }
 
 /// Lookup masks of one cell (tables beat variable `u128` shifts, several instructions each).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CellMasks {
+pub(crate) struct CellMasks {
     /// The cell itself.
-    pub bit: Cells,
+    pub(crate) bit: Cells,
     /// The cells of its column above it.
-    pub above: Cells,
+    pub(crate) above: Cells,
     /// The cells of its column below it.
-    pub below: Cells,
+    pub(crate) below: Cells,
     /// The cell right above it (none in the top row).
-    pub over: Cells,
+    pub(crate) over: Cells,
     /// The cell right below it (none in the bottom row).
-    pub under: Cells,
+    pub(crate) under: Cells,
 }
 
 /// The blocks of a board as `P` bit-sliced letter planes.
 #[derive(Debug, Clone, Copy, Eq)]
-pub struct State<const P: usize> {
+pub(crate) struct State<const P: usize> {
     planes: [Cells; P],
 }
 
@@ -262,16 +262,16 @@ impl<const P: usize> std::hash::Hash for State<P> {
 }
 
 /// Most planes a state needs: 26 letter codes fit in 5 bits.
-pub const MAX_PLANES: usize = 5;
+pub(crate) const MAX_PLANES: usize = 5;
 
 /// How many planes `letters` letter codes (1..=letters) need.
-pub fn planes_needed(letters: usize) -> usize {
+pub(crate) fn planes_needed(letters: usize) -> usize {
     (usize::BITS - letters.leading_zeros()) as usize
 }
 
 impl Geometry {
     /// The geometry of a grid (`rows * cols <= MAX_CELLS`).
-    pub fn new(grid: &Grid) -> Geometry {
+    pub(crate) fn new(grid: &Grid) -> Geometry {
         let mut geo = Geometry {
             rows: 0,
             cols: 0,
@@ -292,7 +292,7 @@ impl Geometry {
     /// thread solving many small puzzles reuses one geometry instead of building (and moving)
     /// its 10 KB of masks each time. Only the board's cells are written: the masks past it are
     /// never read.
-    pub fn reset(&mut self, grid: &Grid) {
+    pub(crate) fn reset(&mut self, grid: &Grid) {
         let (rows, cols) = (grid.rows(), grid.cols());
         let cells = rows * cols;
         assert!(cells <= MAX_CELLS, "board too large for u128 planes");
@@ -354,7 +354,7 @@ impl Geometry {
     }
 
     /// Letter code of a block letter (1-based), if present.
-    pub fn code(&self, letter: u8) -> Option<usize> {
+    pub(crate) fn code(&self, letter: u8) -> Option<usize> {
         self.letters
             .iter()
             .position(|&l| l == letter)
@@ -364,18 +364,19 @@ impl Geometry {
     /// The cells one row below those of `set`. (A plain shift by `cols` would overflow on a
     /// one-row board of 128 cells, which has no row below.)
     #[inline(always)]
-    pub fn row_down(&self, set: Cells) -> Cells {
+    pub(crate) fn row_down(&self, set: Cells) -> Cells {
         set.shifted_up(self.cols as u32)
     }
 
     /// The cells one row above those of `set`.
     #[inline(always)]
-    pub fn row_up(&self, set: Cells) -> Cells {
+    pub(crate) fn row_up(&self, set: Cells) -> Cells {
         set.shifted_down(self.cols as u32)
     }
 
     /// Cells next to a cell of `set` horizontally or vertically.
-    pub fn neighbours(&self, set: Cells) -> Cells {
+    #[cfg(test)]
+    pub(crate) fn neighbours(&self, set: Cells) -> Cells {
         ((set << 1) & self.not_first_col)
             | ((set >> 1) & self.not_last_col)
             | self.row_down(set)
@@ -383,7 +384,7 @@ impl Geometry {
     }
 
     /// The move pushing the block on `cell` towards `dir`, as printed.
-    pub fn describe<const P: usize>(&self, state: &State<P>, cell: usize, dir: Dir) -> Move {
+    pub(crate) fn describe<const P: usize>(&self, state: &State<P>, cell: usize, dir: Dir) -> Move {
         let code = state.code_at(cell);
         Move {
             letter: self.letters[code - 1],
@@ -396,18 +397,18 @@ impl Geometry {
 
 impl<const P: usize> State<P> {
     /// The state without blocks.
-    pub const EMPTY: State<P> = State {
+    pub(crate) const EMPTY: State<P> = State {
         planes: [Cells::EMPTY; P],
     };
 
     /// A state from its planes (for tests of containers of states).
     #[cfg(test)]
-    pub fn from_planes(planes: [Cells; P]) -> State<P> {
+    pub(crate) fn from_planes(planes: [Cells; P]) -> State<P> {
         State { planes }
     }
 
     /// The blocks of `grid` (whose letters are all in `geo`, which needs at most `P` planes).
-    pub fn new(geo: &Geometry, grid: &Grid) -> State<P> {
+    pub(crate) fn new(geo: &Geometry, grid: &Grid) -> State<P> {
         let mut planes = [Cells::EMPTY; P];
         for (i, &cell) in grid.cells().iter().enumerate() {
             if let Some(code) = is_block(cell).then(|| geo.code(cell)).flatten() {
@@ -424,7 +425,7 @@ impl<const P: usize> State<P> {
     /// A 64-bit digest of the planes: each plane's two halves, offset by their own constants,
     /// are multiplied into 128 bits and folded (wyhash's "mum" mix); the planes' products are
     /// independent, so they overlap in the CPU, and one last mix spreads the bits.
-    pub fn digest(&self) -> u64 {
+    pub(crate) fn digest(&self) -> u64 {
         const SEEDS: [u64; 2 * MAX_PLANES] = [
             0xa076_1d64_78bd_642f,
             0xe703_7ed1_a0b4_28db,
@@ -452,7 +453,7 @@ impl<const P: usize> State<P> {
     }
 
     /// The cells whose content (a letter or nothing) differs between `self` and `other`.
-    pub fn changed(&self, other: &State<P>) -> Cells {
+    pub(crate) fn changed(&self, other: &State<P>) -> Cells {
         self.planes
             .iter()
             .zip(&other.planes)
@@ -460,12 +461,12 @@ impl<const P: usize> State<P> {
     }
 
     /// Every occupied cell.
-    pub fn occupied(&self) -> Cells {
+    pub(crate) fn occupied(&self) -> Cells {
         self.planes.iter().fold(Cells::EMPTY, |acc, &p| acc | p)
     }
 
     /// The cells holding letter code `code`.
-    pub fn letter(&self, code: usize) -> Cells {
+    pub(crate) fn letter(&self, code: usize) -> Cells {
         // A code with a one bit among the planes' selects that plane, which already leaves
         // out the empty cells: no need to AND with `occupied()`. Code 0 is no letter.
         let mut set = if code & ((1 << P) - 1) == 0 {
@@ -480,7 +481,7 @@ impl<const P: usize> State<P> {
     }
 
     /// The letter code on an occupied cell.
-    pub fn code_at(&self, cell: usize) -> usize {
+    pub(crate) fn code_at(&self, cell: usize) -> usize {
         self.planes
             .iter()
             .enumerate()
@@ -488,17 +489,12 @@ impl<const P: usize> State<P> {
             .sum()
     }
 
-    /// True when a letter has exactly one block left: the board can never be cleared.
-    pub fn has_lonely_letter(&self, geo: &Geometry) -> bool {
-        (1..=geo.letters.len()).any(|code| self.letter(code).len() == 1)
-    }
-
-    pub fn is_clear(&self) -> bool {
+    pub(crate) fn is_clear(&self) -> bool {
         self.occupied().is_empty()
     }
 
     /// Blocks that can be pushed left and right: the neighbouring cell is empty and in-board.
-    pub fn movers(&self, geo: &Geometry) -> (Cells, Cells) {
+    pub(crate) fn movers(&self, geo: &Geometry) -> (Cells, Cells) {
         let occupied = self.occupied();
         let free = geo.board & !geo.walls & !occupied;
         let left = occupied & (free << 1) & geo.not_first_col;
@@ -509,7 +505,7 @@ impl<const P: usize> State<P> {
     /// Every legal push and the settled board it gives: left pushes first, then right, each
     /// in ascending cell order (the search's move order). `self` must be stable (see
     /// [`State::push`]).
-    pub fn children<'a>(
+    pub(crate) fn children<'a>(
         &'a self,
         geo: &'a Geometry,
     ) -> impl Iterator<Item = (usize, Dir, Self)> + 'a {
@@ -528,7 +524,7 @@ impl<const P: usize> State<P> {
     /// cell), then settles the board. The board must be stable before the push (every block
     /// supported, no two touching blocks of one letter), as boards made by [`State::new`] from
     /// a settled grid, by [`State::settle`] and by earlier pushes are.
-    pub fn push(&mut self, geo: &Geometry, cell: usize, dir: Dir) {
+    pub(crate) fn push(&mut self, geo: &Geometry, cell: usize, dir: Dir) {
         self.push_within(geo, self.occupied(), cell, dir);
     }
 
@@ -628,7 +624,7 @@ impl<const P: usize> State<P> {
     }
 
     /// Gravity and simultaneous group removal until stable.
-    pub fn settle(&mut self, geo: &Geometry) {
+    pub(crate) fn settle(&mut self, geo: &Geometry) {
         let occupied = self.occupied();
         let occupied = self.fall(geo, occupied).unwrap_or(occupied);
         let doomed = self.matched(geo, occupied);
@@ -698,7 +694,7 @@ impl<const P: usize> State<P> {
     }
 
     /// Back to a grid (for tests and messages).
-    pub fn to_grid(&self, geo: &Geometry) -> Grid {
+    pub(crate) fn to_grid(self, geo: &Geometry) -> Grid {
         let cells = (0..geo.rows * geo.cols)
             .map(|i| {
                 if geo.walls.contains(i) {

@@ -37,7 +37,7 @@ use frontier::Frontier;
 use index::NodeIndex;
 
 /// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
-pub const MEMORY_BUDGET: usize = 384 << 20;
+pub(crate) const MEMORY_BUDGET: usize = 384 << 20;
 /// Bytes of one frontier entry (a node id).
 const FRONTIER_ENTRY: usize = std::mem::size_of::<u32>();
 /// Parent of the start node.

@@ -45,15 +45,11 @@ use crate::games::vexed::MAX_CELLS;
 mod oracle;
 
 /// The lower bound of a dead state (small enough that adding a depth cannot overflow).
-pub const DEAD: u32 = u32::MAX / 4;
+pub(crate) const DEAD: u32 = u32::MAX / 4;
 
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
-///
-/// Measured (expanded states, `gamebench run DIR -g vexed -j 1`): 5, 6 and 8 expand the same
-/// states on the bundled hard and mixed sets and on Piggies and Old Brown Shoe (the Classic
-/// pack: 714,217 with 5, 711,491 with 6), while each step up costs more time, the `3^n` split
-/// and its star terms dominating (mixed set: 14.4 ms with 5, 16.4 ms with 6; 8 took twice
-/// 6's time). 4 expands 22% more states on the mixed set.
+/// Any value keeps the bound admissible; larger ones cost `3^n` splits per letter for few
+/// more pruned states (the comparison is in `benches/README.md`, Vexed).
 const PARTITION_MAX: usize = 5;
 
 /// Unknown entry of the [`Pairs`] cache, and the cost of an unreachable cell.
@@ -141,7 +137,7 @@ fn row_of(table: &[Lane], lanes: usize, a: usize) -> &[Lane] {
 ///
 /// The cost tables hold one row of `lanes` [`Lane`]s per cell (`cells` rounded up to whole
 /// lanes, the padding [`UNKNOWN`]).
-pub struct Pairs {
+pub(crate) struct Pairs {
     cells: usize,
     /// Lanes per row of `from`, `near` and `near2`.
     lanes: usize,
@@ -291,7 +287,7 @@ impl WideMemo {
 }
 
 impl Pairs {
-    pub fn new(geo: &Geometry) -> Pairs {
+    pub(crate) fn new(geo: &Geometry) -> Pairs {
         let mut pairs = Pairs {
             cells: 0,
             lanes: 0,
@@ -315,11 +311,11 @@ impl Pairs {
     /// Makes these tables those of a new board (of `geo`), keeping their memory: a thread
     /// solving many puzzles reuses one `Pairs`.
     ///
-    /// Nothing is cleared wholesale (measured: clearing the tables took 0.6% of the mixed
-    /// set's instructions, most of it for rows a small puzzle never reads): the rows of
+    /// Nothing is cleared wholesale (a small puzzle never reads most rows of the tables a
+    /// large one filled): the rows of
     /// `from`, `near` and `near2` are marked not computed (their old bytes are overwritten
     /// when they are), and only the rows of `pair` that hold entries are reset.
-    pub fn reset(&mut self, geo: &Geometry) {
+    pub(crate) fn reset(&mut self, geo: &Geometry) {
         let old_cells = self.cells;
         for a in self.pair_rows.iter() {
             self.pair[a * old_cells..(a + 1) * old_cells].fill(UNKNOWN);
@@ -346,19 +342,18 @@ impl Pairs {
 
     /// Fills the row of push costs from cell `a` ([`push_costs`]), once.
     fn costs_from(&mut self, geo: &Geometry, a: usize) {
-        if self.from_done.contains(a) {
+        if !first_time(&mut self.from_done, a) {
             return;
         }
         let lanes = self.lanes;
         let row = self.from[a * lanes..(a + 1) * lanes].as_flattened_mut();
         row.fill(UNKNOWN);
         push_costs(geo, a, row);
-        self.from_done |= Cells::cell(a);
     }
 
     /// Fills the rows of `a` in [`Pairs::costs_from`] and [`Pairs::near`].
     fn fill_near(&mut self, geo: &Geometry, a: usize) {
-        if self.near_done.contains(a) {
+        if !first_time(&mut self.near_done, a) {
             return;
         }
         self.costs_from(geo, a);
@@ -369,13 +364,12 @@ impl Pairs {
         near.fill(UNKNOWN);
         let from = row_of(&self.from, lanes, a).as_flattened();
         self.edges.spread_min(near, from);
-        self.near_done |= Cells::cell(a);
     }
 
     /// Fills the rows of `a` in [`Pairs::near`] and [`Pairs::near2`] (only stars of groups of
     /// four or more read `near2`: pair distances do not need it).
     fn fill_near2(&mut self, geo: &Geometry, a: usize) {
-        if self.near2_done.contains(a) {
+        if !first_time(&mut self.near2_done, a) {
             return;
         }
         self.fill_near(geo, a);
@@ -390,12 +384,11 @@ impl Pairs {
         let near2 = self.near2[a * lanes..(a + 1) * lanes].as_flattened_mut();
         near2.copy_from_slice(near);
         self.edges.spread_min(near2, through);
-        self.near2_done |= Cells::cell(a);
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
     #[inline]
-    pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
+    pub(crate) fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
         let mut value = self.pair[a * self.cells + b];
         if value == UNKNOWN {
             value = self.pair_pushes(geo, a, b);
@@ -497,6 +490,15 @@ impl Edges {
     }
 }
 
+/// Marks row `a` as computed in `done`: true the first time (the caller then computes it),
+/// false when it already was.
+#[inline(always)]
+fn first_time(done: &mut Cells, a: usize) -> bool {
+    let first = !done.contains(a);
+    *done |= Cells::cell(a);
+    first
+}
+
 /// Writes into `row` the pushes a block on cell `a` needs to reach each cell (walls alone),
 /// layer by layer on bit sets: the cells reachable with at most `k` pushes are closed under
 /// falling (free), then one sideways step into an open cell makes layer `k + 1`. Cells never
@@ -565,10 +567,25 @@ fn cheapest_split<const S: usize>(n: usize, cost_of: &mut impl FnMut(u32) -> u32
 }
 
 /// The lower bound of module docs, or [`DEAD`].
-pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &State<P>) -> u32 {
+pub(crate) fn lower_bound<const P: usize>(
+    geo: &Geometry,
+    pairs: &mut Pairs,
+    state: &State<P>,
+) -> u32 {
+    sum_of_letters(geo, state, |set| letter_bound(geo, pairs, set))
+}
+
+/// The sum of `letter_bound` over the letters of `state`, at least one push on a board with
+/// blocks ([`at_least_one_push`]), or [`DEAD`] as soon as one letter is dead.
+#[inline(always)]
+fn sum_of_letters<const P: usize>(
+    geo: &Geometry,
+    state: &State<P>,
+    mut letter_bound: impl FnMut(Cells) -> u32,
+) -> u32 {
     let mut total = 0;
     for code in 1..=geo.letters.len() {
-        let bound = letter_bound(geo, pairs, state.letter(code));
+        let bound = letter_bound(state.letter(code));
         if bound >= DEAD {
             return DEAD;
         }
@@ -598,7 +615,7 @@ const MAX_CODES: usize = 26;
 /// a search can keep them with each state and later [`Parts::restore`] the parts without
 /// recomputing those letters.
 #[derive(Clone, Copy)]
-pub struct Parts {
+pub(crate) struct Parts {
     sets: [Cells; MAX_CODES],
     bounds: [u32; MAX_CODES],
     /// The sum of `bounds` (saturating).
@@ -609,14 +626,14 @@ pub struct Parts {
 
 impl Parts {
     /// Letters whose bounds [`Parts::stored`] keeps.
-    pub const STORED: usize = 7;
+    pub(crate) const STORED: usize = 7;
 
     /// A stored letter bound that does not fit a byte, or of a letter not stored: recomputed
     /// by [`Parts::restore`].
-    pub const UNSTORED: u8 = u8::MAX;
+    pub(crate) const UNSTORED: u8 = u8::MAX;
 
     /// Parts without letters, to be filled by [`Parts::restore`].
-    pub const EMPTY: Parts = Parts {
+    pub(crate) const EMPTY: Parts = Parts {
         sets: [Cells::EMPTY; MAX_CODES],
         bounds: [0; MAX_CODES],
         total: 0,
@@ -629,13 +646,13 @@ impl Parts {
     }
 
     /// The cells of each letter of the board these are the parts of (`[i]`: code `i + 1`).
-    pub fn sets(&self, geo: &Geometry) -> &[Cells] {
+    pub(crate) fn sets(&self, geo: &Geometry) -> &[Cells] {
         &self.sets[..geo.letters.len()]
     }
 
     /// The bounds of the first [`Parts::STORED`] letters as bytes, for [`Parts::restore`].
     #[cfg(test)]
-    pub fn stored(&self) -> [u8; Parts::STORED] {
+    pub(crate) fn stored(&self) -> [u8; Parts::STORED] {
         self.stored
     }
 
@@ -643,7 +660,7 @@ impl Parts {
     /// [`Parts::stored`] or [`Parts::child_bound_stored`]): letters past `stored` or stored as
     /// [`Parts::UNSTORED`] are recomputed, the others taken as stored (a letter's bound
     /// depends on its own set alone, so a stored bound is the one `letter_bound` gives).
-    pub fn restore<const P: usize>(
+    pub(crate) fn restore<const P: usize>(
         &mut self,
         geo: &Geometry,
         pairs: &mut Pairs,
@@ -683,7 +700,7 @@ impl Parts {
 
     /// The parts of `state`, reusing those of `base` for letters whose set is unchanged.
     /// Also returns the total ([`DEAD`] if some letter is dead).
-    pub fn derive<const P: usize>(
+    pub(crate) fn derive<const P: usize>(
         geo: &Geometry,
         pairs: &mut Pairs,
         state: &State<P>,
@@ -699,7 +716,7 @@ impl Parts {
 
     /// The lower bound of a child of the state these are the parts of (equal to
     /// [`lower_bound`] of the child).
-    pub fn child_bound<const P: usize>(
+    pub(crate) fn child_bound<const P: usize>(
         &self,
         geo: &Geometry,
         pairs: &mut Pairs,
@@ -730,7 +747,7 @@ impl Parts {
     /// removals never make blocks, so a letter whose every cell kept it has no other cell.
     /// Only those letters are looked at in the child; the others keep their bounds.
     #[inline(always)]
-    pub fn child_bound_stored<const P: usize>(
+    pub(crate) fn child_bound_stored<const P: usize>(
         &self,
         geo: &Geometry,
         pairs: &mut Pairs,
@@ -878,17 +895,36 @@ fn nearest_partner_bound(geo: &Geometry, pairs: &mut Pairs, set: Cells) -> u32 {
     if let Some(bound) = pairs.wide.get(set) {
         return bound;
     }
+    let worst = worst_nearest_partner(set, |a, b| pairs.pushes(geo, a, b).unwrap_or(DEAD));
+    pairs.wide.put(set, worst);
+    worst
+}
+
+/// The largest, over the blocks of `set`, of the fewest pushes (`pushes(a, b)`) the block and
+/// any partner in `set` need to touch.
+#[inline(always)]
+fn worst_nearest_partner(set: Cells, mut pushes: impl FnMut(usize, usize) -> u32) -> u32 {
     let mut worst = 0;
     for a in set.iter() {
         let nearest = (set & !Cells::cell(a))
             .iter()
-            .map(|b| pairs.pushes(geo, a, b).unwrap_or(DEAD))
+            .map(|b| pushes(a, b))
             .min()
             .unwrap_or(DEAD);
         worst = worst.max(nearest);
     }
-    pairs.wide.put(set, worst);
     worst
+}
+
+/// The single-edge term of a group of `size` blocks whose pair costs are `w`: in any tree
+/// over the group every block has an edge, so the tree costs at least the largest, over the
+/// blocks, of a block's cheapest edge ([`DEAD`] for a group of fewer than two).
+#[inline(always)]
+fn single_edges(size: usize, w: &impl Fn(usize, usize) -> u32) -> u32 {
+    (0..size)
+        .filter_map(|u| (0..size).filter(|&v| v != u).map(|v| w(u, v)).min())
+        .max()
+        .unwrap_or(DEAD)
 }
 
 /// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
@@ -1091,12 +1127,6 @@ impl Letter<'_> {
             }
             best
         };
-        let single_edges = || {
-            (0..size)
-                .filter_map(|u| (0..size).filter(|&v| v != u).map(|v| w(u, v)).min())
-                .max()
-                .unwrap_or(DEAD)
-        };
         let tree = match size {
             2 => w(0, 1),
             3 => stars(cap),
@@ -1133,7 +1163,7 @@ impl Letter<'_> {
             }
             5 => {
                 // Some block is at most two steps (through the group) from every other.
-                let edges = single_edges();
+                let edges = single_edges(size, &w);
                 if edges >= cap {
                     return edges;
                 }
@@ -1150,7 +1180,7 @@ impl Letter<'_> {
                 }
                 radius.max(edges)
             }
-            _ => single_edges(),
+            _ => single_edges(size, &w),
         };
         span.max(tree).min(DEAD)
     }
