@@ -43,6 +43,9 @@ pub(crate) const TABLE_CAPACITY: usize = 1 << 21;
 const ON_PATH: u32 = 1 << 31;
 /// States the first breadth-first race may keep; each later one allows twice as many.
 const FIRST_CHECK: u64 = 256;
+/// A race runs once deepening has expanded this many times its state limit, so the races
+/// cost at most about a fifth of the work.
+const DEEPENING_PER_RACE: u64 = 4;
 
 /// Searches from `start` (live, not clear) with what is left of `meter`: a shortest solution,
 /// a proof that there is none, or the budget's end. Also returns the states expanded so far.
@@ -114,8 +117,7 @@ impl<'a, const P: usize> Search<'a, P> {
             if bound >= DEAD {
                 return (None, Verdict::Unsolved, search.meter.expanded);
             }
-            // The breadth-first race costs at most about a fifth of the work.
-            if search.meter.expanded >= check_limit.saturating_mul(4) {
+            if search.meter.expanded >= check_limit.saturating_mul(DEEPENING_PER_RACE) {
                 match search.breadth_first(&start, check_limit) {
                     Ok(Reach::Unsolvable) => {
                         return (None, Verdict::Unsolved, search.meter.expanded);

@@ -3,12 +3,18 @@
 //! Every state met is a [`Node`] in one arena (its board, the push that first reached it by the
 //! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
 //! node's padding, the bounds of its first letters, so that expanding it does not look them
-//! up again); an [`Index`] finds a board's node. Open nodes wait in a [`Frontier`] ordered by
-//! `f = g + h`, then fewest blocks left, then deepest (the search dives towards a goal once `f`
-//! reaches the answer). Compared with iterative deepening ([`super::ida`]) each state is
-//! expanded once instead of once per iteration; the price is memory, so the arena is capped
-//! ([`MEMORY_BUDGET`]) and the engine falls back to deepening past it. A child's bound
-//! recomputes only the letters with a changed cell ([`Parts::child_bound_stored`]).
+//! up again); a [`NodeIndex`] ([`index`]) finds a board's node. Open nodes wait in a
+//! [`Frontier`] ([`frontier`]) ordered by `f = g + h`, then fewest blocks left, then deepest
+//! (the search dives towards a goal once `f` reaches the answer). Compared with iterative
+//! deepening ([`super::ida`]) each state is expanded once instead of once per iteration; the
+//! price is memory, so the arena is capped ([`MEMORY_BUDGET`]) and the engine falls back to
+//! deepening past it. A child's bound recomputes only the letters with a changed cell
+//! ([`Parts::child_bound_stored`]). The arena, index, frontier and child buffer come from the
+//! thread's [`super::workspace`] and go back to it when the search ends.
+//!
+//! Invariants: node ids are arena positions, `0..len`, and every node is in the index once;
+//! a node's `g` is the length of the shortest path to it found so far and its `parent` chain
+//! replays that path; a frontier entry whose depth is no longer its node's is stale.
 //!
 //! Exactness, with `h` admissible and at least 1 on a board with blocks (both hold for the
 //! bound used here):
@@ -40,6 +46,11 @@ use index::NodeIndex;
 pub(crate) const MEMORY_BUDGET: usize = 384 << 20;
 /// Bytes of one frontier entry (a node id).
 const FRONTIER_ENTRY: usize = std::mem::size_of::<u32>();
+/// Index slots per node, at most: the index is at least a quarter full (at most half, and its
+/// slots a power of two), and it is rebuilt without a copy.
+const INDEX_SLOTS_PER_NODE: usize = 4;
+/// Frontier entries per node, about: its vectors double.
+const FRONTIER_ENTRIES_PER_NODE: usize = 2;
 /// Parent of the start node.
 const NO_PARENT: u32 = u32::MAX;
 /// Largest `h` stored (bounds never come near it on 128 cells).
@@ -111,10 +122,11 @@ pub(crate) fn search<const P: usize>(
     memory: usize,
     buffers: &mut Buffers,
 ) -> Ended {
-    // Per node: the node (the arena never reserves past the capacity, see `add`), up to four
-    // index slots (the index is at least a quarter full: half, rounded to a power of two; it
-    // is rebuilt without a copy), and about two frontier entries (vectors double).
-    let per_node = std::mem::size_of::<Node<P>>() + 4 * NodeIndex::SLOT_BYTES + 2 * FRONTIER_ENTRY;
+    // Per node: the node (the arena never reserves past the capacity, see `add`), its index
+    // slots and its frontier entries.
+    let per_node = std::mem::size_of::<Node<P>>()
+        + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
+        + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
     let capacity = memory / per_node;
     let mut search = Search::new(geo, meter, capacity, buffers);
     let ended = search.run(start);
