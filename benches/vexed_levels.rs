@@ -20,9 +20,8 @@ use gamebench::games::vexed::{Vexed, bitset, check_output};
 const SLOWEST: usize = 15;
 
 /// The allocator of the `gamebench` binary, so that the times are those `gamebench run` and
-/// `solve` would take. With the system allocator this report's budget stops took up to 1.17 s
-/// for a 1 s budget, where `gamebench solve --time-limit 1` ends the whole process in 1.03 s:
-/// giving back a search's hundreds of megabytes after the stop is slower there.
+/// `solve` would take (giving back a search's memory after a budget stop depends on the
+/// allocator; see `benches/README.md`, Vexed).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

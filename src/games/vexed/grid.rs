@@ -165,20 +165,14 @@ impl Grid {
     /// Returns whether anything was removed.
     fn remove_groups(&mut self) -> bool {
         let mut doomed = Vec::new();
-        for row in 0..self.rows {
-            for col in 0..self.cols {
-                let cell = self.at(row, col);
-                if !is_block(cell) {
-                    continue;
-                }
-                let same = |r: usize, c: usize| self.at(r, c) == cell;
-                let touching = (row > 0 && same(row - 1, col))
-                    || (row + 1 < self.rows && same(row + 1, col))
-                    || (col > 0 && same(row, col - 1))
-                    || (col + 1 < self.cols && same(row, col + 1));
-                if touching {
-                    doomed.push(row * self.cols + col);
-                }
+        for (row, col, cell) in self.blocks() {
+            let same = |r: usize, c: usize| self.at(r, c) == cell;
+            let touching = (row > 0 && same(row - 1, col))
+                || (row + 1 < self.rows && same(row + 1, col))
+                || (col > 0 && same(row, col - 1))
+                || (col + 1 < self.cols && same(row, col + 1));
+            if touching {
+                doomed.push(row * self.cols + col);
             }
         }
         for &i in &doomed {
@@ -229,26 +223,29 @@ impl Grid {
     /// Every legal move, blocks in row-major order, left before right.
     pub fn moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
-        for row in 0..self.rows {
-            for col in 0..self.cols {
-                let letter = self.at(row, col);
-                if !is_block(letter) {
-                    continue;
-                }
-                for dir in [Dir::Left, Dir::Right] {
-                    let mv = Move {
-                        letter,
-                        row,
-                        col,
-                        dir,
-                    };
-                    if self.check_push(&mv).is_ok() {
-                        moves.push(mv);
-                    }
+        for (row, col, letter) in self.blocks() {
+            for dir in [Dir::Left, Dir::Right] {
+                let mv = Move {
+                    letter,
+                    row,
+                    col,
+                    dir,
+                };
+                if self.check_push(&mv).is_ok() {
+                    moves.push(mv);
                 }
             }
         }
         moves
+    }
+
+    /// Every block as `(row, col, letter)`, in row-major order.
+    fn blocks(&self) -> impl Iterator<Item = (usize, usize, u8)> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &cell)| is_block(cell))
+            .map(|(i, &cell)| (i / self.cols, i % self.cols, cell))
     }
 
     /// The board drawn as judge input rows (for messages and generators).

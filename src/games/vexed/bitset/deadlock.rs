@@ -16,47 +16,38 @@
 //! first. A cycle in this "comes first" relation cannot happen in any solution: the board is
 //! dead.
 //!
-//! Measured when written (states expanded by A* on the bundled mixed set, each re-solved from
-//! scratch): 5,871 of the 14,693 expanded states were dead yet not detected by the bound; this
-//! test recognises 1,101 of them and none of the live ones. 90% of those dead states have a
-//! letter of three blocks, whose one-event removal the per-letter bound cannot tie to the
-//! other letters.
+//! Many dead states the per-letter bound misses have a letter of three blocks, whose one-event
+//! removal the bound cannot tie to the other letters: this test catches some of them.
 //!
-//! Cost: the search tests a node when it takes it, not when it makes it (about one stored
-//! node in three is ever taken), with the letter sets its bound already computed
-//! ([`Troughs::deadlocked_letters`]), bitwise. Measured with the deepest-then-fewest-blocks
-//! frontier (`gamebench run DIR -g vexed -j 1`, and instructions of `gamebench solve` under
-//! `valgrind --tool=cachegrind`): mixed set 13,352 -> 12,344 expanded, 99.6M -> 98.4M
-//! instructions; hard set 6,022 -> 5,446, 41.1M -> 40.2M; Piggies and Old Brown Shoe
-//! unchanged (381,546 and 85,590). Tested on every child made, with a plain scan per
-//! trough, it had cost more than it saved (+10% time on the mixed set). A node whose
-//! troughs are its (expanded, so live) parent's skips the test ([`Troughs::unchanged`]): on
-//! Old Brown Shoe, whose floor is crowded, the test still costs about 3% of the
-//! instructions (421.6M on main before this module, 434.1M after).
+//! Cost: the search tests a node when it takes it, not when it makes it (most stored nodes
+//! are never taken), with the letter sets its bound already computed
+//! ([`Troughs::deadlocked_letters`]), bitwise; a node whose troughs are its (expanded, so
+//! live) parent's skips the test ([`Troughs::unchanged`]). The effect on the bundled sets and
+//! the level packs is recorded in `benches/README.md` (Vexed).
 //!
 //! Soundness is tested against the reference BFS on random boards built to have interleaved
 //! floors (`deadlocked_boards_have_no_solution`) and on random ledges open at one end
 //! (`open_ended_ledges_are_never_deadlocked_when_solvable`), and the search with it against
 //! the BFS by the property tests of `super::tests`.
 
-use super::planes::{Cells, Geometry, State};
+use super::planes::{Cells, Geometry, State, indices};
 
 /// Letter codes are `1..=26`: a `u32` bit set of codes.
 type Codes = u32;
 
 /// The troughs of one board.
 #[derive(Debug, Clone, Default)]
-pub struct Troughs {
+pub(crate) struct Troughs {
     /// One mask per trough (cells of one row, consecutive).
-    runs: Vec<u128>,
+    runs: Vec<Cells>,
     /// Every trough cell.
-    cells: u128,
+    cells: Cells,
     /// Letters on the board (codes `1..=letters`).
     letters: usize,
 }
 
 impl Troughs {
-    pub fn new(geo: &Geometry) -> Troughs {
+    pub(crate) fn new(geo: &Geometry) -> Troughs {
         let open = geo.board & !geo.walls;
         // Resting on a wall, or on the bottom edge (no row below).
         let floor = open & (geo.row_up(geo.walls) | geo.bottom);
@@ -66,19 +57,19 @@ impl Troughs {
         };
         // Run by run, from each first floor cell not yet in a run (most cells are not floor).
         let mut rest = floor;
-        while rest != 0 {
-            let first = rest.trailing_zeros() as usize;
+        while !rest.is_empty() {
+            let first = rest.first();
             let (row, start) = (first / geo.cols, first % geo.cols);
             let mut col = start;
-            let mut run = 0u128;
-            while col < geo.cols && floor >> (row * geo.cols + col) & 1 == 1 {
-                run |= 1u128 << (row * geo.cols + col);
+            let mut run = Cells::EMPTY;
+            while col < geo.cols && floor.contains(row * geo.cols + col) {
+                run |= Cells::cell(row * geo.cols + col);
                 col += 1;
             }
             rest &= !run;
             // Closed ends: the board's edge or a wall (an open cell that is not a floor
             // cell would let a block be pushed out and fall).
-            let closed = |c: usize| geo.walls >> (row * geo.cols + c) & 1 == 1;
+            let closed = |c: usize| geo.walls.contains(row * geo.cols + c);
             let left_closed = start == 0 || closed(start - 1);
             let right_closed = col == geo.cols || closed(col);
             if left_closed && right_closed && col - start >= 2 {
@@ -94,9 +85,9 @@ impl Troughs {
     /// in the same cells (blocks leave a trough only by going, and a block that came in
     /// would show as an occupied cell) and every letter keeps its count, which is all
     /// [`Troughs::deadlocked`] looks at, so both boards get the same answer.
-    pub fn unchanged<const P: usize>(&self, parent: &State<P>, child: &State<P>) -> bool {
+    pub(crate) fn unchanged<const P: usize>(&self, parent: &State<P>, child: &State<P>) -> bool {
         let (before, after) = (parent.occupied(), child.occupied());
-        before & self.cells == after & self.cells && before.count_ones() == after.count_ones()
+        before & self.cells == after & self.cells && before.len() == after.len()
     }
 
     /// True when the (stable) board can never be cleared because of a cycle of letters that
@@ -107,8 +98,8 @@ impl Troughs {
     /// letter with a block in that mask must go before `m`. Letters with fewer than two
     /// blocks in troughs get no edge into them, so they lie on no cycle and are left out.
     /// A test checks that this equals the plain scan of each trough it replaced.
-    pub fn deadlocked<const P: usize>(&self, state: &State<P>) -> bool {
-        let mut sets = [0u128; MAX_LETTERS];
+    pub(crate) fn deadlocked<const P: usize>(&self, state: &State<P>) -> bool {
+        let mut sets = [Cells::EMPTY; MAX_LETTERS];
         for (i, set) in sets.iter_mut().enumerate().take(self.letters) {
             *set = state.letter(i + 1);
         }
@@ -118,7 +109,7 @@ impl Troughs {
     /// [`Troughs::deadlocked`] of the board with these `occupied` cells and letter sets
     /// (`sets[i]`: the cells of letter code `i + 1`, every letter of the board), for a caller
     /// that has the sets at hand.
-    pub fn deadlocked_letters(&self, occupied: u128, sets: &[u128]) -> bool {
+    pub(crate) fn deadlocked_letters(&self, occupied: Cells, sets: &[Cells]) -> bool {
         debug_assert_eq!(sets.len(), self.letters);
         // A cycle needs two letters, each with a block of the other between two of its own
         // in a trough: four blocks in troughs at least.
@@ -132,27 +123,24 @@ impl Troughs {
                 waiting |= 1 << i;
             }
         }
-        if at_most(u128::from(waiting), 1) {
+        if waiting & waiting.wrapping_sub(1) == 0 {
             return false;
         }
         // `after[o]`: the letters whose event must come after letter `o`'s.
         let mut after: [Codes; MAX_LETTERS] = [0; MAX_LETTERS];
-        for m in Cells(u128::from(waiting)).iter() {
+        for m in indices(waiting) {
             let set = sets[m];
             for &run in &self.runs {
                 let mine = set & run;
                 if at_most(mine, 1) {
                     continue;
                 }
-                let low = mine & mine.wrapping_neg();
-                let high = 1u128 << (127 - mine.leading_zeros());
-                let between = (high - 1) & !(low | (low - 1));
-                let others = occupied & between & !set;
-                if others == 0 {
+                let others = occupied & mine.between() & !set;
+                if others.is_empty() {
                     continue;
                 }
-                for o in Cells(u128::from(waiting & !(1 << m))).iter() {
-                    if sets[o] & others != 0 {
+                for o in indices(waiting & !(1 << m)) {
+                    if sets[o].intersects(others) {
                         after[o] |= 1 << m;
                     }
                 }
@@ -166,7 +154,7 @@ impl Troughs {
     #[cfg(test)]
     fn deadlocked_plain<const P: usize>(&self, state: &State<P>) -> bool {
         let occupied = state.occupied();
-        if (occupied & self.cells).count_ones() < 3 {
+        if (occupied & self.cells).len() < 3 {
             // A cycle needs some letter with two blocks in a trough and a block between.
             return false;
         }
@@ -177,20 +165,20 @@ impl Troughs {
         let mut single = [0u8; 32];
         let mut one_event = |code: usize| {
             if single[code] == 0 {
-                let count = state.letter(code).count_ones();
+                let count = state.letter(code).len();
                 single[code] = if (2..=3).contains(&count) { 1 } else { 2 };
             }
             single[code] == 1
         };
         for &run in &self.runs {
             let inside = occupied & run;
-            if inside.count_ones() < 3 {
+            if inside.len() < 3 {
                 continue;
             }
             // The run's blocks in order (consecutive bits), as letter codes.
             let mut codes = [0u8; MAX_COLS];
             let mut count = 0;
-            for cell in Cells(inside).iter() {
+            for cell in inside.iter() {
                 codes[count] = state.code_at(cell) as u8;
                 count += 1;
             }
@@ -219,7 +207,7 @@ impl Troughs {
 
 /// Most blocks in one trough (a row of a board of at most 128 cells).
 #[cfg(test)]
-const MAX_COLS: usize = super::MAX_CELLS;
+const MAX_COLS: usize = crate::games::vexed::MAX_CELLS;
 
 /// Most letters on a board (A to Z): [`Troughs::deadlocked_letters`]' `Codes` have a bit
 /// per letter, `i` for code `i + 1`.
@@ -228,11 +216,11 @@ const MAX_LETTERS: usize = 26;
 /// True when `set` has at most `n` cells (clearing its lowest cell `n` times, with no
 /// `popcnt` needed).
 #[inline(always)]
-fn at_most(mut set: u128, n: u32) -> bool {
+fn at_most(mut set: Cells, n: u32) -> bool {
     for _ in 0..n {
-        set &= set.wrapping_sub(1);
+        set = set.without_first();
     }
-    set == 0
+    set.is_empty()
 }
 
 /// True when the relation `edges` (`edges[m]`: the codes after `m`) over the codes in
@@ -243,7 +231,7 @@ fn has_cycle(edges: &[Codes], nodes: Codes) -> bool {
     loop {
         // Codes with some predecessor still left.
         let mut waiting: Codes = 0;
-        for code in Cells(u128::from(left)).iter() {
+        for code in indices(left) {
             waiting |= edges[code];
         }
         let free = left & !waiting;
@@ -472,9 +460,9 @@ mod tests {
             "##----", // (2,0), (2,1) walls; the run (2,2..=5) ends at the board's edge
         ]);
         let troughs = Troughs::new(&geo);
-        let cell = |r: usize, c: usize| 1u128 << (r * 6 + c);
+        let cell = |r: usize, c: usize| Cells::cell(r * 6 + c);
         // Row 2 (bottom edge): cells 2..=5, closed by the wall (2,1) and the board's edge.
-        let bottom = (2..=5).fold(0, |m, c| m | cell(2, c));
+        let bottom = (2..=5).fold(Cells::EMPTY, |m, c| m | cell(2, c));
         // Row 1: (1,1) alone rests on a wall but a run needs two cells; (1,3), (1,4) rest on
         // open cells. Row 0: (0,2) rests on the wall (1,2), alone.
         assert_eq!(troughs.runs, vec![bottom]);
@@ -486,7 +474,10 @@ mod tests {
         // be pushed off and fall, so blocks there may leave and reorder. Only the bottom run
         // (2,3..=4), closed by walls, is a trough.
         let (geo, _) = board(&["#----#", "#---##", "###--#"]);
-        assert_eq!(Troughs::new(&geo).runs, vec![1u128 << 15 | 1u128 << 16]);
+        assert_eq!(
+            Troughs::new(&geo).runs,
+            vec![Cells::cell(15) | Cells::cell(16)]
+        );
         // A B A B on a ledge open to the left: the blocks leave it one by one and regroup
         // below; the reference BFS solves it in 11 pushes. Not deadlocked.
         let rows = ["#--ABAB#", "#--#####", "#------#", "########"];

@@ -3,7 +3,6 @@
 //! memory bounded (a transposition table of at most [`TABLE_CAPACITY`] states) at the price of
 //! re-expanding states in every iteration.
 //!
-//!
 //! - State: [`State`], `P` bit-sliced letter planes of one `u128` each (see [`super::planes`]).
 //! - Lower bound: the admissible per-letter bound of [`super::bound`].
 //! - Transposition table kept across iterations: for each searched state, the best proven lower
@@ -19,7 +18,7 @@
 //! - Incremental bound: each letter's bound depends on its own cells only, so a child
 //!   recomputes only the letters a push changed ([`Parts`]); a child whose static bound already
 //!   exceeds the iteration's bound is cut without probing the table (a likely cache miss).
-//! - The table ([`super::table`]) is probed for all children of a node after they are all
+//! - The table ([`TranspositionTable`]) is probed for all children of a node after they are all
 //!   generated, each slot prefetched when its child is made, so the cache misses overlap.
 //! - No depth cap. Between iterations, each time the work doubles, a breadth-first search over
 //!   the live states runs up to a growing number of states: when it completes it has found a
@@ -28,22 +27,25 @@
 //!   [`TABLE_CAPACITY`] states; past that it stops growing (still exact, just slower).
 
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
-use super::Meter;
-use super::Solution;
+use fnv::FnvBuildHasher;
+
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
-use super::grid::{Dir, Move};
 use super::planes::{Geometry, State};
-use super::table::Table;
+use super::slots::prefetch;
 use crate::game::Verdict;
+use crate::games::vexed::grid::{Dir, Move};
+use crate::games::vexed::{Meter, Solution};
 
 /// Most entries kept in the transposition table (bounds memory to a few hundred MB).
-pub const TABLE_CAPACITY: usize = 1 << 21;
+pub(crate) const TABLE_CAPACITY: usize = 1 << 21;
 /// Flag bit of a table entry: the state is on the current path.
 const ON_PATH: u32 = 1 << 31;
 /// States the first breadth-first race may keep; each later one allows twice as many.
 const FIRST_CHECK: u64 = 256;
+/// A race runs once deepening has expanded this many times its state limit, so the races
+/// cost at most about a fifth of the work.
+const DEEPENING_PER_RACE: u64 = 4;
 
 /// Searches from `start` (live, not clear) with what is left of `meter`: a shortest solution,
 /// a proof that there is none, or the budget's end. Also returns the states expanded so far.
@@ -55,27 +57,8 @@ pub(crate) fn search<const P: usize>(
     Search::run(geo, start, meter)
 }
 
-/// Hasher for states, which hash themselves to one mixed word ([`State::digest`]): the
-/// breadth-first race's set just passes it on.
-#[derive(Default)]
-pub struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Not used by states; a plain FNV-style fold keeps other keys working.
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, word: u64) {
-        self.0 ^= word;
-    }
-}
-
-type Seen<const P: usize> = HashSet<State<P>, BuildHasherDefault<WordHasher>>;
+/// The breadth-first race's set of boards seen.
+type Seen<const P: usize> = HashSet<State<P>, FnvBuildHasher>;
 
 /// How a search ended early.
 enum Stop {
@@ -99,7 +82,7 @@ struct Search<'a, const P: usize> {
     geo: &'a Geometry,
     pairs: Pairs,
     /// Best known lower bound of each state's distance to the goal, with [`ON_PATH`].
-    table: Table<P>,
+    table: TranspositionTable<P>,
     meter: Meter,
     bound: u32,
     /// The moves of the current path, as (cell, direction).
@@ -123,7 +106,7 @@ impl<'a, const P: usize> Search<'a, P> {
         let mut search = Search {
             geo,
             pairs,
-            table: Table::default(),
+            table: TranspositionTable::default(),
             meter,
             bound,
             path: Vec::new(),
@@ -134,8 +117,7 @@ impl<'a, const P: usize> Search<'a, P> {
             if bound >= DEAD {
                 return (None, Verdict::Unsolved, search.meter.expanded);
             }
-            // The breadth-first race costs at most about a fifth of the work.
-            if search.meter.expanded >= check_limit.saturating_mul(4) {
+            if search.meter.expanded >= check_limit.saturating_mul(DEEPENING_PER_RACE) {
                 match search.breadth_first(&start, check_limit) {
                     Ok(Reach::Unsolvable) => {
                         return (None, Verdict::Unsolved, search.meter.expanded);
@@ -288,7 +270,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 child.on_path = entry & ON_PATH != 0;
             }
         }
-        children.sort_unstable_by_key(|c| (c.bound, c.state.occupied().count_ones()));
+        children.sort_unstable_by_key(|c| (c.bound, c.state.occupied().len()));
         let full = self.table.len() >= TABLE_CAPACITY;
         if !self
             .table
@@ -318,5 +300,176 @@ impl<'a, const P: usize> Search<'a, P> {
         let best = best.max(bound);
         self.table.update_with(state, digest, |_| best);
         outcome.map(|()| best)
+    }
+}
+
+/// Slots of a new transposition table (a power of two).
+const INITIAL_SLOTS: usize = 1 << 6;
+/// Growth happens before the table gets fuller than `MAX_LOAD_NUM / MAX_LOAD_DEN`.
+const MAX_LOAD_NUM: usize = 5;
+const MAX_LOAD_DEN: usize = 8;
+
+#[derive(Clone, Copy)]
+struct Slot<const P: usize> {
+    state: State<P>,
+    /// 0 = empty, else the stored value plus one.
+    tag: u32,
+    /// The high half of the state's digest: most mismatching slots are told apart by it
+    /// without comparing the planes.
+    check: u32,
+}
+
+impl<const P: usize> Slot<P> {
+    const EMPTY: Slot<P> = Slot {
+        state: State::EMPTY,
+        tag: 0,
+        check: 0,
+    };
+}
+
+/// A map from states to `u32` values: open addressing with linear probing over a power-of-two
+/// array of `(state, value)` slots.
+///
+/// Invariants: a slot is empty iff its tag is 0 (a stored value `v` is kept as tag `v + 1`, so
+/// every `u32` value except `u32::MAX` can be stored); the table is never more than
+/// [`MAX_LOAD_NUM`] / [`MAX_LOAD_DEN`] full, so a probe always meets an empty slot; keys are
+/// full states (compared exactly), the digest only picks the first slot and a 32-bit check.
+/// There is no removal.
+pub(crate) struct TranspositionTable<const P: usize> {
+    slots: Vec<Slot<P>>,
+    len: usize,
+}
+
+impl<const P: usize> Default for TranspositionTable<P> {
+    fn default() -> Self {
+        TranspositionTable {
+            slots: vec![Slot::EMPTY; INITIAL_SLOTS],
+            len: 0,
+        }
+    }
+}
+
+impl<const P: usize> TranspositionTable<P> {
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Asks the CPU to start loading the first slot of a state with this digest.
+    pub(crate) fn prefetch(&self, digest: u64) {
+        prefetch(&self.slots, digest as usize & (self.slots.len() - 1));
+    }
+
+    /// The slot holding `state` (whose digest is `digest`), or the empty slot where it goes.
+    fn slot(&self, state: &State<P>, digest: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let check = (digest >> 32) as u32;
+        let mut at = digest as usize & mask;
+        loop {
+            let slot = &self.slots[at];
+            if slot.tag == 0 || (slot.check == check && slot.state == *state) {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// The value of `state`, whose digest is `digest`.
+    pub(crate) fn get_with(&self, state: &State<P>, digest: u64) -> Option<u32> {
+        let slot = &self.slots[self.slot(state, digest)];
+        (slot.tag != 0).then(|| slot.tag - 1)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn get(&self, state: &State<P>) -> Option<u32> {
+        self.get_with(state, state.digest())
+    }
+
+    /// Replaces the value of a present state; returns false (and does nothing) if absent.
+    #[cfg(test)]
+    pub(crate) fn update(&mut self, state: &State<P>, value: impl FnOnce(u32) -> u32) -> bool {
+        self.update_with(state, state.digest(), value)
+    }
+
+    /// [`TranspositionTable::update`] for a state whose digest is `digest`.
+    pub(crate) fn update_with(
+        &mut self,
+        state: &State<P>,
+        digest: u64,
+        value: impl FnOnce(u32) -> u32,
+    ) -> bool {
+        let at = self.slot(state, digest);
+        let slot = &mut self.slots[at];
+        if slot.tag == 0 {
+            return false;
+        }
+        slot.tag = value(slot.tag - 1) + 1;
+        true
+    }
+
+    /// Stores `value` for `state` (`value < u32::MAX`), replacing any previous value.
+    pub(crate) fn insert(&mut self, state: State<P>, value: u32) {
+        debug_assert!(value < u32::MAX);
+        if (self.len + 1) * MAX_LOAD_DEN > self.slots.len() * MAX_LOAD_NUM {
+            self.grow();
+        }
+        let digest = state.digest();
+        let at = self.slot(&state, digest);
+        let slot = &mut self.slots[at];
+        if slot.tag == 0 {
+            self.len += 1;
+        }
+        *slot = Slot {
+            state,
+            tag: value + 1,
+            check: (digest >> 32) as u32,
+        };
+    }
+
+    /// Doubles the slots and re-inserts every entry.
+    fn grow(&mut self) {
+        let doubled = vec![Slot::EMPTY; self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        for slot in old.into_iter().filter(|s| s.tag != 0) {
+            let at = self.slot(&slot.state, slot.state.digest());
+            self.slots[at] = slot;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::vexed::bitset::planes::Cells;
+
+    #[test]
+    fn stores_updates_and_grows_past_the_initial_slots() {
+        // Distinct one-plane states: every pair of cells of a 128-cell board.
+        let mut table = TranspositionTable::<1>::default();
+        let states: Vec<State<1>> = (0..128)
+            .flat_map(|a| (0..a).map(move |b| (a, b)))
+            .map(|(a, b)| State::from_planes([Cells::cell(a) | Cells::cell(b)]))
+            .collect();
+        assert!(table.is_empty());
+        for (i, s) in states.iter().enumerate() {
+            table.prefetch(s.digest());
+            table.insert(*s, i as u32);
+        }
+        assert_eq!(table.len(), states.len());
+        assert!(states.len() > 64 * INITIAL_SLOTS);
+        for (i, s) in states.iter().enumerate() {
+            assert_eq!(table.get(s), Some(i as u32));
+        }
+        assert!(table.update(&states[5], |v| v + 100));
+        assert_eq!(table.get(&states[5]), Some(105));
+        assert_eq!(table.get(&State::EMPTY), None);
+        assert!(!table.update(&State::EMPTY, |v| v));
+        table.insert(states[7], 0);
+        assert_eq!(table.get(&states[7]), Some(0));
+        assert_eq!(table.len(), states.len());
     }
 }

@@ -11,23 +11,12 @@
 //! the engine.
 #![allow(dead_code)]
 
-use super::{DEAD, PATHS_OF_FOUR, WideMemo, nearest_bound};
+use super::{
+    DEAD, NEVER, PARTITION_MAX, PATHS_OF_FOUR, UNKNOWN, WideMemo, nearest_bound, single_edges,
+    worst_nearest_partner,
+};
 use crate::games::vexed::MAX_CELLS;
-use crate::games::vexed::planes::{Cells, Geometry, State};
-
-/// Letters with at most this many blocks get the partition bound (all partitions are tried).
-///
-/// Measured (expanded states, `gamebench run DIR -g vexed -j 1`): 5, 6 and 8 expand the same
-/// states on the bundled hard and mixed sets and on Piggies and Old Brown Shoe (the Classic
-/// pack: 714,217 with 5, 711,491 with 6), while each step up costs more time, the `3^n` split
-/// and its star terms dominating (mixed set: 14.4 ms with 5, 16.4 ms with 6; 8 took twice
-/// 6's time). 4 expands 22% more states on the mixed set.
-const PARTITION_MAX: usize = 5;
-
-/// Unknown entry of the [`Pairs`] cache.
-const UNKNOWN: u8 = u8::MAX;
-/// Entry of the [`Pairs`] cache for two cells whose blocks can never touch.
-const NEVER: u8 = u8::MAX - 1;
+use crate::games::vexed::bitset::planes::{Cells, Geometry, State, indices};
 
 /// Pushes two blocks need to touch, from the walls alone, computed lazily per pair of cells.
 ///
@@ -37,7 +26,7 @@ const NEVER: u8 = u8::MAX - 1;
 /// cells `a` and `b`, the pushes they need before touching are at least the cheapest
 /// `cost(a -> p) + cost(b -> q)` over orthogonally adjacent cells `p`, `q`: every real pair of
 /// trajectories is a pair of paths in that graph. When no such pair exists they never touch.
-pub struct Pairs {
+pub(crate) struct Pairs {
     cells: usize,
     /// `from[a * cells + p]`: pushes from `a` to `p` ([`UNKNOWN`] rows not computed yet).
     from: Vec<u8>,
@@ -68,7 +57,7 @@ pub struct Pairs {
 type CostRow = [u8; MAX_CELLS];
 
 impl Pairs {
-    pub fn new(geo: &Geometry) -> Pairs {
+    pub(crate) fn new(geo: &Geometry) -> Pairs {
         let mut pairs = Pairs {
             cells: 0,
             from: Vec::new(),
@@ -89,7 +78,7 @@ impl Pairs {
 
     /// Makes these tables those of a new board (of `geo`), keeping their memory: a thread
     /// solving many puzzles reuses one `Pairs`.
-    pub fn reset(&mut self, geo: &Geometry) {
+    pub(crate) fn reset(&mut self, geo: &Geometry) {
         let cells = geo.rows * geo.cols;
         self.cells = cells;
         for table in [
@@ -167,7 +156,7 @@ impl Pairs {
         let near = &self.near[a * cells..(a + 1) * cells];
         let near2 = &mut self.near2[a * cells..(a + 1) * cells];
         let through = |q: usize| {
-            if geo.walls >> q & 1 == 0 {
+            if !geo.walls.contains(q) {
                 near[q]
             } else {
                 UNKNOWN
@@ -180,7 +169,7 @@ impl Pairs {
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
-    pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
+    pub(crate) fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
         let known = self.pair[a * self.cells + b];
         if known == UNKNOWN {
             // The least over cells `p` of the pushes from `a` to `p` plus those from `b` to a
@@ -232,31 +221,18 @@ fn neighbour_min(
     best
 }
 
-/// The lower bound of module docs, or [`DEAD`].
-pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &State<P>) -> u32 {
-    let mut total = 0;
-    for code in 1..=geo.letters.len() {
-        let bound = letter_bound(geo, pairs, state.letter(code));
-        if bound >= DEAD {
-            return DEAD;
-        }
-        total += bound;
-    }
-    at_least_one_push(total, state)
-}
-
-/// A board with blocks is not solved without a push (the search's states are stable: no
-/// block falls and no group goes by itself), however small the letters' bounds are.
-fn at_least_one_push<const P: usize>(total: u32, state: &State<P>) -> u32 {
-    if total == 0 && !state.is_clear() {
-        1
-    } else {
-        total
-    }
+/// The lower bound of module docs, or [`DEAD`], through this module's letter bound.
+pub(crate) fn lower_bound<const P: usize>(
+    geo: &Geometry,
+    pairs: &mut Pairs,
+    state: &State<P>,
+) -> u32 {
+    super::sum_of_letters(geo, state, |set| letter_bound(geo, pairs, set))
 }
 
 /// The bound of one letter given its cells (0 for an absent letter), or [`DEAD`].
-pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
+pub(crate) fn letter_bound(geo: &Geometry, pairs: &mut Pairs, cells: Cells) -> u32 {
+    let set = cells.bits();
     let count = set.count_ones() as usize;
     match count {
         0 => return 0,
@@ -270,7 +246,7 @@ pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
             let b = 127 - set.leading_zeros() as usize;
             return pairs.pushes(geo, a, b).unwrap_or(DEAD);
         }
-        if let Some(bound) = pairs.sets.get(set) {
+        if let Some(bound) = pairs.sets.get(cells) {
             return bound;
         }
         // The blocks by column, and the wall-aware pushes each two of them need to touch.
@@ -307,9 +283,8 @@ pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
                 // A pair costs two table reads: cheaper than the memo.
                 return letter.group_cost(group);
             }
-            let cells = Cells(u128::from(group))
-                .iter()
-                .fold(0u128, |cells, i| cells | 1u128 << blocks[i].1);
+            let cells =
+                indices(group).fold(Cells::EMPTY, |cells, i| cells | Cells::cell(blocks[i].1));
             groups.get(cells).unwrap_or_else(|| {
                 let cost = letter.group_cost(group);
                 groups.put(cells, cost);
@@ -319,24 +294,16 @@ pub fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
         let bound = nearest_bound(letter.columns)
             .max(letter.split_with(&mut cost_of))
             .min(DEAD);
-        pairs.sets.put(set, bound);
+        pairs.sets.put(cells, bound);
         return bound;
     }
     // Many blocks: every block touches some block of its letter when it goes, so the letter
     // needs at least, for each block, the fewest pushes it and any partner need to touch.
-    if let Some(bound) = pairs.sets.get(set) {
+    if let Some(bound) = pairs.sets.get(cells) {
         return bound;
     }
-    let mut worst = 0;
-    for a in Cells(set).iter() {
-        let nearest = Cells(set & !(1u128 << a))
-            .iter()
-            .map(|b| pairs.pushes(geo, a, b).unwrap_or(DEAD))
-            .min()
-            .unwrap_or(DEAD);
-        worst = worst.max(nearest);
-    }
-    pairs.sets.put(set, worst);
+    let worst = worst_nearest_partner(cells, |a, b| pairs.pushes(geo, a, b).unwrap_or(DEAD));
+    pairs.sets.put(cells, worst);
     worst
 }
 
@@ -432,12 +399,6 @@ impl Letter<'_> {
             }
             best
         };
-        let single_edges = || {
-            (0..size)
-                .filter_map(|u| (0..size).filter(|&v| v != u).map(|v| w(u, v)).min())
-                .max()
-                .unwrap_or(DEAD)
-        };
         let tree = match size {
             2 => w(0, 1),
             3 => stars(DEAD),
@@ -468,9 +429,9 @@ impl Letter<'_> {
                     })
                     .min()
                     .unwrap_or(DEAD);
-                radius.max(single_edges())
+                radius.max(single_edges(size, &w))
             }
-            _ => single_edges(),
+            _ => single_edges(size, &w),
         };
         span.max(tree).min(DEAD)
     }

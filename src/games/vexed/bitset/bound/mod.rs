@@ -37,22 +37,19 @@
 //! previous, plain implementation (`oracle`, test-only), so the searches expand the same
 //! states.
 
-use super::MAX_CELLS;
-use super::planes::{Cells, Geometry, State};
+use super::planes::{Cells, Geometry, State, indices};
+use super::slots::{spread, written};
+use crate::games::vexed::MAX_CELLS;
 
 #[cfg(test)]
 mod oracle;
 
 /// The lower bound of a dead state (small enough that adding a depth cannot overflow).
-pub const DEAD: u32 = u32::MAX / 4;
+pub(crate) const DEAD: u32 = u32::MAX / 4;
 
 /// Letters with at most this many blocks get the partition bound (all partitions are tried).
-///
-/// Measured (expanded states, `gamebench run DIR -g vexed -j 1`): 5, 6 and 8 expand the same
-/// states on the bundled hard and mixed sets and on Piggies and Old Brown Shoe (the Classic
-/// pack: 714,217 with 5, 711,491 with 6), while each step up costs more time, the `3^n` split
-/// and its star terms dominating (mixed set: 14.4 ms with 5, 16.4 ms with 6; 8 took twice
-/// 6's time). 4 expands 22% more states on the mixed set.
+/// Any value keeps the bound admissible; larger ones cost `3^n` splits per letter for few
+/// more pruned states (the comparison is in `benches/README.md`, Vexed).
 const PARTITION_MAX: usize = 5;
 
 /// Unknown entry of the [`Pairs`] cache, and the cost of an unreachable cell.
@@ -140,7 +137,7 @@ fn row_of(table: &[Lane], lanes: usize, a: usize) -> &[Lane] {
 ///
 /// The cost tables hold one row of `lanes` [`Lane`]s per cell (`cells` rounded up to whole
 /// lanes, the padding [`UNKNOWN`]).
-pub struct Pairs {
+pub(crate) struct Pairs {
     cells: usize,
     /// Lanes per row of `from`, `near` and `near2`.
     lanes: usize,
@@ -151,7 +148,7 @@ pub struct Pairs {
     /// the rows of `pair_rows` (so [`Pairs::reset`] clears those rows only, not the table).
     pair: Vec<u8>,
     /// The rows `a` of `pair` with an entry.
-    pair_rows: u128,
+    pair_rows: Cells,
     /// Bounds of letters of three to [`PARTITION_MAX`] blocks by their cell set.
     sets: SmallMemo,
     /// Costs of removal groups ([`Letter::group_cost`]) by their cell set: when one block of
@@ -169,9 +166,9 @@ pub struct Pairs {
     /// Rows of `from`, `near` and `near2` computed for the current board, one bit per cell:
     /// a row is written whole when it is computed, so the tables are never cleared, and
     /// moving to another board only zeroes these (boards have at most 128 cells).
-    from_done: u128,
-    near_done: u128,
-    near2_done: u128,
+    from_done: Cells,
+    near_done: Cells,
+    near2_done: Cells,
     edges: Edges,
 }
 
@@ -209,7 +206,7 @@ impl SmallMemo {
     }
 
     fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (u64::BITS - SMALL_MEMO_BITS)) as usize
+        spread(key, SMALL_MEMO_BITS)
     }
 
     fn get(&self, key: u64) -> Option<u32> {
@@ -250,53 +247,32 @@ impl SmallMemo {
     }
 }
 
-/// `len` copies of `value`, written now. For a table that is probed at random: fresh zeroed
-/// memory from the allocator (`vec![0; len]`) is mapped page by page as it is touched, and a
-/// page read before it is written faults twice (the shared zero page, then a copy). Measured
-/// (`perf stat -e page-faults`, whole `solve`): the two memos and the A* index written up
-/// front took the mixed set from 651 to 567 faults, the hard set from 574 to 475. The value
-/// goes through `black_box` so that the compiler does not turn the writes back into a zeroed
-/// allocation.
-pub(crate) fn written<T: Clone>(len: usize, value: T) -> Vec<T> {
-    written_with_room(len, len, value)
-}
-
-/// [`written`], in an allocation reserved for `capacity` entries (address space only: the
-/// pages past `len` are mapped as the table grows into them).
-pub(crate) fn written_with_room<T: Clone>(capacity: usize, len: usize, value: T) -> Vec<T> {
-    let mut table = Vec::with_capacity(capacity.max(len));
-    table.resize(len, std::hint::black_box(value));
-    table
-}
-
-/// Slots of the [`WideMemo`] (a power of two; 32 KB). Measured against 4096 slots: 24 fewer
-/// page faults on the mixed set, 0.1% more instructions there and 0.01% more on the Classic
-/// pack (`valgrind --tool=cachegrind`).
-const WIDE_MEMO: usize = 1 << 10;
+/// Slots of the [`WideMemo`], as a power of two (1024 slots of 32 bytes: 32 KB).
+const WIDE_MEMO_BITS: u32 = 10;
 
 /// Direct-mapped memo of the bound of a letter of more than [`PARTITION_MAX`] blocks by its
 /// cell set: `(cells, bound, epoch)`, with epochs as in [`SmallMemo`]. A fresh slot (all
 /// zeros) never matches: such a letter's cell set is not empty.
 #[derive(Default)]
 struct WideMemo {
-    slots: Vec<(u128, u32, u32)>,
+    slots: Vec<(Cells, u32, u32)>,
     epoch: u32,
 }
 
 impl WideMemo {
-    fn slot(set: u128) -> usize {
-        (((set as u64) ^ ((set >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize
-            % WIDE_MEMO
+    fn slot(set: Cells) -> usize {
+        let bits = set.bits();
+        spread((bits as u64) ^ ((bits >> 64) as u64), WIDE_MEMO_BITS)
     }
 
-    fn get(&self, set: u128) -> Option<u32> {
+    fn get(&self, set: Cells) -> Option<u32> {
         let &(cells, bound, epoch) = self.slots.get(Self::slot(set))?;
         (cells == set && epoch == self.epoch).then_some(bound)
     }
 
-    fn put(&mut self, set: u128, bound: u32) {
+    fn put(&mut self, set: Cells, bound: u32) {
         if self.slots.is_empty() {
-            self.slots = written(WIDE_MEMO, (0, 0, 0));
+            self.slots = written(1 << WIDE_MEMO_BITS, (Cells::EMPTY, 0, 0));
         }
         self.slots[Self::slot(set)] = (set, bound, self.epoch);
     }
@@ -311,21 +287,21 @@ impl WideMemo {
 }
 
 impl Pairs {
-    pub fn new(geo: &Geometry) -> Pairs {
+    pub(crate) fn new(geo: &Geometry) -> Pairs {
         let mut pairs = Pairs {
             cells: 0,
             lanes: 0,
             from: Vec::new(),
             pair: Vec::new(),
-            pair_rows: 0,
+            pair_rows: Cells::EMPTY,
             sets: SmallMemo::default(),
             groups: SmallMemo::default(),
             wide: WideMemo::default(),
             near: Vec::new(),
             near2: Vec::new(),
-            from_done: 0,
-            near_done: 0,
-            near2_done: 0,
+            from_done: Cells::EMPTY,
+            near_done: Cells::EMPTY,
+            near2_done: Cells::EMPTY,
             edges: Edges::default(),
         };
         pairs.reset(geo);
@@ -335,19 +311,16 @@ impl Pairs {
     /// Makes these tables those of a new board (of `geo`), keeping their memory: a thread
     /// solving many puzzles reuses one `Pairs`.
     ///
-    /// Nothing is cleared wholesale (measured: clearing the tables took 0.6% of the mixed
-    /// set's instructions, most of it for rows a small puzzle never reads): the rows of
+    /// Nothing is cleared wholesale (a small puzzle never reads most rows of the tables a
+    /// large one filled): the rows of
     /// `from`, `near` and `near2` are marked not computed (their old bytes are overwritten
     /// when they are), and only the rows of `pair` that hold entries are reset.
-    pub fn reset(&mut self, geo: &Geometry) {
+    pub(crate) fn reset(&mut self, geo: &Geometry) {
         let old_cells = self.cells;
-        let mut rows = self.pair_rows;
-        while rows != 0 {
-            let a = rows.trailing_zeros() as usize;
+        for a in self.pair_rows.iter() {
             self.pair[a * old_cells..(a + 1) * old_cells].fill(UNKNOWN);
-            rows &= rows - 1;
         }
-        self.pair_rows = 0;
+        self.pair_rows = Cells::EMPTY;
         let cells = geo.rows * geo.cols;
         self.cells = cells;
         self.lanes = cells.div_ceil(LANE);
@@ -359,7 +332,8 @@ impl Pairs {
         if self.pair.len() < cells * cells {
             self.pair.resize(cells * cells, UNKNOWN);
         }
-        (self.from_done, self.near_done, self.near2_done) = (0, 0, 0);
+        (self.from_done, self.near_done, self.near2_done) =
+            (Cells::EMPTY, Cells::EMPTY, Cells::EMPTY);
         self.sets.clear();
         self.groups.clear();
         self.wide.clear();
@@ -368,19 +342,18 @@ impl Pairs {
 
     /// Fills the row of push costs from cell `a` ([`push_costs`]), once.
     fn costs_from(&mut self, geo: &Geometry, a: usize) {
-        if self.from_done >> a & 1 == 1 {
+        if !first_time(&mut self.from_done, a) {
             return;
         }
         let lanes = self.lanes;
         let row = self.from[a * lanes..(a + 1) * lanes].as_flattened_mut();
         row.fill(UNKNOWN);
         push_costs(geo, a, row);
-        self.from_done |= 1 << a;
     }
 
     /// Fills the rows of `a` in [`Pairs::costs_from`] and [`Pairs::near`].
     fn fill_near(&mut self, geo: &Geometry, a: usize) {
-        if self.near_done >> a & 1 == 1 {
+        if !first_time(&mut self.near_done, a) {
             return;
         }
         self.costs_from(geo, a);
@@ -391,13 +364,12 @@ impl Pairs {
         near.fill(UNKNOWN);
         let from = row_of(&self.from, lanes, a).as_flattened();
         self.edges.spread_min(near, from);
-        self.near_done |= 1 << a;
     }
 
     /// Fills the rows of `a` in [`Pairs::near`] and [`Pairs::near2`] (only stars of groups of
     /// four or more read `near2`: pair distances do not need it).
     fn fill_near2(&mut self, geo: &Geometry, a: usize) {
-        if self.near2_done >> a & 1 == 1 {
+        if !first_time(&mut self.near2_done, a) {
             return;
         }
         self.fill_near(geo, a);
@@ -412,12 +384,11 @@ impl Pairs {
         let near2 = self.near2[a * lanes..(a + 1) * lanes].as_flattened_mut();
         near2.copy_from_slice(near);
         self.edges.spread_min(near2, through);
-        self.near2_done |= 1 << a;
     }
 
     /// Pushes blocks on cells `a` and `b` need before they can touch, or `None` if never.
     #[inline]
-    pub fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
+    pub(crate) fn pushes(&mut self, geo: &Geometry, a: usize, b: usize) -> Option<u32> {
         let mut value = self.pair[a * self.cells + b];
         if value == UNKNOWN {
             value = self.pair_pushes(geo, a, b);
@@ -447,7 +418,7 @@ impl Pairs {
         let value = least.min(NEVER);
         self.pair[a * cells + b] = value;
         self.pair[b * cells + a] = value;
-        self.pair_rows |= 1 << a | 1 << b;
+        self.pair_rows |= Cells::cell(a) | Cells::cell(b);
         value
     }
 }
@@ -483,10 +454,11 @@ impl Edges {
             self.last_col.push(UNKNOWN);
         }
         self.walls.clear();
+        // A running word shifted by one cell per cell: no variable shift.
         let mut walls = geo.walls;
         self.walls.extend((0..cells).map(|_| {
-            let wall = if walls & 1 == 1 { UNKNOWN } else { 0 };
-            walls >>= 1;
+            let wall = if walls.contains(0) { UNKNOWN } else { 0 };
+            walls = walls >> 1;
             wall
         }));
     }
@@ -518,29 +490,38 @@ impl Edges {
     }
 }
 
+/// Marks row `a` as computed in `done`: true the first time (the caller then computes it),
+/// false when it already was.
+#[inline(always)]
+fn first_time(done: &mut Cells, a: usize) -> bool {
+    let first = !done.contains(a);
+    *done |= Cells::cell(a);
+    first
+}
+
 /// Writes into `row` the pushes a block on cell `a` needs to reach each cell (walls alone),
 /// layer by layer on bit sets: the cells reachable with at most `k` pushes are closed under
 /// falling (free), then one sideways step into an open cell makes layer `k + 1`. Cells never
 /// reached are left as they are.
 fn push_costs(geo: &Geometry, a: usize, row: &mut [u8]) {
     let open = geo.board & !geo.walls;
-    let fall = |mut set: u128| loop {
+    let fall = |mut set: Cells| loop {
         let next = set | (geo.row_down(set) & open);
         if next == set {
             return set;
         }
         set = next;
     };
-    let mut reached = fall(1u128 << a);
+    let mut reached = fall(Cells::cell(a));
     let mut fresh = reached;
     let mut cost = 0u8;
     loop {
-        for cell in Cells(fresh).iter() {
+        for cell in fresh.iter() {
             row[cell] = cost;
         }
         let sideways = ((reached << 1) & geo.not_first_col) | ((reached >> 1) & geo.not_last_col);
         let step = sideways & open & !reached;
-        if step == 0 {
+        if step.is_empty() {
             break;
         }
         let next = fall(reached | step);
@@ -586,10 +567,25 @@ fn cheapest_split<const S: usize>(n: usize, cost_of: &mut impl FnMut(u32) -> u32
 }
 
 /// The lower bound of module docs, or [`DEAD`].
-pub fn lower_bound<const P: usize>(geo: &Geometry, pairs: &mut Pairs, state: &State<P>) -> u32 {
+pub(crate) fn lower_bound<const P: usize>(
+    geo: &Geometry,
+    pairs: &mut Pairs,
+    state: &State<P>,
+) -> u32 {
+    sum_of_letters(geo, state, |set| letter_bound(geo, pairs, set))
+}
+
+/// The sum of `letter_bound` over the letters of `state`, at least one push on a board with
+/// blocks ([`at_least_one_push`]), or [`DEAD`] as soon as one letter is dead.
+#[inline(always)]
+fn sum_of_letters<const P: usize>(
+    geo: &Geometry,
+    state: &State<P>,
+    mut letter_bound: impl FnMut(Cells) -> u32,
+) -> u32 {
     let mut total = 0;
     for code in 1..=geo.letters.len() {
-        let bound = letter_bound(geo, pairs, state.letter(code));
+        let bound = letter_bound(state.letter(code));
         if bound >= DEAD {
             return DEAD;
         }
@@ -619,8 +615,8 @@ const MAX_CODES: usize = 26;
 /// a search can keep them with each state and later [`Parts::restore`] the parts without
 /// recomputing those letters.
 #[derive(Clone, Copy)]
-pub struct Parts {
-    sets: [u128; MAX_CODES],
+pub(crate) struct Parts {
+    sets: [Cells; MAX_CODES],
     bounds: [u32; MAX_CODES],
     /// The sum of `bounds` (saturating).
     total: u32,
@@ -630,15 +626,15 @@ pub struct Parts {
 
 impl Parts {
     /// Letters whose bounds [`Parts::stored`] keeps.
-    pub const STORED: usize = 7;
+    pub(crate) const STORED: usize = 7;
 
     /// A stored letter bound that does not fit a byte, or of a letter not stored: recomputed
     /// by [`Parts::restore`].
-    pub const UNSTORED: u8 = u8::MAX;
+    pub(crate) const UNSTORED: u8 = u8::MAX;
 
     /// Parts without letters, to be filled by [`Parts::restore`].
-    pub const EMPTY: Parts = Parts {
-        sets: [0; MAX_CODES],
+    pub(crate) const EMPTY: Parts = Parts {
+        sets: [Cells::EMPTY; MAX_CODES],
         bounds: [0; MAX_CODES],
         total: 0,
         stored: [Parts::UNSTORED; Parts::STORED],
@@ -650,12 +646,13 @@ impl Parts {
     }
 
     /// The cells of each letter of the board these are the parts of (`[i]`: code `i + 1`).
-    pub fn sets(&self, geo: &Geometry) -> &[u128] {
+    pub(crate) fn sets(&self, geo: &Geometry) -> &[Cells] {
         &self.sets[..geo.letters.len()]
     }
 
     /// The bounds of the first [`Parts::STORED`] letters as bytes, for [`Parts::restore`].
-    pub fn stored(&self) -> [u8; Parts::STORED] {
+    #[cfg(test)]
+    pub(crate) fn stored(&self) -> [u8; Parts::STORED] {
         self.stored
     }
 
@@ -663,7 +660,7 @@ impl Parts {
     /// [`Parts::stored`] or [`Parts::child_bound_stored`]): letters past `stored` or stored as
     /// [`Parts::UNSTORED`] are recomputed, the others taken as stored (a letter's bound
     /// depends on its own set alone, so a stored bound is the one `letter_bound` gives).
-    pub fn restore<const P: usize>(
+    pub(crate) fn restore<const P: usize>(
         &mut self,
         geo: &Geometry,
         pairs: &mut Pairs,
@@ -685,7 +682,7 @@ impl Parts {
         geo: &Geometry,
         pairs: &mut Pairs,
         state: &State<P>,
-        known: impl Fn(usize, u128) -> Option<u32>,
+        known: impl Fn(usize, Cells) -> Option<u32>,
     ) {
         let mut total = 0u32;
         for i in 0..geo.letters.len() {
@@ -703,7 +700,7 @@ impl Parts {
 
     /// The parts of `state`, reusing those of `base` for letters whose set is unchanged.
     /// Also returns the total ([`DEAD`] if some letter is dead).
-    pub fn derive<const P: usize>(
+    pub(crate) fn derive<const P: usize>(
         geo: &Geometry,
         pairs: &mut Pairs,
         state: &State<P>,
@@ -719,7 +716,7 @@ impl Parts {
 
     /// The lower bound of a child of the state these are the parts of (equal to
     /// [`lower_bound`] of the child).
-    pub fn child_bound<const P: usize>(
+    pub(crate) fn child_bound<const P: usize>(
         &self,
         geo: &Geometry,
         pairs: &mut Pairs,
@@ -750,17 +747,17 @@ impl Parts {
     /// removals never make blocks, so a letter whose every cell kept it has no other cell.
     /// Only those letters are looked at in the child; the others keep their bounds.
     #[inline(always)]
-    pub fn child_bound_stored<const P: usize>(
+    pub(crate) fn child_bound_stored<const P: usize>(
         &self,
         geo: &Geometry,
         pairs: &mut Pairs,
         child: &State<P>,
-        changed: u128,
+        changed: Cells,
         stored: &mut [u8; Parts::STORED],
     ) -> u32 {
         let mut letters = 0u32;
         for (i, &set) in self.sets[..geo.letters.len()].iter().enumerate() {
-            letters |= u32::from(set & changed != 0) << i;
+            letters |= u32::from(set.intersects(changed)) << i;
         }
         *stored = self.stored;
         // The parent is live: each bound is below DEAD, and so is their sum.
@@ -786,18 +783,18 @@ impl Parts {
 /// The common cases stay small enough to inline (a letter of two blocks: one table read; of
 /// three to [`PARTITION_MAX`]: a memo read); computing a partition bound is out of line.
 #[inline]
-fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
-    if set == 0 {
+fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: Cells) -> u32 {
+    if set.is_empty() {
         return 0;
     }
-    let rest = set & (set - 1);
-    if rest == 0 {
+    let rest = set.without_first();
+    if rest.is_empty() {
         return DEAD;
     }
-    if rest & (rest - 1) == 0 {
+    if rest.without_first().is_empty() {
         // One group of two: the wall-aware pair distance.
-        let a = set.trailing_zeros() as usize;
-        let b = rest.trailing_zeros() as usize;
+        let a = set.first();
+        let b = rest.first();
         return pairs.pushes(geo, a, b).unwrap_or(DEAD);
     }
     // The blocks in cell order (any order gives the same bound: every term below is taken
@@ -806,15 +803,15 @@ fn letter_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
     let mut cells = [0usize; PARTITION_MAX];
     let mut key = 0;
     let mut count = 0;
-    let mut bits = set;
-    while bits != 0 {
+    let mut rest = set;
+    while !rest.is_empty() {
         if count == PARTITION_MAX {
             return nearest_partner_bound(geo, pairs, set);
         }
-        let cell = bits.trailing_zeros() as usize;
+        let cell = rest.first();
         cells[count] = cell;
         key = SmallMemo::key_with(key, count, cell);
-        bits &= bits - 1;
+        rest = rest.without_first();
         count += 1;
     }
     if let Some(bound) = pairs.sets.get(key) {
@@ -869,12 +866,9 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
             // A pair costs two table reads: cheaper than the memo.
             return letter.group_cost(group);
         }
-        let key = Cells(u128::from(group))
-            .iter()
-            .enumerate()
-            .fold(0, |key, (i, member)| {
-                SmallMemo::key_with(key, i, cells[member])
-            });
+        let key = indices(group).enumerate().fold(0, |key, (i, member)| {
+            SmallMemo::key_with(key, i, cells[member])
+        });
         groups.get(key).unwrap_or_else(|| {
             let cost = letter.group_cost_below(group, cap);
             // Only exact costs enter the memo.
@@ -897,21 +891,40 @@ fn partition_bound(geo: &Geometry, pairs: &mut Pairs, cells: &[usize], key: u64)
 /// of its letter when it goes, so the letter needs at least, for each block, the fewest
 /// pushes it and any partner need to touch.
 #[inline(never)]
-fn nearest_partner_bound(geo: &Geometry, pairs: &mut Pairs, set: u128) -> u32 {
+fn nearest_partner_bound(geo: &Geometry, pairs: &mut Pairs, set: Cells) -> u32 {
     if let Some(bound) = pairs.wide.get(set) {
         return bound;
     }
+    let worst = worst_nearest_partner(set, |a, b| pairs.pushes(geo, a, b).unwrap_or(DEAD));
+    pairs.wide.put(set, worst);
+    worst
+}
+
+/// The largest, over the blocks of `set`, of the fewest pushes (`pushes(a, b)`) the block and
+/// any partner in `set` need to touch.
+#[inline(always)]
+fn worst_nearest_partner(set: Cells, mut pushes: impl FnMut(usize, usize) -> u32) -> u32 {
     let mut worst = 0;
-    for a in Cells(set).iter() {
-        let nearest = Cells(set & !(1u128 << a))
+    for a in set.iter() {
+        let nearest = (set & !Cells::cell(a))
             .iter()
-            .map(|b| pairs.pushes(geo, a, b).unwrap_or(DEAD))
+            .map(|b| pushes(a, b))
             .min()
             .unwrap_or(DEAD);
         worst = worst.max(nearest);
     }
-    pairs.wide.put(set, worst);
     worst
+}
+
+/// The single-edge term of a group of `size` blocks whose pair costs are `w`: in any tree
+/// over the group every block has an edge, so the tree costs at least the largest, over the
+/// blocks, of a block's cheapest edge ([`DEAD`] for a group of fewer than two).
+#[inline(always)]
+fn single_edges(size: usize, w: &impl Fn(usize, usize) -> u32) -> u32 {
+    (0..size)
+        .filter_map(|u| (0..size).filter(|&v| v != u).map(|v| w(u, v)).min())
+        .max()
+        .unwrap_or(DEAD)
 }
 
 /// Nearest-partner bound of one letter (sorted columns): a block whose nearest same-letter
@@ -996,7 +1009,7 @@ impl Letter<'_> {
                 let mut pairs = full;
                 for first in 0..self.count {
                     pairs &= !(1 << first);
-                    for second in Cells(u128::from(pairs)).iter() {
+                    for second in indices(pairs) {
                         if best <= floor {
                             return floor;
                         }
@@ -1088,7 +1101,7 @@ impl Letter<'_> {
         let size = group.count_ones() as usize;
         let mut members = [0usize; PARTITION_MAX];
         let (mut low, mut high) = (u32::MAX, 0);
-        for (slot, block) in members.iter_mut().zip(Cells(u128::from(group)).iter()) {
+        for (slot, block) in members.iter_mut().zip(indices(group)) {
             *slot = block;
             low = low.min(self.columns[block]);
             high = high.max(self.columns[block]);
@@ -1113,12 +1126,6 @@ impl Letter<'_> {
                 }
             }
             best
-        };
-        let single_edges = || {
-            (0..size)
-                .filter_map(|u| (0..size).filter(|&v| v != u).map(|v| w(u, v)).min())
-                .max()
-                .unwrap_or(DEAD)
         };
         let tree = match size {
             2 => w(0, 1),
@@ -1156,7 +1163,7 @@ impl Letter<'_> {
             }
             5 => {
                 // Some block is at most two steps (through the group) from every other.
-                let edges = single_edges();
+                let edges = single_edges(size, &w);
                 if edges >= cap {
                     return edges;
                 }
@@ -1173,7 +1180,7 @@ impl Letter<'_> {
                 }
                 radius.max(edges)
             }
-            _ => single_edges(),
+            _ => single_edges(size, &w),
         };
         span.max(tree).min(DEAD)
     }
@@ -1450,9 +1457,8 @@ mod tests {
                         state.to_grid(&geo).draw()
                     );
                     compared += 1;
-                    wide += usize::from(set.count_ones() as usize > PARTITION_MAX);
-                    partitioned +=
-                        usize::from((3..=PARTITION_MAX).contains(&(set.count_ones() as usize)));
+                    wide += usize::from(set.len() as usize > PARTITION_MAX);
+                    partitioned += usize::from((3..=PARTITION_MAX).contains(&(set.len() as usize)));
                 }
                 assert_eq!(
                     lower_bound(&geo, &mut pairs, &state),

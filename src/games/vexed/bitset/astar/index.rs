@@ -1,0 +1,201 @@
+//! The hash index of the A* search: which node of the arena holds a board.
+//!
+//! Open addressing with linear probing over node ids. Each `u64` slot holds, from the top: the
+//! high bits of the board's digest (so most mismatches are told apart without reading the
+//! arena), the search's epoch and the node id. A slot counts only if its epoch is the current
+//! one, so a thread's index serves search after search without being cleared: starting a
+//! search or doubling the slots in place only moves to the next epoch.
+//!
+//! Invariants: the slots are a power of two and at most half of them are used (the caller
+//! asks [`NodeIndex::needs_room`] before each insertion and grows the index), so a probe
+//! always meets an unused slot; the ids stored are exactly `0..len`, the nodes of the arena
+//! in order (every node is indexed once), which is what lets [`NodeIndex::grow`] rebuild the
+//! index from the arena's digests; boards are compared in full by the caller (`same`).
+
+use crate::games::vexed::bitset::slots::{prefetch, written, written_with_room};
+
+/// Bytes of index a thread keeps for its next search, at most; also the address space the
+/// first index reserves (mapped only as slots are written).
+pub(crate) const KEPT_INDEX_BYTES: usize = 16 << 20;
+
+#[derive(Default)]
+pub(crate) struct NodeIndex {
+    slots: Vec<u64>,
+    len: usize,
+    /// The current search's epoch, in `1..=MAX_EPOCH` once started (a zeroed slot has epoch
+    /// 0 and is empty).
+    epoch: u64,
+}
+
+impl NodeIndex {
+    pub(crate) const SLOT_BYTES: usize = std::mem::size_of::<u64>();
+    const INITIAL_SLOTS: usize = 1 << 8;
+    /// Bits of a slot's node id (the arena never holds 2^32 nodes: [`super::MEMORY_BUDGET`]).
+    const ID_BITS: u32 = u32::BITS;
+    /// Bits of a slot's epoch, above the id.
+    const EPOCH_BITS: u32 = 8;
+    const MAX_EPOCH: u64 = (1 << Self::EPOCH_BITS) - 1;
+    /// Bits below a slot's digest check.
+    const CHECK_SHIFT: u32 = Self::ID_BITS + Self::EPOCH_BITS;
+
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    /// Empties the index for a new search, keeping its slots (at least [`NodeIndex::INITIAL_SLOTS`]).
+    pub(crate) fn start(&mut self) {
+        if self.slots.is_empty() {
+            // Address space for the largest index kept, mapped only as slots are written.
+            self.slots =
+                written_with_room(KEPT_INDEX_BYTES / Self::SLOT_BYTES, Self::INITIAL_SLOTS, 0);
+        }
+        self.len = 0;
+        self.next_epoch();
+    }
+
+    /// Forgets every entry.
+    fn next_epoch(&mut self) {
+        self.epoch += 1;
+        if self.epoch > Self::MAX_EPOCH {
+            // Slots of the epoch wrapped to could still be there: really clear them.
+            self.epoch = 1;
+            self.slots.fill(0);
+        }
+    }
+
+    /// The slot of node `id` with this digest, in the current epoch.
+    fn entry(&self, digest: u64, id: u32) -> u64 {
+        (digest >> Self::CHECK_SHIFT) << Self::CHECK_SHIFT
+            | self.epoch << Self::ID_BITS
+            | u64::from(id)
+    }
+
+    /// True if `slot` holds an entry of the current search.
+    fn is_used(&self, slot: u64) -> bool {
+        (slot >> Self::ID_BITS) & Self::MAX_EPOCH == self.epoch
+    }
+
+    /// Starts loading the first slot a board with this digest probes.
+    pub(crate) fn prefetch(&self, digest: u64) {
+        prefetch(&self.slots, digest as usize & self.mask());
+    }
+
+    /// Bytes of the slots.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.len() * Self::SLOT_BYTES
+    }
+
+    /// True when one more entry would make the index more than half full.
+    pub(crate) fn needs_room(&self) -> bool {
+        (self.len + 1) * 2 > self.slots.len()
+    }
+
+    /// Doubles the slots and re-inserts every entry. The stored ids are `0..len` (every node
+    /// is indexed), and `digests` yields their digests in that order: read sequentially from
+    /// the arena, not by id from the old slots, so rebuilding a large index is mostly writes.
+    /// Past the reserved address space, the old slots are freed first (no moment with both).
+    /// Out of line: it runs a few times per search, and inlined it would weigh on the code of
+    /// the expansion loop around it.
+    #[inline(never)]
+    pub(crate) fn grow(&mut self, digests: impl Iterator<Item = u64>) {
+        let size = self.slots.len() * 2;
+        if size <= self.slots.capacity() {
+            // In place, within the reserved address space: the new half is written empty and
+            // a new epoch forgets the old entries, so the old half's pages serve again
+            // instead of a fresh table's being mapped.
+            self.slots.resize(size, 0);
+            self.next_epoch();
+        } else {
+            self.slots = Vec::new();
+            self.slots = written(size, 0);
+        }
+        let mut stored = 0;
+        for (id, digest) in digests.enumerate() {
+            let mut at = digest as usize & self.mask();
+            while self.is_used(self.slots[at]) {
+                at = (at + 1) & self.mask();
+            }
+            self.slots[at] = self.entry(digest, id as u32);
+            stored += 1;
+        }
+        debug_assert_eq!(stored, self.len, "the index holds ids 0..len");
+    }
+
+    /// The id of the entry with this digest for which `same` holds, or the empty slot where
+    /// it would go. Needs room ([`NodeIndex::needs_room`] false).
+    pub(crate) fn find(&self, digest: u64, same: impl Fn(u32) -> bool) -> Result<u32, usize> {
+        let check = digest >> Self::CHECK_SHIFT;
+        let mut at = digest as usize & self.mask();
+        loop {
+            let slot = self.slots[at];
+            if !self.is_used(slot) {
+                return Err(at);
+            }
+            if slot >> Self::CHECK_SHIFT == check && same(slot as u32) {
+                return Ok(slot as u32);
+            }
+            at = (at + 1) & self.mask();
+        }
+    }
+
+    /// Stores node `id`, whose board has this digest, in the empty `slot` [`NodeIndex::find`] gave.
+    pub(crate) fn insert_at(&mut self, slot: usize, digest: u64, id: u32) {
+        self.slots[slot] = self.entry(digest, id);
+        self.len += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_finds_every_entry_across_growth() {
+        // Digests with equal low bits collide on purpose: ids are told apart by `same`.
+        let digest = |id: u32| (u64::from(id % 7) << 32) | u64::from(id % 3);
+        let mut index = NodeIndex::default();
+        index.start();
+        for id in 0..1000u32 {
+            if index.needs_room() {
+                index.grow((0..id).map(digest));
+            }
+            let slot = index.find(digest(id), |other| other == id).unwrap_err();
+            index.insert_at(slot, digest(id), id);
+        }
+        assert!(!index.needs_room() && index.len == 1000);
+        for id in 0..1000u32 {
+            assert_eq!(index.find(digest(id), |other| other == id), Ok(id));
+        }
+        assert!(index.find(digest(5), |other| other == 2000).is_err());
+    }
+
+    /// A reused index holds only the entries of its current search: over more searches than
+    /// there are epochs (so they wrap), with digests colliding with the previous searches'.
+    #[test]
+    fn a_restarted_index_forgets_the_previous_search() {
+        const SEARCHES: u64 = 3 * NodeIndex::MAX_EPOCH + 7;
+        let digest = |search: u64, id: u32| {
+            (search.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(id)) & 0xf0_0000_00ff
+        };
+        let mut index = NodeIndex::default();
+        for search in 0..SEARCHES {
+            index.start();
+            let count = 1 + (search * 37 % 300) as u32;
+            for id in 0..count {
+                if index.needs_room() {
+                    index.grow((0..id).map(|id| digest(search, id)));
+                }
+                // Not found before it is inserted, though previous searches stored that id
+                // (and the digests' checks are all equal).
+                let slot = index
+                    .find(digest(search, id), |other| other == id)
+                    .unwrap_err();
+                index.insert_at(slot, digest(search, id), id);
+            }
+            for id in 0..count {
+                let found = index.find(digest(search, id), |other| other == id);
+                assert_eq!(found, Ok(id), "search {search}");
+            }
+        }
+    }
+}

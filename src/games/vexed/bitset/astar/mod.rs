@@ -1,0 +1,524 @@
+//! Best-first (A*) search over bit-plane states: the `bitset` engine's main search.
+//!
+//! Every state met is a [`Node`] in one arena (its board, the push that first reached it by the
+//! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
+//! node's padding, the bounds of its first letters, so that expanding it does not look them
+//! up again); a [`NodeIndex`] ([`index`]) finds a board's node. Open nodes wait in a
+//! [`Frontier`] ([`frontier`]) ordered by `f = g + h`, then fewest blocks left, then deepest
+//! (the search dives towards a goal once `f` reaches the answer). Compared with iterative
+//! deepening ([`super::ida`]) each state is expanded once instead of once per iteration; the
+//! price is memory, so the arena is capped ([`MEMORY_BUDGET`]) and the engine falls back to
+//! deepening past it. A child's bound recomputes only the letters with a changed cell
+//! ([`Parts::child_bound_stored`]). The arena, index, frontier and child buffer come from the
+//! thread's [`super::workspace`] and go back to it when the search ends.
+//!
+//! Invariants: node ids are arena positions, `0..len`, and every node is in the index once;
+//! a node's `g` is the length of the shortest path to it found so far and its `parent` chain
+//! replays that path; a frontier entry whose depth is no longer its node's is stale.
+//!
+//! Exactness, with `h` admissible and at least 1 on a board with blocks (both hold for the
+//! bound used here):
+//! - `f` is kept non-decreasing along a path (`f(child) = max(f(parent), g + 1 + h)`, "pathmax"):
+//!   still a lower bound of any solution through that path.
+//! - A clear board is taken as soon as it is generated: its cost `g + 1` is at most the
+//!   expanded node's `f` (its `h >= 1`), which is at most the `f` of every open node, and some
+//!   open node lies on a shortest solution with `f` at most its length.
+//! - A node reached again by a shorter path is updated and reopened; stale queue entries are
+//!   recognised by their depth and skipped.
+//! - Dead boards (bound [`DEAD`]: some letter can never be cleared) are dropped when made;
+//!   trough deadlocks ([`super::deadlock`]) when taken, unexpanded. An empty frontier proves
+//!   there is no solution.
+
+pub(crate) mod frontier;
+pub(crate) mod index;
+
+use super::bound::{DEAD, Pairs, Parts, lower_bound};
+use super::deadlock::Troughs;
+use super::planes::{Geometry, State};
+use super::workspace::{Buffers, PlaneBuffers};
+use crate::game::Verdict;
+use crate::games::vexed::grid::{Dir, Move};
+use crate::games::vexed::{MAX_CELLS, Meter, Solution};
+use frontier::Frontier;
+use index::NodeIndex;
+
+/// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
+pub(crate) const MEMORY_BUDGET: usize = 384 << 20;
+/// Bytes of one frontier entry (a node id).
+const FRONTIER_ENTRY: usize = std::mem::size_of::<u32>();
+/// Index slots per node, at most: the index is at least a quarter full (at most half, and its
+/// slots a power of two), and it is rebuilt without a copy.
+const INDEX_SLOTS_PER_NODE: usize = 4;
+/// Frontier entries per node, about: its vectors double.
+const FRONTIER_ENTRIES_PER_NODE: usize = 2;
+/// Parent of the start node.
+const NO_PARENT: u32 = u32::MAX;
+/// Largest `h` stored (bounds never come near it on 128 cells).
+const MAX_H: u16 = u16::MAX - 1;
+
+/// Letter bounds a node keeps ([`Node::bounds`]): they fill the bytes a node has left after
+/// its other fields, up to the 16-byte alignment of its planes (a test checks the size).
+const STORED_BOUNDS: usize = Parts::STORED;
+
+/// One board met by the search.
+#[derive(Clone, Copy)]
+pub(crate) struct Node<const P: usize> {
+    state: State<P>,
+    /// The node this one was reached from on its shortest known path, or [`NO_PARENT`].
+    parent: u32,
+    /// Depth on that path (pushes from the start).
+    g: u16,
+    /// Lower bound of the pushes left (at least 1).
+    h: u16,
+    /// The push from the parent.
+    push: Push,
+    /// The bounds of the first letters, as computed when the node was generated
+    /// ([`Parts::child_bound_stored`]), so that its expansion does not look them up again
+    /// ([`Parts::restore`]); [`Parts::UNSTORED`] when unknown.
+    bounds: [u8; STORED_BOUNDS],
+}
+
+/// A push in one byte: the pushed block's cell (below [`MAX_CELLS`] = 128) and a direction
+/// bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Push(u8);
+
+impl Push {
+    /// The direction bit (set for right).
+    const RIGHT: u8 = 1 << 7;
+
+    fn new(cell: usize, dir: Dir) -> Push {
+        debug_assert!(cell < MAX_CELLS);
+        let bit = if dir == Dir::Right { Self::RIGHT } else { 0 };
+        Push(cell as u8 | bit)
+    }
+
+    fn cell(self) -> usize {
+        usize::from(self.0 & !Self::RIGHT)
+    }
+
+    fn dir(self) -> Dir {
+        if self.0 & Self::RIGHT == 0 {
+            Dir::Left
+        } else {
+            Dir::Right
+        }
+    }
+}
+
+/// How the search ended.
+pub(crate) enum Ended {
+    /// Solved, proven unsolvable or stopped by the budget: `(answer, verdict, expanded)`.
+    Done(Solution, Verdict, u64),
+    /// The arena is full: search again with less memory, with what is left of the budget.
+    OutOfMemory(Meter),
+}
+
+/// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes.
+pub(crate) fn search<const P: usize>(
+    geo: &Geometry,
+    start: State<P>,
+    meter: Meter,
+    memory: usize,
+    buffers: &mut Buffers,
+) -> Ended {
+    // Per node: the node (the arena never reserves past the capacity, see `add`), its index
+    // slots and its frontier entries.
+    let per_node = std::mem::size_of::<Node<P>>()
+        + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
+        + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
+    let capacity = memory / per_node;
+    let mut search = Search::new(geo, meter, capacity, buffers);
+    let ended = search.run(start);
+    search.recycle(buffers);
+    ended
+}
+
+/// A table of the search that grows by doubling ([`Search::grow`]), each timed apart.
+#[derive(Clone, Copy)]
+enum Growing {
+    Index,
+    Arena,
+}
+
+impl Growing {
+    /// How many growing tables there are (`growing as usize` is below it).
+    const COUNT: usize = 2;
+}
+
+/// Why a search stops before its end.
+enum Stop {
+    /// The arena is full.
+    OutOfMemory,
+    /// The budget would be exceeded.
+    Budget,
+}
+
+/// A child of the node being expanded: (cell, direction, board, digest).
+pub(crate) type Child<const P: usize> = (usize, Dir, State<P>, u64);
+
+struct Search<'a, const P: usize> {
+    geo: &'a Geometry,
+    pairs: Pairs,
+    meter: Meter,
+    nodes: Vec<Node<P>>,
+    index: NodeIndex,
+    frontier: Frontier,
+    capacity: usize,
+    /// Children of the node being expanded.
+    children: Vec<Child<P>>,
+    /// The letter sets and bounds of the node being expanded (kept to reuse its memory).
+    parts: Parts,
+    /// How long the last growth of each table took, by [`Growing`] ([`Search::grow`]).
+    last_pause: [std::time::Duration; Growing::COUNT],
+}
+
+impl<'a, const P: usize> Search<'a, P> {
+    /// A search with the thread's reused buffers (see [`super::workspace`]).
+    fn new(geo: &'a Geometry, meter: Meter, capacity: usize, buffers: &mut Buffers) -> Self {
+        let PlaneBuffers { arena, children } = buffers.take_planes::<P>(capacity);
+        let mut index = std::mem::take(&mut buffers.index);
+        index.start();
+        Search {
+            geo,
+            pairs: buffers.take_pairs(geo),
+            meter,
+            nodes: arena,
+            index,
+            frontier: std::mem::take(&mut buffers.frontier),
+            capacity,
+            children,
+            parts: Parts::EMPTY,
+            last_pause: [std::time::Duration::ZERO; Growing::COUNT],
+        }
+    }
+
+    /// Gives the arena, the index, the frontier and the bound's tables back to `buffers`.
+    fn recycle(self, buffers: &mut Buffers) {
+        let Search {
+            nodes,
+            index,
+            mut frontier,
+            pairs,
+            children,
+            ..
+        } = self;
+        frontier.clear();
+        buffers.frontier = frontier;
+        buffers.keep_index(index);
+        buffers.keep_pairs(pairs);
+        buffers.keep_planes(PlaneBuffers {
+            arena: nodes,
+            children,
+        });
+    }
+
+    fn run(&mut self, start: State<P>) -> Ended {
+        let h = lower_bound(self.geo, &mut self.pairs, &start);
+        // Trough deadlocks are tested when a node is taken, not when it is made: most stored
+        // nodes are never taken.
+        let troughs = Troughs::new(self.geo);
+        if h >= DEAD || troughs.deadlocked(&start) {
+            return Ended::Done(None, Verdict::Unsolved, 0);
+        }
+        if self.capacity == 0 {
+            return Ended::OutOfMemory(self.meter);
+        }
+        let h = clamp_h(h);
+        let unknown = [Parts::UNSTORED; STORED_BOUNDS];
+        self.add(start, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
+        let digest = start.digest();
+        let slot = self.index.find(digest, |_| false).unwrap_err();
+        self.index.insert_at(slot, digest, 0);
+        let blocks = start.occupied().len();
+        self.frontier.begin(blocks);
+        self.frontier.push(u32::from(h), 0, blocks, 0);
+        while let Some((f, g, id)) = self.frontier.pop() {
+            let node = self.nodes[id as usize];
+            if node.g != g {
+                continue; // reached again by a shorter path since it was queued
+            }
+            self.parts
+                .restore(self.geo, &mut self.pairs, &node.state, &node.bounds);
+            // A node's parent was expanded, so free of trough deadlocks; so is the node when
+            // its troughs did not change (`Troughs::unchanged`).
+            let same = node.parent != NO_PARENT
+                && troughs.unchanged(&self.nodes[node.parent as usize].state, &node.state);
+            let sets = self.parts.sets(self.geo);
+            if !same && troughs.deadlocked_letters(node.state.occupied(), sets) {
+                continue; // dead, though its bound is not: not expanded (nor counted)
+            }
+            if !self.meter.tick() {
+                return Ended::Done(None, Verdict::Budget, self.meter.expanded);
+            }
+            match self.expand(id, node, f) {
+                Ok(Some(moves)) => {
+                    return Ended::Done(Some(moves), Verdict::Solved, self.meter.expanded);
+                }
+                Ok(None) => {}
+                Err(Stop::OutOfMemory) => return Ended::OutOfMemory(self.meter),
+                Err(Stop::Budget) => {
+                    return Ended::Done(None, Verdict::Budget, self.meter.expanded);
+                }
+            }
+        }
+        Ended::Done(None, Verdict::Unsolved, self.meter.expanded)
+    }
+
+    /// Expands one node whose queue key is `f`: the solution if a child is clear; `Err` when
+    /// the arena is full (or a depth would not fit a node), or when growing a table would
+    /// not end before the deadline ([`Search::grow`]).
+    /// `self.parts` are the node's ([`Parts::restore`]).
+    fn expand(&mut self, id: u32, node: Node<P>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
+        let mut children = std::mem::take(&mut self.children);
+        children.clear();
+        for (cell, dir, child) in node.state.children(self.geo) {
+            if child.is_clear() {
+                self.children = children;
+                return Ok(Some(self.moves(id, cell, dir)));
+            }
+            let digest = child.digest();
+            self.index.prefetch(digest);
+            children.push((cell, dir, child, digest));
+        }
+        // Lookups after all children are made, so that their prefetches overlap.
+        let Some(g) = node.g.checked_add(1) else {
+            // Deeper than a node can say: leave it to deepening, which has no such limit.
+            self.children = children;
+            return Err(Stop::OutOfMemory);
+        };
+        // The frontier takes children with fewer blocks first (so, among the children of one
+        // node, those whose push removed blocks), then the last queued: they are queued last
+        // to first, so that the first made is taken first (see `Frontier`).
+        for (cell, dir, child, digest) in children.iter().rev() {
+            let (cell, dir, digest) = (*cell, *dir, *digest);
+            if self.index.needs_room() && !self.grow(Growing::Index) {
+                self.children = children;
+                return Err(Stop::Budget);
+            }
+            let nodes = &self.nodes;
+            match self
+                .index
+                .find(digest, |other| nodes[other as usize].state == *child)
+            {
+                Ok(other) => {
+                    let known = &mut self.nodes[other as usize];
+                    if known.g <= g {
+                        continue;
+                    }
+                    *known = Node {
+                        parent: id,
+                        g,
+                        push: Push::new(cell, dir),
+                        ..*known
+                    };
+                    let child_f = f.max(u32::from(g) + u32::from(known.h));
+                    let blocks = child.occupied().len();
+                    self.frontier.push(child_f, g, blocks, other);
+                }
+                Err(slot) => {
+                    let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
+                    let bound = self.parts.child_bound_stored(
+                        self.geo,
+                        &mut self.pairs,
+                        child,
+                        node.state.changed(child),
+                        &mut bounds,
+                    );
+                    if bound >= DEAD {
+                        // Not stored: dead boards are many, and their bound is cheap to
+                        // recompute (memoised per letter) when met again.
+                        continue;
+                    }
+                    let h = clamp_h(bound);
+                    let child_f = f.max(u32::from(g) + u32::from(h));
+                    if self.nodes.len() >= self.capacity {
+                        self.children = children;
+                        return Err(Stop::OutOfMemory);
+                    }
+                    if self.nodes.len() == self.nodes.capacity() && !self.grow(Growing::Arena) {
+                        self.children = children;
+                        return Err(Stop::Budget);
+                    }
+                    let child_id = self.nodes.len() as u32;
+                    self.add(*child, id, g, Push::new(cell, dir), h, bounds);
+                    self.index.insert_at(slot, digest, child_id);
+                    let blocks = child.occupied().len();
+                    self.frontier.push(child_f, g, blocks, child_id);
+                }
+            }
+        }
+        self.children = children;
+        Ok(None)
+    }
+
+    /// Doubles `table`, unless the pause would not end before the deadline (a table doubles,
+    /// so its pause takes about twice its last one): then returns false, and the search
+    /// stops at its budget instead of past it. The tables are timed apart: an arena doubling
+    /// is a reallocation (often a page remapping) while an index doubling is a rehash, much
+    /// longer, and one pause for both would let a long rehash start just before the deadline.
+    fn grow(&mut self, table: Growing) -> bool {
+        let started = std::time::Instant::now();
+        if !self
+            .meter
+            .affords(started, 2 * self.last_pause[table as usize])
+        {
+            return false;
+        }
+        match table {
+            Growing::Index => self
+                .index
+                .grow(self.nodes.iter().map(|node| node.state.digest())),
+            Growing::Arena => self.reserve(),
+        }
+        self.last_pause[table as usize] = started.elapsed();
+        true
+    }
+
+    /// Doubles the arena's capacity, but never past `self.capacity` (a plain push could
+    /// reserve twice it).
+    fn reserve(&mut self) {
+        let more = self.nodes.len().clamp(1, self.capacity - self.nodes.len());
+        self.nodes.reserve_exact(more);
+    }
+
+    /// Appends a node to the arena (the caller indexes it).
+    fn add(
+        &mut self,
+        state: State<P>,
+        parent: u32,
+        g: u16,
+        push: Push,
+        h: u16,
+        bounds: [u8; STORED_BOUNDS],
+    ) {
+        if self.nodes.len() == self.nodes.capacity() {
+            self.reserve();
+        }
+        self.nodes.push(Node {
+            state,
+            parent,
+            g,
+            h,
+            push,
+            bounds,
+        });
+    }
+
+    /// The moves from the start to node `id`, then the push `(cell, dir)`. Each push is
+    /// described on the board it was made on, its parent's, which the arena holds: nothing
+    /// is replayed.
+    fn moves(&self, id: u32, cell: usize, dir: Dir) -> Vec<Move> {
+        let mut node = &self.nodes[id as usize];
+        let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
+        moves.push(self.geo.describe(&node.state, cell, dir));
+        while node.parent != NO_PARENT {
+            let push = node.push;
+            node = &self.nodes[node.parent as usize];
+            moves.push(self.geo.describe(&node.state, push.cell(), push.dir()));
+        }
+        moves.reverse();
+        moves
+    }
+}
+
+/// A live board's bound as stored in a node: at least 1 (the board has blocks).
+fn clamp_h(bound: u32) -> u16 {
+    bound.clamp(1, u32::from(MAX_H)) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_bounds_fill_the_padding_of_a_node() {
+        // The planes align a node to 16 bytes; the other fields and the stored bounds take
+        // exactly the last 16.
+        for (size, planes) in [
+            (std::mem::size_of::<Node<1>>(), 1),
+            (std::mem::size_of::<Node<3>>(), 3),
+            (std::mem::size_of::<Node<5>>(), 5),
+        ] {
+            assert_eq!(size, 16 * planes + 16);
+        }
+    }
+
+    #[test]
+    fn a_push_keeps_its_cell_and_direction_in_one_byte() {
+        for cell in [0, 1, 64, MAX_CELLS - 1] {
+            for dir in [Dir::Left, Dir::Right] {
+                let push = Push::new(cell, dir);
+                assert_eq!((push.cell(), push.dir()), (cell, dir));
+            }
+        }
+    }
+
+    /// The letter bounds a node stores give back, through [`Parts::restore`], parts whose
+    /// children's bounds are [`lower_bound`]'s, whether computed in full or from the changed
+    /// cells, and the bytes stored for a child are those of its own parts: on random boards
+    /// of up to eight letters (more than [`STORED_BOUNDS`], so some are recomputed), for every
+    /// child and grandchild of a live board, with all the stored bytes and with only some.
+    #[test]
+    fn stored_letter_bounds_restore_the_parts_of_a_node() {
+        use crate::games::vexed::grid::Grid;
+        use crate::games::vexed::test_rng::Rng;
+        const BOARDS: usize = 300;
+        let mut rng = Rng(0x0057_07ed);
+        let mut checked = 0;
+        for _ in 0..BOARDS {
+            let (rows, cols) = (3 + rng.below(5), 4 + rng.below(6));
+            let letters = 1 + rng.below(8);
+            let cells = (0..rows * cols)
+                .map(|_| match rng.below(10) {
+                    0 | 1 => b'#',
+                    2..=5 => b'-',
+                    _ => b'A' + rng.below(letters) as u8,
+                })
+                .collect();
+            let mut grid = Grid::new(rows, cols, cells);
+            grid.settle();
+            let geo = Geometry::new(&grid);
+            let start = State::<3>::new(&geo, &grid);
+            let mut pairs = Pairs::new(&geo);
+            let (parts, total) = Parts::derive(&geo, &mut pairs, &start, None);
+            if total >= DEAD {
+                continue;
+            }
+            for (_, _, child) in start.children(&geo) {
+                let mut stored = [Parts::UNSTORED; STORED_BOUNDS];
+                let changed = start.changed(&child);
+                let bound =
+                    parts.child_bound_stored(&geo, &mut pairs, &child, changed, &mut stored);
+                assert_eq!(bound, lower_bound(&geo, &mut pairs, &child));
+                if bound >= DEAD || child.is_clear() {
+                    continue;
+                }
+                let (own, _) = Parts::derive(&geo, &mut pairs, &child, None);
+                assert_eq!(stored, own.stored());
+                for kept in [STORED_BOUNDS, 2] {
+                    let mut restored = Parts::EMPTY;
+                    restored.restore(&geo, &mut pairs, &child, &stored[..kept]);
+                    for (_, _, grandchild) in child.children(&geo) {
+                        let expected = lower_bound(&geo, &mut pairs, &grandchild);
+                        let drawn = grandchild.to_grid(&geo).draw();
+                        let whole = restored.child_bound(&geo, &mut pairs, &grandchild);
+                        assert_eq!(whole, expected, "{drawn}");
+                        let changed = child.changed(&grandchild);
+                        let mut bytes = [0; STORED_BOUNDS];
+                        let by_changes = restored.child_bound_stored(
+                            &geo,
+                            &mut pairs,
+                            &grandchild,
+                            changed,
+                            &mut bytes,
+                        );
+                        assert_eq!(by_changes, expected, "{drawn}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} grandchildren checked");
+    }
+}

@@ -1,0 +1,89 @@
+//! The `bitset` engine: exact shortest solutions over bit-plane states. [`solve`] is its entry
+//! point; everything below it is crate-private.
+//!
+//! - Board: [`planes`]: one bitboard type ([`planes::Cells`], a cell per bit of a `u128`), the
+//!   fixed part of a board ([`planes::Geometry`]) and the blocks ([`State`]: `P` bit-sliced
+//!   letter planes, `P` a const generic chosen from the number of letters, so a state is 16 to
+//!   80 bytes), with the push and settle rules of `RULES.md` (Moves) as word operations.
+//! - Lower bound: the admissible per-letter bound of [`bound`] (at least 1 on a board with
+//!   blocks); a letter that can never be cleared makes a board dead. [`deadlock`] finds some
+//!   dead boards the bound misses (letters blocking each other on a floor).
+//! - Search: best-first A* ([`astar`]: the search, its node index and its frontier), which
+//!   expands each board once and proves unsolvability by exhausting the live boards. When its
+//!   memory budget ([`astar::MEMORY_BUDGET`]) would be exceeded, the rest of the budget goes to
+//!   iterative deepening with a bounded transposition table ([`ida`]), which needs little
+//!   memory but re-expands boards. Either way the answer is a minimum solution; no depth cap.
+//! - Memory: one [`workspace::Workspace`] per thread owns every buffer reused from one search to
+//!   the next; [`slots`] holds what the hash tables share (slot spreading, prefetch).
+//! - [`PushCorpus`]: the move generator, exposed for `benches/vexed_push.rs` only.
+
+pub(crate) mod astar;
+mod bench;
+pub(crate) mod bound;
+pub(crate) mod deadlock;
+pub(crate) mod ida;
+pub(crate) mod planes;
+pub(crate) mod slots;
+pub(crate) mod workspace;
+
+pub use bench::PushCorpus;
+
+use super::{Meter, Puzzle, Solution};
+use crate::game::{Budget, CaseError, Outcome, Verdict};
+use astar::Ended;
+use planes::{Geometry, State, planes_needed};
+use workspace::{Buffers, Workspace};
+
+/// Solves one puzzle.
+pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, CaseError> {
+    solve_within(puzzle, budget, astar::MEMORY_BUDGET)
+}
+
+/// [`solve`] with `memory` bytes for A* instead of [`astar::MEMORY_BUDGET`] (tests use a tiny
+/// one to exercise the deepening fallback).
+pub fn solve_within(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    memory: usize,
+) -> Result<Outcome<Solution>, CaseError> {
+    // The geometry of the board as given, and its blocks settled on the bit planes
+    // ([`State::settle`], the rules of [`Puzzle::start`]) instead of settling a copy of the
+    // grid cell by cell. Settling moves no
+    // wall; a letter it removes entirely keeps a code, with no blocks and a bound of 0.
+    let grid = &puzzle.grid;
+    let (answer, verdict, work) = Workspace::with(|workspace| {
+        let (geo, buffers) = workspace.prepare(grid);
+        let meter = Meter::new(budget);
+        match planes_needed(geo.letters.len()) {
+            1 => search(geo, memory, State::<1>::new(geo, grid), meter, buffers),
+            2 => search(geo, memory, State::<2>::new(geo, grid), meter, buffers),
+            3 => search(geo, memory, State::<3>::new(geo, grid), meter, buffers),
+            4 => search(geo, memory, State::<4>::new(geo, grid), meter, buffers),
+            _ => search(geo, memory, State::<5>::new(geo, grid), meter, buffers),
+        }
+    });
+    Ok(Outcome {
+        answer,
+        verdict,
+        work,
+    })
+}
+
+/// Settles `start`, then A* first; deepening with what is left of the budget if A* runs out
+/// of memory.
+fn search<const P: usize>(
+    geo: &Geometry,
+    memory: usize,
+    mut start: State<P>,
+    meter: Meter,
+    buffers: &mut Buffers,
+) -> (Solution, Verdict, u64) {
+    start.settle(geo);
+    if start.is_clear() {
+        return (Some(Vec::new()), Verdict::Solved, 0);
+    }
+    match astar::search(geo, start, meter, memory, buffers) {
+        Ended::Done(answer, verdict, work) => (answer, verdict, work),
+        Ended::OutOfMemory(meter) => ida::search(geo, start, meter),
+    }
+}

@@ -1,0 +1,72 @@
+//! What the engine's open-addressing tables share: picking a slot from a hashed word
+//! ([`spread`]), asking the CPU to load a slot ahead of its probe ([`prefetch`]), and allocating
+//! a table whose pages are written up front ([`written`], [`written_with_room`]).
+//!
+//! The tables are the A* search's node index ([`super::astar::index`]), the deepening's
+//! transposition table ([`super::ida`]) and the bound's memos ([`super::bound`]). Each keeps
+//! its own invariants; these helpers change no table's contents.
+
+/// The odd constant of Fibonacci hashing (2^64 divided by the golden ratio): multiplying by it
+/// spreads every input bit into the high bits of the product.
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A slot index of `bits` bits (`1..=64`) for `word`: the high bits of `word * GOLDEN`.
+#[inline(always)]
+pub(crate) fn spread(word: u64, bits: u32) -> usize {
+    debug_assert!((1..=u64::BITS).contains(&bits));
+    (word.wrapping_mul(GOLDEN) >> (u64::BITS - bits)) as usize
+}
+
+/// Asks the CPU to start loading `slots[at]` (or nothing, off x86-64), so that the probe that
+/// reads it later finds it in cache. Probes of all children of a node are issued after all
+/// their prefetches, so that their cache misses overlap.
+#[inline(always)]
+pub(crate) fn prefetch<T>(slots: &[T], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ptr = slots[at..].as_ptr().cast::<i8>();
+        // SAFETY: `_mm_prefetch` is only a hint: it reads nothing the program sees and never
+        // faults, whatever the address; `ptr` points into `slots` anyway (the slice above is
+        // bounds-checked).
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slots, at);
+}
+
+/// `len` copies of `value`, written now. For a table that is probed at random: fresh zeroed
+/// memory from the allocator (`vec![0; len]`) is mapped page by page as it is touched, and a
+/// page read before it is written faults twice (the shared zero page, then a copy). The value
+/// goes through `black_box` so that the compiler does not turn the writes back into a zeroed
+/// allocation.
+pub(crate) fn written<T: Clone>(len: usize, value: T) -> Vec<T> {
+    written_with_room(len, len, value)
+}
+
+/// [`written`], in an allocation reserved for `capacity` entries (address space only: the
+/// pages past `len` are mapped as the table grows into them).
+pub(crate) fn written_with_room<T: Clone>(capacity: usize, len: usize, value: T) -> Vec<T> {
+    let mut table = Vec::with_capacity(capacity.max(len));
+    table.resize(len, std::hint::black_box(value));
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_stays_within_its_bits_and_tells_near_words_apart() {
+        for bits in [1, 10, 12, 50, 64] {
+            for word in [0, 1, 2, u64::MAX, 1 << 40] {
+                assert!(bits == 64 || spread(word, bits) < 1 << bits);
+            }
+        }
+        assert_ne!(spread(1, 12), spread(2, 12));
+        let table = written_with_room(64, 8, 7u8);
+        assert_eq!((table.len(), table.capacity() >= 64), (8, true));
+        prefetch(&table, 7);
+    }
+}

@@ -1,0 +1,170 @@
+//! The memory a thread reuses from one search to the next: the board's [`Geometry`], the A*
+//! search's node index, frontier, arena and child buffer, and the bound's tables. A batch of
+//! puzzles solved on one thread then reuses pages already mapped instead of asking the
+//! allocator for fresh (zeroed) memory per puzzle.
+//!
+//! One [`Workspace`] per thread ([`Workspace::with`]). Invariants: between searches every
+//! buffer it holds is empty (the index and the memos forget their entries by epoch when a
+//! search starts); what it keeps is bounded ([`KEPT_ARENA_BYTES`] of arenas over all plane
+//! counts, [`KEPT_INDEX_BYTES`] of index), so one large search does not pin its memory for
+//! the rest of the batch. The buffers whose type depends on the plane count `P` are kept per
+//! `P` (puzzles of a batch need different `P`), each in its own typed allocation.
+
+use std::any::Any;
+use std::cell::RefCell;
+
+use super::astar::index::{KEPT_INDEX_BYTES, NodeIndex};
+use super::astar::{Child, Node, frontier::Frontier};
+use super::bound::Pairs;
+use super::planes::{Geometry, MAX_PLANES};
+use crate::games::vexed::grid::Grid;
+
+/// Bytes of arena (over all plane counts) a thread keeps for its next search, at most.
+const KEPT_ARENA_BYTES: usize = 64 << 20;
+
+/// Bytes an arena is first reserved for: address space, mapped only as nodes are written, so
+/// that the first searches of a thread grow their arena in place instead of copying it.
+const INITIAL_ARENA_BYTES: usize = 60 << 16;
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::default();
+}
+
+/// Every buffer a thread reuses across searches (see the module docs).
+#[derive(Default)]
+pub(crate) struct Workspace {
+    /// The geometry of the last puzzle, reset for each puzzle ([`Geometry::reset`]) rather
+    /// than built anew (its masks are about 10 KB).
+    geometry: Option<Geometry>,
+    buffers: Buffers,
+}
+
+/// The search buffers of a [`Workspace`] (apart from the geometry, so that a search can
+/// borrow both).
+#[derive(Default)]
+pub(crate) struct Buffers {
+    pub(crate) index: NodeIndex,
+    pub(crate) frontier: Frontier,
+    pairs: Option<Pairs>,
+    /// `by_planes[P - 1]`: the [`PlaneBuffers<P>`] of the last search with `P` planes.
+    by_planes: [Option<Box<dyn Any>>; MAX_PLANES],
+    /// `arena_bytes[P - 1]`: the capacity in bytes of the arena kept in `by_planes[P - 1]`.
+    arena_bytes: [usize; MAX_PLANES],
+}
+
+/// The buffers of a search whose type depends on its plane count `P`.
+pub(crate) struct PlaneBuffers<const P: usize> {
+    /// Every node of the search, by id.
+    pub(crate) arena: Vec<Node<P>>,
+    /// The children of the node being expanded.
+    pub(crate) children: Vec<Child<P>>,
+}
+
+impl Workspace {
+    /// Runs `f` with this thread's workspace.
+    pub(crate) fn with<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
+        WORKSPACE.with(|workspace| f(&mut workspace.borrow_mut()))
+    }
+
+    /// The geometry of `grid` (`rows * cols <= MAX_CELLS`) and the search buffers.
+    pub(crate) fn prepare(&mut self, grid: &Grid) -> (&Geometry, &mut Buffers) {
+        // A thread's first puzzle builds the geometry (and resets it once more); later ones
+        // only reset it.
+        let geo = self.geometry.get_or_insert_with(|| Geometry::new(grid));
+        geo.reset(grid);
+        (geo, &mut self.buffers)
+    }
+}
+
+impl Buffers {
+    /// The bound's tables, made ready for `geo`.
+    pub(crate) fn take_pairs(&mut self, geo: &Geometry) -> Pairs {
+        match self.pairs.take() {
+            Some(mut pairs) => {
+                pairs.reset(geo);
+                pairs
+            }
+            None => Pairs::new(geo),
+        }
+    }
+
+    /// Gives the bound's tables back.
+    pub(crate) fn keep_pairs(&mut self, pairs: Pairs) {
+        self.pairs = Some(pairs);
+    }
+
+    /// The empty buffers of a search with `P` planes; a new arena has room for at most
+    /// `capacity` nodes reserved.
+    pub(crate) fn take_planes<const P: usize>(&mut self, capacity: usize) -> PlaneBuffers<P> {
+        self.arena_bytes[P - 1] = 0;
+        let kept = self.by_planes[P - 1]
+            .take()
+            .and_then(|kept| kept.downcast::<PlaneBuffers<P>>().ok());
+        match kept {
+            Some(kept) => *kept,
+            None => {
+                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<Node<P>>();
+                PlaneBuffers {
+                    arena: Vec::with_capacity(initial.min(capacity)),
+                    children: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Keeps the buffers of a finished search, emptied; an arena is dropped when the arenas
+    /// kept would take more than [`KEPT_ARENA_BYTES`] (the others first).
+    pub(crate) fn keep_planes<const P: usize>(&mut self, mut buffers: PlaneBuffers<P>) {
+        buffers.arena.clear();
+        buffers.children.clear();
+        let bytes = buffers.arena.capacity() * std::mem::size_of::<Node<P>>();
+        if bytes > KEPT_ARENA_BYTES {
+            buffers.arena = Vec::new();
+        }
+        let mut total = buffers.arena.capacity() * std::mem::size_of::<Node<P>>();
+        for planes in 0..MAX_PLANES {
+            if planes != P - 1 {
+                total += self.arena_bytes[planes];
+                if total > KEPT_ARENA_BYTES {
+                    total -= self.arena_bytes[planes];
+                    self.arena_bytes[planes] = 0;
+                    self.by_planes[planes] = None;
+                }
+            }
+        }
+        self.arena_bytes[P - 1] = buffers.arena.capacity() * std::mem::size_of::<Node<P>>();
+        self.by_planes[P - 1] = Some(Box::new(buffers));
+    }
+
+    /// Keeps the index of a finished search unless it grew past [`KEPT_INDEX_BYTES`].
+    pub(crate) fn keep_index(&mut self, index: NodeIndex) {
+        if index.bytes() <= KEPT_INDEX_BYTES {
+            self.index = index;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search's arena comes back to the next search of the same plane count, emptied, in the
+    /// same allocation; arenas of other plane counts are kept beside it.
+    #[test]
+    fn buffers_come_back_per_plane_count() {
+        let mut buffers = Buffers::default();
+        let mut two = buffers.take_planes::<2>(1000);
+        let capacity = two.arena.capacity();
+        assert!(capacity > 0 && capacity <= 1000);
+        let address = two.arena.as_ptr() as usize;
+        two.children.reserve(8);
+        buffers.keep_planes(two);
+        let three = buffers.take_planes::<3>(1000);
+        buffers.keep_planes(three);
+        let two = buffers.take_planes::<2>(1000);
+        assert_eq!((two.arena.len(), two.arena.capacity()), (0, capacity));
+        assert_eq!(two.arena.as_ptr() as usize, address);
+        assert!(two.children.is_empty() && two.children.capacity() >= 8);
+        assert!(buffers.by_planes[2].is_some());
+    }
+}
