@@ -11,7 +11,8 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamebench::game::{Budget, Rules};
 use gamebench::games::samegame::SameGame;
-use gamebench_generators::{Options, generate};
+use gamebench::games::samegame::generator::SameGameArgs as Options;
+use gamebench::generate;
 
 /// Seed of the generated files.
 const SEED: u64 = 1;
@@ -37,7 +38,7 @@ fn corpus(c: &mut Criterion, profile: &str, cases: usize) {
         cases: Some(cases),
         ..Options::default()
     };
-    let text = generate("samegame", profile, &options, SEED, 0, None).expect("generator works");
+    let text = generate::file::<SameGame>(profile, &options, SEED, 0).expect("generator works");
     let input = text.as_bytes();
     let parsed = SameGame::parse(input);
     let selections: usize = parsed

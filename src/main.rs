@@ -11,15 +11,14 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
-use rayon::prelude::*;
 
 use gamebench::corpus;
 use gamebench::export;
 use gamebench::game::{Budget, Game, Verdict};
+use gamebench::generate;
 use gamebench::registry;
 use gamebench::results::{self, Status};
 use gamebench::runner::{self, Config};
-use gamebench_generators as generators;
 
 /// The system allocator for the short single-threaded commands, mimalloc for the batches
 /// (see `allocator`).
@@ -46,7 +45,7 @@ enum Command {
     /// Solve every case under PATH... in parallel; write outputs, CSV rows and a summary.
     Run(RunArgs),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
-    Gen(GenArgs),
+    Gen(generate::GenArgs),
     /// Check an output file against an input (and an expected output, or the reference engine).
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
@@ -158,59 +157,6 @@ struct RunArgs {
     budget: BudgetArgs,
     #[command(flatten)]
     shards: shard_cli::RunShardArgs,
-}
-
-#[derive(Args)]
-struct GenArgs {
-    /// The game: linkpop, samegame, vexed or yut.
-    game: String,
-    /// Generator profile (see `gamebench list`).
-    #[arg(long, short, default_value = "random")]
-    profile: String,
-    /// Seed: the same arguments give the same bytes on any machine.
-    #[arg(long, short, default_value_t = 1)]
-    seed: u64,
-    /// Number of files to write.
-    #[arg(long, short = 'n', default_value_t = 1)]
-    count: u64,
-    /// Output folder.
-    #[arg(long, short)]
-    out: PathBuf,
-    /// Cases per file (multi-case games).
-    #[arg(long)]
-    cases: Option<usize>,
-    /// Board size RxC, each side N or A-B (e.g. 30x30, 5-12x5-12).
-    #[arg(long)]
-    size: Option<String>,
-    /// Number of distinct symbols / values / letters (N or A-B).
-    #[arg(long)]
-    symbols: Option<String>,
-    /// Link and Pop: allow symbols to occur an odd number of times.
-    #[arg(long)]
-    odd: bool,
-    /// Link and Pop attribute weights, e.g. U1D1L1R1S4.
-    #[arg(long)]
-    weights: Option<String>,
-    /// Layout: SameGame text (canonical, one-line, one-per-line, messy); Link and Pop board
-    /// (shuffled, diagonal, stripes).
-    #[arg(long)]
-    layout: Option<String>,
-    /// Number of moves / turns / selections (N or A-B); Vexed: the accepted minimum lengths.
-    #[arg(long)]
-    moves: Option<String>,
-    /// Number of blocks (Vexed), N or A-B.
-    #[arg(long)]
-    blocks: Option<String>,
-    /// Do not write expected outputs X.out beside the inputs.
-    #[arg(long)]
-    no_expected: bool,
-    /// Engine that writes the expected outputs (and filters Vexed puzzles); default: the fastest.
-    #[arg(long, short)]
-    engine: Option<String>,
-    #[command(flatten)]
-    budget: BudgetArgs,
-    #[command(flatten)]
-    shards: shard_cli::ShardArgs,
 }
 
 #[derive(Args)]
@@ -439,88 +385,8 @@ fn open_output(path: &PathBuf) -> Result<Box<dyn Write>> {
     Ok(Box::new(std::io::BufWriter::new(file)))
 }
 
-fn gen_corpus(args: GenArgs) -> Result<u8> {
-    let game = find_game(&args.game)?;
-    let engine = find_engine(game, args.engine.as_deref())?;
-    let budget = args.budget.budget()?;
-    let options = generators::Options {
-        cases: args.cases,
-        size: args.size.clone(),
-        symbols: args.symbols.clone(),
-        odd: args.odd,
-        weights: args.weights.clone(),
-        layout: args.layout.clone(),
-        moves: args.moves.clone(),
-        blocks: args.blocks.clone(),
-    };
-    // The oracle a generator may use to keep only cases with a wanted answer size.
-    let oracle = |text: &str| -> Option<u32> {
-        let parsed = game.parse(text.as_bytes()).into_iter().next()?;
-        let case = parsed.case.ok()?;
-        let solved = game.solve(engine, 1, case.as_ref(), &budget)?.ok()?;
-        (solved.verdict == Verdict::Solved).then_some(())?;
-        solved.score.and_then(|k| u32::try_from(k).ok())
-    };
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let width = (args.count.max(1) - 1).to_string().len();
-    let gen_shard = args.shards.shard()?; // shards (issue 6)
-    let written: Vec<Result<bool>> = (0..args.count)
-        .into_par_iter()
-        .map(|k| {
-            // shards (issue 6): only this shard's files, and with --resume only missing ones.
-            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
-            let input = args.out.join(format!("{stem}.in"));
-            let expected = (!args.no_expected).then(|| input.with_extension("out"));
-            if !shard_cli::gen_wants(
-                gen_shard,
-                args.shards.resume,
-                k,
-                &input,
-                expected.as_deref(),
-            ) {
-                return Ok(false);
-            }
-            let text = generators::generate(
-                &args.game,
-                &args.profile,
-                &options,
-                args.seed,
-                k,
-                Some(&oracle),
-            )?;
-            runner::write_atomic(&input, text.as_bytes())
-                .with_context(|| format!("cannot write {}", input.display()))?;
-            if !args.no_expected {
-                let blocks: Vec<String> = game
-                    .parse(text.as_bytes())
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, p)| {
-                        let case = p.case.map_err(|e| {
-                            anyhow::anyhow!("{}: generated an invalid case: {e}", input.display())
-                        })?;
-                        let solved = game
-                            .solve(engine, i + 1, case.as_ref(), &budget)
-                            .expect("resolved engine");
-                        Ok(solved
-                            .map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?
-                            .output)
-                    })
-                    .collect::<Result<_>>()?;
-                let blocks: Vec<&str> = blocks.iter().map(String::as_str).collect();
-                let output = input.with_extension("out");
-                runner::write_atomic(&output, game.join(&blocks).as_bytes())
-                    .with_context(|| format!("cannot write {}", output.display()))?;
-            }
-            Ok(true)
-        })
-        .collect();
-    let mut files = 0;
-    for result in written {
-        files += usize::from(result?);
-    }
-    eprintln!("wrote {files} file(s) to {}", args.out.display());
+fn gen_corpus(args: generate::GenArgs) -> Result<u8> {
+    eprintln!("{}", generate::run(&args)?);
     Ok(0)
 }
 
@@ -603,10 +469,8 @@ fn list() -> Result<u8> {
             };
             println!("  engine  {name}{default}: {about}");
         }
-        if let Ok(profiles) = generators::profiles(game.name()) {
-            for (name, about) in profiles {
-                println!("  profile {name}: {about}");
-            }
+        for profile in game.generator().profiles() {
+            println!("  profile {}: {}", profile.name, profile.about);
         }
     }
     Ok(0)

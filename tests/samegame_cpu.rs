@@ -8,7 +8,8 @@ use std::hint::black_box;
 
 use gamebench::game::{Budget, Rules};
 use gamebench::games::samegame::SameGame;
-use gamebench_generators::{Options, generate};
+use gamebench::games::samegame::generator::SameGameArgs as Options;
+use gamebench::generate;
 
 /// Nanoseconds this thread has run on a CPU, when Linux tells.
 fn cpu_ns() -> Option<u64> {
@@ -42,7 +43,7 @@ fn throughput_cpu_time() {
                 cases: Some(2500),
                 ..Options::default()
             };
-            let text = generate("samegame", "throughput", &options, 1, 0, None).unwrap();
+            let text = generate::file::<SameGame>("throughput", &options, 1, 0).unwrap();
             // SAMEGAME_SAVE names a file to keep the generated input in.
             if let Some(path) = std::env::var_os("SAMEGAME_SAVE") {
                 std::fs::write(path, &text).unwrap();

@@ -19,6 +19,7 @@ pub mod bitset;
 pub mod bound;
 pub mod check;
 pub mod deadlock;
+pub mod generator;
 pub mod grid;
 pub mod ida;
 pub mod planes;

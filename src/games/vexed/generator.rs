@@ -4,74 +4,126 @@
 //! a few random interior wall cells (ledges and pillars; never in row 0), and blocks placed one
 //! at a time on supported cells (resting on a wall or a block) never next to a block of their
 //! own letter, so every board is stable as written. Every letter gets at least two blocks.
-//! The [`Oracle`] (a solver lent by the caller) measures each candidate's minimum K; only
-//! candidates with K in the `--moves` range (default 1-11, the judge's promise) are kept.
+//! The engine lent by the caller (the one that writes the expected outputs, under the run's
+//! budget) solves each candidate [`Puzzle`]; only candidates whose minimum K it finds within
+//! `--moves` (default per profile, at most the judge's 1-11) are kept.
 
-use crate::{Dice, GenError, Options, Oracle, parse_size, range_option};
+use gamebench_generators::{
+    Dice, FileId, GenError, Generator, Profile, Span, range_option, size_option,
+};
 
-pub const PROFILES: &[(&str, &str)] = &[
-    (
-        "easy",
-        "5-7x5-7 boards, 4-6 blocks of 2-3 letters, minimum 1-5 moves",
-    ),
-    (
-        "medium",
-        "6-9x6-9 boards, 6-10 blocks of 2-4 letters, minimum 4-8 moves",
-    ),
-    (
-        "hard",
-        "8-9x8-9 boards, 8-14 blocks of 3-5 letters, minimum 9-11 moves",
-    ),
-    (
-        "throughput",
-        "5-9x5-9 boards, 4-12 blocks of 2-5 letters, minimum 1-11 moves (mixed)",
-    ),
-];
+use super::grid::{EMPTY, Grid, WALL};
+use super::{MAX_CELLS, Puzzle, Vexed};
+use crate::generate::Solver;
 
-/// The most cells a board may have (the solver's bit planes hold 128).
-const MAX_CELLS: u64 = 128;
+/// Vexed's own `gen` options.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct VexedArgs {
+    /// Puzzles per file (default 10).
+    #[arg(long)]
+    pub cases: Option<usize>,
+    /// Board size RxC, walls included, each side N or A-B (at most 128 cells).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Number of distinct letters, N or A-B (1-26).
+    #[arg(long)]
+    pub symbols: Option<String>,
+    /// Accepted minimum solution lengths, N or A-B.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Number of blocks, N or A-B.
+    #[arg(long)]
+    pub blocks: Option<String>,
+}
+
+/// The knobs of one profile, before options override them.
+struct Knobs {
+    rows: Span,
+    cols: Span,
+    blocks: Span,
+    letters: Span,
+    moves: Span,
+}
+
+const EASY: &str = "easy";
+const MEDIUM: &str = "medium";
+const HARD: &str = "hard";
+const THROUGHPUT: &str = "throughput";
+
+impl Generator for Vexed {
+    type Args = VexedArgs;
+    type Tools = Solver<Vexed>;
+    const PROFILES: &'static [Profile] = &[
+        Profile {
+            name: EASY,
+            about: "5-7x5-7 boards, 4-6 blocks of 2-3 letters, minimum 1-5 moves",
+        },
+        Profile {
+            name: MEDIUM,
+            about: "6-9x6-9 boards, 6-10 blocks of 2-4 letters, minimum 4-8 moves",
+        },
+        Profile {
+            name: HARD,
+            about: "8-9x8-9 boards, 8-14 blocks of 3-5 letters, minimum 9-11 moves",
+        },
+        Profile {
+            name: THROUGHPUT,
+            about: "5-9x5-9 boards, 4-12 blocks of 2-5 letters, minimum 1-11 moves (mixed)",
+        },
+    ];
+
+    /// One file of puzzles (ended by `0 0 END`), named `<PROFILE>-<file index>-<k>`.
+    fn generate(
+        file: &FileId<'_>,
+        args: &VexedArgs,
+        dice: &mut Dice,
+        solver: &Solver<Vexed>,
+    ) -> Result<String, GenError> {
+        let knobs = read_options(&knobs(file.profile), args)?;
+        let cases = args.cases.unwrap_or(DEFAULT_CASES);
+        let mut text = String::new();
+        for k in 0..cases {
+            let name = format!("{}-{}-{k:03}", file.profile.to_uppercase(), file.index);
+            text.push_str(&puzzle(name, &knobs, dice, solver)?);
+        }
+        text.push_str("0 0 END\n");
+        Ok(text)
+    }
+}
+
 /// Candidates tried per puzzle before giving up.
 const ATTEMPTS: usize = 5000;
 /// Puzzles per file when `--cases` is not given.
 const DEFAULT_CASES: usize = 10;
 /// At most one interior cell in this many becomes a wall.
 const WALL_SHARE: u64 = 5;
-const WALL: u8 = b'#';
-const EMPTY: u8 = b'-';
+/// Letters `A`..`Z`.
+const LETTERS: u64 = 26;
 
-/// The knobs of one profile, before options override them.
-struct Profile {
-    rows: (u64, u64),
-    cols: (u64, u64),
-    blocks: (u64, u64),
-    letters: (u64, u64),
-    moves: (u64, u64),
-}
-
-fn profile(name: &str) -> Profile {
-    match name {
-        "easy" => Profile {
+fn knobs(profile: &str) -> Knobs {
+    match profile {
+        EASY => Knobs {
             rows: (5, 7),
             cols: (5, 7),
             blocks: (4, 6),
             letters: (2, 3),
             moves: (1, 5),
         },
-        "medium" => Profile {
+        MEDIUM => Knobs {
             rows: (6, 9),
             cols: (6, 9),
             blocks: (6, 10),
             letters: (2, 4),
             moves: (4, 8),
         },
-        "hard" => Profile {
+        HARD => Knobs {
             rows: (8, 9),
             cols: (8, 9),
             blocks: (8, 14),
             letters: (3, 5),
             moves: (9, 11),
         },
-        _ => Profile {
+        _ => Knobs {
             rows: (5, 9),
             cols: (5, 9),
             blocks: (4, 12),
@@ -81,47 +133,16 @@ fn profile(name: &str) -> Profile {
     }
 }
 
-/// Generates one file of puzzles (ended by `0 0 END`).
-pub fn generate(
-    profile_name: &str,
-    options: &Options,
-    dice: &mut Dice,
-    index: u64,
-    oracle: Option<Oracle<'_>>,
-) -> Result<String, GenError> {
-    let oracle = oracle.ok_or_else(|| {
-        GenError::GaveUp("vexed generation needs a solver (oracle) to measure K".to_string())
-    })?;
-    let base = profile(profile_name);
-    let ((rows, cols), blocks, letters, moves) = read_options(&base, options)?;
-    let cases = options.cases.unwrap_or(DEFAULT_CASES);
-    let mut text = String::new();
-    for k in 0..cases {
-        let name = format!("{}-{index}-{k:03}", profile_name.to_uppercase());
-        text.push_str(&puzzle(
-            &name, rows, cols, blocks, letters, moves, dice, oracle,
-        )?);
-    }
-    text.push_str("0 0 END\n");
-    Ok(text)
-}
-
-type Range = (u64, u64);
-
-fn read_options(
-    base: &Profile,
-    options: &Options,
-) -> Result<((Range, Range), Range, Range, Range), GenError> {
-    let (rows, cols) = match options.size.as_deref() {
-        Some(text) => parse_size(text)?,
-        None => (base.rows, base.cols),
-    };
-    if rows.0 < 2 || cols.0 < 3 || rows.1 * cols.1 > MAX_CELLS {
+/// The profile's knobs with the options applied, checked.
+fn read_options(base: &Knobs, options: &VexedArgs) -> Result<Knobs, GenError> {
+    let max_cells = MAX_CELLS as u64;
+    let (rows, cols) = size_option(options.size.as_deref(), (base.rows, base.cols))?;
+    if rows.0 < 2 || cols.0 < 3 || rows.1 * cols.1 > max_cells {
         return Err(GenError::BadOption {
             option: "--size",
             message: format!(
                 "{}-{}x{}-{}: need at least 2 rows and 3 columns (walls included), at most \
-                 {MAX_CELLS} cells",
+                 {max_cells} cells",
                 rows.0, rows.1, cols.0, cols.1
             ),
         });
@@ -130,13 +151,13 @@ fn read_options(
         "--blocks",
         options.blocks.as_deref(),
         base.blocks,
-        (2, MAX_CELLS),
+        (2, max_cells),
     )?;
     let letters = range_option(
         "--symbols",
         options.symbols.as_deref(),
         base.letters,
-        (1, 26),
+        (1, LETTERS),
     )?;
     let moves = range_option("--moves", options.moves.as_deref(), base.moves, (0, 1000))?;
     if letters.0 * 2 > blocks.1 {
@@ -149,39 +170,50 @@ fn read_options(
             ),
         });
     }
-    Ok(((rows, cols), blocks, letters, moves))
+    Ok(Knobs {
+        rows,
+        cols,
+        blocks,
+        letters,
+        moves,
+    })
 }
 
-/// Draws candidates until one has a minimum K in `moves`; returns its header and rows.
-#[allow(clippy::too_many_arguments)]
+/// Draws candidates until the solver finds one's minimum K in `knobs.moves`; returns its header
+/// and rows.
 fn puzzle(
-    name: &str,
-    rows: Range,
-    cols: Range,
-    blocks: Range,
-    letters: Range,
-    moves: Range,
+    name: String,
+    knobs: &Knobs,
     dice: &mut Dice,
-    oracle: Oracle<'_>,
+    solver: &Solver<Vexed>,
 ) -> Result<String, GenError> {
+    let (rows, cols, moves) = (knobs.rows, knobs.cols, knobs.moves);
+    let mut puzzle = Puzzle {
+        name,
+        grid: Grid::new(0, 0, Vec::new()),
+    };
     for _ in 0..ATTEMPTS {
         let r = dice.range_usize(rows.0 as usize, rows.1 as usize);
         let c = dice.range_usize(cols.0 as usize, cols.1 as usize);
-        let Some(board) = candidate(r, c, blocks, letters, dice) else {
+        let Some(board) = candidate(r, c, knobs.blocks, knobs.letters, dice) else {
             continue;
         };
-        let mut text = format!("{r} {c} {name}\n");
+        let mut text = format!("{r} {c} {}\n", puzzle.name);
         for row in board.chunks(c) {
             text.push_str(&String::from_utf8_lossy(row));
             text.push('\n');
         }
-        if oracle(&text).is_some_and(|k| (moves.0..=moves.1).contains(&u64::from(k))) {
+        puzzle.grid = Grid::new(r, c, board);
+        if solver
+            .score(&puzzle)
+            .is_some_and(|k| (moves.0..=moves.1).contains(&k))
+        {
             return Ok(text);
         }
     }
     Err(GenError::GaveUp(format!(
-        "{name}: no puzzle with a minimum of {}-{} moves in {ATTEMPTS} tries",
-        moves.0, moves.1
+        "{}: no puzzle with a minimum of {}-{} moves in {ATTEMPTS} tries",
+        puzzle.name, moves.0, moves.1
     )))
 }
 
@@ -189,8 +221,8 @@ fn puzzle(
 fn candidate(
     rows: usize,
     cols: usize,
-    blocks: Range,
-    letters: Range,
+    blocks: Span,
+    letters: Span,
     dice: &mut Dice,
 ) -> Option<Vec<u8>> {
     let mut cells = vec![EMPTY; rows * cols];
@@ -250,28 +282,20 @@ fn touches(cells: &[u8], rows: usize, cols: usize, i: usize, letter: u8) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::file_rng;
+    use crate::game::{Budget, Rules};
 
-    /// A stand-in oracle: "K" = number of blocks, so tests need no solver.
-    fn blocks_as_k(text: &str) -> Option<u32> {
-        Some(
-            text.lines()
-                .skip(1)
-                .flat_map(|l| l.bytes())
-                .filter(u8::is_ascii_uppercase)
-                .count() as u32,
-        )
+    fn file(profile: &str, options: &VexedArgs, seed: u64) -> Result<String, GenError> {
+        crate::generate::file::<Vexed>(profile, options, seed, 0)
     }
 
     #[test]
-    fn boards_are_walled_stable_and_filtered_by_the_oracle() {
-        let options = Options {
-            cases: Some(20),
-            moves: Some("6-8".into()),
-            ..Options::default()
+    fn boards_are_walled_stable_and_have_their_minimum_in_range() {
+        let options = VexedArgs {
+            cases: Some(8),
+            moves: Some("3-5".into()),
+            ..VexedArgs::default()
         };
-        let mut dice = Dice::new(file_rng("vexed", "medium", 3, 0));
-        let text = generate("medium", &options, &mut dice, 0, Some(&blocks_as_k)).unwrap();
+        let text = file(EASY, &options, 3).unwrap();
         assert!(text.ends_with("0 0 END\n"));
         let mut lines = text.lines();
         let mut puzzles = 0;
@@ -280,14 +304,9 @@ mod tests {
             if fields[0] == "0" {
                 break;
             }
+            assert_eq!(fields[2], format!("EASY-0-{puzzles:03}"));
             let (r, c): (usize, usize) = (fields[0].parse().unwrap(), fields[1].parse().unwrap());
             let board: Vec<&[u8]> = (0..r).map(|_| lines.next().unwrap().as_bytes()).collect();
-            let blocks = board
-                .iter()
-                .flat_map(|row| row.iter())
-                .filter(|b| b.is_ascii_uppercase())
-                .count();
-            assert!((6..=8).contains(&blocks), "{header}");
             for (row, cells) in board.iter().enumerate() {
                 assert_eq!(cells.len(), c);
                 assert!(cells[0] == WALL && cells[c - 1] == WALL);
@@ -304,30 +323,30 @@ mod tests {
             }
             puzzles += 1;
         }
-        assert_eq!(puzzles, 20);
+        assert_eq!(puzzles, 8);
+        // The independent breadth-first search agrees that every minimum lies in 3-5.
+        for parsed in Vexed::parse(text.as_bytes()) {
+            let puzzle = parsed.case.unwrap();
+            let outcome = super::super::reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+            let k = Vexed::score(&outcome.answer).unwrap();
+            assert!((3..=5).contains(&k), "{}: K = {k}", puzzle.name);
+        }
     }
 
     #[test]
-    fn same_seed_same_bytes_and_no_oracle_is_an_error() {
-        let options = Options {
+    fn same_seed_same_bytes_and_bad_sizes_are_refused() {
+        let options = VexedArgs {
             cases: Some(3),
-            ..Options::default()
+            ..VexedArgs::default()
         };
-        let run = |seed| {
-            let mut dice = Dice::new(file_rng("vexed", "easy", seed, 0));
-            generate("easy", &options, &mut dice, 0, Some(&blocks_as_k))
-        };
-        // Easy keeps K in 1-5, so the stand-in oracle accepts boards of 4-5 blocks.
-        assert_eq!(run(1), run(1));
-        assert_ne!(run(1), run(2));
-        let mut dice = Dice::new(file_rng("vexed", "easy", 1, 0));
-        assert!(generate("easy", &options, &mut dice, 0, None).is_err());
-        let bad = Options {
+        assert_eq!(file(EASY, &options, 1), file(EASY, &options, 1));
+        assert_ne!(file(EASY, &options, 1), file(EASY, &options, 2));
+        let bad = VexedArgs {
             size: Some("20x20".into()),
-            ..Options::default()
+            ..VexedArgs::default()
         };
         assert!(matches!(
-            generate("easy", &bad, &mut dice, 0, Some(&blocks_as_k)),
+            file(EASY, &bad, 1),
             Err(GenError::BadOption {
                 option: "--size",
                 ..
