@@ -925,11 +925,11 @@ mod tests {
 
     #[test]
     fn case_list_splits_files_by_case() {
-        let yut = crate::registry::find("yut").unwrap();
+        let game = crate::registry::GAMES[0];
         let file = |name: &str| CaseFile {
             path: PathBuf::from("root").join(name),
             relative: PathBuf::from(name),
-            game: yut,
+            game,
         };
         let files = [file("a.in"), file("b.in"), file("c.in")];
         // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
