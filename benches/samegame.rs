@@ -13,6 +13,7 @@ use gamebench::game::{Budget, Rules};
 use gamebench::games::samegame::SameGame;
 use gamebench::games::samegame::generator::SameGameArgs as Options;
 use gamebench::generate;
+use gamebench_generators::parse_args;
 
 /// Seed of the generated files.
 const SEED: u64 = 1;
@@ -34,10 +35,7 @@ fn judge(input: &[u8], engine: &str) -> String {
 }
 
 fn corpus(c: &mut Criterion, profile: &str, cases: usize) {
-    let options = Options {
-        cases: Some(cases),
-        ..Options::default()
-    };
+    let options: Options = parse_args(&["--cases", &cases.to_string()]).expect("options parse");
     let text = generate::file::<SameGame>(profile, &options, SEED, 0).expect("generator works");
     let input = text.as_bytes();
     let parsed = SameGame::parse(input);

@@ -131,10 +131,7 @@ where
         engine: &str,
         budget: &Budget,
     ) -> Result<String, GenError> {
-        let engine = R::engines()
-            .iter()
-            .find(|e| e.name == engine)
-            .expect("the engine was resolved for this game");
+        let engine = engine_of::<R>(engine);
         let args = options
             .0
             .downcast_ref::<R::Args>()
@@ -149,10 +146,7 @@ pub fn file<R>(profile: &str, args: &R::Args, seed: u64, index: u64) -> Result<S
 where
     R: Rules + Generator<Tools = Solver<R>>,
 {
-    let engine = R::engines()
-        .iter()
-        .find(|e| e.name == R::DEFAULT_ENGINE)
-        .expect("the default engine is one of the game's engines");
+    let engine = engine_of::<R>(R::DEFAULT_ENGINE);
     let file = FileId {
         game: R::NAME,
         profile,
@@ -160,6 +154,14 @@ where
         index,
     };
     generators::generate::<R>(&file, args, &Solver::new(engine, Budget::UNLIMITED))
+}
+
+/// The engine of `R` named `name`, which was resolved for `R` before.
+fn engine_of<R: Rules>(name: &str) -> &'static Engine<R::Case, R::Answer> {
+    R::engines()
+        .iter()
+        .find(|e| e.name == name)
+        .expect("the engine was resolved for this game")
 }
 
 /// The options of `gen` that every game has.

@@ -7,6 +7,7 @@ use gamebench::game::{Budget, Rules};
 use gamebench::games::samegame::generator::SameGameArgs as Options;
 use gamebench::games::samegame::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, SameGame, Selection};
 use gamebench::generate;
+use gamebench_generators::parse_args;
 use proptest::prelude::*;
 
 /// The judge output of `input` with engine `engine` (every grid must parse).
@@ -150,11 +151,8 @@ fn engines_agree_on_generated_files() {
         for seed in 0..10 {
             let mut first: Option<Vec<Game>> = None;
             for layout in ["canonical", "one-line", "one-per-line", "messy"] {
-                let options = Options {
-                    cases: Some(cases),
-                    layout: Some(layout.to_string()),
-                    ..Options::default()
-                };
+                let options: Options =
+                    parse_args(&["--cases", &cases.to_string(), "--layout", layout]).unwrap();
                 let text = generate::file::<SameGame>(profile, &options, seed, 0).unwrap();
                 let games: Vec<Game> = SameGame::parse(text.as_bytes())
                     .into_iter()
@@ -197,11 +195,7 @@ fn won_profile_games_are_won() {
 /// still parse.
 #[test]
 fn damaged_files_never_panic() {
-    let options = Options {
-        cases: Some(6),
-        layout: Some("messy".into()),
-        ..Options::default()
-    };
+    let options: Options = parse_args(&["--cases", "6", "--layout", "messy"]).unwrap();
     let text = generate::file::<SameGame>("random", &options, 3, 0).unwrap();
     let bytes = text.as_bytes();
     for cut in (0..bytes.len()).step_by(7) {
@@ -229,11 +223,8 @@ const GENERATED: &[(&str, u64, usize, &str)] = &[
 ];
 
 fn generated_text(profile: &str, seed: u64, cases: usize, layout: &str) -> String {
-    let options = Options {
-        cases: Some(cases),
-        layout: Some(layout.into()),
-        ..Options::default()
-    };
+    let options: Options =
+        parse_args(&["--cases", &cases.to_string(), "--layout", layout]).unwrap();
     generate::file::<SameGame>(profile, &options, seed, 0).unwrap()
 }
 

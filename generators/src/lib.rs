@@ -48,6 +48,36 @@ pub struct Profile {
     pub about: &'static str,
 }
 
+impl Profile {
+    pub const fn new(name: &'static str, about: &'static str) -> Profile {
+        Profile { name, about }
+    }
+}
+
+/// The options of games whose files hold many boards: how many, how large, with how many
+/// distinct symbols. A game flattens it into its own options; each game checks the values
+/// against its own limits.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardArgs {
+    /// Cases (boards) per file.
+    #[arg(long)]
+    pub cases: Option<usize>,
+    /// Board size RxC, each side N or A-B (e.g. 30x30, 5-12x5-12).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Number of distinct symbols (letters, values), N or A-B.
+    #[arg(long)]
+    pub symbols: Option<String>,
+}
+
+/// A game's options read from command-line words (without the program name), as `gen` reads
+/// them: for tests and tools that drive a generator directly.
+pub fn parse_args<A: clap::Args>(words: &[&str]) -> Result<A, clap::Error> {
+    let cmd = A::augment_args(clap::Command::new("gen"));
+    let matches = cmd.try_get_matches_from(std::iter::once("gen").chain(words.iter().copied()))?;
+    A::from_arg_matches(&matches)
+}
+
 /// One file of a corpus: which game, profile, seed and 0-based index it is. Its name and its
 /// random stream are functions of these four values only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -328,10 +358,7 @@ mod tests {
     impl Generator for Count {
         type Args = CountArgs;
         type Tools = ();
-        const PROFILES: &'static [Profile] = &[Profile {
-            name: "only",
-            about: "a number",
-        }];
+        const PROFILES: &'static [Profile] = &[Profile::new("only", "a number")];
 
         fn generate(
             _file: &FileId<'_>,
@@ -367,9 +394,8 @@ mod tests {
                 known: "only".into(),
             })
         );
-        let bad = CountArgs {
-            top: Some("0-100".into()),
-        };
+        let bad: CountArgs = parse_args(&["--top", "0-100"]).unwrap();
         assert!(generate::<Count>(&file, &bad, &()).is_err());
+        assert!(parse_args::<CountArgs>(&["--cases", "3"]).is_err());
     }
 }

@@ -16,7 +16,9 @@
 //! in `corpora/linkpop/README.md`). Invariant: every written board is within the statement's
 //! limits, and unless `--odd` every symbol occurs an even number of times.
 
-use gamebench_generators::{Dice, FileId, GenError, Generator, Profile, range_option, size_option};
+use gamebench_generators::{
+    BoardArgs, Dice, FileId, GenError, Generator, Profile, range_option, size_option,
+};
 
 use super::{Attr, LinkPop, MAX_SIDE, SYMBOLS};
 use crate::generate::Solver;
@@ -24,15 +26,9 @@ use crate::generate::Solver;
 /// Link and Pop's own `gen` options.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LinkPopArgs {
-    /// Cases per file (1-30).
-    #[arg(long)]
-    pub cases: Option<usize>,
-    /// Board size RxC, each side N or A-B (e.g. 30x30, 5-12x5-12).
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Number of distinct symbols, N or A-B (1-26).
-    #[arg(long)]
-    pub symbols: Option<String>,
+    /// `--cases` (1-30), `--size` (sides 1-30), `--symbols` (1-26).
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// Allow symbols to occur an odd number of times.
     #[arg(long)]
     pub odd: bool,
@@ -53,22 +49,19 @@ impl Generator for LinkPop {
     type Args = LinkPopArgs;
     type Tools = Solver<LinkPop>;
     const PROFILES: &'static [Profile] = &[
-        Profile {
-            name: RANDOM,
-            about: "1-30 x 1-30 boards, 1-26 symbols, uniform attributes (all options apply)",
-        },
-        Profile {
-            name: STILL,
-            about: "every block stands still (S)",
-        },
-        Profile {
-            name: MOVING,
-            about: "no block stands still: heavy movement after every pop",
-        },
-        Profile {
-            name: WORST,
-            about: "30 x 30, 26 symbols shuffled, every block moves up: slowest found for `bitboard`",
-        },
+        Profile::new(
+            RANDOM,
+            "1-30 x 1-30 boards, 1-26 symbols, uniform attributes (all options apply)",
+        ),
+        Profile::new(STILL, "every block stands still (S)"),
+        Profile::new(
+            MOVING,
+            "no block stands still: heavy movement after every pop",
+        ),
+        Profile::new(
+            WORST,
+            "30 x 30, 26 symbols shuffled, every block moves up: slowest found for `bitboard`",
+        ),
     ];
 
     fn generate(
@@ -158,7 +151,7 @@ pub fn parse_weights(text: &str) -> Result<[u64; 5], GenError> {
 fn generate(profile: &str, options: &LinkPopArgs, dice: &mut Dice) -> Result<String, GenError> {
     let worst = profile == WORST;
     let max_side = MAX_SIDE as u64;
-    let cases = match options.cases {
+    let cases = match options.board.cases {
         None => DEFAULT_CASES,
         Some(n) if (1..=MAX_CASES).contains(&(n as u64)) => n as u64,
         Some(n) => {
@@ -174,7 +167,7 @@ fn generate(profile: &str, options: &LinkPopArgs, dice: &mut Dice) -> Result<Str
         (1, max_side)
     };
     let ((rlo, rhi), (clo, chi)) =
-        size_option(options.size.as_deref(), (default_side, default_side))?;
+        size_option(options.board.size.as_deref(), (default_side, default_side))?;
     if rlo < 1 || clo < 1 || rhi > max_side || chi > max_side {
         return Err(GenError::BadOption {
             option: "--size",
@@ -190,7 +183,7 @@ fn generate(profile: &str, options: &LinkPopArgs, dice: &mut Dice) -> Result<Str
     let all_symbols = (1, SYMBOLS as u64);
     let symbols = range_option(
         "--symbols",
-        options.symbols.as_deref(),
+        options.board.symbols.as_deref(),
         if worst { WORST_SYMBOLS } else { all_symbols },
         all_symbols,
     )?;
@@ -296,6 +289,10 @@ fn symbols_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(words: &[&str]) -> LinkPopArgs {
+        gamebench_generators::parse_args(words).unwrap()
+    }
     use crate::game::Rules;
 
     fn file(profile: &str, options: &LinkPopArgs, seed: u64) -> String {
@@ -344,10 +341,7 @@ mod tests {
     fn counts_are_even_unless_odd_is_asked() {
         for profile in LinkPop::PROFILES {
             for layout in [None, Some("diagonal"), Some("stripes")] {
-                let o = LinkPopArgs {
-                    layout: layout.map(str::to_string),
-                    ..LinkPopArgs::default()
-                };
+                let o = args(&layout.map_or(vec![], |l| vec!["--layout", l]));
                 for (rows, cols, tokens) in cases(&file(profile.name, &o, 9)) {
                     assert!((1..=30).contains(&rows) && (1..=30).contains(&cols));
                     let mut counts = [0usize; 26];
@@ -360,12 +354,7 @@ mod tests {
                 }
             }
         }
-        let o = LinkPopArgs {
-            odd: true,
-            size: Some("3x3".into()),
-            symbols: Some("5".into()),
-            ..LinkPopArgs::default()
-        };
+        let o = args(&["--odd", "--size", "3x3", "--symbols", "5"]);
         let any_odd = cases(&file(RANDOM, &o, 1)).iter().any(|(_, _, tokens)| {
             (b'A'..=b'E').any(|s| tokens.iter().filter(|t| t.as_bytes()[0] == s).count() % 2 == 1)
         });
@@ -387,11 +376,7 @@ mod tests {
         };
         assert!(attrs(STILL).iter().all(|&a| a == b'S'));
         assert!(attrs(MOVING).iter().all(|&a| a != b'S'));
-        let o = LinkPopArgs {
-            cases: Some(2),
-            weights: Some("L3".into()),
-            ..LinkPopArgs::default()
-        };
+        let o = args(&["--cases", "2", "--weights", "L3"]);
         let parsed = cases(&file(RANDOM, &o, 5));
         assert_eq!(parsed.len(), 2);
         assert!(
@@ -414,34 +399,13 @@ mod tests {
     #[test]
     fn bad_options_are_refused() {
         let try_with = |o: LinkPopArgs| crate::generate::file::<LinkPop>(RANDOM, &o, 0, 0).is_err();
-        assert!(try_with(LinkPopArgs {
-            size: Some("31x2".into()),
-            ..LinkPopArgs::default()
-        }));
-        assert!(try_with(LinkPopArgs {
-            size: Some("3x3".into()),
-            ..LinkPopArgs::default()
-        }));
-        assert!(try_with(LinkPopArgs {
-            symbols: Some("27".into()),
-            ..LinkPopArgs::default()
-        }));
-        assert!(try_with(LinkPopArgs {
-            cases: Some(31),
-            ..LinkPopArgs::default()
-        }));
-        assert!(try_with(LinkPopArgs {
-            weights: Some("S0".into()),
-            ..LinkPopArgs::default()
-        }));
-        assert!(try_with(LinkPopArgs {
-            weights: Some("X1".into()),
-            ..LinkPopArgs::default()
-        }));
-        assert!(try_with(LinkPopArgs {
-            layout: Some("spiral".into()),
-            ..LinkPopArgs::default()
-        }));
+        assert!(try_with(args(&["--size", "31x2"])));
+        assert!(try_with(args(&["--size", "3x3"])));
+        assert!(try_with(args(&["--symbols", "27"])));
+        assert!(try_with(args(&["--cases", "31"])));
+        assert!(try_with(args(&["--weights", "S0"])));
+        assert!(try_with(args(&["--weights", "X1"])));
+        assert!(try_with(args(&["--layout", "spiral"])));
         assert_eq!(parse_weights("U1D2L3R4S5"), Ok([1, 2, 3, 4, 5]));
         assert_eq!(parse_weights("S4"), Ok([0, 0, 0, 0, 4]));
     }

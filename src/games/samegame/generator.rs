@@ -12,8 +12,8 @@
 //! with a newline; a `won` grid is won before its extra pairs.
 
 use gamebench_generators::{
-    Dice, FileId, GenError, Generator, Profile, Span, file_rng, parse_range, range_option,
-    size_option,
+    BoardArgs, Dice, FileId, GenError, Generator, Profile, Span, file_rng, parse_range,
+    range_option, size_option,
 };
 
 use super::reference::Board;
@@ -24,15 +24,9 @@ use crate::generate::Solver;
 /// SameGame's own `gen` options.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SameGameArgs {
-    /// Grids per file.
-    #[arg(long)]
-    pub cases: Option<usize>,
-    /// Grid size RxC, each side N or A-B (at most 10x40).
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Number of distinct values, N or A-B (1-10).
-    #[arg(long)]
-    pub symbols: Option<String>,
+    /// `--cases` (grids per file), `--size` (at most 10x40), `--symbols` (values, 1-10).
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// Text layout: canonical, one-line, one-per-line or messy (only the whitespace changes).
     #[arg(long)]
     pub layout: Option<String>,
@@ -51,26 +45,23 @@ impl Generator for SameGame {
     type Args = SameGameArgs;
     type Tools = Solver<SameGame>;
     const PROFILES: &'static [Profile] = &[
-        Profile {
-            name: RANDOM,
-            about: "1-10 x 1-40, 2-6 values, 0-60 selections of every kind",
-        },
-        Profile {
-            name: FULL,
-            about: "7-10 x 25-40, 3-5 values, 50-300 selections",
-        },
-        Profile {
-            name: WON,
-            about: "small grids won on purpose, then extra pairs (including `0 c`) through `0 0`",
-        },
-        Profile {
-            name: SHAPES,
-            about: "1x1, 1x40, 10x1, 10x40 and boards with no move, in turn",
-        },
-        Profile {
-            name: THROUGHPUT,
-            about: "10x40, 4 values, 150-300 selections each (2,500 grids per file)",
-        },
+        Profile::new(
+            RANDOM,
+            "1-10 x 1-40, 2-6 values, 0-60 selections of every kind",
+        ),
+        Profile::new(FULL, "7-10 x 25-40, 3-5 values, 50-300 selections"),
+        Profile::new(
+            WON,
+            "small grids won on purpose, then extra pairs (including `0 c`) through `0 0`",
+        ),
+        Profile::new(
+            SHAPES,
+            "1x1, 1x40, 10x1, 10x40 and boards with no move, in turn",
+        ),
+        Profile::new(
+            THROUGHPUT,
+            "10x40, 4 values, 150-300 selections each (2,500 grids per file)",
+        ),
     ];
 
     fn generate(
@@ -109,42 +100,26 @@ struct Defaults {
 }
 
 fn defaults(profile: &str) -> Defaults {
-    match profile {
-        FULL => Defaults {
-            cases: 10,
-            rows: (7, 10),
-            cols: (25, 40),
-            symbols: (3, 5),
-            moves: (50, 300),
-        },
-        WON => Defaults {
-            cases: 20,
-            rows: (2, 5),
-            cols: (2, 8),
-            symbols: (2, 3),
-            moves: (0, 0),
-        },
-        SHAPES => Defaults {
-            cases: 10,
-            rows: (1, 10),
-            cols: (1, 40),
-            symbols: (2, 4),
-            moves: (0, 40),
-        },
-        THROUGHPUT => Defaults {
-            cases: 2500,
-            rows: (MAX_ROWS, MAX_ROWS),
-            cols: (MAX_COLS, MAX_COLS),
-            symbols: (4, 4),
-            moves: (150, 300),
-        },
-        _ => Defaults {
-            cases: 20,
-            rows: (1, 10),
-            cols: (1, 40),
-            symbols: (2, 6),
-            moves: (0, 60),
-        },
+    // (cases, rows, cols, symbols, moves)
+    let (cases, rows, cols, symbols, moves) = match profile {
+        FULL => (10, (7, 10), (25, 40), (3, 5), (50, 300)),
+        WON => (20, (2, 5), (2, 8), (2, 3), (0, 0)),
+        SHAPES => (10, (1, 10), (1, 40), (2, 4), (0, 40)),
+        THROUGHPUT => (
+            2500,
+            (MAX_ROWS, MAX_ROWS),
+            (MAX_COLS, MAX_COLS),
+            (4, 4),
+            (150, 300),
+        ),
+        _ => (20, (1, 10), (1, 40), (2, 6), (0, 60)),
+    };
+    Defaults {
+        cases,
+        rows,
+        cols,
+        symbols,
+        moves,
     }
 }
 
@@ -356,8 +331,11 @@ fn checkerboard(rows: usize, cols: usize, dice: &mut Dice) -> Vec<u8> {
 fn generate(profile: &str, options: &SameGameArgs, dice: &mut Dice) -> Result<String, GenError> {
     let defaults = defaults(profile);
     let layout = Layout::parse(options.layout.as_deref())?;
-    let cases = options.cases.unwrap_or(defaults.cases);
-    let (rows, cols) = size_option(options.size.as_deref(), (defaults.rows, defaults.cols))?;
+    let cases = options.board.cases.unwrap_or(defaults.cases);
+    let (rows, cols) = size_option(
+        options.board.size.as_deref(),
+        (defaults.rows, defaults.cols),
+    )?;
     let size_ok = rows.0 >= 1 && rows.1 <= MAX_ROWS && cols.0 >= 1 && cols.1 <= MAX_COLS;
     if !size_ok {
         return Err(GenError::BadOption {
@@ -365,7 +343,7 @@ fn generate(profile: &str, options: &SameGameArgs, dice: &mut Dice) -> Result<St
             message: format!("grids are 1-{MAX_ROWS} x 1-{MAX_COLS}"),
         });
     }
-    let symbols = match options.symbols.as_deref() {
+    let symbols = match options.board.symbols.as_deref() {
         Some(text) => parse_range("--symbols", text)?,
         None => defaults.symbols,
     };
@@ -391,7 +369,7 @@ fn generate(profile: &str, options: &SameGameArgs, dice: &mut Dice) -> Result<St
         };
         match profile {
             WON => won_game(grid, &mut writer, dice)?,
-            SHAPES => shaped_game(grid, case, options.size.is_some(), &mut writer, dice),
+            SHAPES => shaped_game(grid, case, options.board.size.is_some(), &mut writer, dice),
             _ => {
                 let cells = random_cells(grid.rows, grid.cols, grid.symbols, dice);
                 random_game(grid, &cells, &mut writer, dice);
@@ -578,6 +556,10 @@ fn constructed_win(grid: Grid, dice: &mut Dice) -> Winning {
 mod tests {
     use super::*;
 
+    fn args(words: &[&str]) -> SameGameArgs {
+        gamebench_generators::parse_args(words).unwrap()
+    }
+
     fn file(profile: &str, options: &SameGameArgs, seed: u64) -> String {
         crate::generate::file::<SameGame>(profile, options, seed, 0).unwrap()
     }
@@ -627,10 +609,7 @@ mod tests {
     fn every_layout_holds_the_same_tokens() {
         let mut texts = Vec::new();
         for layout in ["canonical", "one-line", "one-per-line", "messy"] {
-            let options = SameGameArgs {
-                layout: Some(layout.to_string()),
-                ..SameGameArgs::default()
-            };
+            let options = args(&["--layout", layout]);
             texts.push(file(RANDOM, &options, 9));
         }
         for text in &texts {
@@ -693,10 +672,7 @@ mod tests {
         // The fifth is a checkerboard: no cell has an equal neighbour.
         let board = board_of(shapes[4].0, shapes[4].1, &shapes[4].2);
         assert!(removable_cells(&board).is_empty());
-        let options = SameGameArgs {
-            cases: Some(20),
-            ..SameGameArgs::default()
-        };
+        let options = args(&["--cases", "20"]);
         for (rows, cols, _, pairs) in grids(&file(THROUGHPUT, &options, 1)) {
             assert_eq!((rows, cols), (10, 40));
             assert!((150..=300).contains(&pairs.len()));
@@ -705,10 +681,7 @@ mod tests {
 
     #[test]
     fn selections_mix_every_kind() {
-        let options = SameGameArgs {
-            cases: Some(5),
-            ..SameGameArgs::default()
-        };
+        let options = args(&["--cases", "5"]);
         let (mut outside, mut zero) = (0, 0);
         for (rows, cols, _, pairs) in grids(&file(FULL, &options, 4)) {
             for (r, c) in pairs {
@@ -723,38 +696,11 @@ mod tests {
     fn bad_options_are_rejected() {
         let mut dice = Dice::new(file_rng(SameGame::NAME, RANDOM, 1, 0));
         let bad = |o: SameGameArgs, dice: &mut Dice| generate(RANDOM, &o, dice).is_err();
-        assert!(bad(
-            SameGameArgs {
-                size: Some("11x5".into()),
-                ..SameGameArgs::default()
-            },
-            &mut dice
-        ));
-        assert!(bad(
-            SameGameArgs {
-                size: Some("5x41".into()),
-                ..SameGameArgs::default()
-            },
-            &mut dice
-        ));
-        assert!(bad(
-            SameGameArgs {
-                symbols: Some("11".into()),
-                ..SameGameArgs::default()
-            },
-            &mut dice
-        ));
-        assert!(bad(
-            SameGameArgs {
-                layout: Some("fancy".into()),
-                ..SameGameArgs::default()
-            },
-            &mut dice
-        ));
-        let one = SameGameArgs {
-            size: Some("1x1".into()),
-            ..SameGameArgs::default()
-        };
+        assert!(bad(args(&["--size", "11x5"]), &mut dice));
+        assert!(bad(args(&["--size", "5x41"]), &mut dice));
+        assert!(bad(args(&["--symbols", "11"]), &mut dice));
+        assert!(bad(args(&["--layout", "fancy"]), &mut dice));
+        let one = args(&["--size", "1x1"]);
         assert!(generate(WON, &one, &mut dice).is_err());
     }
 }

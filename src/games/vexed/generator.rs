@@ -9,7 +9,7 @@
 //! `--moves` (default per profile, at most the judge's 1-11) are kept.
 
 use gamebench_generators::{
-    Dice, FileId, GenError, Generator, Profile, Span, range_option, size_option,
+    BoardArgs, Dice, FileId, GenError, Generator, Profile, Span, range_option, size_option,
 };
 
 use super::grid::{EMPTY, Grid, WALL};
@@ -19,15 +19,10 @@ use crate::generate::Solver;
 /// Vexed's own `gen` options.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct VexedArgs {
-    /// Puzzles per file (default 10).
-    #[arg(long)]
-    pub cases: Option<usize>,
-    /// Board size RxC, walls included, each side N or A-B (at most 128 cells).
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Number of distinct letters, N or A-B (1-26).
-    #[arg(long)]
-    pub symbols: Option<String>,
+    /// `--cases` (puzzles per file, default 10), `--size` (walls included, at most 128 cells),
+    /// `--symbols` (letters, 1-26).
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// Accepted minimum solution lengths, N or A-B.
     #[arg(long)]
     pub moves: Option<String>,
@@ -54,22 +49,22 @@ impl Generator for Vexed {
     type Args = VexedArgs;
     type Tools = Solver<Vexed>;
     const PROFILES: &'static [Profile] = &[
-        Profile {
-            name: EASY,
-            about: "5-7x5-7 boards, 4-6 blocks of 2-3 letters, minimum 1-5 moves",
-        },
-        Profile {
-            name: MEDIUM,
-            about: "6-9x6-9 boards, 6-10 blocks of 2-4 letters, minimum 4-8 moves",
-        },
-        Profile {
-            name: HARD,
-            about: "8-9x8-9 boards, 8-14 blocks of 3-5 letters, minimum 9-11 moves",
-        },
-        Profile {
-            name: THROUGHPUT,
-            about: "5-9x5-9 boards, 4-12 blocks of 2-5 letters, minimum 1-11 moves (mixed)",
-        },
+        Profile::new(
+            EASY,
+            "5-7x5-7 boards, 4-6 blocks of 2-3 letters, minimum 1-5 moves",
+        ),
+        Profile::new(
+            MEDIUM,
+            "6-9x6-9 boards, 6-10 blocks of 2-4 letters, minimum 4-8 moves",
+        ),
+        Profile::new(
+            HARD,
+            "8-9x8-9 boards, 8-14 blocks of 3-5 letters, minimum 9-11 moves",
+        ),
+        Profile::new(
+            THROUGHPUT,
+            "5-9x5-9 boards, 4-12 blocks of 2-5 letters, minimum 1-11 moves (mixed)",
+        ),
     ];
 
     /// One file of puzzles (ended by `0 0 END`), named `<PROFILE>-<file index>-<k>`.
@@ -80,7 +75,7 @@ impl Generator for Vexed {
         solver: &Solver<Vexed>,
     ) -> Result<String, GenError> {
         let knobs = read_options(&knobs(file.profile), args)?;
-        let cases = args.cases.unwrap_or(DEFAULT_CASES);
+        let cases = args.board.cases.unwrap_or(DEFAULT_CASES);
         let mut text = String::new();
         for k in 0..cases {
             let name = format!("{}-{}-{k:03}", file.profile.to_uppercase(), file.index);
@@ -101,42 +96,26 @@ const WALL_SHARE: u64 = 5;
 const LETTERS: u64 = 26;
 
 fn knobs(profile: &str) -> Knobs {
-    match profile {
-        EASY => Knobs {
-            rows: (5, 7),
-            cols: (5, 7),
-            blocks: (4, 6),
-            letters: (2, 3),
-            moves: (1, 5),
-        },
-        MEDIUM => Knobs {
-            rows: (6, 9),
-            cols: (6, 9),
-            blocks: (6, 10),
-            letters: (2, 4),
-            moves: (4, 8),
-        },
-        HARD => Knobs {
-            rows: (8, 9),
-            cols: (8, 9),
-            blocks: (8, 14),
-            letters: (3, 5),
-            moves: (9, 11),
-        },
-        _ => Knobs {
-            rows: (5, 9),
-            cols: (5, 9),
-            blocks: (4, 12),
-            letters: (2, 5),
-            moves: (1, 11),
-        },
+    // (rows, cols, blocks, letters, moves)
+    let (rows, cols, blocks, letters, moves) = match profile {
+        EASY => ((5, 7), (5, 7), (4, 6), (2, 3), (1, 5)),
+        MEDIUM => ((6, 9), (6, 9), (6, 10), (2, 4), (4, 8)),
+        HARD => ((8, 9), (8, 9), (8, 14), (3, 5), (9, 11)),
+        _ => ((5, 9), (5, 9), (4, 12), (2, 5), (1, 11)),
+    };
+    Knobs {
+        rows,
+        cols,
+        blocks,
+        letters,
+        moves,
     }
 }
 
 /// The profile's knobs with the options applied, checked.
 fn read_options(base: &Knobs, options: &VexedArgs) -> Result<Knobs, GenError> {
     let max_cells = MAX_CELLS as u64;
-    let (rows, cols) = size_option(options.size.as_deref(), (base.rows, base.cols))?;
+    let (rows, cols) = size_option(options.board.size.as_deref(), (base.rows, base.cols))?;
     if rows.0 < 2 || cols.0 < 3 || rows.1 * cols.1 > max_cells {
         return Err(GenError::BadOption {
             option: "--size",
@@ -155,7 +134,7 @@ fn read_options(base: &Knobs, options: &VexedArgs) -> Result<Knobs, GenError> {
     )?;
     let letters = range_option(
         "--symbols",
-        options.symbols.as_deref(),
+        options.board.symbols.as_deref(),
         base.letters,
         (1, LETTERS),
     )?;
@@ -282,6 +261,10 @@ fn touches(cells: &[u8], rows: usize, cols: usize, i: usize, letter: u8) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(words: &[&str]) -> VexedArgs {
+        gamebench_generators::parse_args(words).unwrap()
+    }
     use crate::game::{Budget, Rules};
 
     fn file(profile: &str, options: &VexedArgs, seed: u64) -> Result<String, GenError> {
@@ -290,11 +273,7 @@ mod tests {
 
     #[test]
     fn boards_are_walled_stable_and_have_their_minimum_in_range() {
-        let options = VexedArgs {
-            cases: Some(8),
-            moves: Some("3-5".into()),
-            ..VexedArgs::default()
-        };
+        let options = args(&["--cases", "8", "--moves", "3-5"]);
         let text = file(EASY, &options, 3).unwrap();
         assert!(text.ends_with("0 0 END\n"));
         let mut lines = text.lines();
@@ -335,16 +314,10 @@ mod tests {
 
     #[test]
     fn same_seed_same_bytes_and_bad_sizes_are_refused() {
-        let options = VexedArgs {
-            cases: Some(3),
-            ..VexedArgs::default()
-        };
+        let options = args(&["--cases", "3"]);
         assert_eq!(file(EASY, &options, 1), file(EASY, &options, 1));
         assert_ne!(file(EASY, &options, 1), file(EASY, &options, 2));
-        let bad = VexedArgs {
-            size: Some("20x20".into()),
-            ..VexedArgs::default()
-        };
+        let bad = args(&["--size", "20x20"]);
         assert!(matches!(
             file(EASY, &bad, 1),
             Err(GenError::BadOption {

@@ -30,26 +30,17 @@ impl Generator for Yut {
     type Args = YutArgs;
     type Tools = Solver<Yut>;
     const PROFILES: &'static [Profile] = &[
-        Profile {
-            name: RANDOM,
-            about: "1-100 turns (or --moves), uniformly random throws and playable tokens",
-        },
-        Profile {
-            name: LONG,
-            about: "100 turns (or --moves), random otherwise",
-        },
-        Profile {
-            name: CATCH,
-            about: "prefers moves that land on opponents",
-        },
-        Profile {
-            name: STACK,
-            about: "prefers moves that join own tokens and move stacks",
-        },
-        Profile {
-            name: SHORTCUT,
-            about: "steers tokens onto mo, duet-mo and bang and moves them from there",
-        },
+        Profile::new(
+            RANDOM,
+            "1-100 turns (or --moves), uniformly random throws and playable tokens",
+        ),
+        Profile::new(LONG, "100 turns (or --moves), random otherwise"),
+        Profile::new(CATCH, "prefers moves that land on opponents"),
+        Profile::new(STACK, "prefers moves that join own tokens and move stacks"),
+        Profile::new(
+            SHORTCUT,
+            "steers tokens onto mo, duet-mo and bang and moves them from there",
+        ),
     ];
 
     fn generate(
