@@ -1,6 +1,7 @@
 //! The command line of shards (issue 6), kept apart from `main.rs` so that the hooks there stay
-//! a few lines: the `--shard`, `--shard-count`, `--resume` (and, on `run`, `--shard-dir`) flags,
-//! the `merge` subcommand, the scheduler's thread count, and the exit-code policy of shards.
+//! a few lines: `run`'s shard flags (the shared `--shard`, `--shard-count`, `--resume` are
+//! [`gamebench::shard::ShardArgs`], also used by `gen`; `--shard-dir` is `run`'s own), the `merge`
+//! subcommand, the scheduler's thread count, and the exit-code policy of shards.
 //!
 //! Exit codes: a plain run keeps the usual policy (0 ok, 1 mismatch/unsolved/budget, 2 error).
 //! A shard (`run --shard`) exits 0 once its CSV and manifest are written, whatever the verdicts
