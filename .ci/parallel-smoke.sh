@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GNU parallel smoke test of shards (issue 6), opt-in: the lighter sibling of slurm-smoke.sh.
+# GNU parallel smoke test of shards, opt-in: the lighter sibling of slurm-smoke.sh.
 #
 # Generates a Yut corpus, runs it as 4 shards with GNU parallel (`--shard {}/4`, two at a time),
 # merges them and checks that the merged CSV equals a single-machine run apart from time_ns.

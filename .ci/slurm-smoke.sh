@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Slurm smoke test of shards (issue 6), opt-in: needs root (or passwordless apt) and network to
+# Slurm smoke test of shards, opt-in: needs root (or passwordless apt) and network to
 # install Debian's slurmctld, slurmd, slurm-client and munge.
 #
 # It starts a one-node Slurm cluster on loopback from a temporary folder (no systemd: munged,

@@ -11,7 +11,9 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamebench::game::{Budget, Rules};
 use gamebench::games::samegame::SameGame;
-use gamebench_generators::{Options, generate};
+use gamebench::games::samegame::generator::SameGameArgs as Options;
+use gamebench::generate;
+use gamebench_generators::parse_args;
 
 /// Seed of the generated files.
 const SEED: u64 = 1;
@@ -33,11 +35,8 @@ fn judge(input: &[u8], engine: &str) -> String {
 }
 
 fn corpus(c: &mut Criterion, profile: &str, cases: usize) {
-    let options = Options {
-        cases: Some(cases),
-        ..Options::default()
-    };
-    let text = generate("samegame", profile, &options, SEED, 0, None).expect("generator works");
+    let options: Options = parse_args(&["--cases", &cases.to_string()]).expect("options parse");
+    let text = generate::file::<SameGame>(profile, &options, SEED, 0).expect("generator works");
     let input = text.as_bytes();
     let parsed = SameGame::parse(input);
     let selections: usize = parsed

@@ -167,19 +167,21 @@ mod tests {
     #[test]
     fn finds_inputs_recursively_sorted_with_their_game() {
         let dir = tempfile::tempdir().unwrap();
-        let yut = dir.path().join("yut");
-        std::fs::create_dir_all(yut.join("deep")).unwrap();
+        let game = registry::GAMES[0].name();
+        let folder = dir.path().join(game);
+        std::fs::create_dir_all(folder.join("deep")).unwrap();
         for name in ["b.in", "a.in", "a.out", "deep/c.in", "notes.txt"] {
-            std::fs::write(yut.join(name), "1\nA FFFF\n").unwrap();
+            std::fs::write(folder.join(name), "").unwrap();
         }
         let files = discover(&[dir.path().to_path_buf()], None).unwrap();
         let names: Vec<String> = files
             .iter()
             .map(|f| f.relative.to_string_lossy().into())
             .collect();
-        assert_eq!(names, ["yut/a.in", "yut/b.in", "yut/deep/c.in"]);
-        assert!(files.iter().all(|f| f.game.name() == "yut"));
-        assert_eq!(files[0].expected_path(), yut.join("a.out"));
+        let expected = ["a.in", "b.in", "deep/c.in"].map(|name| format!("{game}/{name}"));
+        assert_eq!(names, expected);
+        assert!(files.iter().all(|f| f.game.name() == game));
+        assert_eq!(files[0].expected_path(), folder.join("a.out"));
     }
 
     #[test]
@@ -192,7 +194,7 @@ mod tests {
             discover(std::slice::from_ref(&plain), None),
             Err(CorpusError::UnknownGame { .. })
         ));
-        let forced = discover(&[plain], registry::find("yut")).unwrap();
+        let forced = discover(&[plain], Some(registry::GAMES[0])).unwrap();
         assert_eq!(forced.len(), 1);
     }
 }

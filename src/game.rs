@@ -16,6 +16,8 @@
 use std::any::Any;
 use std::time::{Duration, Instant};
 
+use crate::generate::{GameGenerator, Solver};
+
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
 /// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -255,6 +257,8 @@ pub trait Game: Send + Sync {
     fn join(&self, blocks: &[&str]) -> String {
         blocks.join(self.separator())
     }
+    /// The game's generator (its profiles, options and files; see [`crate::generate`]).
+    fn generator(&self) -> &dyn GameGenerator;
 }
 
 impl dyn Game {
@@ -417,7 +421,12 @@ fn downcast<R: Rules>(case: &(dyn Any + Send + Sync)) -> &R::Case {
         .expect("a case is only ever solved by the game that parsed it")
 }
 
-impl<R: Rules> Game for Registered<R> {
+/// A game is registered with its generator: the game type implements
+/// [`gamebench_generators::Generator`] (in its `generator.rs`), lent a [`Solver`] of its own.
+impl<R> Game for Registered<R>
+where
+    R: Rules + gamebench_generators::Generator<Tools = Solver<R>>,
+{
     fn name(&self) -> &'static str {
         R::NAME
     }
@@ -477,6 +486,9 @@ impl<R: Rules> Game for Registered<R> {
     }
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult {
         R::check(downcast::<R>(case), expected, actual)
+    }
+    fn generator(&self) -> &dyn GameGenerator {
+        self
     }
 }
 

@@ -79,28 +79,3 @@ pub fn judge_file(engine: EngineRef, input: &[u8], budget: &Budget) -> Judgement
         .collect();
     Judgement { engine, cases }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::registry;
-
-    #[test]
-    fn a_bad_case_is_an_error_and_the_others_still_print() {
-        // Two SameGame grids; the second has a letter among its values.
-        let input = b"1 2\n1 1\n1 1\n0 0\n1 2\n1 x\n0 0\n0 0\n";
-        let game = registry::find("samegame").unwrap();
-        let judged = judge_file(game.reference(), input, &Budget::UNLIMITED);
-        let statuses: Vec<Status> = judged.statuses().collect();
-        assert_eq!(statuses, [Status::Ok, Status::Error]);
-        assert_eq!(judged.exit(), Exit::Error);
-        let errors: Vec<usize> = judged.errors().map(|(k, _)| k).collect();
-        assert_eq!(errors, [2]);
-        assert!(
-            judged.output().starts_with("Grid 1."),
-            "{}",
-            judged.output()
-        );
-        assert!(!judged.output().contains("Grid 2"));
-    }
-}

@@ -7,7 +7,9 @@
 //!
 //! - [`game`]: the contract a game implements ([`game::Rules`]) and its object-safe view.
 //! - [`registry`]: the one place that lists the games and their engines.
-//! - [`games`]: one folder per game (rules, parser/formatter, engines).
+//! - [`games`]: one folder per game (rules, parser/formatter, engines, generator).
+//! - [`generate`]: `gen`, seeded corpora from any game's generator; the command built from the
+//!   registry.
 //! - [`corpus`]: finding case files and their expected outputs.
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
 //! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG.
@@ -22,6 +24,7 @@ pub mod export;
 pub mod external;
 pub mod game;
 pub mod games;
+pub mod generate;
 pub mod judge;
 pub mod merge;
 pub mod registry;

@@ -1,8 +1,10 @@
 //! The one place that lists the games and their engines.
 //!
-//! To add a game: implement [`crate::game::Rules`] in `src/games/<game>/` and add one line to
-//! [`GAMES`]. Its engines are listed by the game itself (`Rules::ENGINES`), and registering it
-//! checks them at compile time.
+//! To add a game: implement [`crate::game::Rules`] and its generator
+//! ([`gamebench_generators::Generator`]) in `src/games/<game>/` and add one line to [`GAMES`]
+//! (see "Adding a game" in README.md). Its engines, profiles and `gen` options are listed by
+//! the game itself; the CLI builds its commands and help from this list. Registering a game
+//! checks its engine table at compile time.
 
 use crate::game::{Game, Registered};
 use crate::games;

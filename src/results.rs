@@ -398,7 +398,7 @@ mod tests {
 
     fn row(engine: &str, case: usize, status: Status, time: Option<u64>) -> Row {
         Row {
-            game: "yut".into(),
+            game: "toy".into(),
             engine: engine.into(),
             file: "f.in".into(),
             case,

@@ -87,6 +87,8 @@ pub enum ShardError {
     NoEnvironment,
     #[error("--shard auto: {0}")]
     Inconsistent(String),
+    #[error("--shard-count {count} contradicts --shard {shard}")]
+    Contradiction { count: usize, shard: String },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -100,6 +102,46 @@ pub enum ShardError {
     Run(#[from] RunError),
     #[error(transparent)]
     Sink(#[from] SinkError),
+}
+
+/// The shard flags shared by `run` and `gen`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ShardArgs {
+    /// Do only shard K of N (0-based `K/N`: the cases, or for gen the files, whose 0-based
+    /// position p in the sorted list has p mod N = K); `auto` = from SLURM_ARRAY_TASK_ID and
+    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shard-count.
+    #[arg(long, value_name = "K/N|auto")]
+    pub shard: Option<String>,
+    /// The number of shards, for --shard auto on Kubernetes Indexed Jobs (JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shard_count: Option<usize>,
+    /// Skip what an earlier attempt finished: cases with rows in the shard's (or --csv) file or
+    /// its journal; for gen, files already written.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+impl ShardArgs {
+    /// The shard to do, if any (`auto` reads the process environment).
+    pub fn shard(&self) -> Result<Option<Shard>, ShardError> {
+        let shard = match self.shard.as_deref() {
+            None => return Ok(None),
+            Some("auto") => Shard::from_env(|name| std::env::var(name).ok(), self.shard_count)?,
+            Some(text) => {
+                let shard = Shard::parse(text)?;
+                if let Some(count) = self.shard_count
+                    && count != shard.count
+                {
+                    return Err(ShardError::Contradiction {
+                        count,
+                        shard: text.to_string(),
+                    });
+                }
+                shard
+            }
+        };
+        Ok(Some(shard))
+    }
 }
 
 /// One shard of a partition: `index` of `count`, 0-based.
@@ -998,11 +1040,11 @@ mod tests {
 
     #[test]
     fn case_list_splits_files_by_case() {
-        let yut = crate::registry::find("yut").unwrap();
+        let game = crate::registry::GAMES[0];
         let file = |name: &str| CaseFile {
             path: PathBuf::from("root").join(name),
             relative: PathBuf::from(name),
-            game: yut,
+            game,
         };
         let files = [file("a.in"), file("b.in"), file("c.in")];
         // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.

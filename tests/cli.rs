@@ -313,6 +313,26 @@ fn gen_is_deterministic_and_writes_expected_outputs() {
 }
 
 #[test]
+fn gen_lists_the_registered_games_and_takes_only_a_game_s_own_options() {
+    let help = run(&["gen", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&help.stdout);
+    for game in gamebench::registry::GAMES {
+        assert!(
+            text.contains(game.name()) && text.contains(game.title()),
+            "{text}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    // `--size` belongs to the board games, not to Yut.
+    let bad = run(&["gen", "yut", "--size", "3x3", "-o", out]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--size"));
+    assert!(walk(dir.path()).is_empty(), "nothing written");
+}
+
+#[test]
 fn check_command_accepts_the_sample_and_rejects_a_wrong_board() {
     let input = root().join("corpora/yut/yut-sample2.in");
     let good = root().join("corpora/yut/yut-sample2.out");

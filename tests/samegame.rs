@@ -4,8 +4,10 @@
 use std::path::Path;
 
 use gamebench::game::{Budget, Rules};
+use gamebench::games::samegame::generator::SameGameArgs as Options;
 use gamebench::games::samegame::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, SameGame, Selection};
-use gamebench_generators::{Options, generate};
+use gamebench::generate;
+use gamebench_generators::parse_args;
 use proptest::prelude::*;
 
 /// The judge output of `input` with engine `engine` (every grid must parse).
@@ -149,12 +151,9 @@ fn engines_agree_on_generated_files() {
         for seed in 0..10 {
             let mut first: Option<Vec<Game>> = None;
             for layout in ["canonical", "one-line", "one-per-line", "messy"] {
-                let options = Options {
-                    cases: Some(cases),
-                    layout: Some(layout.to_string()),
-                    ..Options::default()
-                };
-                let text = generate("samegame", profile, &options, seed, 0, None).unwrap();
+                let options: Options =
+                    parse_args(&["--cases", &cases.to_string(), "--layout", layout]).unwrap();
+                let text = generate::file::<SameGame>(profile, &options, seed, 0).unwrap();
                 let games: Vec<Game> = SameGame::parse(text.as_bytes())
                     .into_iter()
                     .map(|p| {
@@ -182,7 +181,7 @@ fn engines_agree_on_generated_files() {
 /// The `won` profile's games end in `Game Won` with both engines.
 #[test]
 fn won_profile_games_are_won() {
-    let text = generate("samegame", "won", &Options::default(), 7, 0, None).unwrap();
+    let text = generate::file::<SameGame>("won", &Options::default(), 7, 0).unwrap();
     let output = judge(text.as_bytes(), "bitboard");
     assert_eq!(output, judge(text.as_bytes(), "reference"));
     let blocks = SameGame::split_output(&output);
@@ -196,12 +195,8 @@ fn won_profile_games_are_won() {
 /// still parse.
 #[test]
 fn damaged_files_never_panic() {
-    let options = Options {
-        cases: Some(6),
-        layout: Some("messy".into()),
-        ..Options::default()
-    };
-    let text = generate("samegame", "random", &options, 3, 0, None).unwrap();
+    let options: Options = parse_args(&["--cases", "6", "--layout", "messy"]).unwrap();
+    let text = generate::file::<SameGame>("random", &options, 3, 0).unwrap();
     let bytes = text.as_bytes();
     for cut in (0..bytes.len()).step_by(7) {
         let parsed = SameGame::parse(&bytes[..cut]);
@@ -228,12 +223,9 @@ const GENERATED: &[(&str, u64, usize, &str)] = &[
 ];
 
 fn generated_text(profile: &str, seed: u64, cases: usize, layout: &str) -> String {
-    let options = Options {
-        cases: Some(cases),
-        layout: Some(layout.into()),
-        ..Options::default()
-    };
-    generate("samegame", profile, &options, seed, 0, None).unwrap()
+    let options: Options =
+        parse_args(&["--cases", &cases.to_string(), "--layout", layout]).unwrap();
+    generate::file::<SameGame>(profile, &options, seed, 0).unwrap()
 }
 
 fn generated_path(profile: &str, seed: u64) -> std::path::PathBuf {

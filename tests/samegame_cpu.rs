@@ -8,7 +8,9 @@ use std::hint::black_box;
 
 use gamebench::game::{Budget, Rules};
 use gamebench::games::samegame::SameGame;
-use gamebench_generators::{Options, generate};
+use gamebench::games::samegame::generator::SameGameArgs as Options;
+use gamebench::generate;
+use gamebench_generators::parse_args;
 
 /// Nanoseconds this thread has run on a CPU, when Linux tells.
 fn cpu_ns() -> Option<u64> {
@@ -35,11 +37,8 @@ fn throughput_cpu_time() {
     let text = match std::env::var_os("SAMEGAME_INPUT") {
         Some(path) => std::fs::read(path).unwrap(),
         None => {
-            let options = Options {
-                cases: Some(2500),
-                ..Options::default()
-            };
-            let text = generate("samegame", "throughput", &options, 1, 0, None).unwrap();
+            let options: Options = parse_args(&["--cases", "2500"]).unwrap();
+            let text = generate::file::<SameGame>("throughput", &options, 1, 0).unwrap();
             // SAMEGAME_SAVE names a file to keep the generated input in.
             if let Some(path) = std::env::var_os("SAMEGAME_SAVE") {
                 std::fs::write(path, &text).unwrap();

@@ -1,18 +1,24 @@
-//! Seeded generators of judge input files for the four gamebench games.
+//! The generic machinery of seeded judge-input generators; the games' own generators live with
+//! their games and implement [`Generator`].
 //!
-//! This crate depends on nothing in gamebench: it writes judge *text*. Where a generator needs
-//! a solver (Vexed keeps only puzzles whose minimum lies in a range), the caller passes an
-//! [`Oracle`] in, so the dependency runs gamebench -> generators only.
+//! This crate knows no game: it provides what every generator shares, namely
+//! - the random stream of one file ([`file_rng`]) and the fixed-arithmetic choices drawn from it
+//!   ([`Dice`]);
+//! - the parsing of range and size options (`N`, `A-B`, `RxC`: [`parse_range`], [`parse_size`],
+//!   [`range_option`]);
+//! - named profiles ([`Profile`]) and the check that a requested one exists ([`generate`]);
+//! - file names (`<game>-<profile>-<seed>-<k>`, [`FileId::stem`]);
+//! - the [`Generator`] trait, whose associated [`Generator::Args`] is the game's own `clap`
+//!   options, so each game declares exactly the options it reads.
+//!
+//! It depends on nothing in gamebench (gamebench depends on it). What a generator needs from its
+//! host besides randomness (gamebench lends each game a solver for its own cases) is the
+//! generator's [`Generator::Tools`] type, chosen by the host.
 //!
 //! Determinism: a file is a pure function of (game, profile, options, seed, file index). Each
-//! file draws from its own ChaCha8 stream seeded from those values ([`file_rng`]), and every
-//! random choice goes through [`Dice`], whose arithmetic is written here, so the bytes do not
-//! depend on thread count, sharding, or on any `rand` version's sampling algorithms.
-
-pub mod linkpop;
-pub mod samegame;
-pub mod vexed;
-pub mod yut;
+//! file draws from its own ChaCha8 stream keyed by those names and numbers ([`file_rng`]), and
+//! every random choice goes through [`Dice`], whose arithmetic is written here, so the bytes do
+//! not depend on thread count, sharding, or on any `rand` version's sampling algorithms.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -20,8 +26,6 @@ use rand_core::{Rng, SeedableRng};
 /// What can go wrong when generating.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum GenError {
-    #[error("unknown game {0:?} (known: {known})", known = GAMES.join(", "))]
-    UnknownGame(String),
     #[error("unknown profile {profile:?} for {game} (known: {known})")]
     UnknownProfile {
         game: String,
@@ -37,72 +41,110 @@ pub enum GenError {
     GaveUp(String),
 }
 
-/// Games this crate can generate, by their command-line names.
-pub const GAMES: &[&str] = &["yut", "linkpop", "samegame", "vexed"];
-
-/// Optional knobs shared by the generators; each game reads the ones that make sense for it and
-/// rejects the others only when they would be silently meaningless.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Cases per file for multi-case formats (Link and Pop, SameGame, Vexed).
-    pub cases: Option<usize>,
-    /// Board size: `RxC`, each side a number or an inclusive range `A-B` (e.g. `5-12x5-12`).
-    pub size: Option<String>,
-    /// Number of distinct symbols/values/letters, a number or a range.
-    pub symbols: Option<String>,
-    /// Link and Pop: allow a symbol to occur an odd number of times.
-    pub odd: bool,
-    /// Link and Pop attribute weights, e.g. `U1D1L1R1S4`.
-    pub weights: Option<String>,
-    /// Text layout (SameGame: canonical, one-line, one-per-line, messy).
-    pub layout: Option<String>,
-    /// Number of moves/turns/selections, a number or a range.
-    pub moves: Option<String>,
-    /// Number of blocks (Vexed), a number or a range.
-    pub blocks: Option<String>,
+/// A named set of defaults of a generator, with one line for `gamebench list` and `--help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    pub name: &'static str,
+    pub about: &'static str,
 }
 
-/// A solver the caller lends to a generator: given a one-case judge input, returns a number
-/// describing the solution (Vexed: the minimum number of moves), or `None` when there is none
-/// within the caller's budget.
-pub type Oracle<'a> = &'a (dyn Fn(&str) -> Option<u32> + Sync);
-
-/// The named profiles of a game, with one line each.
-pub fn profiles(game: &str) -> Result<&'static [(&'static str, &'static str)], GenError> {
-    match game {
-        "yut" => Ok(yut::PROFILES),
-        "linkpop" => Ok(linkpop::PROFILES),
-        "samegame" => Ok(samegame::PROFILES),
-        "vexed" => Ok(vexed::PROFILES),
-        _ => Err(GenError::UnknownGame(game.to_string())),
+impl Profile {
+    pub const fn new(name: &'static str, about: &'static str) -> Profile {
+        Profile { name, about }
     }
 }
 
-/// Generates file number `index` (0-based) of a corpus.
-pub fn generate(
-    game: &str,
-    profile: &str,
-    options: &Options,
-    seed: u64,
-    index: u64,
-    oracle: Option<Oracle<'_>>,
+/// The options of games whose files hold many boards: how many, how large, with how many
+/// distinct symbols. A game flattens it into its own options; each game checks the values
+/// against its own limits.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardArgs {
+    /// Cases (boards) per file.
+    #[arg(long)]
+    pub cases: Option<usize>,
+    /// Board size RxC, each side N or A-B (e.g. 30x30, 5-12x5-12).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Number of distinct symbols (letters, values), N or A-B.
+    #[arg(long)]
+    pub symbols: Option<String>,
+}
+
+/// A game's options read from command-line words (without the program name), as `gen` reads
+/// them: for tests and tools that drive a generator directly.
+pub fn parse_args<A: clap::Args>(words: &[&str]) -> Result<A, clap::Error> {
+    let cmd = A::augment_args(clap::Command::new("gen"));
+    let matches = cmd.try_get_matches_from(std::iter::once("gen").chain(words.iter().copied()))?;
+    A::from_arg_matches(&matches)
+}
+
+/// One file of a corpus: which game, profile, seed and 0-based index it is. Its name and its
+/// random stream are functions of these four values only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileId<'a> {
+    pub game: &'a str,
+    pub profile: &'a str,
+    pub seed: u64,
+    pub index: u64,
+}
+
+impl FileId<'_> {
+    /// The file's random stream (see [`file_rng`]).
+    pub fn rng(&self) -> ChaCha8Rng {
+        file_rng(self.game, self.profile, self.seed, self.index)
+    }
+
+    /// `<game>-<profile>-<seed>-<k>`, `k` zero-padded to the width of the largest index of a
+    /// corpus of `count` files, so the names sort in index order.
+    pub fn stem(&self, count: u64) -> String {
+        let width = (count.max(1) - 1).to_string().len();
+        format!(
+            "{}-{}-{}-{:0width$}",
+            self.game, self.profile, self.seed, self.index
+        )
+    }
+}
+
+/// A game's generator of judge input files.
+pub trait Generator {
+    /// The game's own command-line options: only those the generator reads.
+    type Args: clap::Args + Send + Sync + 'static;
+    /// What the host lends the generator for a file, e.g. a solver for the game's own cases to
+    /// keep only candidates with a wanted answer. Generators that need nothing ignore it.
+    type Tools: ?Sized;
+    /// The profiles, in the order `gamebench list` shows them.
+    const PROFILES: &'static [Profile];
+
+    /// Writes the judge input of `file`, drawing every random choice from `dice`. The profile
+    /// is one of [`Generator::PROFILES`] (checked by [`generate`]).
+    fn generate(
+        file: &FileId<'_>,
+        args: &Self::Args,
+        dice: &mut Dice,
+        tools: &Self::Tools,
+    ) -> Result<String, GenError>;
+}
+
+/// Generates `file` with generator `G`: checks the profile, then runs `G` on the file's own
+/// random stream.
+pub fn generate<G: Generator>(
+    file: &FileId<'_>,
+    args: &G::Args,
+    tools: &G::Tools,
 ) -> Result<String, GenError> {
-    let known = profiles(game)?;
-    if !known.iter().any(|(name, _)| *name == profile) {
+    if !G::PROFILES.iter().any(|p| p.name == file.profile) {
         return Err(GenError::UnknownProfile {
-            game: game.to_string(),
-            profile: profile.to_string(),
-            known: known.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            game: file.game.to_string(),
+            profile: file.profile.to_string(),
+            known: G::PROFILES
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", "),
         });
     }
-    let mut dice = Dice::new(file_rng(game, profile, seed, index));
-    match game {
-        "yut" => yut::generate(profile, options, &mut dice),
-        "linkpop" => linkpop::generate(profile, options, &mut dice),
-        "samegame" => samegame::generate(profile, options, &mut dice),
-        "vexed" => vexed::generate(profile, options, &mut dice, index, oracle),
-        _ => Err(GenError::UnknownGame(game.to_string())),
-    }
+    let mut dice = Dice::new(file.rng());
+    G::generate(file, args, &mut dice, tools)
 }
 
 /// The random stream of one file: ChaCha8 keyed by (game, profile, seed, file index).
@@ -222,6 +264,11 @@ pub fn parse_size(text: &str) -> Result<(Span, Span), GenError> {
     Ok((parse_range("--size", r)?, parse_range("--size", c)?))
 }
 
+/// An optional `--size`, falling back to `default` (rows, cols).
+pub fn size_option(value: Option<&str>, default: (Span, Span)) -> Result<(Span, Span), GenError> {
+    value.map_or(Ok(default), parse_size)
+}
+
 /// Reads an optional range option, falling back to `default`, and clamps it into `limits`.
 pub fn range_option(
     option: &'static str,
@@ -249,12 +296,12 @@ mod tests {
     #[test]
     fn streams_depend_on_every_key_part() {
         let first = |g, p, s, i| file_rng(g, p, s, i).next_u64();
-        let base = first("yut", "random", 1, 0);
-        assert_eq!(base, first("yut", "random", 1, 0));
-        assert_ne!(base, first("yut", "random", 2, 0));
-        assert_ne!(base, first("yut", "random", 1, 1));
-        assert_ne!(base, first("yut", "long", 1, 0));
-        assert_ne!(base, first("vexed", "random", 1, 0));
+        let base = first("g", "p", 1, 0);
+        assert_eq!(base, first("g", "p", 1, 0));
+        assert_ne!(base, first("g", "p", 2, 0));
+        assert_ne!(base, first("g", "p", 1, 1));
+        assert_ne!(base, first("g", "q", 1, 0));
+        assert_ne!(base, first("h", "p", 1, 0));
     }
 
     #[test]
@@ -279,5 +326,76 @@ mod tests {
         assert_eq!(parse_size("30x30"), Ok(((30, 30), (30, 30))));
         assert_eq!(parse_size("1-10x2-40"), Ok(((1, 10), (2, 40))));
         assert!(parse_size("30").is_err());
+        assert_eq!(size_option(None, ((1, 2), (3, 4))), Ok(((1, 2), (3, 4))));
+        assert_eq!(range_option("--x", None, (2, 3), (1, 9)), Ok((2, 3)));
+        assert!(range_option("--x", Some("0-3"), (2, 3), (1, 9)).is_err());
+    }
+
+    #[test]
+    fn stems_are_zero_padded_to_the_largest_index() {
+        let file = |index| FileId {
+            game: "g",
+            profile: "p",
+            seed: 3,
+            index,
+        };
+        assert_eq!(file(0).stem(1), "g-p-3-0");
+        assert_eq!(file(0).stem(0), "g-p-3-0");
+        assert_eq!(file(7).stem(10), "g-p-3-7");
+        assert_eq!(file(7).stem(11), "g-p-3-07");
+        assert_eq!(file(42).stem(1000), "g-p-3-042");
+    }
+
+    /// A generator of one number per file, to test the generic checks.
+    struct Count;
+
+    #[derive(clap::Args)]
+    struct CountArgs {
+        #[arg(long)]
+        top: Option<String>,
+    }
+
+    impl Generator for Count {
+        type Args = CountArgs;
+        type Tools = ();
+        const PROFILES: &'static [Profile] = &[Profile::new("only", "a number")];
+
+        fn generate(
+            _file: &FileId<'_>,
+            args: &CountArgs,
+            dice: &mut Dice,
+            _tools: &(),
+        ) -> Result<String, GenError> {
+            let (lo, hi) = range_option("--top", args.top.as_deref(), (1, 9), (1, 99))?;
+            Ok(format!("{}\n", dice.range(lo, hi)))
+        }
+    }
+
+    #[test]
+    fn generate_checks_the_profile_and_is_deterministic() {
+        let args = CountArgs { top: None };
+        let file = FileId {
+            game: "count",
+            profile: "only",
+            seed: 1,
+            index: 0,
+        };
+        let text = generate::<Count>(&file, &args, &()).unwrap();
+        assert_eq!(text, generate::<Count>(&file, &args, &()).unwrap());
+        let other = FileId {
+            profile: "nope",
+            ..file
+        };
+        assert_eq!(
+            generate::<Count>(&other, &args, &()),
+            Err(GenError::UnknownProfile {
+                game: "count".into(),
+                profile: "nope".into(),
+                known: "only".into(),
+            })
+        );
+        let bad: CountArgs = parse_args(&["--top", "0-100"]).unwrap();
+        assert!(generate::<Count>(&file, &bad, &()).is_err());
+        assert!(parse_args::<CountArgs>(&["--cases", "3"]).is_err());
     }
 }

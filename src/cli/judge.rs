@@ -2,20 +2,18 @@
 //! `gen` (inputs and their expected outputs), and `list`.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 
-use gamebench::atomic::write_atomic;
-use gamebench::game::{EngineRef, Game, Verdict};
+use gamebench::game::{EngineRef, Game};
+use gamebench::generate::{self, GenArgs};
 use gamebench::judge::{judge_case, judge_file};
 use gamebench::registry;
 use gamebench::runner::resolve_internal;
 use gamebench::status::Exit;
-use gamebench_generators as generators;
 
-use super::{CheckArgs, GenArgs, SolveArgs, find_game, shards};
+use super::{CheckArgs, SolveArgs, find_game};
 
 fn read_input(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
     match file {
@@ -119,77 +117,8 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
 
 /// `gamebench gen GAME ...`: seeded input files and their expected outputs.
 pub fn gen_corpus(args: GenArgs) -> Result<Exit> {
-    let game = find_game(&args.game)?;
-    let engine = engine_of(game, args.engine.as_deref())?;
-    let budget = args.budget.budget()?;
-    let options = generators::Options {
-        cases: args.cases,
-        size: args.size.clone(),
-        symbols: args.symbols.clone(),
-        odd: args.odd,
-        weights: args.weights.clone(),
-        layout: args.layout.clone(),
-        moves: args.moves.clone(),
-        blocks: args.blocks.clone(),
-    };
-    // The oracle a generator may use to keep only cases with a wanted answer size.
-    let oracle = |text: &str| -> Option<u32> {
-        let parsed = game.parse(text.as_bytes()).into_iter().next()?;
-        let solved = judge_case(engine, 1, &parsed, &budget).ok()?;
-        (solved.verdict == Verdict::Solved).then_some(())?;
-        solved.score.and_then(|k| u32::try_from(k).ok())
-    };
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let width = (args.count.max(1) - 1).to_string().len();
-    let gen_shard = args.shards.shard()?;
-    let written: Vec<Result<bool>> = (0..args.count)
-        .into_par_iter()
-        .map(|k| {
-            let stem = format!("{}-{}-{}-{:0width$}", args.game, args.profile, args.seed, k);
-            let input = args.out.join(format!("{stem}.in"));
-            let expected = (!args.no_expected).then(|| input.with_extension("out"));
-            if !shards::gen_wants(
-                gen_shard,
-                args.shards.resume,
-                k,
-                &input,
-                expected.as_deref(),
-            ) {
-                return Ok(false);
-            }
-            let text = generators::generate(
-                &args.game,
-                &args.profile,
-                &options,
-                args.seed,
-                k,
-                Some(&oracle),
-            )?;
-            write_file(&input, text.as_bytes())?;
-            if let Some(output) = expected {
-                let judged = judge_file(engine, text.as_bytes(), &budget);
-                if let Some((index, e)) = judged.errors().next() {
-                    anyhow::bail!(
-                        "{}: case {index}: generated an invalid case: {e}",
-                        input.display()
-                    );
-                }
-                write_file(&output, judged.output().as_bytes())?;
-            }
-            Ok(true)
-        })
-        .collect();
-    let mut files = 0;
-    for result in written {
-        files += usize::from(result?);
-    }
-    eprintln!("wrote {files} file(s) to {}", args.out.display());
+    eprintln!("{}", generate::run(&args)?);
     Ok(Exit::Ok)
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomic(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// `gamebench list`: games, engines and generator profiles.
@@ -204,10 +133,8 @@ pub fn list() -> Result<Exit> {
             };
             println!("  engine  {}{default}: {}", engine.name(), engine.about());
         }
-        if let Ok(profiles) = generators::profiles(game.name()) {
-            for (name, about) in profiles {
-                println!("  profile {name}: {about}");
-            }
+        for profile in game.generator().profiles() {
+            println!("  profile {}: {}", profile.name, profile.about);
         }
     }
     Ok(Exit::Ok)

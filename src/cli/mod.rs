@@ -35,7 +35,7 @@ pub enum Command {
     /// Solve every case under PATH... in parallel; write outputs, CSV rows and a summary.
     Run(RunArgs),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
-    Gen(GenArgs),
+    Gen(gamebench::generate::GenArgs),
     /// Check an output file against an input (and an expected output, or the reference engine).
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
@@ -179,59 +179,6 @@ pub struct RunArgs {
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub shards: shards::RunShardArgs,
-}
-
-#[derive(Args)]
-pub struct GenArgs {
-    /// The game (see `gamebench list`).
-    pub game: String,
-    /// Generator profile (see `gamebench list`).
-    #[arg(long, short, default_value = "random")]
-    pub profile: String,
-    /// Seed: the same arguments give the same bytes on any machine.
-    #[arg(long, short, default_value_t = 1)]
-    pub seed: u64,
-    /// Number of files to write.
-    #[arg(long, short = 'n', default_value_t = 1)]
-    pub count: u64,
-    /// Output folder.
-    #[arg(long, short)]
-    pub out: PathBuf,
-    /// Cases per file (multi-case games).
-    #[arg(long)]
-    pub cases: Option<usize>,
-    /// Board size RxC, each side N or A-B (e.g. 30x30, 5-12x5-12).
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Number of distinct symbols / values / letters (N or A-B).
-    #[arg(long)]
-    pub symbols: Option<String>,
-    /// Link and Pop: allow symbols to occur an odd number of times.
-    #[arg(long)]
-    pub odd: bool,
-    /// Link and Pop attribute weights, e.g. U1D1L1R1S4.
-    #[arg(long)]
-    pub weights: Option<String>,
-    /// Layout: SameGame text (canonical, one-line, one-per-line, messy); Link and Pop board
-    /// (shuffled, diagonal, stripes).
-    #[arg(long)]
-    pub layout: Option<String>,
-    /// Number of moves / turns / selections (N or A-B); Vexed: the accepted minimum lengths.
-    #[arg(long)]
-    pub moves: Option<String>,
-    /// Number of blocks (Vexed), N or A-B.
-    #[arg(long)]
-    pub blocks: Option<String>,
-    /// Do not write expected outputs X.out beside the inputs.
-    #[arg(long)]
-    pub no_expected: bool,
-    /// Engine that writes the expected outputs (and filters Vexed puzzles); default: the fastest.
-    #[arg(long, short)]
-    pub engine: Option<String>,
-    #[command(flatten)]
-    pub budget: BudgetArgs,
-    #[command(flatten)]
-    pub shards: shards::ShardArgs,
 }
 
 #[derive(Args)]

@@ -1,6 +1,7 @@
-//! The command line of shards: the `--shard`, `--shard-count`, `--resume` (and, on `run`,
-//! `--shard-dir`) flags, the `merge` subcommand, the scheduler's thread count, and the
-//! exit-code policy of shards.
+//! The command line of shards: `run`'s shard flags (the shared `--shard`, `--shard-count`,
+//! `--resume` are [`gamebench::shard::ShardArgs`], also used by `gen`; `--shard-dir` is `run`'s
+//! own), the `merge` subcommand, the scheduler's thread count, and the exit-code policy of
+//! shards.
 //!
 //! Exit codes: a plain run keeps the usual policy (0 ok, 1 mismatch/unsolved/budget, 2 error).
 //! A shard (`run --shard`) exits 0 once its CSV and manifest are written, whatever the verdicts
@@ -17,25 +18,8 @@ use clap::Args;
 use gamebench::atomic::write_atomic;
 use gamebench::merge;
 use gamebench::results::{self, Record};
-use gamebench::shard::{self, Plan, Shard};
+use gamebench::shard::{self, Plan, ShardArgs};
 use gamebench::status::Exit;
-
-/// The shard flags shared by `run` and `gen`.
-#[derive(Args, Clone, Debug, Default)]
-pub struct ShardArgs {
-    /// Do only shard K of N (0-based `K/N`: the cases, or for gen the files, whose 0-based
-    /// position p in the sorted list has p mod N = K); `auto` = from SLURM_ARRAY_TASK_ID and
-    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shard-count.
-    #[arg(long, value_name = "K/N|auto")]
-    pub shard: Option<String>,
-    /// The number of shards, for --shard auto on Kubernetes Indexed Jobs (JOB_COMPLETION_INDEX).
-    #[arg(long, value_name = "N", requires = "shard")]
-    pub shard_count: Option<usize>,
-    /// Skip what an earlier attempt finished: cases with rows in the shard's (or --csv) file or
-    /// its journal; for gen, files already written.
-    #[arg(long)]
-    pub resume: bool,
-}
 
 /// The shard flags of `run`.
 #[derive(Args, Clone, Debug, Default)]
@@ -49,26 +33,6 @@ pub struct RunShardArgs {
 
 fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok()
-}
-
-impl ShardArgs {
-    /// The shard to do, if any.
-    pub fn shard(&self) -> Result<Option<Shard>> {
-        let shard = match self.shard.as_deref() {
-            None => return Ok(None),
-            Some("auto") => Shard::from_env(env_var, self.shard_count)?,
-            Some(text) => {
-                let shard = Shard::parse(text)?;
-                if let Some(n) = self.shard_count
-                    && n != shard.count
-                {
-                    bail!("--shard-count {n} contradicts --shard {text}");
-                }
-                shard
-            }
-        };
-        Ok(Some(shard))
-    }
 }
 
 /// `-j`: as given, else the scheduler's `SLURM_CPUS_PER_TASK`, else `None` (all cores).
@@ -118,20 +82,6 @@ pub fn exit_code(plan: Option<&Plan>, verdicts: Exit) -> Exit {
         Some(plan) if plan.shard.is_some() => Exit::Ok,
         _ => verdicts,
     }
-}
-
-/// Whether `gen` writes file `k`: it belongs to the shard, and with `--resume` it is not
-/// already there (files are written atomically, the input first, so they exist only whole).
-pub fn gen_wants(
-    shard: Option<Shard>,
-    resume: bool,
-    k: u64,
-    input: &Path,
-    expected: Option<&Path>,
-) -> bool {
-    let mine = shard.is_none_or(|s| usize::try_from(k).is_ok_and(|k| s.owns(k)));
-    let done = resume && input.exists() && expected.is_none_or(Path::exists);
-    mine && !done
 }
 
 /// Arguments of `merge`.

@@ -97,7 +97,7 @@ mod tests {
 
     fn row(engine: &str, file: &str, case: usize, time: u64) -> Row {
         Row {
-            game: "yut".into(),
+            game: "toy".into(),
             engine: engine.into(),
             file: file.into(),
             case,
@@ -145,8 +145,8 @@ mod tests {
         let expected = "\
 | game | engine | cases | ok | mismatch | error | unsolved | budget | total [ms] | min [ms] | median [ms] | max [ms] | relative |
 |:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|
-| yut | reference | 2 | 2 | 0 | 0 | 0 | 0 | 6.000 | 2.000 | 2.000 | 4.000 |  |
-| yut | table | 2 | 2 | 0 | 0 | 0 | 0 | 2.000 | 1.000 | 1.000 | 1.000 | 3.00 times faster than reference |
+| toy | reference | 2 | 2 | 0 | 0 | 0 | 0 | 6.000 | 2.000 | 2.000 | 4.000 |  |
+| toy | table | 2 | 2 | 0 | 0 | 0 | 0 | 2.000 | 1.000 | 1.000 | 1.000 | 3.00 times faster than reference |
 ";
         let records = Record::from_rows(&rows());
         let summary = summarize(&records, "reference");
@@ -165,16 +165,16 @@ mod tests {
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         let expected = serde_json::json!({
             "summary": [
-                {"game": "yut", "engine": "reference", "cases": 2, "ok": 2, "mismatch": 0, "error": 0,
+                {"game": "toy", "engine": "reference", "cases": 2, "ok": 2, "mismatch": 0, "error": 0,
                  "unsolved": 0, "budget": 0, "total_ns": 6000000, "median_ns": 2000000,
                  "min_ns": 2000000, "max_ns": 4000000, "speedup": null, "baseline": null},
-                {"game": "yut", "engine": "table", "cases": 2, "ok": 2, "mismatch": 0, "error": 0,
+                {"game": "toy", "engine": "table", "cases": 2, "ok": 2, "mismatch": 0, "error": 0,
                  "unsolved": 0, "budget": 0, "total_ns": 2000000, "median_ns": 1000000,
                  "min_ns": 1000000, "max_ns": 1000000, "speedup": 3.0, "baseline": "reference"}
             ],
             "slowest": [
-                {"game": "yut", "engine": "reference", "cases": [{"file": "a.in", "case": 1, "label": "", "time_ns": 4000000}]},
-                {"game": "yut", "engine": "table", "cases": [{"file": "a.in", "case": 1, "label": "", "time_ns": 1000000}]}
+                {"game": "toy", "engine": "reference", "cases": [{"file": "a.in", "case": 1, "label": "", "time_ns": 4000000}]},
+                {"game": "toy", "engine": "table", "cases": [{"file": "a.in", "case": 1, "label": "", "time_ns": 1000000}]}
             ]
         });
         assert_eq!(value, expected);
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn slowest_text_names_file_and_case() {
         let text = slowest_text(&slowest(&Record::from_rows(&rows()), 2));
-        assert!(text.contains("slowest cases of yut / reference:\n   1.    4.00 ms  a.in case 1\n   2.    2.00 ms  b.in case 1\n"), "{text}");
+        assert!(text.contains("slowest cases of toy / reference:\n   1.    4.00 ms  a.in case 1\n   2.    2.00 ms  b.in case 1\n"), "{text}");
     }
 
     #[test]
@@ -192,7 +192,7 @@ mod tests {
         let records = Record::from_rows(&rows());
         let svg = render(&BoxPlot, &records, &[], &[]);
         assert!(svg.starts_with("<svg"));
-        assert!(svg.contains("yut/reference") && svg.contains("yut/table"));
+        assert!(svg.contains("toy/reference") && svg.contains("toy/table"));
         let empty = Report {
             summary: &[],
             slowest: &[],

@@ -1,4 +1,5 @@
-//! The games, one folder each. Register a new game in [`crate::registry`].
+//! The games, one folder each (rules, parser/formatter, checker, engines, generator). Register
+//! a new game in [`crate::registry`].
 
 pub mod linkpop;
 pub mod samegame;

@@ -11,10 +11,11 @@
 //! lines on the padded board, and a per-cell "moved this turn" mark); [`bitboard_engine`] keeps
 //! the padded board as a [`bitboard::Bitboard`] and finds pairs in priority order with early
 //! exit. Invariant shared by both: a [`Board`] only ever holds `rows * cols` cells, with
-//! `1 <= rows, cols <= MAX_SIDE`.
+//! `1 <= rows, cols <= MAX_SIDE`. [`generator`] writes seeded judge files.
 
 pub mod bitboard;
 pub mod bitboard_engine;
+pub mod generator;
 pub mod reference;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};

@@ -10,12 +10,14 @@
 //! - [`parse`]: the byte-level tokenizer and the stream parser (one [`Parsed`] per grid).
 //! - [`mod@reference`]: a 2-D grid, explicit-stack flood fill, the statement followed literally.
 //! - [`bitboard`]: one packed word per column, bit-parallel region growth, word-level gravity.
+//! - [`generator`]: seeded judge files, played on the reference engine's board.
 //!
 //! Invariants: a [`Game`] has 1..=[`MAX_ROWS`] rows, 1..=[`MAX_COLS`] columns and cell values
 //! 0..=[`MAX_VALUE`] (0 is an ordinary value, never "empty"); selections are kept as read
 //! (saturated at `u32::MAX`), and out-of-range ones are ignored by the engines.
 
 pub mod bitboard;
+pub mod generator;
 pub mod parse;
 pub mod reference;
 

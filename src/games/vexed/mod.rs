@@ -21,6 +21,7 @@
 
 pub mod bitset;
 pub mod check;
+pub mod generator;
 pub mod grid;
 mod meter;
 pub mod reference;

@@ -5,9 +5,10 @@
 //! See `spec/yut.md`; the rules live in [`board`] (stations, routes, drawing) and in the
 //! engines: [`reference`] walks the routes step by step as the statement tells it, and [`table`]
 //! looks destinations up in a hand-written (station, steps) table and keeps the board as one
-//! token mask per station.
+//! token mask per station. [`generator`] writes seeded games, played on the reference's model.
 
 pub mod board;
+pub mod generator;
 pub mod reference;
 pub mod table;
 

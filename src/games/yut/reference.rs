@@ -2,7 +2,8 @@
 //!
 //! The route is chosen by the station a move starts on; the token then walks one station per
 //! step along that route, and one step past cham-meoki escapes. Stacks and catches are found by
-//! looking at every token. Simple and slow on purpose: it is the oracle for [`super::table`].
+//! looking at every token. Simple and slow on purpose: it is the oracle for [`super::table`],
+//! and the model the generator plays its games on ([`play`]).
 
 use super::board::{
     BANG_ROUTE, DUET_MO_ROUTE, MO_ROUTE, OUTER_ROUTE, Place, Station, TOKEN_COUNT, Token,
@@ -46,34 +47,41 @@ pub fn destination(from: Option<Station>, steps: u8) -> Place {
 pub fn solve(replay: &Replay, _budget: &Budget) -> Result<Outcome<FinalPlaces>, CaseError> {
     let mut places: FinalPlaces = [Place::Start; TOKEN_COUNT];
     for turn in &replay.turns {
-        let mover = turn.token;
-        let from = match places[mover.index()] {
-            Place::Escaped => return Err(escaped_token_error(turn)),
-            Place::Start => None,
-            Place::On(station) => Some(station),
-        };
-        let to = destination(from, turn.throw.steps());
-        // A token on the board carries its own team's tokens on the same station; from START it
-        // moves alone.
-        let movers: Vec<usize> = match from {
-            None => vec![mover.index()],
-            Some(station) => (0..TOKEN_COUNT)
-                .filter(|&i| {
-                    places[i] == Place::On(station) && Token::from_index(i).team() == mover.team()
-                })
-                .collect(),
-        };
-        for i in movers {
-            places[i] = to;
+        if places[turn.token.index()] == Place::Escaped {
+            return Err(escaped_token_error(turn));
         }
-        // Catch: opponents on the destination go back to START.
-        if let Place::On(_) = to {
-            for (i, place) in places.iter_mut().enumerate() {
-                if *place == to && Token::from_index(i).team() != mover.team() {
-                    *place = Place::Start;
-                }
+        play(&mut places, turn.token, turn.throw.steps());
+    }
+    Ok(Outcome::solved(places, replay.turns.len() as u64))
+}
+
+/// Moves `mover` (not escaped) by `steps`: a token on the board carries its own team's tokens
+/// on the same station (from START it moves alone), and opponents on the destination go back to
+/// START.
+pub(crate) fn play(places: &mut FinalPlaces, mover: Token, steps: u8) {
+    let from = match places[mover.index()] {
+        Place::On(station) => Some(station),
+        Place::Start => None,
+        Place::Escaped => unreachable!("an escaped token never moves"),
+    };
+    let to = destination(from, steps);
+    let movers: Vec<usize> = match from {
+        None => vec![mover.index()],
+        Some(station) => (0..TOKEN_COUNT)
+            .filter(|&i| {
+                places[i] == Place::On(station) && Token::from_index(i).team() == mover.team()
+            })
+            .collect(),
+    };
+    for i in movers {
+        places[i] = to;
+    }
+    // Catch: opponents on the destination go back to START.
+    if let Place::On(_) = to {
+        for (i, place) in places.iter_mut().enumerate() {
+            if *place == to && Token::from_index(i).team() != mover.team() {
+                *place = Place::Start;
             }
         }
     }
-    Ok(Outcome::solved(places, replay.turns.len() as u64))
 }

@@ -248,11 +248,11 @@ fn parse_errors_name_the_line() {
 #[test]
 fn engines_agree_on_generated_games() {
     // 2,000 generated games over all profiles: the table engine must match the reference.
-    let options = gamebench_generators::Options::default();
-    for profile in ["random", "long", "catch", "stack", "shortcut"] {
+    let options = generator::YutArgs::default();
+    for profile in <Yut as gamebench_generators::Generator>::PROFILES {
+        let profile = profile.name;
         for k in 0..400 {
-            let text =
-                gamebench_generators::generate("yut", profile, &options, 42, k, None).unwrap();
+            let text = crate::generate::file::<Yut>(profile, &options, 42, k).unwrap();
             let replay = parse_replay(text.as_bytes()).unwrap();
             let a = reference::solve(&replay, &Budget::UNLIMITED)
                 .unwrap()

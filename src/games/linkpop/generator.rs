@@ -13,37 +13,75 @@
 //! Profiles differ only in their defaults (every option overrides them):
 //! `random` (1-30 x 1-30, 1-26 symbols, uniform attributes), `still` (all `S`), `moving` (no
 //! `S`), `worst` (30 x 30 boards found slowest for the bitboard engine by the sweep recorded
-//! in `corpora/linkpop/README.md`).
+//! in `corpora/linkpop/README.md`). Invariant: every written board is within the statement's
+//! limits, and unless `--odd` every symbol occurs an even number of times.
 
-use crate::{Dice, GenError, Options, parse_size, range_option};
+use gamebench_generators::{
+    BoardArgs, Dice, FileId, GenError, Generator, Profile, range_option, size_option,
+};
 
-pub const PROFILES: &[(&str, &str)] = &[
-    (
-        "random",
-        "1-30 x 1-30 boards, 1-26 symbols, uniform attributes (all options apply)",
-    ),
-    ("still", "every block stands still (S)"),
-    (
-        "moving",
-        "no block stands still: heavy movement after every pop",
-    ),
-    (
-        "worst",
-        "30 x 30, 26 symbols shuffled, every block moves up: slowest found for `bitboard`",
-    ),
-];
+use super::{Attr, LinkPop, MAX_SIDE, SYMBOLS};
+use crate::generate::Solver;
 
-/// Largest side and most cases per file the statement allows.
-const MAX_SIDE: u64 = 30;
+/// Link and Pop's own `gen` options.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LinkPopArgs {
+    /// `--cases` (1-30), `--size` (sides 1-30), `--symbols` (1-26).
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Allow symbols to occur an odd number of times.
+    #[arg(long)]
+    pub odd: bool,
+    /// Attribute weights, e.g. U1D1L1R1S4 (unnamed letters weigh 0).
+    #[arg(long)]
+    pub weights: Option<String>,
+    /// Board layout: shuffled, diagonal or stripes.
+    #[arg(long)]
+    pub layout: Option<String>,
+}
+
+const RANDOM: &str = "random";
+const STILL: &str = "still";
+const MOVING: &str = "moving";
+const WORST: &str = "worst";
+
+impl Generator for LinkPop {
+    type Args = LinkPopArgs;
+    type Tools = Solver<LinkPop>;
+    const PROFILES: &'static [Profile] = &[
+        Profile::new(
+            RANDOM,
+            "1-30 x 1-30 boards, 1-26 symbols, uniform attributes (all options apply)",
+        ),
+        Profile::new(STILL, "every block stands still (S)"),
+        Profile::new(
+            MOVING,
+            "no block stands still: heavy movement after every pop",
+        ),
+        Profile::new(
+            WORST,
+            "30 x 30, 26 symbols shuffled, every block moves up: slowest found for `bitboard`",
+        ),
+    ];
+
+    fn generate(
+        file: &FileId<'_>,
+        args: &LinkPopArgs,
+        dice: &mut Dice,
+        _solver: &Solver<LinkPop>,
+    ) -> Result<String, GenError> {
+        generate(file.profile, args, dice)
+    }
+}
+
+/// Most cases per file the statement allows.
 const MAX_CASES: u64 = 30;
 const DEFAULT_CASES: u64 = 30;
-/// Symbols `A`..`Z`.
-const MAX_SYMBOLS: u64 = 26;
-/// Attribute letters in weight order.
-const ATTRS: &[u8; 5] = b"UDLRS";
+/// Attributes in weight order (`U1D1L1R1S1`).
+const ATTRS: [Attr; 5] = [Attr::Up, Attr::Down, Attr::Left, Attr::Right, Attr::Still];
 
 /// The worst-case defaults (see the sweep in `corpora/linkpop/README.md`).
-const WORST_SYMBOLS: (u64, u64) = (26, 26);
+const WORST_SYMBOLS: (u64, u64) = (SYMBOLS as u64, SYMBOLS as u64);
 const WORST_WEIGHTS: [u64; 5] = [1, 0, 0, 0, 0];
 const WORST_LAYOUT: Layout = Layout::Shuffled;
 
@@ -80,18 +118,16 @@ pub fn parse_weights(text: &str) -> Result<[u64; 5], GenError> {
     while i < bytes.len() {
         let slot = ATTRS
             .iter()
-            .position(|&a| a == bytes[i].to_ascii_uppercase())
+            .position(|a| a.letter() == bytes[i].to_ascii_uppercase())
             .ok_or_else(|| {
                 bad(format!(
                     "{text:?}: expected one of UDLRS at {:?}",
                     &text[i..]
                 ))
             })?;
+        let letter = ATTRS[slot].letter() as char;
         if std::mem::replace(&mut seen[slot], true) {
-            return Err(bad(format!(
-                "{text:?}: {} given twice",
-                ATTRS[slot] as char
-            )));
+            return Err(bad(format!("{text:?}: {letter} given twice")));
         }
         let start = i + 1;
         let mut end = start;
@@ -100,7 +136,7 @@ pub fn parse_weights(text: &str) -> Result<[u64; 5], GenError> {
         }
         weights[slot] = text[start..end]
             .parse()
-            .map_err(|_| bad(format!("{text:?}: {} needs a weight", ATTRS[slot] as char)))?;
+            .map_err(|_| bad(format!("{text:?}: {letter} needs a weight")))?;
         i = end;
     }
     if weights.iter().all(|&w| w == 0) || weights.iter().any(|&w| w > u64::from(u32::MAX)) {
@@ -112,9 +148,10 @@ pub fn parse_weights(text: &str) -> Result<[u64; 5], GenError> {
 }
 
 /// Generates one file.
-pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<String, GenError> {
-    let worst = profile == "worst";
-    let cases = match options.cases {
+fn generate(profile: &str, options: &LinkPopArgs, dice: &mut Dice) -> Result<String, GenError> {
+    let worst = profile == WORST;
+    let max_side = MAX_SIDE as u64;
+    let cases = match options.board.cases {
         None => DEFAULT_CASES,
         Some(n) if (1..=MAX_CASES).contains(&(n as u64)) => n as u64,
         Some(n) => {
@@ -125,18 +162,16 @@ pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<Str
         }
     };
     let default_side = if worst {
-        (MAX_SIDE, MAX_SIDE)
+        (max_side, max_side)
     } else {
-        (1, MAX_SIDE)
+        (1, max_side)
     };
-    let ((rlo, rhi), (clo, chi)) = match &options.size {
-        Some(text) => parse_size(text)?,
-        None => (default_side, default_side),
-    };
-    if rlo < 1 || clo < 1 || rhi > MAX_SIDE || chi > MAX_SIDE {
+    let ((rlo, rhi), (clo, chi)) =
+        size_option(options.board.size.as_deref(), (default_side, default_side))?;
+    if rlo < 1 || clo < 1 || rhi > max_side || chi > max_side {
         return Err(GenError::BadOption {
             option: "--size",
-            message: format!("sides must lie in 1-{MAX_SIDE}"),
+            message: format!("sides must lie in 1-{max_side}"),
         });
     }
     if !options.odd && rlo == rhi && clo == chi && rlo * clo % 2 == 1 {
@@ -145,22 +180,19 @@ pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<Str
             message: format!("{rlo}x{clo} has an odd number of cells: add --odd"),
         });
     }
+    let all_symbols = (1, SYMBOLS as u64);
     let symbols = range_option(
         "--symbols",
-        options.symbols.as_deref(),
-        if worst {
-            WORST_SYMBOLS
-        } else {
-            (1, MAX_SYMBOLS)
-        },
-        (1, MAX_SYMBOLS),
+        options.board.symbols.as_deref(),
+        if worst { WORST_SYMBOLS } else { all_symbols },
+        all_symbols,
     )?;
     let weights = match &options.weights {
         Some(text) => parse_weights(text)?,
         None => match profile {
-            "still" => [0, 0, 0, 0, 1],
-            "moving" => [1, 1, 1, 1, 0],
-            "worst" => WORST_WEIGHTS,
+            STILL => [0, 0, 0, 0, 1],
+            MOVING => [1, 1, 1, 1, 0],
+            WORST => WORST_WEIGHTS,
             _ => [1; 5],
         },
     };
@@ -191,7 +223,7 @@ pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<Str
                     format!(
                         "{}{}",
                         (b'A' + s) as char,
-                        ATTRS[dice.weighted(&weights)] as char
+                        ATTRS[dice.weighted(&weights)].letter() as char
                     )
                 })
                 .collect();
@@ -257,11 +289,14 @@ fn symbols_for(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::file_rng;
 
-    fn file(profile: &str, options: &Options, seed: u64) -> String {
-        let mut dice = Dice::new(file_rng("linkpop", profile, seed, 0));
-        generate(profile, options, &mut dice).unwrap()
+    fn args(words: &[&str]) -> LinkPopArgs {
+        gamebench_generators::parse_args(words).unwrap()
+    }
+    use crate::game::Rules;
+
+    fn file(profile: &str, options: &LinkPopArgs, seed: u64) -> String {
+        crate::generate::file::<LinkPop>(profile, options, seed, 0).unwrap()
     }
 
     /// (rows, cols, tokens) of each case.
@@ -297,38 +332,30 @@ mod tests {
 
     #[test]
     fn same_seed_same_bytes() {
-        let o = Options::default();
-        assert_eq!(file("random", &o, 3), file("random", &o, 3));
-        assert_ne!(file("random", &o, 3), file("random", &o, 4));
+        let o = LinkPopArgs::default();
+        assert_eq!(file(RANDOM, &o, 3), file(RANDOM, &o, 3));
+        assert_ne!(file(RANDOM, &o, 3), file(RANDOM, &o, 4));
     }
 
     #[test]
     fn counts_are_even_unless_odd_is_asked() {
-        for profile in ["random", "still", "moving", "worst"] {
+        for profile in LinkPop::PROFILES {
             for layout in [None, Some("diagonal"), Some("stripes")] {
-                let o = Options {
-                    layout: layout.map(str::to_string),
-                    ..Options::default()
-                };
-                for (rows, cols, tokens) in cases(&file(profile, &o, 9)) {
+                let o = args(&layout.map_or(vec![], |l| vec!["--layout", l]));
+                for (rows, cols, tokens) in cases(&file(profile.name, &o, 9)) {
                     assert!((1..=30).contains(&rows) && (1..=30).contains(&cols));
                     let mut counts = [0usize; 26];
                     for t in &tokens {
                         let b = t.as_bytes();
-                        assert!(b[0].is_ascii_uppercase() && ATTRS.contains(&b[1]), "{t}");
+                        assert!(b[0].is_ascii_uppercase() && Attr::from_letter(b[1]).is_some());
                         counts[usize::from(b[0] - b'A')] += 1;
                     }
-                    assert!(counts.iter().all(|c| c % 2 == 0), "{profile} {layout:?}");
+                    assert!(counts.iter().all(|c| c % 2 == 0), "{profile:?} {layout:?}");
                 }
             }
         }
-        let o = Options {
-            odd: true,
-            size: Some("3x3".into()),
-            symbols: Some("5".into()),
-            ..Options::default()
-        };
-        let any_odd = cases(&file("random", &o, 1)).iter().any(|(_, _, tokens)| {
+        let o = args(&["--odd", "--size", "3x3", "--symbols", "5"]);
+        let any_odd = cases(&file(RANDOM, &o, 1)).iter().any(|(_, _, tokens)| {
             (b'A'..=b'E').any(|s| tokens.iter().filter(|t| t.as_bytes()[0] == s).count() % 2 == 1)
         });
         assert!(any_odd);
@@ -336,8 +363,8 @@ mod tests {
 
     #[test]
     fn profiles_set_their_defaults() {
-        let o = Options::default();
-        let text = file("worst", &o, 1);
+        let o = LinkPopArgs::default();
+        let text = file(WORST, &o, 1);
         let parsed = cases(&text);
         assert_eq!(parsed.len(), 30);
         assert!(parsed.iter().all(|(r, c, _)| (*r, *c) == (30, 30)));
@@ -347,14 +374,10 @@ mod tests {
                 .flat_map(|(_, _, t)| t.iter().map(|t| t.as_bytes()[1]))
                 .collect()
         };
-        assert!(attrs("still").iter().all(|&a| a == b'S'));
-        assert!(attrs("moving").iter().all(|&a| a != b'S'));
-        let o = Options {
-            cases: Some(2),
-            weights: Some("L3".into()),
-            ..Options::default()
-        };
-        let parsed = cases(&file("random", &o, 5));
+        assert!(attrs(STILL).iter().all(|&a| a == b'S'));
+        assert!(attrs(MOVING).iter().all(|&a| a != b'S'));
+        let o = args(&["--cases", "2", "--weights", "L3"]);
+        let parsed = cases(&file(RANDOM, &o, 5));
         assert_eq!(parsed.len(), 2);
         assert!(
             parsed
@@ -364,37 +387,25 @@ mod tests {
     }
 
     #[test]
+    fn generated_files_parse() {
+        let text = file(RANDOM, &LinkPopArgs::default(), 7);
+        assert!(
+            LinkPop::parse(text.as_bytes())
+                .iter()
+                .all(|p| p.case.is_ok())
+        );
+    }
+
+    #[test]
     fn bad_options_are_refused() {
-        let mut dice = Dice::new(file_rng("linkpop", "random", 0, 0));
-        let mut try_with = |o: Options| generate("random", &o, &mut dice).is_err();
-        assert!(try_with(Options {
-            size: Some("31x2".into()),
-            ..Options::default()
-        }));
-        assert!(try_with(Options {
-            size: Some("3x3".into()),
-            ..Options::default()
-        }));
-        assert!(try_with(Options {
-            symbols: Some("27".into()),
-            ..Options::default()
-        }));
-        assert!(try_with(Options {
-            cases: Some(31),
-            ..Options::default()
-        }));
-        assert!(try_with(Options {
-            weights: Some("S0".into()),
-            ..Options::default()
-        }));
-        assert!(try_with(Options {
-            weights: Some("X1".into()),
-            ..Options::default()
-        }));
-        assert!(try_with(Options {
-            layout: Some("spiral".into()),
-            ..Options::default()
-        }));
+        let try_with = |o: LinkPopArgs| crate::generate::file::<LinkPop>(RANDOM, &o, 0, 0).is_err();
+        assert!(try_with(args(&["--size", "31x2"])));
+        assert!(try_with(args(&["--size", "3x3"])));
+        assert!(try_with(args(&["--symbols", "27"])));
+        assert!(try_with(args(&["--cases", "31"])));
+        assert!(try_with(args(&["--weights", "S0"])));
+        assert!(try_with(args(&["--weights", "X1"])));
+        assert!(try_with(args(&["--layout", "spiral"])));
         assert_eq!(parse_weights("U1D2L3R4S5"), Ok([1, 2, 3, 4, 5]));
         assert_eq!(parse_weights("S4"), Ok([0, 0, 0, 0, 4]));
     }

@@ -1,45 +1,85 @@
 //! SameGame streams: `--cases` grids per file, each `M N`, the M*N values (bottom row first),
 //! selection pairs and `0 0`; the file ends with the header `0 0`.
 //!
-//! The generator keeps its own small model of the game ([`Sim`]: columns of values, bottom
-//! first, empty columns dropped), independent of gamebench, so it knows which selections are
-//! valid, which are singletons and which cells are empty, and can win games on purpose.
+//! The generator plays every grid on the reference engine's board (`reference::Board`: region,
+//! removal, gravity, column collapse) as it writes the selections, so it knows which selections
+//! are valid, which are singletons and which cells are empty, and can win games on purpose.
 //! Selections mix valid cells, singletons, empty cells (above a column's top or in a vacated
 //! column) and out-of-range pairs (`0 c`, `r 0`, `99 99`, `123456 c`, one past the edge).
 //! `--layout` chooses the whitespace: canonical (header, one line per grid row, one pair per
 //! line), one-line, one-per-line (one token per line) or messy (random spaces, tabs and
-//! blank lines). Every file ends with a newline.
+//! blank lines). Invariants: every layout of a seed holds the same tokens; every file ends
+//! with a newline; a `won` grid is won before its extra pairs.
 
-use crate::{Dice, GenError, Options, file_rng, parse_range, parse_size, range_option};
+use gamebench_generators::{
+    BoardArgs, Dice, FileId, GenError, Generator, Profile, Span, file_rng, parse_range,
+    range_option, size_option,
+};
 
-pub const PROFILES: &[(&str, &str)] = &[
-    (
-        "random",
-        "1-10 x 1-40, 2-6 values, 0-60 selections of every kind",
-    ),
-    ("full", "7-10 x 25-40, 3-5 values, 50-300 selections"),
-    (
-        "won",
-        "small grids won on purpose, then extra pairs (including `0 c`) through `0 0`",
-    ),
-    (
-        "shapes",
-        "1x1, 1x40, 10x1, 10x40 and boards with no move, in turn",
-    ),
-    (
-        "throughput",
-        "10x40, 4 values, 150-300 selections each (2,500 grids per file)",
-    ),
-];
+use super::reference::Board;
+use super::{MAX_COLS as MAX_COLS_USIZE, MAX_ROWS as MAX_ROWS_USIZE, MIN_REGION, SameGame};
+use crate::game::Rules;
+use crate::generate::Solver;
+
+/// SameGame's own `gen` options.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SameGameArgs {
+    /// `--cases` (grids per file), `--size` (at most 10x40), `--symbols` (values, 1-10).
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Text layout: canonical, one-line, one-per-line or messy (only the whitespace changes).
+    #[arg(long)]
+    pub layout: Option<String>,
+    /// Selections per grid, N or A-B.
+    #[arg(long)]
+    pub moves: Option<String>,
+}
+
+const RANDOM: &str = "random";
+const FULL: &str = "full";
+const WON: &str = "won";
+const SHAPES: &str = "shapes";
+const THROUGHPUT: &str = "throughput";
+
+impl Generator for SameGame {
+    type Args = SameGameArgs;
+    type Tools = Solver<SameGame>;
+    const PROFILES: &'static [Profile] = &[
+        Profile::new(
+            RANDOM,
+            "1-10 x 1-40, 2-6 values, 0-60 selections of every kind",
+        ),
+        Profile::new(FULL, "7-10 x 25-40, 3-5 values, 50-300 selections"),
+        Profile::new(
+            WON,
+            "small grids won on purpose, then extra pairs (including `0 c`) through `0 0`",
+        ),
+        Profile::new(
+            SHAPES,
+            "1x1, 1x40, 10x1, 10x40 and boards with no move, in turn",
+        ),
+        Profile::new(
+            THROUGHPUT,
+            "10x40, 4 values, 150-300 selections each (2,500 grids per file)",
+        ),
+    ];
+
+    fn generate(
+        file: &FileId<'_>,
+        args: &SameGameArgs,
+        dice: &mut Dice,
+        _solver: &Solver<SameGame>,
+    ) -> Result<String, GenError> {
+        generate(file.profile, args, dice)
+    }
+}
 
 /// Largest number of rows.
-const MAX_ROWS: u64 = 10;
+const MAX_ROWS: u64 = MAX_ROWS_USIZE as u64;
 /// Largest number of columns.
-const MAX_COLS: u64 = 40;
+const MAX_COLS: u64 = MAX_COLS_USIZE as u64;
 /// Number of distinct values 0..=9.
-const MAX_SYMBOLS: u64 = 10;
-/// Smallest removable region.
-const MIN_REGION: usize = 2;
+const MAX_SYMBOLS: u64 = super::MAX_VALUE as u64 + 1;
 /// The large out-of-range value the statement mentions.
 const HUGE: u64 = 123_456;
 /// Random cells tried when looking for a valid (removable) selection.
@@ -51,51 +91,35 @@ const WIN_PLAYOUTS: usize = 20;
 const EXTRA_AFTER_WIN: (u64, u64) = (1, 8);
 
 /// Defaults of one profile.
-struct Profile {
+struct Defaults {
     cases: usize,
-    rows: (u64, u64),
-    cols: (u64, u64),
-    symbols: (u64, u64),
-    moves: (u64, u64),
+    rows: Span,
+    cols: Span,
+    symbols: Span,
+    moves: Span,
 }
 
-fn defaults(profile: &str) -> Profile {
-    match profile {
-        "full" => Profile {
-            cases: 10,
-            rows: (7, 10),
-            cols: (25, 40),
-            symbols: (3, 5),
-            moves: (50, 300),
-        },
-        "won" => Profile {
-            cases: 20,
-            rows: (2, 5),
-            cols: (2, 8),
-            symbols: (2, 3),
-            moves: (0, 0),
-        },
-        "shapes" => Profile {
-            cases: 10,
-            rows: (1, 10),
-            cols: (1, 40),
-            symbols: (2, 4),
-            moves: (0, 40),
-        },
-        "throughput" => Profile {
-            cases: 2500,
-            rows: (MAX_ROWS, MAX_ROWS),
-            cols: (MAX_COLS, MAX_COLS),
-            symbols: (4, 4),
-            moves: (150, 300),
-        },
-        _ => Profile {
-            cases: 20,
-            rows: (1, 10),
-            cols: (1, 40),
-            symbols: (2, 6),
-            moves: (0, 60),
-        },
+fn defaults(profile: &str) -> Defaults {
+    // (cases, rows, cols, symbols, moves)
+    let (cases, rows, cols, symbols, moves) = match profile {
+        FULL => (10, (7, 10), (25, 40), (3, 5), (50, 300)),
+        WON => (20, (2, 5), (2, 8), (2, 3), (0, 0)),
+        SHAPES => (10, (1, 10), (1, 40), (2, 4), (0, 40)),
+        THROUGHPUT => (
+            2500,
+            (MAX_ROWS, MAX_ROWS),
+            (MAX_COLS, MAX_COLS),
+            (4, 4),
+            (150, 300),
+        ),
+        _ => (20, (1, 10), (1, 40), (2, 6), (0, 60)),
+    };
+    Defaults {
+        cases,
+        rows,
+        cols,
+        symbols,
+        moves,
     }
 }
 
@@ -139,7 +163,7 @@ const MESSY_WEIGHTS: &[u64] = &[8, 2, 2, 1, 2, 1, 1];
 
 impl Writer {
     fn new(layout: Layout, dice: &mut Dice) -> Writer {
-        let spacing = Dice::new(file_rng("samegame", "spacing", dice.below(u64::MAX), 0));
+        let spacing = Dice::new(file_rng(SameGame::NAME, "spacing", dice.below(u64::MAX), 0));
         Writer {
             layout,
             text: String::new(),
@@ -182,143 +206,79 @@ impl Writer {
     }
 }
 
-/// The generator's model of a game: columns of values, bottom first; empty columns removed.
-#[derive(Debug, Clone)]
-struct Sim {
-    rows: usize,
-    cols: usize,
-    columns: Vec<Vec<u8>>,
+/// A board of `rows x cols` row-major values, bottom row first.
+fn board_of(rows: usize, cols: usize, cells: &[u8]) -> Board {
+    Board::new(rows, cols, |r, c| cells[r * cols + c])
 }
 
-impl Sim {
-    /// A game from row-major values, bottom row first.
-    fn new(rows: usize, cols: usize, cells: &[u8]) -> Sim {
-        let columns = (0..cols)
-            .map(|c| (0..rows).map(|r| cells[r * cols + c]).collect())
-            .collect();
-        Sim {
-            rows,
-            cols,
-            columns,
+/// The number of cells left.
+fn occupied(board: &Board) -> usize {
+    (0..board.cols()).map(|c| board.height(c)).sum()
+}
+
+/// The `index`-th occupied cell, column by column, bottom first.
+fn occupied_cell(board: &Board, mut index: usize) -> (usize, usize) {
+    for c in 0..board.cols() {
+        let height = board.height(c);
+        if index < height {
+            return (index, c);
         }
+        index -= height;
     }
+    unreachable!("index < occupied()")
+}
 
-    fn value(&self, row: usize, col: usize) -> Option<u8> {
-        self.columns
-            .get(col)
-            .and_then(|column| column.get(row))
-            .copied()
+/// A random occupied cell whose region is removable (`removable`) or a region of one (not
+/// `removable`), if one is found in a few tries.
+fn random_occupied(board: &Board, removable: bool, dice: &mut Dice) -> Option<(usize, usize)> {
+    let occupied = occupied(board);
+    if occupied == 0 {
+        return None;
     }
+    (0..VALID_TRIES).find_map(|_| {
+        let (r, c) = occupied_cell(board, dice.below(occupied as u64) as usize);
+        ((board.region(r, c).len() >= MIN_REGION) == removable).then_some((r, c))
+    })
+}
 
-    fn is_won(&self) -> bool {
-        self.columns.is_empty()
+/// A random empty cell inside the grid, if any.
+fn random_empty(board: &Board, dice: &mut Dice) -> Option<(usize, usize)> {
+    let (rows, cols) = (board.rows(), board.cols());
+    let empties = rows * cols - occupied(board);
+    if empties == 0 {
+        return None;
     }
-
-    fn occupied(&self) -> usize {
-        self.columns.iter().map(Vec::len).sum()
-    }
-
-    /// The `index`-th occupied cell, column by column.
-    fn occupied_cell(&self, mut index: usize) -> (usize, usize) {
-        for (c, column) in self.columns.iter().enumerate() {
-            if index < column.len() {
-                return (index, c);
-            }
-            index -= column.len();
+    let mut index = dice.below(empties as u64) as usize;
+    for c in 0..cols {
+        let height = board.height(c);
+        let free = rows - height;
+        if index < free {
+            return Some((height + index, c));
         }
-        unreachable!("index < occupied()")
+        index -= free;
     }
+    unreachable!("index < empties")
+}
 
-    /// The region of an occupied cell (4-connected, same value).
-    fn region(&self, row: usize, col: usize) -> Vec<(usize, usize)> {
-        let value = self.value(row, col);
-        let mut seen = vec![(row, col)];
-        let mut stack = vec![(row, col)];
-        while let Some((r, c)) = stack.pop() {
-            let mut next = vec![(r + 1, c), (r, c + 1)];
-            if r > 0 {
-                next.push((r - 1, c));
-            }
-            if c > 0 {
-                next.push((r, c - 1));
-            }
-            for (nr, nc) in next {
-                if self.value(nr, nc) == value && !seen.contains(&(nr, nc)) {
-                    seen.push((nr, nc));
-                    stack.push((nr, nc));
-                }
-            }
-        }
-        seen
+/// A random pair outside the grid (1-based, as written).
+fn random_outside(board: &Board, dice: &mut Dice) -> (u64, u64) {
+    let (rows, cols) = (board.rows() as u64, board.cols() as u64);
+    let row = dice.range(1, rows);
+    let col = dice.range(1, cols);
+    match dice.below(6) {
+        0 => (0, col),
+        1 => (row, 0),
+        2 => (rows + 1, col),
+        3 => (row, cols + 1),
+        4 => (99, 99),
+        _ => (HUGE, col),
     }
+}
 
-    /// Removes a region (of at least two cells), then gravity and column collapse.
-    fn remove(&mut self, region: &[(usize, usize)]) {
-        let mut doomed: Vec<(usize, usize)> = region.to_vec();
-        // Highest rows first, so the lower indices stay valid while removing.
-        doomed.sort_by_key(|&(row, _)| std::cmp::Reverse(row));
-        for (r, c) in doomed {
-            self.columns[c].remove(r);
-        }
-        self.columns.retain(|column| !column.is_empty());
-    }
-
-    /// A random occupied cell whose region is removable, if one is found in a few tries.
-    fn random_valid(&self, dice: &mut Dice) -> Option<(usize, usize)> {
-        let occupied = self.occupied();
-        if occupied == 0 {
-            return None;
-        }
-        (0..VALID_TRIES).find_map(|_| {
-            let (r, c) = self.occupied_cell(dice.below(occupied as u64) as usize);
-            (self.region(r, c).len() >= MIN_REGION).then_some((r, c))
-        })
-    }
-
-    /// A random occupied cell that is a region of one, if one is found in a few tries.
-    fn random_singleton(&self, dice: &mut Dice) -> Option<(usize, usize)> {
-        let occupied = self.occupied();
-        if occupied == 0 {
-            return None;
-        }
-        (0..VALID_TRIES).find_map(|_| {
-            let (r, c) = self.occupied_cell(dice.below(occupied as u64) as usize);
-            (self.region(r, c).len() < MIN_REGION).then_some((r, c))
-        })
-    }
-
-    /// A random empty cell inside the grid, if any.
-    fn random_empty(&self, dice: &mut Dice) -> Option<(usize, usize)> {
-        let empties = self.rows * self.cols - self.occupied();
-        if empties == 0 {
-            return None;
-        }
-        let mut index = dice.below(empties as u64) as usize;
-        for c in 0..self.cols {
-            let height = self.columns.get(c).map_or(0, Vec::len);
-            let free = self.rows - height;
-            if index < free {
-                return Some((height + index, c));
-            }
-            index -= free;
-        }
-        unreachable!("index < empties")
-    }
-
-    /// A random pair outside the grid (1-based, as written).
-    fn random_outside(&self, dice: &mut Dice) -> (u64, u64) {
-        let (rows, cols) = (self.rows as u64, self.cols as u64);
-        let row = dice.range(1, rows);
-        let col = dice.range(1, cols);
-        match dice.below(6) {
-            0 => (0, col),
-            1 => (row, 0),
-            2 => (rows + 1, col),
-            3 => (row, cols + 1),
-            4 => (99, 99),
-            _ => (HUGE, col),
-        }
-    }
+/// Selects `cell` on the board: removes its region (of at least two cells).
+fn select(board: &mut Board, (row, col): (usize, usize)) {
+    let region = board.region(row, col);
+    board.remove(&region);
 }
 
 /// 1-based pair of a 0-based cell.
@@ -332,17 +292,14 @@ const SELECTION_WEIGHTS: &[u64] = &[12, 2, 2, 2];
 /// One selection of a random kind (valid 12 : singleton 2 : empty 2 : outside 2), applied to
 /// the model. A kind that is unavailable falls back to an out-of-range pair, which is always
 /// possible.
-fn random_selection(sim: &mut Sim, dice: &mut Dice) -> (u64, u64) {
+fn random_selection(board: &mut Board, dice: &mut Dice) -> (u64, u64) {
     let cell = match dice.weighted(SELECTION_WEIGHTS) {
-        0 => sim.random_valid(dice).inspect(|&(r, c)| {
-            let region = sim.region(r, c);
-            sim.remove(&region);
-        }),
-        1 => sim.random_singleton(dice),
-        2 => sim.random_empty(dice),
+        0 => random_occupied(board, true, dice).inspect(|&cell| select(board, cell)),
+        1 => random_occupied(board, false, dice),
+        2 => random_empty(board, dice),
         _ => None,
     };
-    cell.map_or_else(|| sim.random_outside(dice), written)
+    cell.map_or_else(|| random_outside(board, dice), written)
 }
 
 /// Random values for a `rows x cols` board with `symbols` values, drawn from a random subset
@@ -371,14 +328,14 @@ fn checkerboard(rows: usize, cols: usize, dice: &mut Dice) -> Vec<u8> {
 }
 
 /// Generates one file.
-pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<String, GenError> {
+fn generate(profile: &str, options: &SameGameArgs, dice: &mut Dice) -> Result<String, GenError> {
     let defaults = defaults(profile);
     let layout = Layout::parse(options.layout.as_deref())?;
-    let cases = options.cases.unwrap_or(defaults.cases);
-    let (rows, cols) = match options.size.as_deref() {
-        Some(text) => parse_size(text)?,
-        None => (defaults.rows, defaults.cols),
-    };
+    let cases = options.board.cases.unwrap_or(defaults.cases);
+    let (rows, cols) = size_option(
+        options.board.size.as_deref(),
+        (defaults.rows, defaults.cols),
+    )?;
     let size_ok = rows.0 >= 1 && rows.1 <= MAX_ROWS && cols.0 >= 1 && cols.1 <= MAX_COLS;
     if !size_ok {
         return Err(GenError::BadOption {
@@ -386,7 +343,7 @@ pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<Str
             message: format!("grids are 1-{MAX_ROWS} x 1-{MAX_COLS}"),
         });
     }
-    let symbols = match options.symbols.as_deref() {
+    let symbols = match options.board.symbols.as_deref() {
         Some(text) => parse_range("--symbols", text)?,
         None => defaults.symbols,
     };
@@ -411,8 +368,8 @@ pub fn generate(profile: &str, options: &Options, dice: &mut Dice) -> Result<Str
             moves: dice.range(moves.0, moves.1) as usize,
         };
         match profile {
-            "won" => won_game(grid, &mut writer, dice)?,
-            "shapes" => shaped_game(grid, case, options.size.is_some(), &mut writer, dice),
+            WON => won_game(grid, &mut writer, dice)?,
+            SHAPES => shaped_game(grid, case, options.board.size.is_some(), &mut writer, dice),
             _ => {
                 let cells = random_cells(grid.rows, grid.cols, grid.symbols, dice);
                 random_game(grid, &cells, &mut writer, dice);
@@ -448,9 +405,9 @@ fn write_board(grid: Grid, cells: &[u8], writer: &mut Writer) {
 /// A grid and `moves` random selections of every kind, then `0 0`.
 fn random_game(grid: Grid, cells: &[u8], writer: &mut Writer, dice: &mut Dice) {
     write_board(grid, cells, writer);
-    let mut sim = Sim::new(grid.rows, grid.cols, cells);
+    let mut board = board_of(grid.rows, grid.cols, cells);
     for _ in 0..grid.moves {
-        let pair = random_selection(&mut sim, dice);
+        let pair = random_selection(&mut board, dice);
         writer.pair(pair);
     }
     writer.pair((0, 0));
@@ -487,23 +444,22 @@ fn won_game(grid: Grid, writer: &mut Writer, dice: &mut Dice) -> Result<(), GenE
     }
     let (cells, line) = find_win(grid, dice).unwrap_or_else(|| constructed_win(grid, dice));
     write_board(grid, &cells, writer);
-    let mut sim = Sim::new(grid.rows, grid.cols, &cells);
+    let mut board = board_of(grid.rows, grid.cols, &cells);
     for cell in line {
-        // Ignored selections between the winning ones change nothing in the model.
+        // Ignored selections between the winning ones change nothing on the board.
         if dice.chance(1, 4) {
             let ignored = match dice.below(3) {
-                0 => sim.random_singleton(dice).map(written),
-                1 => sim.random_empty(dice).map(written),
+                0 => random_occupied(&board, false, dice).map(written),
+                1 => random_empty(&board, dice).map(written),
                 _ => None,
             };
-            let ignored = ignored.unwrap_or_else(|| sim.random_outside(dice));
+            let ignored = ignored.unwrap_or_else(|| random_outside(&board, dice));
             writer.pair(ignored);
         }
-        let region = sim.region(cell.0, cell.1);
-        sim.remove(&region);
+        select(&mut board, cell);
         writer.pair(written(cell));
     }
-    debug_assert!(sim.is_won());
+    debug_assert!(board.is_empty());
     for _ in 0..dice.range(EXTRA_AFTER_WIN.0, EXTRA_AFTER_WIN.1) {
         let (rows, cols) = (grid.rows as u64, grid.cols as u64);
         let pair = match dice.below(4) {
@@ -525,19 +481,18 @@ fn find_win(grid: Grid, dice: &mut Dice) -> Option<Winning> {
     for _ in 0..WIN_BOARDS {
         let cells = random_cells(grid.rows, grid.cols, grid.symbols, dice);
         for _ in 0..WIN_PLAYOUTS {
-            let mut sim = Sim::new(grid.rows, grid.cols, &cells);
+            let mut board = board_of(grid.rows, grid.cols, &cells);
             let mut line = Vec::new();
             loop {
-                let moves = removable_cells(&sim);
+                let moves = removable_cells(&board);
                 if moves.is_empty() {
                     break;
                 }
                 let cell = *dice.pick(&moves);
-                let region = sim.region(cell.0, cell.1);
-                sim.remove(&region);
+                select(&mut board, cell);
                 line.push(cell);
             }
-            if sim.is_won() {
+            if board.is_empty() {
                 return Some((cells, line));
             }
         }
@@ -546,15 +501,15 @@ fn find_win(grid: Grid, dice: &mut Dice) -> Option<Winning> {
 }
 
 /// One cell of every removable region.
-fn removable_cells(sim: &Sim) -> Vec<(usize, usize)> {
+fn removable_cells(board: &Board) -> Vec<(usize, usize)> {
     let mut seen: Vec<(usize, usize)> = Vec::new();
     let mut cells = Vec::new();
-    for (c, column) in sim.columns.iter().enumerate() {
-        for r in 0..column.len() {
+    for c in 0..board.cols() {
+        for r in 0..board.height(c) {
             if seen.contains(&(r, c)) {
                 continue;
             }
-            let region = sim.region(r, c);
+            let region = board.region(r, c);
             if region.len() >= MIN_REGION {
                 cells.push((r, c));
             }
@@ -588,11 +543,10 @@ fn constructed_win(grid: Grid, dice: &mut Dice) -> Winning {
     let cells: Vec<u8> = (0..grid.rows * grid.cols)
         .map(|i| column_values[i % grid.cols])
         .collect();
-    let mut sim = Sim::new(grid.rows, grid.cols, &cells);
+    let mut board = board_of(grid.rows, grid.cols, &cells);
     let mut line = Vec::new();
-    while !sim.is_won() {
-        let region = sim.region(0, 0);
-        sim.remove(&region);
+    while !board.is_empty() {
+        select(&mut board, (0, 0));
         line.push((0, 0));
     }
     (cells, line)
@@ -602,9 +556,12 @@ fn constructed_win(grid: Grid, dice: &mut Dice) -> Winning {
 mod tests {
     use super::*;
 
-    fn file(profile: &str, options: &Options, seed: u64) -> String {
-        let mut dice = Dice::new(file_rng("samegame", profile, seed, 0));
-        generate(profile, options, &mut dice).unwrap()
+    fn args(words: &[&str]) -> SameGameArgs {
+        gamebench_generators::parse_args(words).unwrap()
+    }
+
+    fn file(profile: &str, options: &SameGameArgs, seed: u64) -> String {
+        crate::generate::file::<SameGame>(profile, options, seed, 0).unwrap()
     }
 
     fn numbers(text: &str) -> Vec<u64> {
@@ -643,20 +600,17 @@ mod tests {
 
     #[test]
     fn same_seed_same_bytes() {
-        let options = Options::default();
-        assert_eq!(file("random", &options, 3), file("random", &options, 3));
-        assert_ne!(file("random", &options, 3), file("random", &options, 4));
+        let options = SameGameArgs::default();
+        assert_eq!(file(RANDOM, &options, 3), file(RANDOM, &options, 3));
+        assert_ne!(file(RANDOM, &options, 3), file(RANDOM, &options, 4));
     }
 
     #[test]
     fn every_layout_holds_the_same_tokens() {
         let mut texts = Vec::new();
         for layout in ["canonical", "one-line", "one-per-line", "messy"] {
-            let options = Options {
-                layout: Some(layout.to_string()),
-                ..Options::default()
-            };
-            texts.push(file("random", &options, 9));
+            let options = args(&["--layout", layout]);
+            texts.push(file(RANDOM, &options, 9));
         }
         for text in &texts {
             assert_eq!(numbers(text), numbers(&texts[0]));
@@ -670,28 +624,28 @@ mod tests {
     #[test]
     fn won_games_are_won_before_their_extra_pairs() {
         for seed in 0..10 {
-            for (rows, cols, cells, pairs) in grids(&file("won", &Options::default(), seed)) {
-                let mut sim = Sim::new(rows, cols, &cells);
+            for (rows, cols, cells, pairs) in grids(&file(WON, &SameGameArgs::default(), seed)) {
+                let mut board = board_of(rows, cols, &cells);
                 let mut extra = 0;
                 for (r, c) in pairs {
-                    if sim.is_won() {
+                    if board.is_empty() {
                         extra += 1;
                         continue;
                     }
                     let inside = (1..=rows as u64).contains(&r) && (1..=cols as u64).contains(&c);
-                    if inside && sim.value(r as usize - 1, c as usize - 1).is_some() {
-                        let region = sim.region(r as usize - 1, c as usize - 1);
+                    if inside && board.get(r as usize - 1, c as usize - 1).is_some() {
+                        let region = board.region(r as usize - 1, c as usize - 1);
                         if region.len() >= MIN_REGION {
-                            sim.remove(&region);
+                            board.remove(&region);
                         }
                     }
                 }
-                assert!(sim.is_won(), "seed {seed}");
+                assert!(board.is_empty(), "seed {seed}");
                 assert!(extra >= 1);
             }
         }
         // One row and a forced construction still win.
-        let mut dice = Dice::new(file_rng("samegame", "won", 1, 0));
+        let mut dice = Dice::new(file_rng(SameGame::NAME, WON, 1, 0));
         for cols in 2..=9 {
             let grid = Grid {
                 rows: 1,
@@ -700,29 +654,26 @@ mod tests {
                 moves: 0,
             };
             let (cells, line) = constructed_win(grid, &mut dice);
-            let mut sim = Sim::new(1, cols, &cells);
+            let mut board = board_of(1, cols, &cells);
             for cell in line {
-                let region = sim.region(cell.0, cell.1);
+                let region = board.region(cell.0, cell.1);
                 assert!(region.len() >= MIN_REGION);
-                sim.remove(&region);
+                board.remove(&region);
             }
-            assert!(sim.is_won());
+            assert!(board.is_empty());
         }
     }
 
     #[test]
     fn shapes_and_throughput_have_their_sizes() {
-        let shapes = grids(&file("shapes", &Options::default(), 2));
+        let shapes = grids(&file(SHAPES, &SameGameArgs::default(), 2));
         let sizes: Vec<(usize, usize)> = shapes.iter().map(|g| (g.0, g.1)).collect();
         assert_eq!(sizes[..4], [(1, 1), (1, 40), (10, 1), (10, 40)]);
         // The fifth is a checkerboard: no cell has an equal neighbour.
-        let sim = Sim::new(shapes[4].0, shapes[4].1, &shapes[4].2);
-        assert!(removable_cells(&sim).is_empty());
-        let options = Options {
-            cases: Some(20),
-            ..Options::default()
-        };
-        for (rows, cols, _, pairs) in grids(&file("throughput", &options, 1)) {
+        let board = board_of(shapes[4].0, shapes[4].1, &shapes[4].2);
+        assert!(removable_cells(&board).is_empty());
+        let options = args(&["--cases", "20"]);
+        for (rows, cols, _, pairs) in grids(&file(THROUGHPUT, &options, 1)) {
             assert_eq!((rows, cols), (10, 40));
             assert!((150..=300).contains(&pairs.len()));
         }
@@ -730,12 +681,9 @@ mod tests {
 
     #[test]
     fn selections_mix_every_kind() {
-        let options = Options {
-            cases: Some(5),
-            ..Options::default()
-        };
+        let options = args(&["--cases", "5"]);
         let (mut outside, mut zero) = (0, 0);
-        for (rows, cols, _, pairs) in grids(&file("full", &options, 4)) {
+        for (rows, cols, _, pairs) in grids(&file(FULL, &options, 4)) {
             for (r, c) in pairs {
                 outside += usize::from(r > rows as u64 || c > cols as u64);
                 zero += usize::from(r == 0 || c == 0);
@@ -746,40 +694,13 @@ mod tests {
 
     #[test]
     fn bad_options_are_rejected() {
-        let mut dice = Dice::new(file_rng("samegame", "random", 1, 0));
-        let bad = |o: Options, dice: &mut Dice| generate("random", &o, dice).is_err();
-        assert!(bad(
-            Options {
-                size: Some("11x5".into()),
-                ..Options::default()
-            },
-            &mut dice
-        ));
-        assert!(bad(
-            Options {
-                size: Some("5x41".into()),
-                ..Options::default()
-            },
-            &mut dice
-        ));
-        assert!(bad(
-            Options {
-                symbols: Some("11".into()),
-                ..Options::default()
-            },
-            &mut dice
-        ));
-        assert!(bad(
-            Options {
-                layout: Some("fancy".into()),
-                ..Options::default()
-            },
-            &mut dice
-        ));
-        let one = Options {
-            size: Some("1x1".into()),
-            ..Options::default()
-        };
-        assert!(generate("won", &one, &mut dice).is_err());
+        let mut dice = Dice::new(file_rng(SameGame::NAME, RANDOM, 1, 0));
+        let bad = |o: SameGameArgs, dice: &mut Dice| generate(RANDOM, &o, dice).is_err();
+        assert!(bad(args(&["--size", "11x5"]), &mut dice));
+        assert!(bad(args(&["--size", "5x41"]), &mut dice));
+        assert!(bad(args(&["--symbols", "11"]), &mut dice));
+        assert!(bad(args(&["--layout", "fancy"]), &mut dice));
+        let one = args(&["--size", "1x1"]);
+        assert!(generate(WON, &one, &mut dice).is_err());
     }
 }
