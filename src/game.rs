@@ -41,6 +41,37 @@ impl Budget {
     }
 }
 
+/// The command-line options that set a [`Budget`] (`solve`, `run`, `gen`, `check`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct BudgetArgs {
+    /// Stop a search after expanding N states (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+}
+
+/// A `--time-limit` that is not a positive number of seconds.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("--time-limit must be a positive number of seconds, not {0}")]
+pub struct BadTimeLimit(pub f64);
+
+impl BudgetArgs {
+    /// The per-case budget these options ask for.
+    pub fn budget(&self) -> Result<Budget, BadTimeLimit> {
+        let time_limit = match self.time_limit {
+            Some(s) if !(s.is_finite() && s > 0.0) => return Err(BadTimeLimit(s)),
+            Some(s) => Some(Duration::from_secs_f64(s)),
+            None => None,
+        };
+        Ok(Budget {
+            max_states: self.max_states,
+            time_limit,
+        })
+    }
+}
+
 /// What an engine concluded about one case (independent of any expected output).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Verdict {

@@ -19,7 +19,6 @@
 
 use std::any::Any;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
@@ -27,7 +26,9 @@ use gamebench_generators::{self as generators, FileId, GenError, Generator, Prof
 use rayon::prelude::*;
 
 use crate::atomic::write_atomic;
-use crate::game::{Budget, CaseError, Engine, Game, Outcome, Registered, Rules, Verdict};
+use crate::game::{
+    BadTimeLimit, Budget, BudgetArgs, CaseError, Engine, Game, Outcome, Registered, Rules, Verdict,
+};
 use crate::judge::judge_file;
 use crate::registry;
 use crate::runner::{EngineError, resolve_internal};
@@ -41,8 +42,8 @@ pub const DEFAULT_PROFILE: &str = "random";
 pub enum GenerateError {
     #[error(transparent)]
     Engine(#[from] EngineError),
-    #[error("--time-limit must be a positive number of seconds")]
-    TimeLimit,
+    #[error(transparent)]
+    TimeLimit(#[from] BadTimeLimit),
     #[error(transparent)]
     Shard(#[from] ShardError),
     #[error(transparent)]
@@ -186,29 +187,10 @@ pub struct GenCommon {
     /// with); default: the fastest.
     #[arg(long, short)]
     pub engine: Option<String>,
-    /// Stop a search after expanding N states; the case gets status `budget`.
-    #[arg(long, value_name = "N")]
-    pub max_states: Option<u64>,
-    /// Stop a search after SECONDS of wall time per case; the case gets status `budget`.
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
     #[command(flatten)]
     pub shards: ShardArgs,
-}
-
-impl GenCommon {
-    /// The per-case search budget.
-    pub fn budget(&self) -> Result<Budget, GenerateError> {
-        let time_limit = match self.time_limit {
-            Some(s) if !(s.is_finite() && s > 0.0) => return Err(GenerateError::TimeLimit),
-            Some(s) => Some(Duration::from_secs_f64(s)),
-            None => None,
-        };
-        Ok(Budget {
-            max_states: self.max_states,
-            time_limit,
-        })
-    }
 }
 
 /// `gen GAME [options]`: the game, the common options and the game's own, parsed.
@@ -324,7 +306,7 @@ fn wanted(
 pub fn run(args: &GenArgs) -> Result<Written, GenerateError> {
     let (game, common) = (args.game, &args.common);
     let engine = resolve_internal(game, common.engine.as_deref())?;
-    let budget = common.budget()?;
+    let budget = common.budget.budget()?;
     let shard = common.shards.shard()?;
     std::fs::create_dir_all(&common.out).map_err(|source| GenerateError::CreateDir {
         path: common.out.clone(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use gamebench::game::{Budget, Game};
+use gamebench::game::{BudgetArgs, Game};
 use gamebench::registry;
 use gamebench::status::Exit;
 
@@ -74,32 +74,6 @@ pub fn find_game(name: &str) -> Result<&'static dyn Game> {
             registry::names().join(", ")
         )
     })
-}
-
-#[derive(Args, Clone)]
-pub struct BudgetArgs {
-    /// Stop a search after expanding N states (Vexed); the case gets status `budget`.
-    #[arg(long, value_name = "N")]
-    pub max_states: Option<u64>,
-    /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
-}
-
-impl BudgetArgs {
-    pub fn budget(&self) -> Result<Budget> {
-        let time_limit = match self.time_limit {
-            Some(s) if !(s.is_finite() && s > 0.0) => {
-                bail!("--time-limit must be a positive number of seconds")
-            }
-            Some(s) => Some(Duration::from_secs_f64(s)),
-            None => None,
-        };
-        Ok(Budget {
-            max_states: self.max_states,
-            time_limit,
-        })
-    }
 }
 
 /// A duration option given in seconds.

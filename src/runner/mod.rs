@@ -340,8 +340,12 @@ impl Pipeline<'_> {
                 }
                 self.bar.inc(1);
             }
-            if in_flight.is_empty() && next == self.files.len() {
-                return Ok(outcome);
+            if in_flight.is_empty() {
+                if next == self.files.len() {
+                    return Ok(outcome);
+                }
+                // Everything admitted is retired: admit more before waiting for any message.
+                continue;
             }
             match rx.recv().expect("a file in flight has a sender") {
                 Message::Loaded(loaded) => {
