@@ -6,10 +6,10 @@
 //! The pipeline: files in corpus order -> a bounded window of files in flight (by count and by
 //! bytes, scaled with the thread count) -> each file read and parsed on a worker, then one
 //! task per (case, internal engine) and one per (file, external engine), all on one rayon pool
-//! so work flows across files and games -> finished cases come back to the calling thread,
-//! which keeps them until their file is complete and every earlier file is retired (a
-//! reordering buffer) -> the file's rows, outputs and problems go to the sinks and the file is
-//! dropped. Memory is bounded by the window, not by the corpus.
+//! so work flows across files and games -> each task stores its result in its file; the task
+//! that finishes a file's last slot hands the file to the calling thread, which keeps it until
+//! every earlier file is retired (a reordering buffer) -> the file's rows, outputs and problems
+//! go to the sinks and the file is dropped. Memory is bounded by the window, not by the corpus.
 //!
 //! Invariants:
 //! - Sinks see files in corpus order and rows in (file, case, engine, run) order, whatever the
@@ -24,8 +24,8 @@ mod engines;
 mod sink;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -208,6 +208,20 @@ struct Loaded {
     expected: Option<Result<Vec<String>, String>>,
     /// The (case, engine) slots this run solves, in case then engine order.
     slots: Vec<Slot>,
+    /// What each slot got, filled by the tasks in any order.
+    done: Mutex<Vec<Option<Done>>>,
+    /// Slots not finished yet; the task that finishes the last one reports the file complete.
+    remaining: AtomicUsize,
+}
+
+impl Loaded {
+    /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
+    fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &mpsc::Sender<Arc<Loaded>>) {
+        self.done.lock().expect("no task panics holding it")[slot] = Some(done);
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let _ = tx.send(self.clone());
+        }
+    }
 }
 
 /// A case of a file for one engine (index into the file's engines).
@@ -245,22 +259,11 @@ impl Done {
     }
 }
 
-/// Messages from the workers to the calling thread.
-enum Message {
-    Loaded(Arc<Loaded>),
-    Done {
-        position: usize,
-        slot: usize,
-        done: Done,
-    },
-}
-
-/// A file in flight: loaded or not yet, with the slots finished so far.
+/// A file in flight: its input size, counted against the window until it is retired.
 struct InFlight {
     bytes: u64,
-    loaded: Option<Arc<Loaded>>,
-    done: Vec<Option<Done>>,
-    remaining: usize,
+    /// Set when its last slot is finished.
+    complete: Option<Arc<Loaded>>,
 }
 
 struct Pipeline<'a> {
@@ -274,11 +277,11 @@ struct Pipeline<'a> {
 
 impl Pipeline<'_> {
     fn run(&self, sinks: &mut [&mut dyn Sink]) -> Result<RunOutcome, RunError> {
-        let (tx, rx) = mpsc::channel::<Message>();
+        let (tx, rx) = mpsc::channel::<Arc<Loaded>>();
         let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
         let (mut next, mut bytes_in_flight) = (0usize, 0u64);
         let mut outcome = RunOutcome::default();
-        let mut cases_done = 0usize;
+        let mut slots_done = 0usize;
         loop {
             // Admit files while the window allows (always at least one).
             while next < self.files.len()
@@ -291,29 +294,27 @@ impl Pipeline<'_> {
                     next,
                     InFlight {
                         bytes,
-                        loaded: None,
-                        done: Vec::new(),
-                        remaining: usize::MAX,
+                        complete: None,
                     },
                 );
                 self.spawn_load(next, tx.clone());
                 next += 1;
             }
             // Retire every complete file at the head of the window, in order.
-            while let Some(mut entry) = in_flight.first_entry() {
-                if entry.get().remaining != 0 {
+            while let Some(entry) = in_flight.first_entry() {
+                if entry.get().complete.is_none() {
                     break;
                 }
                 let position = *entry.key();
-                let flight = entry.get_mut();
-                let loaded = flight.loaded.take().expect("complete means loaded");
-                let done = std::mem::take(&mut flight.done);
+                let flight = entry.remove();
                 bytes_in_flight -= flight.bytes;
-                entry.remove();
-                let done: Vec<Done> = done
-                    .into_iter()
-                    .map(|d| d.expect("every slot is filled once"))
-                    .collect();
+                let loaded = flight.complete.expect("checked above");
+                let done: Vec<Done> =
+                    std::mem::take(&mut *loaded.done.lock().expect("no task panics holding it"))
+                        .into_iter()
+                        .map(|d| d.expect("every slot is filled once"))
+                        .collect();
+                slots_done += done.len();
                 let (rows, outputs, problems) = self.assemble(&loaded, done);
                 drop(loaded);
                 if self.config.show_problems && !problems.is_empty() {
@@ -338,6 +339,8 @@ impl Pipeline<'_> {
                 for sink in sinks.iter_mut() {
                     sink.file(&results)?;
                 }
+                self.bar
+                    .set_message(format!("{slots_done} cases x engines"));
                 self.bar.inc(1);
             }
             if in_flight.is_empty() {
@@ -347,42 +350,27 @@ impl Pipeline<'_> {
                 // Everything admitted is retired: admit more before waiting for any message.
                 continue;
             }
-            match rx.recv().expect("a file in flight has a sender") {
-                Message::Loaded(loaded) => {
-                    let flight = in_flight
-                        .get_mut(&loaded.position)
-                        .expect("loaded files are in flight");
-                    flight.remaining = loaded.slots.len();
-                    flight.done = (0..loaded.slots.len()).map(|_| None).collect();
-                    flight.loaded = Some(loaded);
-                }
-                Message::Done {
-                    position,
-                    slot,
-                    done,
-                } => {
-                    let flight = in_flight.get_mut(&position).expect("in flight");
-                    flight.done[slot] = Some(done);
-                    flight.remaining -= 1;
-                    cases_done += 1;
-                    if cases_done.is_multiple_of(64) {
-                        self.bar
-                            .set_message(format!("{cases_done} cases x engines"));
-                    }
-                }
-            }
+            let loaded = rx.recv().expect("a file in flight has a sender");
+            let position = loaded.position;
+            in_flight
+                .get_mut(&position)
+                .expect("complete files are in flight")
+                .complete = Some(loaded);
         }
     }
 
     /// Reads and parses file `position` on a worker, then schedules its work.
-    fn spawn_load(&self, position: usize, tx: mpsc::Sender<Message>) {
+    fn spawn_load(&self, position: usize, tx: mpsc::Sender<Arc<Loaded>>) {
         let file = self.files[position].clone();
         let engines = self.table.of(file.game);
         let config = self.config.clone();
         self.pool.spawn_fifo(move || {
             let loaded = Arc::new(load(position, file, engines, &config));
-            let _ = tx.send(Message::Loaded(loaded.clone()));
-            schedule(loaded, Arc::new(config), tx);
+            if loaded.slots.is_empty() {
+                let _ = tx.send(loaded);
+            } else {
+                schedule(loaded, Arc::new(config), tx);
+            }
         });
     }
 
@@ -483,6 +471,8 @@ fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Co
         unreadable: None,
         expected: None,
         slots: Vec::new(),
+        done: Mutex::new(Vec::new()),
+        remaining: AtomicUsize::new(0),
     };
     match std::fs::read(&loaded.file.path) {
         Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
@@ -516,6 +506,8 @@ fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Co
             }
         }
     }
+    loaded.done = Mutex::new((0..loaded.slots.len()).map(|_| None).collect());
+    loaded.remaining = AtomicUsize::new(loaded.slots.len());
     loaded
 }
 
@@ -532,7 +524,7 @@ fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
 
 /// Schedules a loaded file's work on the pool: one task per internal (case, engine) slot, one
 /// per external engine (the program solves the whole file once per run).
-fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Message>) {
+fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Arc<Loaded>>) {
     let keep = config.keep_outputs || loaded.engines.len() > 1;
     for (e, spec) in loaded.engines.iter().enumerate() {
         let mine: Vec<usize> = (0..loaded.slots.len())
@@ -544,11 +536,7 @@ fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Message>)
                     let (loaded, config, tx) = (loaded.clone(), config.clone(), tx.clone());
                     rayon::spawn_fifo(move || {
                         let done = solve_slot(&loaded, loaded.slots[i], &config, keep);
-                        let _ = tx.send(Message::Done {
-                            position: loaded.position,
-                            slot: i,
-                            done,
-                        });
+                        loaded.finish(i, done, &tx);
                     });
                 }
             }
@@ -565,11 +553,7 @@ fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Message>)
                         let done = results[loaded.slots[i].case]
                             .take()
                             .expect("one result per case of the file");
-                        let _ = tx.send(Message::Done {
-                            position: loaded.position,
-                            slot: i,
-                            done,
-                        });
+                        loaded.finish(i, done, &tx);
                     }
                 });
             }
