@@ -130,9 +130,9 @@ impl RunOutcome {
 }
 
 /// Files in flight per worker thread.
-const FILES_PER_THREAD: usize = 4;
+const FILES_PER_THREAD: usize = 32;
 /// Fewest files in flight, so that small files keep every thread busy.
-const MIN_FILES_IN_FLIGHT: usize = 8;
+const MIN_FILES_IN_FLIGHT: usize = 64;
 /// Input bytes in flight per worker thread (a file larger than the window still runs alone).
 const BYTES_PER_THREAD: u64 = 32 << 20;
 
