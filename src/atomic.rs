@@ -60,12 +60,18 @@ impl AtomicFile {
     }
 
     /// Flushes what was written and renames the file into place.
-    pub fn commit(mut self) -> std::io::Result<()> {
+    pub fn commit(self) -> std::io::Result<()> {
+        let path = self.path.clone();
+        self.commit_as(&path)
+    }
+
+    /// Flushes what was written and renames the file to `path` instead (same folder).
+    pub fn commit_as(mut self, path: &Path) -> std::io::Result<()> {
         let writer = self.writer.take().expect("committed once");
         let file = writer.into_inner().map_err(|e| e.into_error())?;
         file.sync_data()?;
         drop(file);
-        std::fs::rename(&self.tmp, &self.path)
+        std::fs::rename(&self.tmp, path)
     }
 }
 

@@ -723,6 +723,7 @@ impl Plan {
         let run_config = Config {
             select: Some(Arc::new(select)),
             threads: Some(threads),
+            case_events: true,
             ..config.clone()
         };
         let mut sink = PlanSink {
@@ -732,6 +733,7 @@ impl Plan {
             engines: &engines,
             hasher: RowsHasher::default(),
             records: RecordSink::default(),
+            journaled: HashSet::new(),
             worst: None,
             rows: 0,
         };
@@ -744,6 +746,18 @@ impl Plan {
             rows,
             ..
         } = sink;
+        if outcome.interrupted {
+            // Stopped: the journal keeps every finished file for `--resume`; no manifest, so
+            // the shard does not count as complete.
+            return Ok((
+                RunOutcome {
+                    worst,
+                    rows,
+                    ..outcome
+                },
+                records.records,
+            ));
+        }
         if let (Some(shard), Some(path)) = (self.shard, &self.manifest) {
             let (shard_cases, shard_hash, failures) = hasher.finish();
             let manifest = Manifest {
@@ -905,12 +919,14 @@ struct PlanSink<'a> {
     records: RecordSink,
     worst: Option<Status>,
     rows: usize,
+    /// (file position, 1-based case) already in the journal, from case events.
+    journaled: HashSet<(usize, usize)>,
 }
 
-impl Sink for PlanSink<'_> {
-    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+impl PlanSink<'_> {
+    fn journal(&mut self, rows: &[Row]) -> Result<(), SinkError> {
         if let Some(journal) = &mut self.journal {
-            journal.append(results.rows).map_err(|e| {
+            journal.append(rows).map_err(|e| {
                 let path = Journal::path_for(self.csv.path());
                 SinkError::new(
                     "cannot append to",
@@ -919,6 +935,28 @@ impl Sink for PlanSink<'_> {
                 )
             })?;
         }
+        Ok(())
+    }
+}
+
+impl Sink for PlanSink<'_> {
+    fn case(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        if let Some(row) = results.rows.first() {
+            self.journaled.insert((results.position, row.case));
+        }
+        self.journal(results.rows)
+    }
+
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        let fresh: Vec<Row> = results
+            .rows
+            .iter()
+            .filter(|r| !self.journaled.contains(&(results.position, r.case)))
+            .cloned()
+            .collect();
+        self.journaled
+            .retain(|&(position, _)| position != results.position);
+        self.journal(&fresh)?;
         let rows: Vec<Row> = match self.carried.remove(&results.file.display()) {
             None => results.rows.to_vec(),
             Some(mut rows) => {

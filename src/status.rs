@@ -94,6 +94,10 @@ pub enum Exit {
     Error = 2,
     /// `merge`: shards are missing or inconsistent.
     ShardsIncomplete = 3,
+    /// The run was stopped by SIGINT (Ctrl-C); finished results are kept.
+    Interrupted = 130,
+    /// The run was stopped by SIGTERM; finished results are kept.
+    Terminated = 143,
 }
 
 impl Exit {

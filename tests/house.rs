@@ -140,3 +140,135 @@ fn completions_and_the_manual_page_come_from_the_cli() {
     assert!(text.contains(".TH gamebench"), "{text}");
     assert!(text.contains("solve") && text.contains("merge"), "{text}");
 }
+
+/// A corpus folder (game taken from its name) holding the two Yut samples, which finish at
+/// once, and, sorted after them, `extra` (a slow file) if given.
+fn corpus_with(extra: Option<(&str, &str)>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let yut = dir.path().join("yut");
+    std::fs::create_dir_all(&yut).unwrap();
+    for name in ["yut-sample1", "yut-sample2"] {
+        std::fs::copy(
+            root().join(format!("corpora/yut/{name}.in")),
+            yut.join(format!("a-{name}.in")),
+        )
+        .unwrap();
+    }
+    if let Some((game, relative)) = extra {
+        // Under `zz/` so that it sorts after the Yut files.
+        let folder = dir.path().join("zz").join(game);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(root().join(relative), folder.join("z-slow.in")).unwrap();
+    }
+    dir
+}
+
+fn signal(child: &std::process::Child, name: &str) {
+    let status = Command::new("kill")
+        .args([name, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Rows of a CSV file (header excluded), as (file, case, engine, status).
+fn rows(csv: &std::path::Path) -> Vec<(String, String, String, String)> {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r[2].to_string(),
+                r[3].to_string(),
+                r[1].to_string(),
+                r[7].to_string(),
+            )
+        })
+        .collect()
+}
+
+const SLOW: (&str, &str) = (
+    "linkpop",
+    "corpora/linkpop/generated/worst/linkpop-worst-1-0.in",
+);
+
+#[test]
+fn sigint_keeps_every_finished_file_and_never_touches_an_earlier_csv() {
+    let corpus = corpus_with(Some(SLOW));
+    let out = tempfile::tempdir().unwrap();
+    let fresh = out.path().join("fresh.csv");
+    let kept = out.path().join("kept.csv");
+    std::fs::write(&kept, "earlier results\n").unwrap();
+    for csv in [&fresh, &kept] {
+        // The reference engine spends seconds on the 30 x 30 file; the Yut files before it
+        // are done long before the signal.
+        let child = Command::new(env!("CARGO_BIN_EXE_gamebench"))
+            .args(["run", corpus.path().to_str().unwrap(), "-e", "reference"])
+            .args(["-j", "1", "--quiet", "--csv", csv.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        signal(&child, "-INT");
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("interrupted"), "{err}");
+    }
+    // A new results file holds the finished files' rows, as valid CSV.
+    let fresh_rows = rows(&fresh);
+    assert_eq!(fresh_rows.len(), 2, "{fresh_rows:?}");
+    assert!(
+        fresh_rows
+            .iter()
+            .all(|r| r.0.contains("yut") && r.3 == "ok")
+    );
+    // An earlier one is left as it was; the finished rows go beside it.
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "earlier results\n");
+    let aside = out.path().join("kept.csv.interrupted");
+    assert_eq!(rows(&aside), fresh_rows);
+}
+
+#[test]
+fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_once() {
+    let corpus = corpus_with(Some(SLOW));
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("r.csv");
+    let args = |extra: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gamebench"));
+        command
+            .args(["run", corpus.path().to_str().unwrap(), "-e", "reference"])
+            .args([
+                "-j",
+                "2",
+                "--quiet",
+                "--resume",
+                "--csv",
+                csv.to_str().unwrap(),
+            ])
+            .args(extra)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        command
+    };
+    let mut child = args(&[]).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(3000));
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    // The journal holds the cases finished before the kill, the slow file's among them.
+    let journal = std::fs::read_to_string(out.path().join("r.csv.partial")).unwrap();
+    assert!(journal.contains("z-slow.in"), "{journal}");
+    let status = args(&[]).status().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let resumed = rows(&csv);
+    // 2 Yut games and 30 Link and Pop boards, each exactly once, in corpus order.
+    assert_eq!(resumed.len(), 32, "{resumed:?}");
+    let mut keys: Vec<_> = resumed.iter().map(|r| (r.0.clone(), r.1.clone())).collect();
+    keys.dedup();
+    assert_eq!(keys.len(), 32);
+    let cases: Vec<usize> = resumed[2..].iter().map(|r| r.1.parse().unwrap()).collect();
+    assert_eq!(cases, (1..=30).collect::<Vec<_>>());
+    assert!(resumed.iter().all(|r| r.3 == "ok"), "{resumed:?}");
+}

@@ -2,8 +2,12 @@
 //! exports and the exit code.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::flag;
 
 use gamebench::atomic::AtomicFile;
 use gamebench::corpus;
@@ -27,7 +31,30 @@ fn preflight(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
+/// once with the signal's exit code.
+struct Signals {
+    stop: Arc<AtomicBool>,
+    terminated: Arc<AtomicBool>,
+}
+
+fn catch_signals() -> Result<Signals> {
+    let signals = Signals {
+        stop: Arc::new(AtomicBool::new(false)),
+        terminated: Arc::new(AtomicBool::new(false)),
+    };
+    for (signal, exit) in [(SIGINT, Exit::Interrupted), (SIGTERM, Exit::Terminated)] {
+        // Registered first, so it sees the flag as the previous signal left it.
+        flag::register_conditional_shutdown(signal, i32::from(exit.code()), signals.stop.clone())
+            .context("cannot handle signals")?;
+        flag::register(signal, signals.stop.clone()).context("cannot handle signals")?;
+    }
+    flag::register(SIGTERM, signals.terminated.clone()).context("cannot handle signals")?;
+    Ok(signals)
+}
+
 pub fn run(args: RunArgs) -> Result<Exit> {
+    let signals = catch_signals()?;
     let game = args.game.as_deref().map(find_game).transpose()?;
     let files = corpus::discover(&args.paths, game)?;
     let config = Config {
@@ -43,6 +70,8 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         timeout: positive_seconds("--timeout", args.timeout)?,
         keep_outputs: args.out_dir.is_some(),
         select: None,
+        stop: signals.stop.clone(),
+        case_events: false,
     };
     // A shard or --resume writes its own CSV, journaled.
     let plan = shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
@@ -79,13 +108,33 @@ pub fn run(args: RunArgs) -> Result<Exit> {
                 sinks.push(out_dir);
             }
             let outcome = runner::run(&files, &config, &mut sinks)?;
+            if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
+                eprintln!(
+                    "gamebench: interrupted: the rows of the {} finished file(s) are in {}",
+                    outcome.files,
+                    partial.display()
+                );
+            }
             (outcome, records.records)
         }
     };
     let stdout_taken = [&args.csv, &args.export_json, &args.export_markdown]
         .iter()
         .any(|p| p.as_deref().is_some_and(is_stdout));
+    if outcome.interrupted {
+        eprintln!(
+            "gamebench: interrupted after {} file(s): the summary below covers them only",
+            outcome.files
+        );
+    }
     summarize(&args, &records, &exports, stdout_taken)?;
+    if outcome.interrupted {
+        return Ok(if signals.terminated.load(Ordering::Relaxed) {
+            Exit::Terminated
+        } else {
+            Exit::Interrupted
+        });
+    }
     Ok(shards::exit_code(plan.as_ref(), outcome.exit()))
 }
 

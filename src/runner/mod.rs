@@ -24,7 +24,7 @@ mod engines;
 mod sink;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
@@ -77,6 +77,12 @@ pub struct Config {
     pub keep_outputs: bool,
     /// Solve only the cases this filter wants; `None` = all.
     pub select: Option<Arc<dyn CaseFilter>>,
+    /// Set (e.g. by a signal handler) to stop the run: no new work is taken, cases already
+    /// running finish, files complete by then are handed to the sinks, the rest is dropped.
+    pub stop: Arc<AtomicBool>,
+    /// Also hand each case to the sinks ([`Sink::case`]) as soon as every engine finished it,
+    /// before its file is complete (journals, so a stopped run loses at most its running cases).
+    pub case_events: bool,
 }
 
 /// Default [`Config::timeout`].
@@ -97,6 +103,8 @@ impl Default for Config {
             timeout: DEFAULT_TIMEOUT,
             keep_outputs: false,
             select: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            case_events: false,
         }
     }
 }
@@ -120,6 +128,8 @@ pub struct RunOutcome {
     /// Files retired, and rows written.
     pub files: usize,
     pub rows: usize,
+    /// The run was stopped ([`Config::stop`]) before every file was handed over.
+    pub interrupted: bool,
 }
 
 impl RunOutcome {
@@ -128,6 +138,9 @@ impl RunOutcome {
         Exit::of(self.worst)
     }
 }
+
+/// How often a run waiting for results looks at [`Config::stop`].
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// Files in flight per worker thread.
 const FILES_PER_THREAD: usize = 32;
@@ -167,7 +180,7 @@ pub fn run(
     bar.finish_and_clear();
     let outcome = result?;
     for sink in sinks.iter_mut() {
-        sink.finish(true)?;
+        sink.finish(!outcome.interrupted)?;
     }
     Ok(outcome)
 }
@@ -212,15 +225,40 @@ struct Loaded {
     done: Mutex<Vec<Option<Done>>>,
     /// Slots not finished yet; the task that finishes the last one reports the file complete.
     remaining: AtomicUsize,
+    /// Per case, its slots not finished yet (with [`Config::case_events`]).
+    case_left: Vec<AtomicUsize>,
+}
+
+/// What the workers tell the calling thread.
+enum Message {
+    /// Every engine finished this case (0-based) of this file.
+    Case(Arc<Loaded>, usize),
+    /// Every slot of this file is finished.
+    File(Arc<Loaded>),
 }
 
 impl Loaded {
     /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
-    fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &mpsc::Sender<Arc<Loaded>>) {
+    fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &mpsc::Sender<Message>) {
+        let dropped = done.dropped;
         self.done.lock().expect("no task panics holding it")[slot] = Some(done);
-        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
-            let _ = tx.send(self.clone());
+        let case = self.slots[slot].case;
+        if let Some(left) = self.case_left.get(case)
+            && left.fetch_sub(1, Ordering::AcqRel) == 1
+            && !dropped
+        {
+            let _ = tx.send(Message::Case(self.clone(), case));
         }
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let _ = tx.send(Message::File(self.clone()));
+        }
+    }
+
+    /// The range of slots of case `case` (they are consecutive).
+    fn slots_of(&self, case: usize) -> std::ops::Range<usize> {
+        let start = self.slots.partition_point(|s| s.case < case);
+        let end = self.slots.partition_point(|s| s.case <= case);
+        start..end
     }
 }
 
@@ -232,6 +270,7 @@ struct Slot {
 }
 
 /// What a slot got.
+#[derive(Clone)]
 struct Done {
     status: Status,
     times: Vec<u64>,
@@ -242,10 +281,19 @@ struct Done {
     output: Option<String>,
     digest: String,
     message: String,
+    /// Not run: the run was stopped before this slot started.
+    dropped: bool,
 }
 
 impl Done {
-    fn failed(file: &CaseFile, index: usize, message: impl std::fmt::Display) -> Done {
+    fn dropped() -> Done {
+        Done {
+            dropped: true,
+            ..Done::failed_quietly()
+        }
+    }
+
+    fn failed_quietly() -> Done {
         Done {
             status: Status::Error,
             times: Vec::new(),
@@ -254,7 +302,15 @@ impl Done {
             score: None,
             output: None,
             digest: String::new(),
+            message: String::new(),
+            dropped: false,
+        }
+    }
+
+    fn failed(file: &CaseFile, index: usize, message: impl std::fmt::Display) -> Done {
+        Done {
             message: format!("{}: case {index}: {message}", file.display()),
+            ..Done::failed_quietly()
         }
     }
 }
@@ -277,14 +333,16 @@ struct Pipeline<'a> {
 
 impl Pipeline<'_> {
     fn run(&self, sinks: &mut [&mut dyn Sink]) -> Result<RunOutcome, RunError> {
-        let (tx, rx) = mpsc::channel::<Arc<Loaded>>();
+        let (tx, rx) = mpsc::channel::<Message>();
         let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
         let (mut next, mut bytes_in_flight) = (0usize, 0u64);
         let mut outcome = RunOutcome::default();
         let mut slots_done = 0usize;
         loop {
             // Admit files while the window allows (always at least one).
-            while next < self.files.len()
+            let stopping = self.config.stop.load(Ordering::Relaxed);
+            while !stopping
+                && next < self.files.len()
                 && (in_flight.is_empty()
                     || (in_flight.len() < self.window.files && bytes_in_flight < self.window.bytes))
             {
@@ -314,6 +372,11 @@ impl Pipeline<'_> {
                         .into_iter()
                         .map(|d| d.expect("every slot is filled once"))
                         .collect();
+                if done.iter().any(|d| d.dropped) {
+                    // Stopped inside this file: it and everything after it are dropped.
+                    outcome.interrupted = true;
+                    return Ok(outcome);
+                }
                 slots_done += done.len();
                 let (rows, outputs, problems) = self.assemble(&loaded, done);
                 drop(loaded);
@@ -347,10 +410,38 @@ impl Pipeline<'_> {
                 if next == self.files.len() {
                     return Ok(outcome);
                 }
+                if stopping {
+                    outcome.interrupted = true;
+                    return Ok(outcome);
+                }
                 // Everything admitted is retired: admit more before waiting for any message.
                 continue;
             }
-            let loaded = rx.recv().expect("a file in flight has a sender");
+            let loaded = match rx.recv_timeout(STOP_POLL) {
+                Ok(Message::File(loaded)) => loaded,
+                Ok(Message::Case(loaded, case)) => {
+                    let range = loaded.slots_of(case);
+                    let mut done: Vec<Done> =
+                        loaded.done.lock().expect("no task panics holding it")[range.clone()]
+                            .iter()
+                            .map(|d| d.clone().expect("a finished case has every slot"))
+                            .collect();
+                    let (rows, _) = self.rows_of(&loaded, range, &mut done);
+                    let results = FileResults {
+                        position: loaded.position,
+                        file: &self.files[loaded.position],
+                        rows: &rows,
+                        outputs: &[],
+                        problems: &[],
+                    };
+                    for sink in sinks.iter_mut() {
+                        sink.case(&results)?;
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => unreachable!("the run holds a sender"),
+            };
             let position = loaded.position;
             in_flight
                 .get_mut(&position)
@@ -360,14 +451,14 @@ impl Pipeline<'_> {
     }
 
     /// Reads and parses file `position` on a worker, then schedules its work.
-    fn spawn_load(&self, position: usize, tx: mpsc::Sender<Arc<Loaded>>) {
+    fn spawn_load(&self, position: usize, tx: mpsc::Sender<Message>) {
         let file = self.files[position].clone();
         let engines = self.table.of(file.game);
         let config = self.config.clone();
         self.pool.spawn_fifo(move || {
             let loaded = Arc::new(load(position, file, engines, &config));
             if loaded.slots.is_empty() {
-                let _ = tx.send(loaded);
+                let _ = tx.send(Message::File(loaded));
             } else {
                 schedule(loaded, Arc::new(config), tx);
             }
@@ -381,15 +472,29 @@ impl Pipeline<'_> {
         loaded: &Loaded,
         mut done: Vec<Done>,
     ) -> (Vec<Row>, Vec<FileOutput>, Vec<String>) {
+        let (rows, problems) = self.rows_of(loaded, 0..loaded.slots.len(), &mut done);
+        let outputs = self.outputs_of(loaded, &done);
+        (rows, outputs, problems)
+    }
+
+    /// The rows and problem lines of the slots in `range` (whole cases), after comparing
+    /// each engine with the baseline engine case by case; `done` holds those slots' results.
+    fn rows_of(
+        &self,
+        loaded: &Loaded,
+        range: std::ops::Range<usize>,
+        done: &mut [Done],
+    ) -> (Vec<Row>, Vec<String>) {
+        let slots = &loaded.slots[range];
         let mut start = 0;
-        while start < loaded.slots.len() {
-            let case = loaded.slots[start].case;
-            let end = (start..loaded.slots.len())
-                .find(|&i| loaded.slots[i].case != case)
-                .unwrap_or(loaded.slots.len());
+        while start < slots.len() {
+            let case = slots[start].case;
+            let end = (start..slots.len())
+                .find(|&i| slots[i].case != case)
+                .unwrap_or(slots.len());
             compare_with_baseline(
                 loaded,
-                &loaded.slots[start..end],
+                &slots[start..end],
                 &mut done[start..end],
                 &self.config.baseline,
             );
@@ -398,7 +503,7 @@ impl Pipeline<'_> {
         let file = &loaded.file;
         let mut rows = Vec::with_capacity(done.len() * self.config.runs.max(1) as usize);
         let mut problems = Vec::new();
-        for (slot, result) in loaded.slots.iter().zip(&done) {
+        for (slot, result) in slots.iter().zip(done.iter()) {
             let engine = loaded.engines[slot.engine].name();
             let parsed = loaded.cases.get(slot.case);
             let runs: Vec<Option<u64>> = if result.times.is_empty() {
@@ -437,13 +542,19 @@ impl Pipeline<'_> {
                 ));
             }
         }
-        let outputs = if self.config.keep_outputs {
+        (rows, problems)
+    }
+
+    /// Each engine's whole output of a complete file (when the run keeps outputs).
+    fn outputs_of(&self, loaded: &Loaded, done: &[Done]) -> Vec<FileOutput> {
+        let file = &loaded.file;
+        if self.config.keep_outputs {
             (0..loaded.engines.len())
                 .map(|e| {
                     let blocks: Vec<&str> = loaded
                         .slots
                         .iter()
-                        .zip(&done)
+                        .zip(done)
                         .filter(|(slot, _)| slot.engine == e)
                         .filter_map(|(_, d)| d.output.as_deref())
                         .collect();
@@ -455,8 +566,7 @@ impl Pipeline<'_> {
                 .collect()
         } else {
             Vec::new()
-        };
-        (rows, outputs, problems)
+        }
     }
 }
 
@@ -473,6 +583,7 @@ fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Co
         slots: Vec::new(),
         done: Mutex::new(Vec::new()),
         remaining: AtomicUsize::new(0),
+        case_left: Vec::new(),
     };
     match std::fs::read(&loaded.file.path) {
         Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
@@ -508,6 +619,13 @@ fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Co
     }
     loaded.done = Mutex::new((0..loaded.slots.len()).map(|_| None).collect());
     loaded.remaining = AtomicUsize::new(loaded.slots.len());
+    if config.case_events {
+        let mut left = vec![0usize; cases];
+        for slot in &loaded.slots {
+            left[slot.case] += 1;
+        }
+        loaded.case_left = left.into_iter().map(AtomicUsize::new).collect();
+    }
     loaded
 }
 
@@ -524,7 +642,7 @@ fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
 
 /// Schedules a loaded file's work on the pool: one task per internal (case, engine) slot, one
 /// per external engine (the program solves the whole file once per run).
-fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Arc<Loaded>>) {
+fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Message>) {
     let keep = config.keep_outputs || loaded.engines.len() > 1;
     for (e, spec) in loaded.engines.iter().enumerate() {
         let mine: Vec<usize> = (0..loaded.slots.len())
@@ -535,7 +653,11 @@ fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Arc<Loade
                 for i in mine {
                     let (loaded, config, tx) = (loaded.clone(), config.clone(), tx.clone());
                     rayon::spawn_fifo(move || {
-                        let done = solve_slot(&loaded, loaded.slots[i], &config, keep);
+                        let done = if config.stop.load(Ordering::Relaxed) {
+                            Done::dropped()
+                        } else {
+                            solve_slot(&loaded, loaded.slots[i], &config, keep)
+                        };
                         loaded.finish(i, done, &tx);
                     });
                 }
@@ -544,15 +666,20 @@ fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Arc<Loade
                 let (loaded, config, tx) = (loaded.clone(), config.clone(), tx.clone());
                 let program = program.clone();
                 rayon::spawn_fifo(move || {
-                    let mut results: Vec<Option<Done>> =
+                    let stopped = config.stop.load(Ordering::Relaxed);
+                    let mut results: Vec<Option<Done>> = if stopped {
+                        Vec::new()
+                    } else {
                         run_external(&loaded, &program, &config, keep)
                             .into_iter()
                             .map(Some)
-                            .collect();
+                            .collect()
+                    };
                     for i in mine {
-                        let done = results[loaded.slots[i].case]
-                            .take()
-                            .expect("one result per case of the file");
+                        let done = match results.get_mut(loaded.slots[i].case) {
+                            Some(done) => done.take().expect("one result per case of the file"),
+                            None => Done::dropped(),
+                        };
                         loaded.finish(i, done, &tx);
                     }
                 });
@@ -598,6 +725,7 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         digest: digest(solved.output.as_bytes()),
         output: Some(solved.output),
         message: String::new(),
+        dropped: false,
     };
     check_expected(loaded, slot.case, &mut done);
     if !keep {
@@ -656,6 +784,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                         "{}: case {index}: the program printed no output for this case",
                         file.display()
                     ),
+                    dropped: false,
                 };
             };
             let mut done = Done {
@@ -667,6 +796,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                 digest: digest(block.as_bytes()),
                 output: Some(block.clone()),
                 message: String::new(),
+                dropped: false,
             };
             check_expected(loaded, case, &mut done);
             if !keep {

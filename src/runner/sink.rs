@@ -59,6 +59,11 @@ pub struct FileResults<'a> {
 pub trait Sink {
     /// A file's results, in corpus order.
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError>;
+    /// With `Config::case_events`: one case's rows as soon as every engine finished it, in
+    /// completion order (the same rows come again, in order, with their file).
+    fn case(&mut self, _results: &FileResults<'_>) -> Result<(), SinkError> {
+        Ok(())
+    }
     /// The run is over: `complete` when every file was handed over.
     fn finish(&mut self, complete: bool) -> Result<(), SinkError>;
 }
@@ -75,6 +80,10 @@ enum CsvTarget {
 pub struct CsvSink {
     writer: Option<csv::Writer<CsvTarget>>,
     path: PathBuf,
+    /// Whether `path` held a file when the run started (an unfinished run must not replace it).
+    existed: bool,
+    /// Where the rows of an unfinished run went, once closed.
+    pub partial: Option<PathBuf>,
 }
 
 impl Write for CsvTarget {
@@ -106,6 +115,8 @@ impl CsvSink {
         Ok(CsvSink {
             writer: Some(csv::Writer::from_writer(target)),
             path: path.to_path_buf(),
+            existed: path.exists(),
+            partial: None,
         })
     }
 
@@ -129,8 +140,10 @@ impl CsvSink {
         Ok(())
     }
 
-    /// Ends the CSV: with `complete`, flushes and renames it into place; otherwise drops the
-    /// temporary file (the old file, if any, stays).
+    /// Ends the CSV. With `complete`, flushes and renames it into place. Otherwise the rows
+    /// written so far (a valid CSV) are kept without touching an earlier file: they take the
+    /// CSV's name when there was no file there, else `<csv>.interrupted` beside it
+    /// ([`CsvSink::partial`] says where).
     pub fn close(&mut self, complete: bool) -> Result<(), SinkError> {
         let Some(writer) = self.writer.take() else {
             return Ok(());
@@ -142,10 +155,20 @@ impl CsvSink {
             CsvTarget::Stdout => std::io::stdout()
                 .flush()
                 .map_err(|e| SinkError::new("cannot write", &self.path, e)),
-            CsvTarget::File(file) if complete => file
-                .commit()
-                .map_err(|e| SinkError::new("cannot write", &self.path, e)),
-            CsvTarget::File(_) => Ok(()),
+            CsvTarget::File(file) if complete || !self.existed => {
+                self.partial = (!complete).then(|| self.path.clone());
+                file.commit()
+                    .map_err(|e| SinkError::new("cannot write", &self.path, e))
+            }
+            CsvTarget::File(file) => {
+                let mut aside = self.path.as_os_str().to_owned();
+                aside.push(".interrupted");
+                let aside = PathBuf::from(aside);
+                file.commit_as(&aside)
+                    .map_err(|e| SinkError::new("cannot write", &aside, e))?;
+                self.partial = Some(aside);
+                Ok(())
+            }
         }
     }
 }
