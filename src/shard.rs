@@ -7,7 +7,8 @@
 //! relative to the root it was found under and the case's 1-based index in the file. The case
 //! list is the corpus order of [`crate::corpus::discover`] (files sorted bytewise by relative
 //! path, then cases in file order), so it is the same on every machine, whatever the mount point
-//! or thread count. A file that cannot be read counts as one case, as in the runner.
+//! or thread count. A file that cannot be read, or holds no case, counts as one case, as in the
+//! runner.
 //!
 //! Case number `p` (0-based position in that list) belongs to shard `p mod N` ([`RULE`]).
 //! Round-robin rather than contiguous blocks because corpora are very often sorted by
@@ -24,8 +25,8 @@
 //! Shard `K` of `N` writes, in its folder, `results.shard-K-of-N.csv` (rows in case-list order,
 //! the schema of [`crate::results`]) and then `shard-K-of-N.json` (the [`Manifest`]). Both are
 //! written to a temporary name and renamed, and the manifest last, so a manifest means a complete
-//! shard. While it runs, the shard appends the rows of each finished file to a journal,
-//! `results.shard-K-of-N.csv.partial` (one JSON line per file, handed to the kernel at once and
+//! shard. While it runs, the shard appends the rows of each finished case to a journal,
+//! `results.shard-K-of-N.csv.partial` (one JSON line per case, handed to the kernel at once and
 //! synced to disk at least once a second), which `--resume` reads after a crash or a
 //! scheduler's requeue; a truncated last line is ignored. The journal's first line is the
 //! [`Attempt`] (list, shard, engines, runs, check); rows of another attempt are never resumed.
@@ -287,8 +288,9 @@ impl CaseList {
         let counts: Vec<usize> = files
             .par_iter()
             .map(|f| match std::fs::read(&f.path) {
-                Ok(bytes) => f.game.parse(&bytes).len(),
-                // The runner reports an unreadable file as one `error` case.
+                // The runner reports a file without cases as one `error` case.
+                Ok(bytes) => f.game.parse(&bytes).len().max(1),
+                // And an unreadable file too.
                 Err(_) => 1,
             })
             .collect();

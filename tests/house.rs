@@ -272,3 +272,30 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
     assert_eq!(cases, (1..=30).collect::<Vec<_>>());
     assert!(resumed.iter().all(|r| r.3 == "ok"), "{resumed:?}");
 }
+
+#[test]
+fn a_file_without_cases_gets_a_row_that_says_so() {
+    // A Link and Pop file holding only its terminator: a judge input with no case.
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("linkpop");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("only-terminator.in"), "0 0\n").unwrap();
+    let csv = dir.path().join("r.csv");
+    let out = run(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--quiet",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let rows = statuses(&csv);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].0, "error");
+    assert!(
+        rows[0]
+            .1
+            .contains("only-terminator.in: case 1: the file holds no case"),
+        "{rows:?}"
+    );
+}

@@ -139,6 +139,9 @@ impl RunOutcome {
     }
 }
 
+/// Why a file that yields no case gets an error row.
+pub const NO_CASE: &str = "the file holds no case (empty, or only a terminator)";
+
 /// How often a run waiting for results looks at [`Config::stop`].
 const STOP_POLL: Duration = Duration::from_millis(50);
 
@@ -589,6 +592,10 @@ fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Co
         Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
         Ok(bytes) => {
             loaded.cases = loaded.file.game.parse(&bytes);
+            if loaded.cases.is_empty() {
+                // Still one (error) row per engine, so the file does not vanish from results.
+                loaded.unreadable = Some(NO_CASE.to_string());
+            }
             loaded.expected = config.check.then(|| read_expected(&loaded.file));
             // Only external programs read the raw input again.
             if loaded
@@ -600,7 +607,7 @@ fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Co
             }
         }
     }
-    // An unreadable file still gets one (error) row per engine.
+    // An unreadable file (or one without cases) still gets one (error) row per engine.
     let cases = if loaded.unreadable.is_some() {
         1
     } else {
