@@ -31,6 +31,13 @@ fn statuses(csv: &std::path::Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `run INPUT -g vexed --check --max-states 1 --csv CSV`: every search stops at once.
+fn run_with_one_state(input: &std::path::Path, csv: &std::path::Path) -> Output {
+    let (input, csv) = (input.to_str().unwrap(), csv.to_str().unwrap());
+    let args = ["run", input, "-g", "vexed", "--check", "--quiet"];
+    run(&[&args[..], &["--max-states", "1", "--csv", csv]].concat())
+}
+
 #[test]
 fn a_budget_stop_stays_budget_even_when_its_output_fails_the_check() {
     // One state is not enough for any of the sample's puzzles: each engine stops, prints
@@ -39,18 +46,7 @@ fn a_budget_stop_stays_budget_even_when_its_output_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("r.csv");
     let sample = root().join("corpora/vexed/sample.in");
-    let out = run(&[
-        "run",
-        sample.to_str().unwrap(),
-        "-g",
-        "vexed",
-        "--check",
-        "--quiet",
-        "--max-states",
-        "1",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
+    let out = run_with_one_state(&sample, &csv);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let rows = statuses(&csv);
     assert!(!rows.is_empty());
@@ -71,18 +67,7 @@ fn an_unreadable_expected_output_makes_errors_that_outrank_budget_stops() {
     let input = dir.path().join("p.in");
     std::fs::copy(root().join("corpora/vexed/sample.in"), &input).unwrap();
     let csv = dir.path().join("r.csv");
-    let out = run(&[
-        "run",
-        input.to_str().unwrap(),
-        "-g",
-        "vexed",
-        "--check",
-        "--quiet",
-        "--max-states",
-        "1",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
+    let out = run_with_one_state(&input, &csv);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let rows = statuses(&csv);
     assert!(!rows.is_empty());
