@@ -116,7 +116,7 @@ sinfo -h -o '%T' 2>/dev/null | grep -qE '^(idle|mixed)' \
 sinfo
 
 say "generating the corpus and the single-machine reference run"
-"$BIN" gen yut --profile random --seed 7 --count "$FILES" --cases 5 --out "$TMP/corpus/yut"
+"$BIN" gen yut --profile random --seed 7 --count "$FILES" --out "$TMP/corpus/yut"
 "$BIN" run "$TMP/corpus" --check --quiet -j 1 --csv "$TMP/single.csv" >/dev/null
 
 say "submitting a $SHARDS-task array and a dependent merge"
