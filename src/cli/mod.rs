@@ -128,6 +128,10 @@ pub struct RunArgs {
     /// No progress bar and no problem lines on stderr (the summary is still printed).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Progress on stderr: `auto` (a bar on a terminal, else a plain line every 10 s, as in
+    /// Slurm logs), `bar`, `plain` or `none` (default: auto; none with --quiet).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub progress: Option<gamebench::runner::ProgressMode>,
     /// Untimed runs of each case before the timed ones.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub warmup: u32,

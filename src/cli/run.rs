@@ -13,7 +13,7 @@ use gamebench::atomic::AtomicFile;
 use gamebench::corpus;
 use gamebench::export::{self, BoxPlot, Exporter, Json, Markdown, Report};
 use gamebench::results::{self, Record};
-use gamebench::runner::{self, Config, CsvSink, OutDirSink, RecordSink, Sink};
+use gamebench::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
 use gamebench::status::Exit;
 
 use super::{RunArgs, find_game, positive_seconds, shards};
@@ -62,7 +62,11 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         budget: args.budget.budget()?,
         check: args.check,
         threads: shards::default_jobs(args.jobs),
-        progress: !args.quiet,
+        progress: match (args.progress, args.quiet) {
+            (Some(mode), _) => mode,
+            (None, true) => ProgressMode::None,
+            (None, false) => ProgressMode::Auto,
+        },
         show_problems: !args.quiet,
         warmup: args.warmup,
         runs: args.runs,

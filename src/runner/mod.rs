@@ -21,6 +21,7 @@
 //!   call alone.
 
 mod engines;
+mod progress;
 mod sink;
 
 use std::collections::BTreeMap;
@@ -28,11 +29,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 pub use engines::{
     ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve as resolve_engines, resolve_internal,
 };
+pub use progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, SinkError};
 
 use crate::corpus::CaseFile;
@@ -42,6 +42,7 @@ use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
 use crate::judge::{judge_case, status_of};
 use crate::results::{Row, Status, Timing};
 use crate::status::Exit;
+use progress::Progress;
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
 /// before any work is scheduled.
@@ -61,8 +62,8 @@ pub struct Config {
     pub check: bool,
     /// Worker threads; `None` = all cores.
     pub threads: Option<usize>,
-    /// Show a progress bar on stderr (it hides itself when stderr is not a terminal).
-    pub progress: bool,
+    /// How to show progress on stderr.
+    pub progress: ProgressMode,
     /// Print problem lines (errors, mismatches) on stderr as files complete.
     pub show_problems: bool,
     /// Untimed runs of each case before the timed ones.
@@ -95,7 +96,7 @@ impl Default for Config {
             budget: Budget::UNLIMITED,
             check: false,
             threads: None,
-            progress: false,
+            progress: ProgressMode::None,
             show_problems: false,
             warmup: 0,
             runs: 1,
@@ -170,7 +171,7 @@ pub fn run(
         files: (threads * FILES_PER_THREAD).max(MIN_FILES_IN_FLIGHT),
         bytes: BYTES_PER_THREAD * threads as u64,
     };
-    let bar = progress_bar(config.progress, files.len());
+    let bar = Progress::new(config.progress, files.len());
     let result = Pipeline {
         files,
         config,
@@ -180,28 +181,12 @@ pub fn run(
         window,
     }
     .run(sinks);
-    bar.finish_and_clear();
+    bar.finish();
     let outcome = result?;
     for sink in sinks.iter_mut() {
         sink.finish(!outcome.interrupted)?;
     }
     Ok(outcome)
-}
-
-fn progress_bar(show: bool, files: usize) -> ProgressBar {
-    let bar = if show {
-        ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} files, {msg} ({per_sec} files, eta {eta})",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar
 }
 
 /// How many files, and how many input bytes, may be in flight at once.
@@ -230,6 +215,8 @@ struct Loaded {
     remaining: AtomicUsize,
     /// Per case, its slots not finished yet (with [`Config::case_events`]).
     case_left: Vec<AtomicUsize>,
+    /// Slots finished over the whole run, for progress.
+    finished: Arc<AtomicUsize>,
 }
 
 /// What the workers tell the calling thread.
@@ -245,6 +232,7 @@ impl Loaded {
     fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &mpsc::Sender<Message>) {
         let dropped = done.dropped;
         self.done.lock().expect("no task panics holding it")[slot] = Some(done);
+        self.finished.fetch_add(1, Ordering::Relaxed);
         let case = self.slots[slot].case;
         if let Some(left) = self.case_left.get(case)
             && left.fetch_sub(1, Ordering::AcqRel) == 1
@@ -330,7 +318,7 @@ struct Pipeline<'a> {
     config: &'a Config,
     table: &'a EngineTable,
     pool: &'a rayon::ThreadPool,
-    bar: &'a ProgressBar,
+    bar: &'a Progress,
     window: Window,
 }
 
@@ -340,7 +328,6 @@ impl Pipeline<'_> {
         let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
         let (mut next, mut bytes_in_flight) = (0usize, 0u64);
         let mut outcome = RunOutcome::default();
-        let mut slots_done = 0usize;
         loop {
             // Admit files while the window allows (always at least one).
             let stopping = self.config.stop.load(Ordering::Relaxed);
@@ -380,7 +367,7 @@ impl Pipeline<'_> {
                     outcome.interrupted = true;
                     return Ok(outcome);
                 }
-                slots_done += done.len();
+                let slots = done.len();
                 let (rows, outputs, problems) = self.assemble(&loaded, done);
                 drop(loaded);
                 if self.config.show_problems && !problems.is_empty() {
@@ -405,9 +392,7 @@ impl Pipeline<'_> {
                 for sink in sinks.iter_mut() {
                     sink.file(&results)?;
                 }
-                self.bar
-                    .set_message(format!("{slots_done} cases x engines"));
-                self.bar.inc(1);
+                self.bar.file_done(slots, self.config.runs.max(1));
             }
             if in_flight.is_empty() {
                 if next == self.files.len() {
@@ -442,7 +427,10 @@ impl Pipeline<'_> {
                     }
                     continue;
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    self.bar.tick();
+                    continue;
+                }
                 Err(mpsc::RecvTimeoutError::Disconnected) => unreachable!("the run holds a sender"),
             };
             let position = loaded.position;
@@ -458,8 +446,9 @@ impl Pipeline<'_> {
         let file = self.files[position].clone();
         let engines = self.table.of(file.game);
         let config = self.config.clone();
+        let finished = self.bar.finished.clone();
         self.pool.spawn_fifo(move || {
-            let loaded = Arc::new(load(position, file, engines, &config));
+            let loaded = Arc::new(load(position, file, engines, &config, finished));
             if loaded.slots.is_empty() {
                 let _ = tx.send(Message::File(loaded));
             } else {
@@ -574,7 +563,13 @@ impl Pipeline<'_> {
 }
 
 /// Reads and parses one file (and its expected output with `--check`), and lists its slots.
-fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Config) -> Loaded {
+fn load(
+    position: usize,
+    file: CaseFile,
+    engines: Arc<[EngineSpec]>,
+    config: &Config,
+    finished: Arc<AtomicUsize>,
+) -> Loaded {
     let mut loaded = Loaded {
         position,
         file,
@@ -587,6 +582,7 @@ fn load(position: usize, file: CaseFile, engines: Arc<[EngineSpec]>, config: &Co
         done: Mutex::new(Vec::new()),
         remaining: AtomicUsize::new(0),
         case_left: Vec::new(),
+        finished,
     };
     match std::fs::read(&loaded.file.path) {
         Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
