@@ -284,3 +284,55 @@ fn a_file_without_cases_gets_a_row_that_says_so() {
         "{rows:?}"
     );
 }
+
+/// Peak resident memory, in KiB, of the children this process has waited for so far.
+fn children_peak_rss_kib() -> i64 {
+    // SAFETY: getrusage only writes the struct we hand it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a rusage, and a valid `who`.
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
+    usage.ru_maxrss
+}
+
+#[test]
+fn memory_stays_bounded_by_the_window_not_the_corpus() {
+    // 16 generated SameGame throughput files (2,500 grids each, about 75 MB): the runner
+    // that kept every parsed case and row peaked near 250 MB on such a corpus; the streaming
+    // one holds a window of files. The limit leaves room for the allocator's arenas.
+    const LIMIT_KIB: i64 = 200 * 1024;
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("samegame");
+    let generated = run(&[
+        "gen",
+        "samegame",
+        "-p",
+        "throughput",
+        "-s",
+        "9",
+        "-n",
+        "16",
+        "--no-expected",
+        "-o",
+        corpus.to_str().unwrap(),
+    ]);
+    assert_eq!(generated.status.code(), Some(0), "{generated:?}");
+    let before = children_peak_rss_kib();
+    assert!(before < LIMIT_KIB, "gen alone peaked at {before} KiB");
+    let csv = dir.path().join("r.csv");
+    let out = run(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "-j",
+        "2",
+        "--quiet",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let peak = children_peak_rss_kib();
+    assert!(peak < LIMIT_KIB, "run peaked at {peak} KiB");
+    assert_eq!(statuses(&csv).len(), 16 * 2_500);
+}

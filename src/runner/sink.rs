@@ -84,7 +84,11 @@ pub struct CsvSink {
     existed: bool,
     /// Where the rows of an unfinished run went, once closed.
     pub partial: Option<PathBuf>,
+    flushed: std::time::Instant,
 }
+
+/// How often a CSV being written is flushed to its temporary file.
+pub const CSV_FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Write for CsvTarget {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -117,6 +121,7 @@ impl CsvSink {
             path: path.to_path_buf(),
             existed: path.exists(),
             partial: None,
+            flushed: std::time::Instant::now(),
         })
     }
 
@@ -136,6 +141,14 @@ impl CsvSink {
             if let Err(e) = writer.serialize(row) {
                 return Err(self.error(e));
             }
+        }
+        // Whole rows reach the temporary file at least once a second, so a killed run leaves
+        // them there (a valid CSV) but for the last second's.
+        if self.flushed.elapsed() >= CSV_FLUSH_INTERVAL {
+            writer
+                .flush()
+                .map_err(|e| SinkError::new("cannot write", &self.path, e))?;
+            self.flushed = std::time::Instant::now();
         }
         Ok(())
     }
