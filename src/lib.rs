@@ -27,6 +27,7 @@ pub mod games;
 pub mod generate;
 pub mod judge;
 pub mod merge;
+pub mod progress;
 pub mod registry;
 pub mod results;
 pub mod runner;

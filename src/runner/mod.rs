@@ -21,7 +21,6 @@
 //!   call alone.
 
 mod engines;
-mod progress;
 mod sink;
 
 use std::collections::BTreeMap;
@@ -32,7 +31,7 @@ use std::time::Duration;
 pub use engines::{
     ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve as resolve_engines, resolve_internal,
 };
-pub use progress::{PLAIN_INTERVAL, ProgressMode};
+pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, SinkError};
 
 use crate::corpus::CaseFile;
@@ -42,7 +41,7 @@ use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
 use crate::judge::{judge_case, status_of};
 use crate::results::{Row, Status, Timing};
 use crate::status::Exit;
-use progress::Progress;
+use crate::progress::Progress;
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
 /// before any work is scheduled.
@@ -171,7 +170,7 @@ pub fn run(
         files: (threads * FILES_PER_THREAD).max(MIN_FILES_IN_FLIGHT),
         bytes: BYTES_PER_THREAD * threads as u64,
     };
-    let bar = Progress::new(config.progress, files.len());
+    let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"));
     let result = Pipeline {
         files,
         config,
