@@ -101,7 +101,9 @@ impl Progress {
     pub fn file_done(&self, units: usize, runs: u32) {
         self.files_done.fetch_add(1, Ordering::Relaxed);
         let units = self.units_done.fetch_add(units, Ordering::Relaxed) + units;
-        if let Some(unit) = self.unit {
+        if let Some(unit) = self.unit
+            && !self.bar.is_hidden()
+        {
             self.bar
                 .set_message(format!("{units} {unit} x {runs} run(s)"));
         }
@@ -176,7 +178,10 @@ mod tests {
         let progress = Progress::new(ProgressMode::None, "gen", 10, None);
         progress.file_done(1, 1);
         let line = progress.line();
-        assert!(line.starts_with("gamebench gen: 1/10 files (10%), "), "{line}");
+        assert!(
+            line.starts_with("gamebench gen: 1/10 files (10%), "),
+            "{line}"
+        );
         assert!(!line.contains("cases"), "{line}");
     }
 

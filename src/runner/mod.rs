@@ -20,18 +20,22 @@
 //! - Engines are resolved once, before any file is read; the timed region holds the engine
 //!   call alone.
 
+mod completions;
 mod engines;
 mod sink;
 
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
+
+use completions::{Completions, Message};
 use std::time::Duration;
 
+pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use engines::{
     ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve as resolve_engines, resolve_internal,
 };
-pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, SinkError};
 
 use crate::corpus::CaseFile;
@@ -39,9 +43,9 @@ use crate::digest::digest;
 use crate::external::{self, External};
 use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
 use crate::judge::{judge_case, status_of};
+use crate::progress::Progress;
 use crate::results::{Row, Status, Timing};
 use crate::status::Exit;
-use crate::progress::Progress;
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
 /// before any work is scheduled.
@@ -142,6 +146,8 @@ impl RunOutcome {
 /// Why a file that yields no case gets an error row.
 pub const NO_CASE: &str = "the file holds no case (empty, or only a terminator)";
 
+/// The window is refilled after about this fraction of it finished (see [`Completions`]).
+const COMPLETION_BATCHES: usize = 4;
 /// How often a run waiting for results looks at [`Config::stop`].
 const STOP_POLL: Duration = Duration::from_millis(50);
 
@@ -149,6 +155,9 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 const FILES_PER_THREAD: usize = 32;
 /// Fewest files in flight, so that small files keep every thread busy.
 const MIN_FILES_IN_FLIGHT: usize = 64;
+/// A file with at most this many (case, engine) slots is solved by the task that loaded it
+/// (Yut: one game per file), instead of one task per slot.
+const INLINE_SLOTS: usize = 4;
 /// Input bytes in flight per worker thread (a file larger than the window still runs alone).
 const BYTES_PER_THREAD: u64 = 32 << 20;
 
@@ -170,10 +179,20 @@ pub fn run(
         files: (threads * FILES_PER_THREAD).max(MIN_FILES_IN_FLIGHT),
         bytes: BYTES_PER_THREAD * threads as u64,
     };
+    // The sizes the window counts, read up front on the workers: one stat per file on the
+    // calling thread would make it the bottleneck of a corpus of many tiny files.
+    let sizes: Vec<u64> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
+            .collect()
+    });
     let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"));
     let result = Pipeline {
         files,
+        sizes: &sizes,
         config,
+        shared: Arc::new(config.clone()),
         table: &table,
         pool: &pool,
         bar: &bar,
@@ -218,17 +237,9 @@ struct Loaded {
     finished: Arc<AtomicUsize>,
 }
 
-/// What the workers tell the calling thread.
-enum Message {
-    /// Every engine finished this case (0-based) of this file.
-    Case(Arc<Loaded>, usize),
-    /// Every slot of this file is finished.
-    File(Arc<Loaded>),
-}
-
 impl Loaded {
     /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
-    fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &mpsc::Sender<Message>) {
+    fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &Completions) {
         let dropped = done.dropped;
         self.done.lock().expect("no task panics holding it")[slot] = Some(done);
         self.finished.fetch_add(1, Ordering::Relaxed);
@@ -237,10 +248,10 @@ impl Loaded {
             && left.fetch_sub(1, Ordering::AcqRel) == 1
             && !dropped
         {
-            let _ = tx.send(Message::Case(self.clone(), case));
+            tx.push(Message::Case(self.clone(), case));
         }
         if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
-            let _ = tx.send(Message::File(self.clone()));
+            tx.push(Message::File(self.clone()));
         }
     }
 
@@ -314,7 +325,11 @@ struct InFlight {
 
 struct Pipeline<'a> {
     files: &'a [CaseFile],
+    /// Each file's size in bytes (0 when it cannot be read: its load reports why).
+    sizes: &'a [u64],
     config: &'a Config,
+    /// The same configuration, shared with the tasks (cloned once per run, not per file).
+    shared: Arc<Config>,
     table: &'a EngineTable,
     pool: &'a rayon::ThreadPool,
     bar: &'a Progress,
@@ -323,7 +338,7 @@ struct Pipeline<'a> {
 
 impl Pipeline<'_> {
     fn run(&self, sinks: &mut [&mut dyn Sink]) -> Result<RunOutcome, RunError> {
-        let (tx, rx) = mpsc::channel::<Message>();
+        let tx = Arc::new(Completions::new());
         let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
         let (mut next, mut bytes_in_flight) = (0usize, 0u64);
         let mut outcome = RunOutcome::default();
@@ -335,7 +350,7 @@ impl Pipeline<'_> {
                 && (in_flight.is_empty()
                     || (in_flight.len() < self.window.files && bytes_in_flight < self.window.bytes))
             {
-                let bytes = std::fs::metadata(&self.files[next].path).map_or(0, |m| m.len());
+                let bytes = self.sizes[next];
                 bytes_in_flight += bytes;
                 in_flight.insert(
                     next,
@@ -404,54 +419,69 @@ impl Pipeline<'_> {
                 // Everything admitted is retired: admit more before waiting for any message.
                 continue;
             }
-            let loaded = match rx.recv_timeout(STOP_POLL) {
-                Ok(Message::File(loaded)) => loaded,
-                Ok(Message::Case(loaded, case)) => {
-                    let range = loaded.slots_of(case);
-                    let mut done: Vec<Done> =
-                        loaded.done.lock().expect("no task panics holding it")[range.clone()]
-                            .iter()
-                            .map(|d| d.clone().expect("a finished case has every slot"))
-                            .collect();
-                    let (rows, _) = self.rows_of(&loaded, range, &mut done);
-                    let results = FileResults {
-                        position: loaded.position,
-                        file: &self.files[loaded.position],
-                        rows: &rows,
-                        outputs: &[],
-                        problems: &[],
-                    };
-                    for sink in sinks.iter_mut() {
-                        sink.case(&results)?;
+            // Every message queued, or (after a wait) a batch of them: a wake-up per file
+            // would cost more than a tiny file's work.
+            let running = in_flight.values().filter(|f| f.complete.is_none()).count();
+            let batch = (self.window.files / COMPLETION_BATCHES).min(running);
+            let messages = tx.take(batch, STOP_POLL);
+            if messages.is_empty() {
+                self.bar.tick();
+                continue;
+            }
+            for message in messages {
+                match message {
+                    Message::File(loaded) => {
+                        let position = loaded.position;
+                        in_flight
+                            .get_mut(&position)
+                            .expect("complete files are in flight")
+                            .complete = Some(loaded);
                     }
-                    continue;
+                    Message::Case(loaded, case) => self.journal_case(&loaded, case, sinks)?,
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    self.bar.tick();
-                    continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => unreachable!("the run holds a sender"),
-            };
-            let position = loaded.position;
-            in_flight
-                .get_mut(&position)
-                .expect("complete files are in flight")
-                .complete = Some(loaded);
+            }
         }
     }
 
+    /// Hands the rows of one finished case to the sinks' journals (before its file is done).
+    fn journal_case(
+        &self,
+        loaded: &Loaded,
+        case: usize,
+        sinks: &mut [&mut dyn Sink],
+    ) -> Result<(), RunError> {
+        let range = loaded.slots_of(case);
+        let mut done: Vec<Done> = loaded.done.lock().expect("no task panics holding it")
+            [range.clone()]
+        .iter()
+        .map(|d| d.clone().expect("a finished case has every slot"))
+        .collect();
+        let (rows, _) = self.rows_of(loaded, range, &mut done);
+        let results = FileResults {
+            position: loaded.position,
+            file: &self.files[loaded.position],
+            rows: &rows,
+            outputs: &[],
+            problems: &[],
+        };
+        for sink in sinks.iter_mut() {
+            sink.case(&results)?;
+        }
+        Ok(())
+    }
+
     /// Reads and parses file `position` on a worker, then schedules its work.
-    fn spawn_load(&self, position: usize, tx: mpsc::Sender<Message>) {
+    fn spawn_load(&self, position: usize, tx: Arc<Completions>) {
         let file = self.files[position].clone();
         let engines = self.table.of(file.game);
-        let config = self.config.clone();
+        let config = self.shared.clone();
         let finished = self.bar.finished.clone();
         self.pool.spawn_fifo(move || {
             let loaded = Arc::new(load(position, file, engines, &config, finished));
             if loaded.slots.is_empty() {
-                let _ = tx.send(Message::File(loaded));
+                tx.push(Message::File(loaded));
             } else {
-                schedule(loaded, Arc::new(config), tx);
+                schedule(loaded, config, tx);
             }
         });
     }
@@ -644,8 +674,24 @@ fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
 
 /// Schedules a loaded file's work on the pool: one task per internal (case, engine) slot, one
 /// per external engine (the program solves the whole file once per run).
-fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Message>) {
+fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: Arc<Completions>) {
     let keep = config.keep_outputs || loaded.engines.len() > 1;
+    let internal_only = loaded
+        .engines
+        .iter()
+        .all(|e| matches!(e, EngineSpec::Internal(_)));
+    if internal_only && loaded.slots.len() <= INLINE_SLOTS {
+        // A task per slot costs more than a tiny file's work; its own task solves it.
+        for (i, &slot) in loaded.slots.iter().enumerate() {
+            let done = if config.stop.load(Ordering::Relaxed) {
+                Done::dropped()
+            } else {
+                solve_slot(&loaded, slot, &config, keep)
+            };
+            loaded.finish(i, done, &tx);
+        }
+        return;
+    }
     for (e, spec) in loaded.engines.iter().enumerate() {
         let mine: Vec<usize> = (0..loaded.slots.len())
             .filter(|&i| loaded.slots[i].engine == e)
