@@ -3,6 +3,7 @@
 //! and here they become messages; exit codes come from [`gamebench::status::Exit`].
 
 mod judge;
+mod levels;
 mod run;
 pub mod shards;
 
@@ -17,6 +18,7 @@ use gamebench::registry;
 use gamebench::status::Exit;
 
 pub use judge::{check, gen_corpus, list, solve};
+pub use levels::levels;
 pub use run::run;
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
@@ -40,6 +42,9 @@ pub enum Command {
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
     List,
+    /// Solve every level of the Vexed level packs in DIR: minimum proven or not, K against par,
+    /// time and peak memory per pack; the levels off par with their solutions.
+    Levels(levels::LevelsArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
     Merge(shards::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.

@@ -23,6 +23,7 @@ pub mod bitset;
 pub mod check;
 pub mod generator;
 pub mod grid;
+pub mod levels;
 mod meter;
 pub mod reference;
 mod rules;
