@@ -47,6 +47,7 @@ fn main() {
         budget: Budget {
             max_states: None,
             time_limit: Some(Duration::from_secs_f64(seconds)),
+            memory: None,
         },
         threads: Some(1),
     };

@@ -26,6 +26,9 @@ pub struct Budget {
     pub max_states: Option<u64>,
     /// Wall-clock limit for one case.
     pub time_limit: Option<Duration>,
+    /// Bytes a search may hold for one case (Vexed); within it an engine searches with less
+    /// memory (and more time) or stops with [`Verdict::Budget`]. `None`: the engine's default.
+    pub memory: Option<u64>,
 }
 
 impl Budget {
@@ -33,6 +36,7 @@ impl Budget {
     pub const UNLIMITED: Budget = Budget {
         max_states: None,
         time_limit: None,
+        memory: None,
     };
 
     /// The instant after which a search started at `start` must give up, if any.
@@ -50,7 +54,14 @@ pub struct BudgetArgs {
     /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Memory one search may hold, in MB (Vexed; default: 384 MB for A*, then iterative
+    /// deepening with a table of 2M boards). With `-j N`, N searches run at once.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory: Option<u64>,
 }
+
+/// Bytes in one MB of `--memory` (MiB, as `/usr/bin/time` and `/proc` count).
+pub const BYTES_PER_MB: u64 = 1 << 20;
 
 /// A `--time-limit` that is not a positive number of seconds.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -68,6 +79,7 @@ impl BudgetArgs {
         Ok(Budget {
             max_states: self.max_states,
             time_limit,
+            memory: self.memory.map(|mb| mb.saturating_mul(BYTES_PER_MB)),
         })
     }
 }

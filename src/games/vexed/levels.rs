@@ -431,6 +431,7 @@ mod tests {
             budget: Budget {
                 max_states: Some(1),
                 time_limit: None,
+                memory: None,
             },
             threads: Some(2),
         };
