@@ -17,6 +17,7 @@ use std::any::Any;
 use std::time::{Duration, Instant};
 
 use crate::generate::{GameGenerator, Solver};
+use crate::validate::Validation;
 
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
 /// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
@@ -177,6 +178,12 @@ pub trait Rules: Send + Sync + 'static {
     /// Splits a judge input file into cases. Never panics, whatever the bytes.
     fn parse(input: &[u8]) -> Vec<Parsed<Self::Case>>;
 
+    /// Strict validation of a judge input against the statement's constraints (sizes, counts,
+    /// alphabets, terminators, white space), separate from the lenient [`Rules::parse`]: every
+    /// violation names its case, line and constraint (see [`crate::validate`]). Never panics,
+    /// linear in the input. Lives in the game's `validate.rs`.
+    fn validate(input: &[u8]) -> Validation;
+
     /// The judge output of case `index` (1-based within its file) with this answer.
     fn format_case(index: usize, case: &Self::Case, outcome: &Outcome<Self::Answer>) -> String;
 
@@ -273,6 +280,8 @@ pub trait Game: Send + Sync {
     /// Id of the default (fastest) engine.
     fn default_engine_id(&self) -> EngineId;
     fn parse(&self, input: &[u8]) -> Vec<ParsedCase>;
+    /// See [`Rules::validate`]; the violations in line order.
+    fn validate(&self, input: &[u8]) -> Validation;
     /// Runs engine `id` on a case produced by this game's `parse`; `index` is the case's
     /// 1-based position in its file (it appears in some judge outputs).
     fn solve(
@@ -490,6 +499,12 @@ where
                 case: p.case.map(|c| Box::new(c) as Box<dyn Any + Send + Sync>),
             })
             .collect()
+    }
+    fn validate(&self, input: &[u8]) -> Validation {
+        let mut validation = R::validate(input);
+        // In line order whatever order a validator found them in (stable: ties keep it).
+        validation.violations.sort_by_key(|v| v.line);
+        validation
     }
     fn solve(
         &self,

@@ -23,6 +23,7 @@ fn main() {
         Command::Run(args) => cli::run(args),
         Command::Gen(args) => cli::gen_corpus(args),
         Command::Check(args) => cli::check(args),
+        Command::Validate(args) => cli::validate(args),
         Command::List => cli::list(),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Completions { shell } => cli::completions(shell),

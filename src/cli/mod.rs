@@ -5,6 +5,7 @@
 mod judge;
 mod run;
 pub mod shards;
+mod validate;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,6 +19,7 @@ use gamebench::status::Exit;
 
 pub use judge::{check, gen_corpus, list, solve};
 pub use run::run;
+pub use validate::{ValidateArgs, validate};
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
@@ -36,6 +38,8 @@ pub enum Command {
     Run(RunArgs),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
     Gen(gamebench::generate::GenArgs),
+    /// Validate judge inputs strictly against the statement (exit 0 valid, 3 invalid).
+    Validate(ValidateArgs),
     /// Check an output file against an input (and an expected output, or the reference engine).
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
@@ -125,6 +129,10 @@ pub struct RunArgs {
     /// Compare every case's output with the expected X.out beside X.in.
     #[arg(long)]
     pub check: bool,
+    /// Validate every file strictly first (as `gamebench validate`): a case that breaks the
+    /// statement is not solved and gets status `error` with the violation.
+    #[arg(long)]
+    pub validate: bool,
     /// No progress bar and no problem lines on stderr (the summary is still printed).
     #[arg(long, short)]
     pub quiet: bool,

@@ -60,6 +60,9 @@ pub struct Config {
     pub budget: Budget,
     /// Compare each case's output with the expected `X.out` beside `X.in`.
     pub check: bool,
+    /// Validate each file strictly first (the game's validator); a case with a violation is
+    /// not solved and gets status `error` with the violation.
+    pub validate: bool,
     /// Worker threads; `None` = all cores.
     pub threads: Option<usize>,
     /// How to show progress on stderr.
@@ -95,6 +98,7 @@ impl Default for Config {
             engines: Vec::new(),
             budget: Budget::UNLIMITED,
             check: false,
+            validate: false,
             threads: None,
             progress: ProgressMode::None,
             show_problems: false,
@@ -205,6 +209,8 @@ struct Loaded {
     cases: Vec<ParsedCase>,
     /// Why the file could not be read at all.
     unreadable: Option<String>,
+    /// With `--validate`: per case, why it breaks the statement (`None`: valid).
+    invalid: Vec<Option<String>>,
     /// With `--check`: the expected blocks, or why there are none.
     expected: Option<Result<Vec<String>, String>>,
     /// The (case, engine) slots this run solves, in case then engine order.
@@ -577,6 +583,7 @@ fn load(
         bytes: Vec::new(),
         cases: Vec::new(),
         unreadable: None,
+        invalid: Vec::new(),
         expected: None,
         slots: Vec::new(),
         done: Mutex::new(Vec::new()),
@@ -591,6 +598,9 @@ fn load(
             if loaded.cases.is_empty() {
                 // Still one (error) row per engine, so the file does not vanish from results.
                 loaded.unreadable = Some(NO_CASE.to_string());
+            }
+            if config.validate {
+                loaded.invalid = invalid_cases(&loaded.file, &loaded.cases, &bytes);
             }
             loaded.expected = config.check.then(|| read_expected(&loaded.file));
             // Only external programs read the raw input again.
@@ -630,6 +640,25 @@ fn load(
         loaded.case_left = left.into_iter().map(AtomicUsize::new).collect();
     }
     loaded
+}
+
+/// Per parsed case, the validator's violations that fall in its lines (see
+/// [`crate::validate::Validation::per_case`]), as one message; `None` for a valid case.
+fn invalid_cases(file: &CaseFile, cases: &[ParsedCase], bytes: &[u8]) -> Vec<Option<String>> {
+    let validation = file.game.validate(bytes);
+    let starts: Vec<usize> = cases.iter().map(|c| c.line).collect();
+    validation
+        .per_case(&starts)
+        .into_iter()
+        .map(|violations| {
+            let first = violations.first()?;
+            let more = match violations.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
+            Some(format!("invalid input: {}{more}", first.without_case()))
+        })
+        .collect()
 }
 
 fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
@@ -702,6 +731,9 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
     let EngineSpec::Internal(engine) = loaded.engines[slot.engine] else {
         unreachable!("case work is only made for internal engines")
     };
+    if let Some(Some(why)) = loaded.invalid.get(slot.case) {
+        return Done::failed(file, index, why);
+    }
     let parsed = &loaded.cases[slot.case];
     for _ in 0..config.warmup {
         let _ = std::hint::black_box(judge_case(engine, index, parsed, &config.budget));
@@ -773,6 +805,9 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
             let index = case + 1;
             if let Err(e) = &loaded.cases[case].case {
                 return Done::failed(file, index, e);
+            }
+            if let Some(Some(why)) = loaded.invalid.get(case) {
+                return Done::failed(file, index, why);
             }
             let Some(block) = blocks.get(case) else {
                 return Done {

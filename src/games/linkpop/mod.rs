@@ -17,8 +17,10 @@ pub mod bitboard;
 pub mod bitboard_engine;
 pub mod generator;
 pub mod reference;
+pub mod validate;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::validate::Validation;
 
 /// Largest number of rows or columns the statement allows.
 pub const MAX_SIDE: usize = 30;
@@ -176,6 +178,10 @@ impl Rules for LinkPop {
 
     fn parse(input: &[u8]) -> Vec<Parsed<Board>> {
         parse_file(input)
+    }
+
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
     }
 
     fn format_case(index: usize, _case: &Board, outcome: &Outcome<Board>) -> String {

@@ -20,10 +20,12 @@ pub mod bitboard;
 pub mod generator;
 pub mod parse;
 pub mod reference;
+pub mod validate;
 
 use std::fmt::Write as _;
 
 use crate::game::{Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::validate::Validation;
 
 /// Most rows a grid may have.
 pub const MAX_ROWS: usize = 10;
@@ -167,6 +169,10 @@ impl Rules for SameGame {
 
     fn parse(input: &[u8]) -> Vec<Parsed<Game>> {
         parse::parse_stream(input)
+    }
+
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
     }
 
     fn format_case(index: usize, _case: &Game, outcome: &Outcome<Leftover>) -> String {

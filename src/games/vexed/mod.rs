@@ -28,8 +28,10 @@ pub mod reference;
 mod rules;
 #[cfg(test)]
 mod test_rng;
+pub mod validate;
 
 use crate::game::{Engine, Outcome, Parsed, Rules, Verdict, split_blocks};
+use crate::validate::Validation;
 pub use check::{CheckError, check_output};
 pub(crate) use meter::Meter;
 pub use rules::{
@@ -65,6 +67,10 @@ impl Rules for Vexed {
 
     fn parse(input: &[u8]) -> Vec<Parsed<Puzzle>> {
         parse_puzzles(input)
+    }
+
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
     }
 
     fn format_case(_index: usize, case: &Puzzle, outcome: &Outcome<Solution>) -> String {

@@ -11,8 +11,10 @@ pub mod board;
 pub mod generator;
 pub mod reference;
 pub mod table;
+pub mod validate;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::validate::Validation;
 use board::{Place, TOKEN_COUNT, Token};
 
 /// The largest number of turns the statement allows.
@@ -99,6 +101,10 @@ impl Rules for Yut {
             size,
             case: parsed,
         }]
+    }
+
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
     }
 
     fn format_case(_index: usize, _case: &Replay, outcome: &Outcome<FinalPlaces>) -> String {
