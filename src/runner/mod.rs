@@ -38,7 +38,7 @@ pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, S
 use crate::corpus::CaseFile;
 use crate::digest::digest;
 use crate::external::{self, External};
-use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
+use crate::game::{Budget, CheckVerdict, ParsedCase, REFERENCE_ENGINE, Rejected};
 use crate::judge::{judge_case, status_of};
 use crate::results::{Row, Status, Timing};
 use crate::status::Exit;
@@ -278,6 +278,8 @@ struct Done {
     output: Option<String>,
     digest: String,
     message: String,
+    /// The checker's verdict when it rejected the output.
+    verdict: Option<CheckVerdict>,
     /// Not run: the run was stopped before this slot started.
     dropped: bool,
 }
@@ -300,6 +302,7 @@ impl Done {
             output: None,
             digest: String::new(),
             message: String::new(),
+            verdict: None,
             dropped: false,
         }
     }
@@ -530,6 +533,10 @@ impl Pipeline<'_> {
                     score: result.score,
                     digest: result.digest.clone(),
                     message: result.message.clone(),
+                    verdict: result
+                        .verdict
+                        .map(|v| v.as_str().to_string())
+                        .unwrap_or_default(),
                 });
             }
             if !result.message.is_empty() {
@@ -760,6 +767,7 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         digest: digest(solved.output.as_bytes()),
         output: Some(solved.output),
         message: String::new(),
+        verdict: None,
         dropped: false,
     };
     check_expected(loaded, slot.case, &mut done);
@@ -822,6 +830,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                         "{}: case {index}: the program printed no output for this case",
                         file.display()
                     ),
+                    verdict: Some(CheckVerdict::WrongAnswer),
                     dropped: false,
                 };
             };
@@ -834,6 +843,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                 digest: digest(block.as_bytes()),
                 output: Some(block.clone()),
                 message: String::new(),
+                verdict: None,
                 dropped: false,
             };
             check_expected(loaded, case, &mut done);
@@ -845,7 +855,9 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
         .collect()
 }
 
-/// With `--check`: compares a case's output with the expected block (the game's checker).
+/// With `--check`: compares a case's output with the expected block (the game's checker and
+/// its verdict). A wrong answer or presentation error makes the case `mismatch`; a checker
+/// failure (no or a malformed expected block) makes it `error`.
 fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
     let (Some(expected), Some(output), Ok(parsed)) =
         (&loaded.expected, &done.output, &loaded.cases[case].case)
@@ -854,22 +866,26 @@ fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
     };
     let index = case + 1;
     let verdict = match expected {
-        Err(why) => Err((Status::Error, why.clone())),
+        Err(why) => Err(Rejected::new(CheckVerdict::CheckerFailure, why.clone())),
         Ok(blocks) => match blocks.get(case) {
-            None => Err((
-                Status::Mismatch,
+            None => Err(Rejected::new(
+                CheckVerdict::CheckerFailure,
                 format!("the expected output has no case {index}"),
             )),
             Some(block) => loaded
                 .file
                 .game
-                .check(parsed.as_ref(), block, output)
-                .map_err(|why| (Status::Mismatch, why)),
+                .judge_output(parsed.as_ref(), block, output),
         },
     };
-    if let Err((bad, why)) = verdict {
+    if let Err(rejected) = verdict {
+        let bad = match rejected.verdict {
+            CheckVerdict::CheckerFailure => Status::Error,
+            CheckVerdict::WrongAnswer | CheckVerdict::PresentationError => Status::Mismatch,
+        };
         done.status = done.status.worst(bad);
-        done.message = format!("{}: case {index}: {why}", loaded.file.display());
+        done.verdict = Some(rejected.verdict);
+        done.message = format!("{}: case {index}: {rejected}", loaded.file.display());
     }
 }
 
@@ -895,7 +911,14 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
         let Some(output) = &done[i].output else {
             continue;
         };
-        if let Err(why) = loaded.file.game.check(case.as_ref(), &base_output, output) {
+        if let Err(why) = loaded
+            .file
+            .game
+            .judge_output(case.as_ref(), &base_output, output)
+        {
+            // The baseline's output stands in for the expected one; whatever the verdict,
+            // the engines disagree.
+            done[i].verdict = done[i].verdict.or(Some(why.verdict));
             let line = format!(
                 "{}: case {}: {} disagrees with {}: {why}",
                 loaded.file.display(),

@@ -191,6 +191,46 @@ impl Rules for LinkPop {
     fn split_output(output: &str) -> Vec<String> {
         split_blocks(output, |line| line.starts_with("Case "))
     }
+
+    /// Every space of the output is layout (cells are letters and dots), so a difference in
+    /// white space alone is a presentation error.
+    fn presentation(block: &str) -> String {
+        crate::game::strip_white_space(block)
+    }
+
+    /// `Case k`, then `n` lines of `m` characters, each a capital letter or `.`.
+    fn well_formed(case: &Board, block: &str) -> Result<(), String> {
+        let mut lines = block.split_inclusive('\n');
+        let header = lines.next().unwrap_or_default();
+        let number = header
+            .strip_prefix("Case ")
+            .and_then(|rest| rest.strip_suffix('\n'))
+            .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+        if number.is_none() {
+            return Err(format!("line 1: {header:?} is not `Case k`"));
+        }
+        for row in 0..case.rows {
+            let line = lines.next().unwrap_or_default();
+            let cells = line.strip_suffix('\n').unwrap_or(line);
+            let fits = cells.len() == case.cols
+                && cells.bytes().all(|b| b == b'.' || b.is_ascii_uppercase());
+            if !fits || !line.ends_with('\n') {
+                return Err(format!(
+                    "line {}: {line:?} is not a row of {} cells",
+                    row + 2,
+                    case.cols
+                ));
+            }
+        }
+        match lines.next() {
+            Some(extra) => Err(format!(
+                "line {}: {extra:?} after the {} rows",
+                case.rows + 2,
+                case.rows
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Shows a line of input in an error message, whatever its bytes.

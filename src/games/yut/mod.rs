@@ -115,6 +115,38 @@ impl Rules for Yut {
         // One game per file: the whole output is the one block.
         split_blocks(output, |_| false)
     }
+
+    /// The board's spaces are drawing that no token ever replaces (tokens replace dots), so
+    /// a difference in white space alone is a presentation error.
+    fn presentation(block: &str) -> String {
+        crate::game::strip_white_space(block)
+    }
+
+    /// The 32-line template, each `.` possibly replaced by a token letter.
+    fn well_formed(_case: &Replay, block: &str) -> Result<(), String> {
+        let template: Vec<&str> = board::TEMPLATE.split_inclusive('\n').collect();
+        let lines: Vec<&str> = block.split_inclusive('\n').collect();
+        if lines.len() != template.len() {
+            return Err(format!(
+                "{} lines, the board has {}",
+                lines.len(),
+                template.len()
+            ));
+        }
+        for (i, (line, want)) in lines.iter().zip(&template).enumerate() {
+            let fits = line.len() == want.len()
+                && line.bytes().zip(want.bytes()).all(|(got, want)| {
+                    got == want || (want == b'.' && Token::from_letter(got).is_some())
+                });
+            if !fits {
+                return Err(format!(
+                    "line {}: {line:?} is not a line of the board",
+                    i + 1
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Shows a line of input in an error message, whatever its bytes.
