@@ -21,6 +21,7 @@ pub mod validate;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
 use crate::validate::Validation;
+use crate::validate::quoted;
 
 /// Largest number of rows or columns the statement allows.
 pub const MAX_SIDE: usize = 30;
@@ -233,11 +234,6 @@ impl Rules for LinkPop {
     }
 }
 
-/// Shows a line of input in an error message, whatever its bytes.
-fn shown(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 fn fields(text: &[u8]) -> Vec<&[u8]> {
     text.split(|b| b.is_ascii_whitespace())
         .filter(|f| !f.is_empty())
@@ -320,7 +316,7 @@ pub fn parse_file(input: &[u8]) -> Vec<Parsed<Board>> {
             }
             None => {
                 cases.push(failed(
-                    format!("expected a header `n m`, found {:?}", shown(text)),
+                    format!("expected a header `n m`, found {}", quoted(text)),
                     String::new(),
                 ));
                 i += 1;
@@ -371,10 +367,10 @@ fn parse_rows(
                     CaseError::new(
                         line,
                         format!(
-                            "block {} of row {} is {:?}, not a capital letter then one of UDLRS",
+                            "block {} of row {} is {}, not a capital letter then one of UDLRS",
                             j + 1,
                             k + 1,
-                            shown(token)
+                            quoted(token)
                         ),
                     ),
                 )

@@ -15,6 +15,7 @@ pub mod validate;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
 use crate::validate::Validation;
+use crate::validate::quoted;
 use board::{Place, TOKEN_COUNT, Token};
 
 /// The largest number of turns the statement allows.
@@ -149,11 +150,6 @@ impl Rules for Yut {
     }
 }
 
-/// Shows a line of input in an error message, whatever its bytes.
-fn shown(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// Parses `N` and N turns. Blank lines after the last turn are allowed; anything else is not.
 pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
     let mut lines = input.split(|&b| b == b'\n').enumerate().map(|(i, l)| {
@@ -171,7 +167,7 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
     let count: usize = std::str::from_utf8(header)
         .ok()
         .and_then(|t| t.parse().ok())
-        .ok_or_else(|| CaseError::new(line, format!("expected N, found {:?}", shown(header))))?;
+        .ok_or_else(|| CaseError::new(line, format!("expected N, found {}", quoted(header))))?;
     if !(1..=MAX_TURNS).contains(&count) {
         return Err(CaseError::new(
             line,
@@ -196,7 +192,7 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
     if let Some((line, text)) = lines.find(|(_, text)| !text.trim_ascii().is_empty()) {
         return Err(CaseError::new(
             line,
-            format!("unexpected text after the {count} turns: {:?}", shown(text)),
+            format!("unexpected text after the {count} turns: {}", quoted(text)),
         ));
     }
     Ok(Replay { turns })
@@ -212,8 +208,8 @@ fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
         return Err(CaseError::new(
             line,
             format!(
-                "expected `T SSSS` (token and four sides), found {:?}",
-                shown(text)
+                "expected `T SSSS` (token and four sides), found {}",
+                quoted(text)
             ),
         ));
     };
@@ -224,11 +220,11 @@ fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
     .ok_or_else(|| {
         CaseError::new(
             line,
-            format!("token {:?} is not one of ABCDabcd", shown(token)),
+            format!("token {} is not one of ABCDabcd", quoted(token)),
         )
     })?;
     let throw = Throw::parse(sides).ok_or_else(|| {
-        CaseError::new(line, format!("throw {:?} is not four of B/F", shown(sides)))
+        CaseError::new(line, format!("throw {} is not four of B/F", quoted(sides)))
     })?;
     Ok(Turn { token, throw, line })
 }
