@@ -919,6 +919,8 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
             // The baseline's output stands in for the expected one; whatever the verdict,
             // the engines disagree.
             done[i].verdict = done[i].verdict.or(Some(why.verdict));
+            // The verdict goes to its own column; the message stays the checker's reason.
+            let why = &why.message;
             let line = format!(
                 "{}: case {}: {} disagrees with {}: {why}",
                 loaded.file.display(),
