@@ -40,7 +40,8 @@ pub enum Command {
     Gen(gamebench::generate::GenArgs),
     /// Validate judge inputs strictly against the statement (exit 0 valid, 3 invalid).
     Validate(ValidateArgs),
-    /// Check an output file against an input (and an expected output, or the reference engine).
+    /// Check an output file against an input (and an expected output, or the reference
+    /// engine); exit 0 accepted, 1 wrong answer, 4 presentation error, 5 checker failure.
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
     List,
