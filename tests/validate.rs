@@ -128,6 +128,26 @@ fn generated_files_of_every_profile_are_valid() {
         }
     }
     assert!(files >= 50, "{files} files");
+    // With no option at all: Link and Pop's default of 30 cases is the statement's limit.
+    let linkpop = game("linkpop");
+    let file = FileId {
+        game: "linkpop",
+        profile: "random",
+        seed: 7,
+        index: 0,
+    };
+    let text = linkpop
+        .generator()
+        .generate(
+            &file,
+            &options(linkpop, &[]),
+            "bitboard",
+            &Budget::UNLIMITED,
+        )
+        .unwrap();
+    let validation = linkpop.validate(text.as_bytes());
+    assert!(validation.is_valid(), "{:#?}", validation.violations);
+    assert_eq!(validation.cases, 30);
 }
 
 /// Validates `input` and asserts it is rejected with a violation on `line` in case `case`
@@ -812,6 +832,19 @@ fn validate_exits_0_valid_3_invalid_2_unreadable() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+
+    // A folder is searched for *.in files.
+    let out = gamebench()
+        .args(["validate", "yut", "-q"])
+        .arg(root().join("corpora/yut"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("102 valid, 0 invalid"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let out = run_stdin(&["validate", "yut"], b"1\nA BFBB\n");
     assert_eq!(out.status.code(), Some(0));

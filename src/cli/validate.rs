@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
+use gamebench::corpus;
 use gamebench::status::Exit;
 use gamebench::validate::InFile;
 
@@ -16,7 +17,7 @@ use super::find_game;
 pub struct ValidateArgs {
     /// The game (see `gamebench list`).
     pub game: String,
-    /// Judge input files (default: stdin).
+    /// Judge input files, or folders searched recursively for `*.in` (default: stdin).
     pub files: Vec<PathBuf>,
     /// Print only the violations and the final count (no line per valid file).
     #[arg(long, short)]
@@ -29,12 +30,24 @@ pub struct ValidateArgs {
 /// validated).
 pub fn validate(args: ValidateArgs) -> Result<Exit> {
     let game = find_game(&args.game)?;
-    let inputs: Vec<Option<PathBuf>> = if args.files.is_empty() {
-        vec![None]
-    } else {
-        args.files.iter().cloned().map(Some).collect()
-    };
     let (mut valid, mut invalid, mut unreadable) = (0usize, 0usize, 0usize);
+    let mut inputs: Vec<Option<PathBuf>> = Vec::new();
+    if args.files.is_empty() {
+        inputs.push(None);
+    }
+    for path in &args.files {
+        if !path.is_dir() {
+            inputs.push(Some(path.clone()));
+            continue;
+        }
+        match corpus::discover(std::slice::from_ref(path), Some(game)) {
+            Ok(files) => inputs.extend(files.into_iter().map(|f| Some(f.path))),
+            Err(e) => {
+                eprintln!("gamebench: {e}");
+                unreadable += 1;
+            }
+        }
+    }
     for input in &inputs {
         let (bytes, name) = match read(input.as_ref()) {
             Ok(read) => read,
