@@ -17,7 +17,7 @@ use std::any::Any;
 use std::time::{Duration, Instant};
 
 use crate::generate::{GameGenerator, Solver};
-use crate::validate::Validation;
+use crate::validate::{Validation, excerpt};
 
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
 /// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
@@ -295,21 +295,6 @@ const SHOWN_LINE_CHARS: usize = 60;
 /// Characters an excerpt shows before the first difference.
 const EXCERPT_LEAD: usize = 8;
 
-/// `line` quoted from a little before character `column`, cut to [`SHOWN_LINE_CHARS`]
-/// characters, with `…` where text is left out.
-fn excerpt(line: &str, column: usize) -> String {
-    let start = column.saturating_sub(EXCERPT_LEAD);
-    let total = line.chars().count();
-    let shown: String = line.chars().skip(start).take(SHOWN_LINE_CHARS).collect();
-    let before = if start > 0 { "…" } else { "" };
-    let after = if start + SHOWN_LINE_CHARS < total {
-        "…"
-    } else {
-        ""
-    };
-    format!("{before}{shown:?}{after}")
-}
-
 /// Describes the first line where two texts differ, or `None` when they are equal. Long lines
 /// are shown as excerpts around the first differing column.
 pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
@@ -332,8 +317,8 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
                 return Some(format!(
                     "line {line}, column {}: expected {}, got {}",
                     column + 1,
-                    excerpt(e, column),
-                    excerpt(a, column)
+                    excerpt(e.as_bytes(), column.saturating_sub(EXCERPT_LEAD)),
+                    excerpt(a.as_bytes(), column.saturating_sub(EXCERPT_LEAD))
                 ));
             }
             (Some(e), None) => {

@@ -142,17 +142,25 @@ impl fmt::Display for InFile<'_> {
 /// Input bytes quoted for a message: escaped like a Rust string (so control bytes, tabs and
 /// trailing spaces are visible), invalid UTF-8 replaced, and cut after [`SHOWN_CHARS`]
 /// characters with the total length given, so a megabyte of garbage on one line prints as
-/// `"xxxx…" (1048576 bytes)`. The one helper every message uses.
+/// `"xxxx…" (1048576 bytes)`. The one helper every message quoting input uses (with
+/// [`excerpt`], its form for a window further into the text).
 pub fn quoted(bytes: &[u8]) -> String {
+    excerpt(bytes, 0)
+}
+
+/// Like [`quoted`], but from character `start` on (a `…` in front says text was left out):
+/// shows where two long lines differ.
+pub fn excerpt(bytes: &[u8], start: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
-    let mut chars = text.chars();
+    let mut chars = text.chars().skip(start);
     let head: String = chars.by_ref().take(SHOWN_CHARS).collect();
+    let before = if start > 0 { "…" } else { "" };
     if chars.next().is_none() {
-        format!("{head:?}")
+        format!("{before}{head:?}")
     } else {
         let escaped = format!("{head:?}");
         let open = &escaped[..escaped.len() - 1];
-        format!("{open}…\" ({} bytes)", bytes.len())
+        format!("{before}{open}…\" ({} bytes)", bytes.len())
     }
 }
 
@@ -315,6 +323,9 @@ mod tests {
         assert!(shown.ends_with("…\" (1000 bytes)"), "{shown}");
         assert!(shown.len() < 60, "{shown}");
         assert_eq!(quoted(&[0xff, b'a']), "\"\u{fffd}a\"");
+        assert_eq!(excerpt(b"abcdef", 2), "…\"cdef\"");
+        let window = excerpt(&long, 500);
+        assert!(window.starts_with("…\"xxx") && window.ends_with("…\" (1000 bytes)"));
     }
 
     #[test]
