@@ -647,6 +647,37 @@ fn vexed_violations() {
 }
 
 #[test]
+fn vexed_puzzles_keep_the_promise_of_at_most_11_moves() {
+    // Two As, each walled in: nothing can move.
+    let stuck = "2 5 STUCK\n#A#A#\n#####\n0 0 END\n";
+    rejects(
+        "vexed",
+        stuck,
+        Some(1),
+        1,
+        "no solution",
+        "11 or fewer moves",
+    );
+    // Three corridors of five open cells between two equal blocks: each push closes a gap
+    // by one cell, so the minimum is 3 x 5 = 15 moves.
+    let corridors =
+        "6 9 LONG\n#A-----A#\n#########\n#B-----B#\n#########\n#C-----C#\n#########\n0 0 END\n";
+    rejects(
+        "vexed",
+        corridors,
+        Some(1),
+        1,
+        "the minimum solution has 15 moves",
+        "11 or fewer moves",
+    );
+    // Two corridors: 10 moves, within the promise.
+    accepts(
+        "vexed",
+        "4 9 TEN\n#A-----A#\n#########\n#B-----B#\n#########\n0 0 END\n",
+    );
+}
+
+#[test]
 fn yut_violations() {
     accepts("yut", "1\nA BFBB\n");
     let hundred: String = "ABCDabcd"

@@ -4,15 +4,23 @@
 //!
 //! It delimits puzzles as the parser does (a header, then the next `NR` lines as rows; after a
 //! broken puzzle it resumes at the next line that starts with a digit), so its case numbers are
-//! the parser's. The statement's promise of a solution of at most 11 moves is not checked here
-//! (it takes a search; `run` reports each puzzle's minimum); its necessary condition that every
-//! letter has at least two blocks is.
+//! the parser's. The statement's promise of a solution of at most 11 moves is checked last, on
+//! the boards that pass every other check, by the `bitset` engine under a budget of
+//! [`SEARCH_STATES`] expanded boards (the bundled 9-11-move puzzles need at most about 1,000):
+//! a puzzle it proves unsolvable, solves in more than 11 moves, or cannot solve within the
+//! budget is reported.
 
-use super::MAX_CELLS;
+use super::{MAX_CELLS, bitset, parse_puzzles};
+use crate::game::{Budget, Verdict};
 use crate::validate::{Line, Validation, Violation, check_line, end_line, lines, number, quoted};
 
 /// The statement's limit on NR and NC.
 pub const MAX_SIDE: usize = 9;
+/// The statement's promise: "a solution requiring 11 or fewer moves".
+pub const MAX_MOVES: usize = 11;
+/// Boards the search that checks [`MAX_MOVES`] may expand per puzzle: a hundred times what
+/// the hardest bundled puzzles need, a bound on the validator's time (a fraction of a second).
+pub const SEARCH_STATES: u64 = 100_000;
 
 const HEADER: &str =
     "a header line holds NR, NC and the puzzle's name, separated by one or more spaces";
@@ -22,6 +30,8 @@ const ROW: &str = "NR rows of NC characters: # (wall), - (open space) or a capit
 const WALLS: &str = "the outer walls on the left, right and bottom are part of the puzzle (#)";
 const STABLE: &str = "blocks are arranged in a stable pattern";
 const SOLVABLE: &str = "every puzzle has a solution (a letter with one block can never be removed)";
+const MOVES: &str =
+    "every input puzzle is guaranteed to have a solution requiring 11 or fewer moves";
 const BLANK: &str = "no blank lines (the statement has none)";
 const END: &str = "a puzzle with zero dimensions (0 0) marks the end of the input";
 
@@ -123,7 +133,10 @@ pub fn validate(input: &[u8]) -> Validation {
     let mut out = Validation::default();
     let mut i = 0;
     let mut case = 0usize;
+    // Per case (0-based), whether its board passed every check but the search.
+    let mut searchable: Vec<bool> = Vec::new();
     while !out.full() {
+        searchable.resize(case, false);
         let current = (case > 0).then_some(case);
         let Some(line) = lines.get(i) else {
             out.push(Violation::new(
@@ -195,7 +208,12 @@ pub fn validate(input: &[u8]) -> Validation {
                     continue;
                 }
                 let end = (i + 1 + rows).min(lines.len());
+                let before = out.violations.len();
                 let good = board(&lines[i + 1..end], line, case, rows, cols, &mut out);
+                searchable.resize(case, false);
+                searchable[case - 1] = out.violations[before..]
+                    .iter()
+                    .all(|v| v.case != Some(case));
                 i = end;
                 if !good {
                     i = resync(&lines, i);
@@ -204,7 +222,43 @@ pub fn validate(input: &[u8]) -> Validation {
         }
     }
     out.cases = case;
+    if searchable.iter().any(|&s| s) && !out.full() {
+        check_moves(input, &searchable, &mut out);
+    }
     out
+}
+
+/// The promise of a solution within [`MAX_MOVES`], for the puzzles marked `searchable` (by
+/// 0-based case, the parser's numbering).
+fn check_moves(input: &[u8], searchable: &[bool], out: &mut Validation) {
+    let budget = Budget {
+        max_states: Some(SEARCH_STATES),
+        time_limit: None,
+    };
+    for (index, parsed) in parse_puzzles(input).iter().enumerate() {
+        let (Some(true), Ok(puzzle)) = (searchable.get(index), &parsed.case) else {
+            continue;
+        };
+        let case = Some(index + 1);
+        let found = match bitset::solve(puzzle, &budget) {
+            Err(e) => Some(e.message),
+            Ok(outcome) => match (outcome.verdict, &outcome.answer) {
+                (Verdict::Solved, Some(moves)) if moves.len() <= MAX_MOVES => None,
+                (Verdict::Solved, Some(moves)) => {
+                    Some(format!("the minimum solution has {} moves", moves.len()))
+                }
+                (Verdict::Budget, _) => Some(format!(
+                    "no solution found within {SEARCH_STATES} search states"
+                )),
+                _ => Some("the puzzle has no solution".to_string()),
+            },
+        };
+        if let Some(found) = found
+            && !out.push(Violation::new(case, parsed.line, found, MOVES))
+        {
+            return;
+        }
+    }
 }
 
 /// Checks the rows of puzzle `case` (the lines after its header, at most `rows` of them);
