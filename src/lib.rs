@@ -14,6 +14,8 @@
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
 //! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG.
 //! - [`external`]: external programs used as engines (`cmd:COMMAND`).
+//! - [`validate`]: strict validation of judge inputs (`validate`, `run --validate`); each
+//!   game's validator lives in its folder.
 //! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
 //!   merging the shards' CSVs into the one a single machine would have written.
 
@@ -33,3 +35,4 @@ pub mod results;
 pub mod runner;
 pub mod shard;
 pub mod status;
+pub mod validate;

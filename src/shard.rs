@@ -396,6 +396,9 @@ pub struct Manifest {
     pub engines: Vec<String>,
     pub runs: u32,
     pub check: bool,
+    /// `--validate` (absent from manifests of older versions: false).
+    #[serde(default)]
+    pub validate: bool,
     /// Cases taken from an earlier attempt (`--resume`) rather than solved by this one.
     pub resumed: usize,
     pub host: String,
@@ -469,6 +472,8 @@ pub struct Attempt {
     pub engines: Vec<String>,
     pub runs: u32,
     pub check: bool,
+    #[serde(default)]
+    pub validate: bool,
 }
 
 impl Attempt {
@@ -484,12 +489,14 @@ impl Attempt {
             &manifest.engines,
             manifest.runs,
             manifest.check,
+            manifest.validate,
         ) == (
             &self.list_hash,
             self.shard,
             &self.engines,
             self.runs,
             self.check,
+            self.validate,
         )
     }
 }
@@ -684,6 +691,7 @@ impl Plan {
             engines: config.engines.clone(),
             runs: config.runs,
             check: config.check,
+            validate: config.validate,
         };
         let position: HashMap<String, usize> = files
             .iter()
@@ -776,6 +784,7 @@ impl Plan {
                 engines: config.engines.clone(),
                 runs: config.runs,
                 check: config.check,
+                validate: config.validate,
                 resumed,
                 host: host_name(),
                 threads,

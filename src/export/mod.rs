@@ -112,6 +112,7 @@ mod tests {
             score: None,
             digest: String::new(),
             message: String::new(),
+            verdict: String::new(),
         }
     }
 

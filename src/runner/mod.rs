@@ -41,7 +41,7 @@ pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, S
 use crate::corpus::CaseFile;
 use crate::digest::digest;
 use crate::external::{self, External};
-use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
+use crate::game::{Budget, CheckVerdict, ParsedCase, REFERENCE_ENGINE, Rejected};
 use crate::judge::{judge_case, status_of};
 use crate::progress::Progress;
 use crate::results::{Row, Status, Timing};
@@ -63,6 +63,9 @@ pub struct Config {
     pub budget: Budget,
     /// Compare each case's output with the expected `X.out` beside `X.in`.
     pub check: bool,
+    /// Validate each file strictly first (the game's validator); a case with a violation is
+    /// not solved and gets status `error` with the violation.
+    pub validate: bool,
     /// Worker threads; `None` = all cores.
     pub threads: Option<usize>,
     /// How to show progress on stderr.
@@ -98,6 +101,7 @@ impl Default for Config {
             engines: Vec::new(),
             budget: Budget::UNLIMITED,
             check: false,
+            validate: false,
             threads: None,
             progress: ProgressMode::None,
             show_problems: false,
@@ -223,6 +227,8 @@ struct Loaded {
     cases: Vec<ParsedCase>,
     /// Why the file could not be read at all.
     unreadable: Option<String>,
+    /// With `--validate`: per case, why it breaks the statement (`None`: valid).
+    invalid: Vec<Option<String>>,
     /// With `--check`: the expected blocks, or why there are none.
     expected: Option<Result<Vec<String>, String>>,
     /// The (case, engine) slots this run solves, in case then engine order.
@@ -282,6 +288,8 @@ struct Done {
     output: Option<String>,
     digest: String,
     message: String,
+    /// The checker's verdict when it rejected the output.
+    verdict: Option<CheckVerdict>,
     /// Not run: the run was stopped before this slot started.
     dropped: bool,
 }
@@ -304,6 +312,7 @@ impl Done {
             output: None,
             digest: String::new(),
             message: String::new(),
+            verdict: None,
             dropped: false,
         }
     }
@@ -553,6 +562,10 @@ impl Pipeline<'_> {
                     score: result.score,
                     digest: result.digest.clone(),
                     message: result.message.clone(),
+                    verdict: result
+                        .verdict
+                        .map(|v| v.as_str().to_string())
+                        .unwrap_or_default(),
                 });
             }
             if !result.message.is_empty() {
@@ -606,6 +619,7 @@ fn load(
         bytes: Vec::new(),
         cases: Vec::new(),
         unreadable: None,
+        invalid: Vec::new(),
         expected: None,
         slots: Vec::new(),
         done: Mutex::new(Vec::new()),
@@ -620,6 +634,9 @@ fn load(
             if loaded.cases.is_empty() {
                 // Still one (error) row per engine, so the file does not vanish from results.
                 loaded.unreadable = Some(NO_CASE.to_string());
+            }
+            if config.validate {
+                loaded.invalid = invalid_cases(&loaded.file, &loaded.cases, &bytes);
             }
             loaded.expected = config.check.then(|| read_expected(&loaded.file));
             // Only external programs read the raw input again.
@@ -659,6 +676,25 @@ fn load(
         loaded.case_left = left.into_iter().map(AtomicUsize::new).collect();
     }
     loaded
+}
+
+/// Per parsed case, the validator's violations that fall in its lines (see
+/// [`crate::validate::Validation::per_case`]), as one message; `None` for a valid case.
+fn invalid_cases(file: &CaseFile, cases: &[ParsedCase], bytes: &[u8]) -> Vec<Option<String>> {
+    let validation = file.game.validate(bytes);
+    let starts: Vec<usize> = cases.iter().map(|c| c.line).collect();
+    validation
+        .per_case(&starts)
+        .into_iter()
+        .map(|violations| {
+            let first = violations.first()?;
+            let more = match violations.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
+            Some(format!("invalid input: {}{more}", first.without_case()))
+        })
+        .collect()
 }
 
 fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
@@ -747,6 +783,9 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
     let EngineSpec::Internal(engine) = loaded.engines[slot.engine] else {
         unreachable!("case work is only made for internal engines")
     };
+    if let Some(Some(why)) = loaded.invalid.get(slot.case) {
+        return Done::failed(file, index, why);
+    }
     let parsed = &loaded.cases[slot.case];
     for _ in 0..config.warmup {
         let _ = std::hint::black_box(judge_case(engine, index, parsed, &config.budget));
@@ -773,6 +812,7 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         digest: digest(solved.output.as_bytes()),
         output: Some(solved.output),
         message: String::new(),
+        verdict: None,
         dropped: false,
     };
     check_expected(loaded, slot.case, &mut done);
@@ -819,6 +859,9 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
             if let Err(e) = &loaded.cases[case].case {
                 return Done::failed(file, index, e);
             }
+            if let Some(Some(why)) = loaded.invalid.get(case) {
+                return Done::failed(file, index, why);
+            }
             let Some(block) = blocks.get(case) else {
                 return Done {
                     status: Status::Mismatch,
@@ -832,6 +875,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                         "{}: case {index}: the program printed no output for this case",
                         file.display()
                     ),
+                    verdict: Some(CheckVerdict::WrongAnswer),
                     dropped: false,
                 };
             };
@@ -844,6 +888,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                 digest: digest(block.as_bytes()),
                 output: Some(block.clone()),
                 message: String::new(),
+                verdict: None,
                 dropped: false,
             };
             check_expected(loaded, case, &mut done);
@@ -855,7 +900,9 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
         .collect()
 }
 
-/// With `--check`: compares a case's output with the expected block (the game's checker).
+/// With `--check`: compares a case's output with the expected block (the game's checker and
+/// its verdict). A wrong answer or presentation error makes the case `mismatch`; a checker
+/// failure (no or a malformed expected block) makes it `error`.
 fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
     let (Some(expected), Some(output), Ok(parsed)) =
         (&loaded.expected, &done.output, &loaded.cases[case].case)
@@ -864,22 +911,26 @@ fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
     };
     let index = case + 1;
     let verdict = match expected {
-        Err(why) => Err((Status::Error, why.clone())),
+        Err(why) => Err(Rejected::new(CheckVerdict::CheckerFailure, why.clone())),
         Ok(blocks) => match blocks.get(case) {
-            None => Err((
-                Status::Mismatch,
+            None => Err(Rejected::new(
+                CheckVerdict::CheckerFailure,
                 format!("the expected output has no case {index}"),
             )),
             Some(block) => loaded
                 .file
                 .game
-                .check(parsed.as_ref(), block, output)
-                .map_err(|why| (Status::Mismatch, why)),
+                .judge_output(parsed.as_ref(), block, output),
         },
     };
-    if let Err((bad, why)) = verdict {
+    if let Err(rejected) = verdict {
+        let bad = match rejected.verdict {
+            CheckVerdict::CheckerFailure => Status::Error,
+            CheckVerdict::WrongAnswer | CheckVerdict::PresentationError => Status::Mismatch,
+        };
         done.status = done.status.worst(bad);
-        done.message = format!("{}: case {index}: {why}", loaded.file.display());
+        done.verdict = Some(rejected.verdict);
+        done.message = format!("{}: case {index}: {rejected}", loaded.file.display());
     }
 }
 
@@ -905,7 +956,16 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
         let Some(output) = &done[i].output else {
             continue;
         };
-        if let Err(why) = loaded.file.game.check(case.as_ref(), &base_output, output) {
+        if let Err(why) = loaded
+            .file
+            .game
+            .judge_output(case.as_ref(), &base_output, output)
+        {
+            // The baseline's output stands in for the expected one; whatever the verdict,
+            // the engines disagree.
+            done[i].verdict = done[i].verdict.or(Some(why.verdict));
+            // The verdict goes to its own column; the message stays the checker's reason.
+            let why = &why.message;
             let line = format!(
                 "{}: case {}: {} disagrees with {}: {why}",
                 loaded.file.display(),
