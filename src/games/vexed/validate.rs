@@ -233,7 +233,7 @@ pub fn validate(input: &[u8]) -> Validation {
 fn check_moves(input: &[u8], searchable: &[bool], out: &mut Validation) {
     let budget = Budget {
         max_states: Some(SEARCH_STATES),
-        time_limit: None,
+        ..Budget::UNLIMITED
     };
     for (index, parsed) in parse_puzzles(input).iter().enumerate() {
         let (Some(true), Ok(puzzle)) = (searchable.get(index), &parsed.case) else {
