@@ -17,6 +17,7 @@ use std::any::Any;
 use std::time::{Duration, Instant};
 
 use crate::generate::{GameGenerator, Solver};
+use crate::shrink::{CaseEditor, Shrink};
 
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
 /// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
@@ -290,6 +291,9 @@ pub trait Game: Send + Sync {
     }
     /// The game's generator (its profiles, options and files; see [`crate::generate`]).
     fn generator(&self) -> &dyn GameGenerator;
+    /// The game's edits of its cases: reductions for shrinking, mutations for hunting (see
+    /// [`crate::shrink`]).
+    fn editor(&self) -> &dyn CaseEditor;
 }
 
 impl dyn Game {
@@ -452,11 +456,12 @@ fn downcast<R: Rules>(case: &(dyn Any + Send + Sync)) -> &R::Case {
         .expect("a case is only ever solved by the game that parsed it")
 }
 
-/// A game is registered with its generator: the game type implements
-/// [`gamebench_generators::Generator`] (in its `generator.rs`), lent a [`Solver`] of its own.
+/// A game is registered with its generator and its case edits: the game type implements
+/// [`gamebench_generators::Generator`] (in its `generator.rs`), lent a [`Solver`] of its own,
+/// and [`Shrink`] (in its `shrink.rs`).
 impl<R> Game for Registered<R>
 where
-    R: Rules + gamebench_generators::Generator<Tools = Solver<R>>,
+    R: Rules + Shrink + gamebench_generators::Generator<Tools = Solver<R>>,
 {
     fn name(&self) -> &'static str {
         R::NAME
@@ -519,6 +524,9 @@ where
         R::check(downcast::<R>(case), expected, actual)
     }
     fn generator(&self) -> &dyn GameGenerator {
+        self
+    }
+    fn editor(&self) -> &dyn CaseEditor {
         self
     }
 }

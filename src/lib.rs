@@ -14,6 +14,8 @@
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
 //! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG.
 //! - [`external`]: external programs used as engines (`cmd:COMMAND`).
+//! - [`shrink`]: each game's reductions and mutations of its cases, and the generic
+//!   delta-debugging loop; [`stress`]: two engines on fresh cases until they differ, then shrink.
 //! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
 //!   merging the shards' CSVs into the one a single machine would have written.
 
@@ -31,4 +33,6 @@ pub mod registry;
 pub mod results;
 pub mod runner;
 pub mod shard;
+pub mod shrink;
 pub mod status;
+pub mod stress;

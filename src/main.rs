@@ -24,6 +24,7 @@ fn main() {
         Command::Gen(args) => cli::gen_corpus(args),
         Command::Check(args) => cli::check(args),
         Command::List => cli::list(),
+        Command::Stress(args) => cli::stress(args),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Completions { shell } => cli::completions(shell),
         Command::Man => cli::man(),

@@ -5,6 +5,7 @@
 mod judge;
 mod run;
 pub mod shards;
+mod stress;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,6 +19,7 @@ use gamebench::status::Exit;
 
 pub use judge::{check, gen_corpus, list, solve};
 pub use run::run;
+pub use stress::stress;
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
@@ -40,6 +42,8 @@ pub enum Command {
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
     List,
+    /// Generate cases until two engines differ, then shrink the failing input to a minimal one.
+    Stress(stress::StressArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
     Merge(shards::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.

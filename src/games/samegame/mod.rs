@@ -20,6 +20,7 @@ pub mod bitboard;
 pub mod generator;
 pub mod parse;
 pub mod reference;
+pub mod shrink;
 
 use std::fmt::Write as _;
 

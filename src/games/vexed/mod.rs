@@ -26,6 +26,7 @@ pub mod grid;
 mod meter;
 pub mod reference;
 mod rules;
+pub mod shrink;
 #[cfg(test)]
 mod test_rng;
 

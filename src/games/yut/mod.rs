@@ -10,6 +10,7 @@
 pub mod board;
 pub mod generator;
 pub mod reference;
+pub mod shrink;
 pub mod table;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
