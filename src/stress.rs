@@ -181,8 +181,6 @@ pub struct Judge<'a> {
     engines: &'a [EngineSpec; 2],
     timeout: Duration,
     budget: Budget,
-    /// Engine runs so far (an external program counts once per file).
-    pub runs: u64,
 }
 
 impl<'a> Judge<'a> {
@@ -192,17 +190,15 @@ impl<'a> Judge<'a> {
             engines: &config.engines,
             timeout: config.timeout,
             budget: config.budget,
-            runs: 0,
         }
     }
 
     /// One engine on every case of `input`; `Err` only when a program cannot start at all.
     fn run(
-        &mut self,
+        &self,
         engine: &EngineSpec,
         input: &Input,
     ) -> Result<(Vec<Result<String, Fault>>, bool), StressError> {
-        self.runs += 1;
         match engine {
             EngineSpec::Internal(e) => Ok((
                 input
@@ -248,7 +244,7 @@ impl<'a> Judge<'a> {
     }
 
     /// Both engines on `input`, and each case's failure.
-    pub fn judge(&mut self, input: &Input) -> Result<Judged, StressError> {
+    pub fn judge(&self, input: &Input) -> Result<Judged, StressError> {
         let (a, whole_a) = self.run(&self.engines[0], input)?;
         let (b, whole_b) = self.run(&self.engines[1], input)?;
         let failures = input
@@ -311,7 +307,7 @@ impl<'a> Judge<'a> {
     }
 
     /// Whether `input` fails like `target`.
-    fn fails_like(&mut self, input: &Input, target: &Failure) -> Result<bool, StressError> {
+    fn fails_like(&self, input: &Input, target: &Failure) -> Result<bool, StressError> {
         Ok(self
             .judge(input)?
             .failures
@@ -321,9 +317,12 @@ impl<'a> Judge<'a> {
     }
 }
 
+/// Candidates judged at once when each needs its own program runs.
+pub const PARALLEL_RUNS: usize = 4;
+
 /// The shrinking oracle: a candidate still fails when it fails like the original.
 struct StressOracle<'j, 'a> {
-    judge: &'j mut Judge<'a>,
+    judge: &'j Judge<'a>,
     target: Failure,
     /// Whether a candidate a batch picks is judged again alone before it is accepted. Off,
     /// the shrunk input is checked alone at the end, and shrinking starts over with it on if
@@ -335,16 +334,41 @@ struct StressOracle<'j, 'a> {
 
 impl StressOracle<'_, '_> {
     fn fails(&mut self, input: &Input) -> bool {
-        if self.error.is_some() {
-            return false;
-        }
-        match self.judge.fails_like(input, &self.target) {
-            Ok(fails) => fails,
-            Err(e) => {
-                self.error = Some(e);
-                false
+        self.first_of(std::slice::from_ref(input)).is_some()
+    }
+
+    /// The first of `inputs` that fails like the target, each judged alone; programs run
+    /// [`PARALLEL_RUNS`] at a time (a game with one case per file pays a process per
+    /// candidate), the answer is the same as one by one.
+    fn first_of(&mut self, inputs: &[Input]) -> Option<usize> {
+        for (w, window) in inputs.chunks(PARALLEL_RUNS).enumerate() {
+            if self.error.is_some() {
+                return None;
+            }
+            let judge = self.judge;
+            let target = &self.target;
+            let results: Vec<Result<bool, StressError>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = window
+                    .iter()
+                    .map(|input| scope.spawn(move || judge.fails_like(input, target)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a judging thread does not panic"))
+                    .collect()
+            });
+            for (k, result) in results.into_iter().enumerate() {
+                match result {
+                    Ok(true) => return Some(w * PARALLEL_RUNS + k),
+                    Ok(false) => {}
+                    Err(e) => {
+                        self.error = Some(e);
+                        return None;
+                    }
+                }
             }
         }
+        None
     }
 
     /// Judges single-case candidates in one file; `None` when that cannot tell (a program
@@ -395,7 +419,7 @@ impl Oracle for StressOracle<'_, '_> {
             }
             return failing.into_iter().find(|&i| self.fails(&candidates[i]));
         }
-        (0..candidates.len()).find(|&i| self.fails(&candidates[i]))
+        self.first_of(candidates)
     }
 }
 
@@ -459,7 +483,7 @@ fn generated(config: &Config<'_>, index: u64, keep: u64) -> Result<Input, Stress
 /// The smallest input around the first failing case `at` of `input` that fails like
 /// `failure`: the case alone, else the cases up to it, else the whole file.
 fn isolate(
-    judge: &mut Judge<'_>,
+    judge: &Judge<'_>,
     input: Input,
     at: usize,
     failure: &Failure,
@@ -482,7 +506,7 @@ fn isolate(
 /// Runs the stress loop of `config`.
 pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
     let start = Instant::now();
-    let mut judge = Judge::new(config);
+    let judge = Judge::new(config);
     let mut tried: u64 = 0;
     for index in 0.. {
         let left = match config.limit {
@@ -500,7 +524,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
         let failure = failure.clone();
         tried += at as u64 + 1;
         let search_time = start.elapsed();
-        let original = isolate(&mut judge, input, at, &failure)?;
+        let original = isolate(&judge, input, at, &failure)?;
         return found(
             config,
             judge,
@@ -523,7 +547,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
 #[allow(clippy::too_many_arguments)]
 fn found(
     config: &Config<'_>,
-    mut judge: Judge<'_>,
+    judge: Judge<'_>,
     original: Input,
     failure: Failure,
     cases_tried: u64,
@@ -541,7 +565,7 @@ fn found(
     let mut shrunk = None;
     for confirm in [false, true] {
         let mut oracle = StressOracle {
-            judge: &mut judge,
+            judge: &judge,
             target: failure.clone(),
             confirm,
             error: None,

@@ -1,17 +1,19 @@
 //! Link and Pop's case edits for `stress` (reductions) and `hunt` (mutations).
 //!
 //! Every cell of an input board holds a block, so "removing" a block means making it inert.
-//! Reductions, biggest cuts first: remove one row or one column; make one block stand still
+//! Reductions, biggest cuts first: remove runs of rows or columns (halves, ..., single ones); make one block stand still
 //! (`S`); rename the largest letter to the smallest unused smaller one (the same game up to
 //! names); lower one block's letter to a smaller one in use or the smallest unused one (which
 //! turns it into a block with no partner, or gives it another). The input is written as the
 //! statement shows it: `n m`, rows of `XA` tokens separated by single spaces, `0 0`.
 //! Mutations (for `hunt`) change one block's letter or attribute, or swap two blocks.
 
+use std::ops::Range;
+
 use gamebench_generators::Dice;
 
 use super::{Attr, Block, Board, LinkPop, SYMBOLS};
-use crate::shrink::{CaseSize, Shrink};
+use crate::shrink::{CaseSize, Shrink, runs};
 
 /// The attributes a mutation draws from.
 const ATTRS: [Attr; 5] = [Attr::Up, Attr::Down, Attr::Left, Attr::Right, Attr::Still];
@@ -55,12 +57,19 @@ impl Shrink for LinkPop {
 
     fn reductions(board: &Board) -> Vec<Board> {
         let mut out = Vec::new();
-        if board.rows > 1 {
-            out.extend((0..board.rows).map(|r| without_row(board, r)));
-        }
-        if board.cols > 1 {
-            out.extend((0..board.cols).map(|c| without_col(board, c)));
-        }
+        // Runs of rows and columns, the longest first; a board keeps at least one of each.
+        out.extend(
+            runs(board.rows)
+                .into_iter()
+                .filter(|run| run.len() < board.rows)
+                .map(|run| without_rows(board, run)),
+        );
+        out.extend(
+            runs(board.cols)
+                .into_iter()
+                .filter(|run| run.len() < board.cols)
+                .map(|run| without_cols(board, run)),
+        );
         for (i, cell) in board.cells.iter().enumerate() {
             if let Some(block) = cell
                 && block.attr != Attr::Still
@@ -146,29 +155,29 @@ fn with_block(board: &Board, at: usize, block: Block) -> Board {
     next
 }
 
-fn without_row(board: &Board, row: usize) -> Board {
+fn without_rows(board: &Board, removed: Range<usize>) -> Board {
     Board {
-        rows: board.rows - 1,
+        rows: board.rows - removed.len(),
         cols: board.cols,
         cells: board
             .cells
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i / board.cols != row)
+            .filter(|&(i, _)| !removed.contains(&(i / board.cols)))
             .map(|(_, &c)| c)
             .collect(),
     }
 }
 
-fn without_col(board: &Board, col: usize) -> Board {
+fn without_cols(board: &Board, removed: Range<usize>) -> Board {
     Board {
         rows: board.rows,
-        cols: board.cols - 1,
+        cols: board.cols - removed.len(),
         cells: board
             .cells
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i % board.cols != col)
+            .filter(|&(i, _)| !removed.contains(&(i % board.cols)))
             .map(|(_, &c)| c)
             .collect(),
     }

@@ -1,8 +1,8 @@
 //! Yut's case edits for `stress` (reductions) and `hunt` (mutations).
 //!
 //! A game is its list of turns. Reductions, biggest cuts first: drop runs of turns (halves,
-//! quarters, ..., single ones; at least one turn stays), lower one throw's steps, move one turn
-//! to a token with a smaller index (`A` < `B` < ... < `a` < ... < `d`). A candidate that moves
+//! quarters, ..., single ones; at least one turn stays), lower one throw to one step fewer or to
+//! a single step, move one turn to the first token of its team or to `A`. A candidate that moves
 //! an escaped token is not a valid game; the default admissibility check (the reference engine
 //! plays it without error) rejects it. The input is written as the statement shows it: `N`,
 //! then one `T SSSS` line per turn, the throw's fronts first (`FFBB` for 2 steps, `BBBB` for
@@ -11,6 +11,9 @@
 use gamebench_generators::Dice;
 
 use super::board::{TOKEN_COUNT, Token};
+
+/// Tokens per team: `A`-`D`, then `a`-`d`.
+const TEAM_SIZE: usize = TOKEN_COUNT / 2;
 use super::{ALL_BACKS_STEPS, Replay, STICKS, Throw, Turn, Yut};
 use crate::shrink::{CaseSize, Shrink};
 
@@ -31,6 +34,18 @@ fn with_turn(replay: &Replay, at: usize, turn: Turn) -> Replay {
     let mut next = replay.clone();
     next.turns[at] = turn;
     next
+}
+
+/// The smaller tokens a turn is moved to: the first of its own team, and `A`.
+fn lower_tokens(token: Token) -> Vec<usize> {
+    let own_first = token.index() - token.index() % TEAM_SIZE;
+    let mut lower = Vec::new();
+    for index in [own_first, 0] {
+        if index < token.index() && !lower.contains(&index) {
+            lower.push(index);
+        }
+    }
+    lower
 }
 
 impl Shrink for Yut {
@@ -83,17 +98,23 @@ impl Shrink for Yut {
             run = run.div_ceil(2);
         }
         for (i, turn) in replay.turns.iter().enumerate() {
-            for steps in 1..turn.throw.steps() {
-                out.push(with_turn(
-                    replay,
-                    i,
-                    Turn {
-                        throw: throw(steps),
-                        ..*turn
-                    },
-                ));
+            // One step fewer, and a single step: not every smaller throw (a Yut game is one
+            // file, so each candidate costs a program run of its own).
+            let steps = turn.throw.steps();
+            let fewer = [steps - 1, 1];
+            for (k, &lower) in fewer.iter().enumerate() {
+                if lower >= 1 && lower < steps && !fewer[..k].contains(&lower) {
+                    out.push(with_turn(
+                        replay,
+                        i,
+                        Turn {
+                            throw: throw(lower),
+                            ..*turn
+                        },
+                    ));
+                }
             }
-            for index in 0..turn.token.index() {
+            for index in lower_tokens(turn.token) {
                 out.push(with_turn(
                     replay,
                     i,
@@ -163,5 +184,10 @@ mod tests {
             );
         }
         assert!(Yut::reductions(&replay("1\nA FBBB\n")).is_empty());
+        let lower = |letter: u8| lower_tokens(Token::from_letter(letter).unwrap());
+        assert_eq!(lower(b'd'), vec![4, 0]);
+        assert_eq!(lower(b'a'), vec![0]);
+        assert_eq!(lower(b'C'), vec![0]);
+        assert!(lower(b'A').is_empty());
     }
 }
