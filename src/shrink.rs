@@ -206,6 +206,16 @@ pub trait Oracle {
     fn first_failing(&mut self, candidates: &[Input]) -> Option<usize>;
 }
 
+/// An oracle from a plain predicate on one input (tests, and tools with their own notion of
+/// failure).
+pub struct Predicate<F>(pub F);
+
+impl<F: FnMut(&Input) -> bool> Oracle for Predicate<F> {
+    fn first_failing(&mut self, candidates: &[Input]) -> Option<usize> {
+        candidates.iter().position(|c| (self.0)(c))
+    }
+}
+
 /// Candidates handed to the oracle at once (a batch for an external program: one process).
 pub const CHUNK: usize = 32;
 
@@ -314,6 +324,70 @@ pub fn shrink(game: &dyn Game, original: Input, oracle: &mut dyn Oracle) -> Shru
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::registry;
+
+    /// Whether no single step from `input` gives a valid, admissible, smaller input.
+    fn is_fixpoint(game: &dyn Game, input: &Input) -> bool {
+        let size = input.size(game);
+        let cases = input.typed();
+        raw_candidates(game, &cases).all(|file| {
+            let refs: Vec<&AnyCase> = file.iter().map(|c| c.as_ref()).collect();
+            candidate(game, &refs).is_none_or(|c| c.size(game) >= size)
+        })
+    }
+
+    #[test]
+    fn shrinking_what_always_fails_reaches_an_admissible_fixpoint_in_every_game() {
+        for &game in registry::GAMES {
+            let profile = game.generator().profiles()[0].name;
+            let matches = game
+                .generator()
+                .augment_args(clap::Command::new("gen"))
+                .try_get_matches_from(["gen"])
+                .unwrap();
+            let options = game.generator().options(&matches).unwrap();
+            let file = gamebench_generators::FileId {
+                game: game.name(),
+                profile,
+                seed: 3,
+                index: 0,
+            };
+            let text = game
+                .generator()
+                .generate(
+                    &file,
+                    &options,
+                    game.default_engine().name(),
+                    &Budget::UNLIMITED,
+                )
+                .unwrap();
+            let cases = Input::read(game, text).unwrap();
+            // Two cases where the game allows it, so dropping a case is a step too.
+            let keep = cases.cases.len().min(2).min(game.editor().max_cases());
+            let start = candidate(game, &cases.typed()[..keep]).unwrap();
+            let before = start.size(game);
+            let shrunk = shrink(game, start, &mut Predicate(|_: &Input| true));
+            let after = shrunk.input.size(game);
+            assert!(after <= before, "{}", game.name());
+            assert_eq!(after.cases, 1, "{}: {}", game.name(), shrunk.input.text);
+            assert!(
+                shrunk
+                    .input
+                    .typed()
+                    .iter()
+                    .all(|c| game.editor().admissible(*c)),
+                "{}",
+                game.name()
+            );
+            assert!(
+                is_fixpoint(game, &shrunk.input),
+                "{}: {}",
+                game.name(),
+                shrunk.input.text
+            );
+        }
+    }
 
     #[test]
     fn runs_go_from_halves_to_single_indices() {

@@ -95,8 +95,12 @@ fn stress_finds(game: &str, script: &str, extra: &[&str], out: &Path) -> Finding
 /// run again here, differ, and print what the stress run wrote.
 fn reproduces(game: &str, script: &str, finding: &Finding) {
     let g = registry::find(game).unwrap();
-    let reference = judge_file(g.reference(), finding.minimal.text.as_bytes(), &Budget::UNLIMITED)
-        .output();
+    let reference = judge_file(
+        g.reference(),
+        finding.minimal.text.as_bytes(),
+        &Budget::UNLIMITED,
+    )
+    .output();
     let ran = gamebench::external::run(
         &wrong(script),
         finding.minimal.text.as_bytes(),
@@ -187,7 +191,16 @@ fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
         env!("CARGO_BIN_EXE_gamebench")
     );
     let output = gamebench(&[
-        "stress", "samegame", "-e", "reference", "-e", &judge, "--out", dir, "--cases", "60",
+        "stress",
+        "samegame",
+        "-e",
+        "reference",
+        "-e",
+        &judge,
+        "--out",
+        dir,
+        "--cases",
+        "60",
     ]);
     assert_eq!(
         output.status.code(),

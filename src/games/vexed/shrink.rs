@@ -225,3 +225,41 @@ mod tests {
         assert!(reductions.contains(&read("3 5 T\n#A--#\n#B-A#\n##B##\n0 0 END\n")));
     }
 }
+
+#[cfg(test)]
+mod shrinking {
+    use super::*;
+    use crate::registry;
+    use crate::shrink::{Input, Predicate, shrink};
+
+    /// The minimum solution length the reference engine finds.
+    fn minimum(input: &Input) -> usize {
+        let p = input.cases[0].case.as_ref().unwrap();
+        let p = p.downcast_ref::<Puzzle>().unwrap();
+        let outcome = super::super::reference::solve(p, &Budget::UNLIMITED).unwrap();
+        outcome.answer.map_or(usize::MAX, |m| m.len())
+    }
+
+    #[test]
+    fn a_shrunk_puzzle_stays_stable_and_solvable_within_the_judge_limit() {
+        let game = registry::find("vexed").unwrap();
+        let text =
+            "7 7 Deep\n--B----\n--A-B--\n-#C##--\n-#A-C--\n-##-#--\n#A-----\n#######\n0 0 END\n";
+        let start = Input::read(game, text.to_string()).unwrap();
+        let needed = minimum(&start);
+        assert!((3..=JUDGE_MOVE_LIMIT).contains(&needed), "{needed}");
+        // "Fails" while the puzzle still needs at least 3 moves.
+        let shrunk = shrink(game, start, &mut Predicate(|i: &Input| minimum(i) >= 3));
+        let p = shrunk.input.cases[0].case.as_ref().unwrap();
+        let p = p.downcast_ref::<Puzzle>().unwrap();
+        assert!(Vexed::admissible(p), "{}", shrunk.input.text);
+        assert_eq!(p.start(), p.grid, "stable as written");
+        let k = minimum(&shrunk.input);
+        assert!(
+            (3..=JUDGE_MOVE_LIMIT).contains(&k),
+            "{k}: {}",
+            shrunk.input.text
+        );
+        assert!(Vexed::size(p).cells < 49, "{}", shrunk.input.text);
+    }
+}
