@@ -15,7 +15,8 @@
 //! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG.
 //! - [`external`]: external programs used as engines (`cmd:COMMAND`).
 //! - [`shrink`]: each game's reductions and mutations of its cases, and the generic
-//!   delta-debugging loop; [`stress`]: two engines on fresh cases until they differ, then shrink.
+//!   delta-debugging loop; [`stress`]: two engines on fresh cases until they differ, then shrink;
+//!   [`hunt`]: an evolutionary search for the inputs on which an engine is slowest.
 //! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
 //!   merging the shards' CSVs into the one a single machine would have written.
 
@@ -27,6 +28,7 @@ pub mod external;
 pub mod game;
 pub mod games;
 pub mod generate;
+pub mod hunt;
 pub mod judge;
 pub mod merge;
 pub mod registry;

@@ -25,6 +25,7 @@ fn main() {
         Command::Check(args) => cli::check(args),
         Command::List => cli::list(),
         Command::Stress(args) => cli::stress(args),
+        Command::Hunt(args) => cli::hunt(args),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Completions { shell } => cli::completions(shell),
         Command::Man => cli::man(),

@@ -2,6 +2,7 @@
 //! This is the CLI edge, the only place that uses anyhow: the library reports typed errors,
 //! and here they become messages; exit codes come from [`gamebench::status::Exit`].
 
+mod hunt;
 mod judge;
 mod run;
 pub mod shards;
@@ -17,6 +18,7 @@ use gamebench::game::{BudgetArgs, Game};
 use gamebench::registry;
 use gamebench::status::Exit;
 
+pub use hunt::hunt;
 pub use judge::{check, gen_corpus, list, solve};
 pub use run::run;
 pub use stress::stress;
@@ -44,6 +46,8 @@ pub enum Command {
     List,
     /// Generate cases until two engines differ, then shrink the failing input to a minimal one.
     Stress(stress::StressArgs),
+    /// Search for the inputs on which an engine is slowest; write them as a corpus.
+    Hunt(hunt::HuntArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
     Merge(shards::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.

@@ -25,16 +25,21 @@ const GEN_CASES: &str = "cases";
 const FILE_CASES: &str = "file-cases";
 
 /// Builds one subcommand per game: the command's own options `C`, `--profile` limited to the
-/// game's profiles, and the game's generator options (its `--cases` renamed `--file-cases`).
-pub fn game_commands<C: Args>(cmd: Command) -> Command {
+/// game's profiles (defaulting to `random` where the game has it when `default_profile`), and
+/// the game's generator options (its `--cases` renamed `--file-cases`).
+pub fn game_commands<C: Args>(cmd: Command, default_profile: bool) -> Command {
     cmd.subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand_value_name("GAME")
         .subcommand_help_heading("Games")
-        .subcommands(registry::GAMES.iter().map(|&game| game_command::<C>(game)))
+        .subcommands(
+            registry::GAMES
+                .iter()
+                .map(|&game| game_command::<C>(game, default_profile)),
+        )
 }
 
-fn game_command<C: Args>(game: &'static dyn Game) -> Command {
+fn game_command<C: Args>(game: &'static dyn Game, default_profile: bool) -> Command {
     let generator = game.generator();
     let profiles = generator.profiles();
     let values = profiles
@@ -43,7 +48,9 @@ fn game_command<C: Args>(game: &'static dyn Game) -> Command {
     let has_default = profiles.iter().any(|p| p.name == DEFAULT_PROFILE);
     let cmd = C::augment_args(Command::new(game.name())).mut_arg("profile", |arg| {
         let arg = arg.value_parser(PossibleValuesParser::new(values));
-        if has_default {
+        if !default_profile {
+            arg
+        } else if has_default {
             arg.default_value(DEFAULT_PROFILE).required(false)
         } else {
             arg.required(true)
@@ -141,10 +148,10 @@ impl FromArgMatches for StressArgs {
 
 impl Args for StressArgs {
     fn augment_args(cmd: Command) -> Command {
-        game_commands::<StressOptions>(cmd)
+        game_commands::<StressOptions>(cmd, true)
     }
     fn augment_args_for_update(cmd: Command) -> Command {
-        game_commands::<StressOptions>(cmd)
+        game_commands::<StressOptions>(cmd, true)
     }
 }
 
