@@ -34,13 +34,13 @@ pub struct HuntOptions {
     /// Stop after N evaluated cases (deterministic with --metric work).
     #[arg(long, value_name = "N")]
     pub evaluations: Option<u64>,
-    /// What to maximise: the engine's median `time`, or its `work` counter.
+    /// What to maximise: the engine's `time` (the fastest of --runs), or its `work` counter.
     #[arg(long, value_enum, default_value = "time")]
     pub metric: Metric,
     /// Cases kept (the population, and the corpus written).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub top: usize,
-    /// Timed runs per candidate (the median counts; a candidate about to be kept is timed
+    /// Timed runs per candidate (the fastest counts; a candidate about to be kept is timed
     /// again with three times as many).
     #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
