@@ -260,7 +260,7 @@ fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Resu
     for scored in population.iter_mut() {
         scored.metric = scored.metric.min(measurer.measure(&scored.input, runs)?);
     }
-    population.sort_by(|a, b| b.metric.cmp(&a.metric));
+    population.sort_by_key(|s| std::cmp::Reverse(s.metric));
     Ok(())
 }
 
