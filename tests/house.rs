@@ -175,7 +175,7 @@ fn rows(csv: &std::path::Path) -> Vec<(String, String, String, String)> {
 
 const SLOW: (&str, &str) = (
     "linkpop",
-    "corpora/linkpop/generated/worst/linkpop-worst-1-0.in",
+    "corpora/linkpop/generated/worst/hunt-bitboard-1.in",
 );
 
 #[test]
