@@ -39,6 +39,8 @@ use crate::shrink::{AnyCase, Input};
 pub const MAX_MUTATIONS: u64 = 4;
 /// A child about to enter the population is timed again with this many times the runs.
 pub const RETIME_FACTOR: u32 = 3;
+/// Invalid children that count as one evaluation against `--evaluations`.
+const REJECTS_PER_EVALUATION: u64 = 100;
 /// Name of the random stream of a hunt (the generator's files have their own).
 const STREAM: &str = "hunt";
 
@@ -279,9 +281,11 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     let mut progress: Vec<Progress> = Vec::new();
     let mut evaluations: u64 = 0;
     let mut rejected: u64 = 0;
-    let done = |evaluations: u64| match config.limit {
+    // Invalid children count too, a little, so a game whose mutations keep failing still
+    // ends an `--evaluations` hunt.
+    let done = |evaluations: u64, rejected: u64| match config.limit {
         Limit::Time(t) => start.elapsed() >= t,
-        Limit::Evaluations(n) => evaluations >= n,
+        Limit::Evaluations(n) => evaluations + rejected / REJECTS_PER_EVALUATION >= n,
     };
     let note = |population: &[Scored], evaluations: u64, progress: &mut Vec<Progress>| {
         let best = population.first().map_or(0, |s| s.metric);
@@ -294,7 +298,7 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         }
     };
     for input in first_generation(config)? {
-        if done(evaluations) && !population.is_empty() {
+        if done(evaluations, rejected) && !population.is_empty() {
             break;
         }
         let metric = measurer.measure(&input, config.runs)?;
@@ -304,7 +308,7 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     }
     let generated_best = population.first().map_or(0, |s| s.metric);
     let mut dice = Dice::new(file_rng(STREAM, game.name(), config.seed, 0));
-    while !done(evaluations) {
+    while !done(evaluations, rejected) {
         let parent = {
             let n = population.len() as u64;
             let (a, b) = (dice.below(n) as usize, dice.below(n) as usize);
@@ -403,4 +407,31 @@ fn write_files(config: &Config<'_>, hunted: &Hunted) -> Result<Vec<PathBuf>, Hun
     }
     files.push(write(dir.join(format!("{stem}.csv")), &csv)?);
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+
+    fn scored(metric: u64) -> Scored {
+        let game = registry::find("yut").unwrap();
+        Scored {
+            input: Input::read(game, "1\nA FBBB\n".to_string()).unwrap(),
+            metric,
+        }
+    }
+
+    #[test]
+    fn the_population_keeps_the_best_first_and_at_most_top() {
+        let mut population = Vec::new();
+        for metric in [5, 9, 1, 7, 9, 3] {
+            admit(&mut population, scored(metric), 3);
+        }
+        let metrics: Vec<u64> = population.iter().map(|s| s.metric).collect();
+        assert_eq!(metrics, vec![9, 9, 7]);
+        admit(&mut population, scored(7), 3);
+        assert_eq!(population.len(), 3);
+        assert_eq!(population[2].metric, 7);
+    }
 }
