@@ -341,7 +341,14 @@ impl StressOracle<'_, '_> {
     /// [`PARALLEL_RUNS`] at a time (a game with one case per file pays a process per
     /// candidate), the answer is the same as one by one.
     fn first_of(&mut self, inputs: &[Input]) -> Option<usize> {
-        for (w, window) in inputs.chunks(PARALLEL_RUNS).enumerate() {
+        let programs = self
+            .judge
+            .engines
+            .iter()
+            .any(|e| matches!(e, EngineSpec::External(_)));
+        // Internal engines gain nothing from threads here: candidates are small.
+        let width = if programs { PARALLEL_RUNS } else { 1 };
+        for (w, window) in inputs.chunks(width).enumerate() {
             if self.error.is_some() {
                 return None;
             }
@@ -359,7 +366,7 @@ impl StressOracle<'_, '_> {
             });
             for (k, result) in results.into_iter().enumerate() {
                 match result {
-                    Ok(true) => return Some(w * PARALLEL_RUNS + k),
+                    Ok(true) => return Some(w * width + k),
                     Ok(false) => {}
                     Err(e) => {
                         self.error = Some(e);
