@@ -2,7 +2,7 @@
 //!
 //! An evolutionary search over single cases. The first generation is the game's generator's
 //! own cases: the first file of every profile (or of `--profile`) with the user's generator
-//! options (a profile that refuses them is skipped). Then, until the budget ends: pick a parent
+//! options (a profile that refuses them is skipped), taken round robin over the profiles. Then, until the budget ends: pick a parent
 //! among the best cases found so far (a tournament of two), apply one to [`MAX_MUTATIONS`] of
 //! the game's mutations ([`crate::shrink::Shrink::mutate`]: same shape, a few cells, turns or
 //! selections changed), keep the child if it is valid and admissible, measure it, and let it
@@ -202,7 +202,7 @@ fn first_generation(config: &Config<'_>) -> Result<Vec<Input>, HuntError> {
         Some(p) => vec![p.as_str()],
         None => generator.profiles().iter().map(|p| p.name).collect(),
     };
-    let mut inputs = Vec::new();
+    let mut per_profile: Vec<Vec<Input>> = Vec::new();
     let mut why = String::new();
     for profile in profiles {
         let file = FileId {
@@ -226,8 +226,22 @@ fn first_generation(config: &Config<'_>) -> Result<Vec<Input>, HuntError> {
         let Some(file) = Input::read(game, text) else {
             continue;
         };
-        for case in file.typed() {
-            inputs.extend(single(game, case));
+        per_profile.push(
+            file.typed()
+                .into_iter()
+                .filter_map(|c| single(game, c))
+                .collect(),
+        );
+    }
+    // Round robin over the profiles, so that a budget that ends inside the first generation
+    // (a slow program) has still seen every profile.
+    let mut inputs = Vec::new();
+    let mut queues: Vec<_> = per_profile.into_iter().map(Vec::into_iter).collect();
+    loop {
+        let before = inputs.len();
+        inputs.extend(queues.iter_mut().filter_map(Iterator::next));
+        if inputs.len() == before {
+            break;
         }
     }
     if inputs.is_empty() {
@@ -351,9 +365,13 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     Ok(hunted)
 }
 
+/// From this many nanoseconds on, times are shown in milliseconds.
+const TEN_MS: u64 = 10_000_000;
+
 /// A metric for people: microseconds or work units.
 pub fn shown(metric: Metric, value: u64, unit: &str) -> String {
     match metric {
+        Metric::Time if value >= TEN_MS => format!("{:.1} ms", value as f64 / 1e6),
         Metric::Time => format!("{:.1} µs", value as f64 / 1e3),
         Metric::Work => format!("{value} {unit}"),
     }
