@@ -701,6 +701,7 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
          shrunk in {steps} step(s), {candidates} candidate(s), {shrink:.2} s:\n\
          \x20 before: {before}\n\
          \x20 after:  {after}\n\
+         on the shrunk input: {shrunk_fail}\n\
          first differing line on the shrunk input: {first_line}\n",
         game = game.name(),
         fail = found.original_failure.describe(engines),
@@ -714,5 +715,6 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
         shrink = found.shrink_time.as_secs_f64(),
         before = found.original.describe(game),
         after = found.shrunk.describe(game),
+        shrunk_fail = found.shrunk_failure.describe(engines),
     )
 }

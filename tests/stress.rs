@@ -227,3 +227,48 @@ fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
     let output = gamebench(&["stress", "samegame", "-e", "reference", "--cases", "5"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn vexed_moves_pushed_the_wrong_way_are_caught_by_the_checker_and_the_puzzle_stays_fair() {
+    use gamebench::games::vexed::{Puzzle, Vexed};
+    use gamebench::shrink::Shrink;
+
+    let out = tempfile::tempdir().unwrap();
+    // The judge's own answer with every push's direction flipped: illegal moves, same length.
+    let flipped = format!(
+        "flip=cmd:{} solve vexed | sed 's/,L)/,X)/g; s/,R)/,L)/g; s/,X)/,R)/g'",
+        env!("CARGO_BIN_EXE_gamebench")
+    );
+    let output = gamebench(&[
+        "stress",
+        "vexed",
+        "-e",
+        "reference",
+        "-e",
+        &flipped,
+        "--profile",
+        "easy",
+        "--cases",
+        "200",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let dir = out.path().join("vexed");
+    let game = registry::find("vexed").unwrap();
+    let read = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        Input::read(game, text).unwrap()
+    };
+    let (original, minimal) = (read("stress-1.in"), read("stress-1-min.in"));
+    assert!(minimal.size(game) < original.size(game), "{stdout}");
+    for case in minimal.typed() {
+        let puzzle = case.downcast_ref::<Puzzle>().unwrap();
+        assert!(Vexed::admissible(puzzle), "{}", minimal.text);
+        assert_eq!(puzzle.start(), puzzle.grid, "stable as written");
+    }
+    // Still a difference: the flipped answer fails the checker on the shrunk puzzle.
+    let report = std::fs::read_to_string(dir.join("stress-1.txt")).unwrap();
+    assert!(report.contains("flip against reference"), "{report}");
+}
