@@ -565,9 +565,12 @@ fn found(
     let game = config.game;
     let shrink_start = Instant::now();
     // The original input as the game writes it: the shrink starts from that text.
+    // The original as the game writes it (the shrink's steps are all written so), or as it
+    // came if it did not read back.
     let written = || {
         Input::read(game, game.editor().write_input(&original.typed()))
-            .expect("a readable input reads back from the game's own writer")
+            .or_else(|| Input::read(game, original.text.clone()))
+            .expect("the original was read from this very text")
     };
     let mut shrunk = None;
     for confirm in [false, true] {
