@@ -532,17 +532,14 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
         tried += at as u64 + 1;
         let search_time = start.elapsed();
         let original = isolate(&judge, input, at, &failure)?;
-        return found(
-            config,
-            judge,
-            original,
-            failure,
-            tried,
+        let search = Search {
+            cases_tried: tried,
             search_time,
-            index,
-            at,
-        )
-        .map(|f| Outcome::Found(Box::new(f)));
+            file_index: index,
+            case_index: at,
+        };
+        return found(config, &judge, original, failure, search)
+            .map(|f| Outcome::Found(Box::new(f)));
     }
     Ok(Outcome::NoDifference {
         cases_tried: tried,
@@ -550,21 +547,24 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
     })
 }
 
-/// Shrinks the failing `original` and writes the files.
-#[allow(clippy::too_many_arguments)]
-fn found(
-    config: &Config<'_>,
-    judge: Judge<'_>,
-    original: Input,
-    failure: Failure,
+/// How the failing case was found (see the fields of [`Found`]).
+struct Search {
     cases_tried: u64,
     search_time: Duration,
     file_index: u64,
     case_index: usize,
+}
+
+/// Shrinks the failing `original` and writes the files.
+fn found(
+    config: &Config<'_>,
+    judge: &Judge<'_>,
+    original: Input,
+    failure: Failure,
+    search: Search,
 ) -> Result<Found, StressError> {
     let game = config.game;
     let shrink_start = Instant::now();
-    // The original input as the game writes it: the shrink starts from that text.
     // The original as the game writes it (the shrink's steps are all written so), or as it
     // came if it did not read back.
     let written = || {
@@ -575,7 +575,7 @@ fn found(
     let mut shrunk = None;
     for confirm in [false, true] {
         let mut oracle = StressOracle {
-            judge: &judge,
+            judge,
             target: failure.clone(),
             confirm,
             error: None,
@@ -614,10 +614,10 @@ fn found(
     };
     let shrunk_outputs = [joined(a), joined(b)];
     let mut found = Found {
-        cases_tried,
-        search_time,
-        file_index,
-        case_index,
+        cases_tried: search.cases_tried,
+        search_time: search.search_time,
+        file_index: search.file_index,
+        case_index: search.case_index,
         original,
         original_failure: failure,
         shrunk: shrunk.input,
