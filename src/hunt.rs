@@ -259,8 +259,12 @@ fn single(game: &dyn Game, case: &AnyCase) -> Option<Input> {
     (input.cases.len() == 1 && game.editor().admissible(input.typed()[0])).then_some(input)
 }
 
-/// Inserts `scored` into `population` (best first, at most `top`) if it beats the worst.
+/// Inserts `scored` into `population` (best first, at most `top`) if it beats the worst and
+/// is not there already (a mutation can undo another: the corpus holds distinct cases).
 fn admit(population: &mut Vec<Scored>, scored: Scored, top: usize) {
+    if population.iter().any(|s| s.input.text == scored.input.text) {
+        return;
+    }
     let at = population.partition_point(|s| s.metric >= scored.metric);
     if at < top {
         population.insert(at, scored);
@@ -432,10 +436,14 @@ mod tests {
     use super::*;
     use crate::registry;
 
+    /// A distinct one-turn Yut game per metric (the population keeps distinct cases).
     fn scored(metric: u64) -> Scored {
         let game = registry::find("yut").unwrap();
+        let token = char::from(b'A' + (metric % 4) as u8);
+        let steps = "F".repeat((metric / 4 % 4 + 1) as usize);
+        let text = format!("1\n{token} {steps:B<4}\n");
         Scored {
-            input: Input::read(game, "1\nA FBBB\n".to_string()).unwrap(),
+            input: Input::read(game, text).unwrap(),
             metric,
         }
     }
@@ -443,13 +451,19 @@ mod tests {
     #[test]
     fn the_population_keeps_the_best_first_and_at_most_top() {
         let mut population = Vec::new();
-        for metric in [5, 9, 1, 7, 9, 3] {
+        for metric in [5, 9, 1, 7, 8, 3] {
             admit(&mut population, scored(metric), 3);
         }
         let metrics: Vec<u64> = population.iter().map(|s| s.metric).collect();
-        assert_eq!(metrics, vec![9, 9, 7]);
-        admit(&mut population, scored(7), 3);
-        assert_eq!(population.len(), 3);
-        assert_eq!(population[2].metric, 7);
+        assert_eq!(metrics, vec![9, 8, 7]);
+        // Not better than the worst kept, and the same case again: both left out.
+        admit(&mut population, scored(6), 3);
+        let same_as_nine = Scored {
+            metric: 10,
+            ..scored(9)
+        };
+        admit(&mut population, same_as_nine, 3);
+        let metrics: Vec<u64> = population.iter().map(|s| s.metric).collect();
+        assert_eq!(metrics, vec![9, 8, 7]);
     }
 }
