@@ -243,6 +243,30 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// Whether one of the engines is an external program.
+    pub fn has_program(&self) -> bool {
+        self.engines
+            .iter()
+            .any(|e| matches!(e, EngineSpec::External(_)))
+    }
+
+    /// [`Judge::judge`] of each input, on one thread each.
+    pub fn judge_all(&self, inputs: &[Input]) -> Vec<Result<Judged, StressError>> {
+        if inputs.len() == 1 {
+            return vec![self.judge(&inputs[0])];
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = inputs
+                .iter()
+                .map(|input| scope.spawn(move || self.judge(input)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a judging thread does not panic"))
+                .collect()
+        })
+    }
+
     /// Both engines on `input`, and each case's failure.
     pub fn judge(&self, input: &Input) -> Result<Judged, StressError> {
         let (a, whole_a) = self.run(&self.engines[0], input)?;
@@ -317,7 +341,7 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// Candidates judged at once when each needs its own program runs.
+/// Candidates (or generated files) judged at once when each needs its own program runs.
 pub const PARALLEL_RUNS: usize = 4;
 
 /// The shrinking oracle: a candidate still fails when it fails like the original.
@@ -341,13 +365,12 @@ impl StressOracle<'_, '_> {
     /// [`PARALLEL_RUNS`] at a time (a game with one case per file pays a process per
     /// candidate), the answer is the same as one by one.
     fn first_of(&mut self, inputs: &[Input]) -> Option<usize> {
-        let programs = self
-            .judge
-            .engines
-            .iter()
-            .any(|e| matches!(e, EngineSpec::External(_)));
         // Internal engines gain nothing from threads here: candidates are small.
-        let width = if programs { PARALLEL_RUNS } else { 1 };
+        let width = if self.judge.has_program() {
+            PARALLEL_RUNS
+        } else {
+            1
+        };
         for (w, window) in inputs.chunks(width).enumerate() {
             if self.error.is_some() {
                 return None;
@@ -415,11 +438,7 @@ impl Oracle for StressOracle<'_, '_> {
         let batchable = candidates.len() > 1
             && candidates.len() <= game.editor().max_cases()
             && candidates.iter().all(|c| c.cases.len() == 1)
-            && self
-                .judge
-                .engines
-                .iter()
-                .any(|e| matches!(e, EngineSpec::External(_)));
+            && self.judge.has_program();
         if batchable && let Some(failing) = self.batch(candidates) {
             if !self.confirm {
                 return failing.first().copied();
@@ -514,32 +533,52 @@ fn isolate(
 pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
     let start = Instant::now();
     let judge = Judge::new(config);
+    // Files judged at once: a program costs a process per file (Yut: per case), so several
+    // run side by side; the first failing case in file order wins, as one by one.
+    let width = if judge.has_program() {
+        PARALLEL_RUNS
+    } else {
+        1
+    };
     let mut tried: u64 = 0;
-    for index in 0.. {
-        let left = match config.limit {
-            Limit::Time(limit) if start.elapsed() >= limit => break,
-            Limit::Time(_) => u64::MAX,
-            Limit::Cases(n) if tried >= n => break,
-            Limit::Cases(n) => n - tried,
-        };
-        let input = generated(config, index, left)?;
-        let judged = judge.judge(&input)?;
-        let Some((at, failure)) = judged.first_failure() else {
-            tried += input.cases.len() as u64;
-            continue;
-        };
-        let failure = failure.clone();
-        tried += at as u64 + 1;
-        let search_time = start.elapsed();
-        let original = isolate(&judge, input, at, &failure)?;
-        let search = Search {
-            cases_tried: tried,
-            search_time,
-            file_index: index,
-            case_index: at,
-        };
-        return found(config, &judge, original, failure, search)
-            .map(|f| Outcome::Found(Box::new(f)));
+    let mut index: u64 = 0;
+    loop {
+        let mut window = Vec::with_capacity(width);
+        let mut planned = tried;
+        while window.len() < width {
+            let left = match config.limit {
+                Limit::Time(limit) if start.elapsed() >= limit => break,
+                Limit::Time(_) => u64::MAX,
+                Limit::Cases(n) if planned >= n => break,
+                Limit::Cases(n) => n - planned,
+            };
+            let input = generated(config, index + window.len() as u64, left)?;
+            planned += input.cases.len() as u64;
+            window.push(input);
+        }
+        if window.is_empty() {
+            break;
+        }
+        let judged = judge.judge_all(&window);
+        for (k, (input, judged)) in window.into_iter().zip(judged).enumerate() {
+            let judged = judged?;
+            let Some((at, failure)) = judged.first_failure() else {
+                tried += input.cases.len() as u64;
+                continue;
+            };
+            let failure = failure.clone();
+            tried += at as u64 + 1;
+            let search = Search {
+                cases_tried: tried,
+                search_time: start.elapsed(),
+                file_index: index + k as u64,
+                case_index: at,
+            };
+            let original = isolate(&judge, input, at, &failure)?;
+            return found(config, &judge, original, failure, search)
+                .map(|f| Outcome::Found(Box::new(f)));
+        }
+        index += width as u64;
     }
     Ok(Outcome::NoDifference {
         cases_tried: tried,
