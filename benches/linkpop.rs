@@ -20,7 +20,7 @@ fn engines(c: &mut Criterion) {
     let game = registry::find("linkpop").unwrap();
     let root = corpus_path("linkpop/generated");
     for (set, file) in [
-        ("worst", "worst/linkpop-worst-1-0.in"),
+        ("worst", "worst/hunt-bitboard-1.in"),
         ("moving", "moving/linkpop-moving-1-0.in"),
     ] {
         let corpus = load_file(game, &root.join(file));

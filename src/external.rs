@@ -56,8 +56,27 @@ pub enum ExternalError {
     Failed {
         command: String,
         status: String,
+        /// The exit code, when the program exited (not killed by a signal).
+        code: Option<i32>,
         stderr: String,
     },
+}
+
+/// Exit codes with which `sh -c` reports a command it could not run: found but not
+/// executable (126), not found (127).
+pub const SHELL_CANNOT_RUN: [i32; 2] = [126, 127];
+
+impl ExternalError {
+    /// Whether the program could not be started at all (as opposed to failing on its input).
+    pub fn cannot_start(&self) -> bool {
+        match self {
+            ExternalError::Spawn { .. } => true,
+            ExternalError::Failed { code, .. } => {
+                code.is_some_and(|c| SHELL_CANNOT_RUN.contains(&c))
+            }
+            ExternalError::Timeout { .. } => false,
+        }
+    }
 }
 
 /// Runs `command` with `input` on stdin, waiting at most `timeout`.
@@ -126,6 +145,7 @@ pub fn run(command: &str, input: &[u8], timeout: Duration) -> Result<Ran, Extern
         return Err(ExternalError::Failed {
             command: command.to_string(),
             status: status.to_string(),
+            code: status.code(),
             stderr: if first.is_empty() {
                 String::new()
             } else {
@@ -183,9 +203,12 @@ mod tests {
         assert_eq!(ran.stdout, b"ABC\n");
         let failed = run("echo oops >&2; exit 3", b"", Duration::from_secs(10)).unwrap_err();
         assert!(
-            matches!(&failed, ExternalError::Failed { stderr, .. } if stderr == ": oops"),
+            matches!(&failed, ExternalError::Failed { stderr, code: Some(3), .. } if stderr == ": oops"),
             "{failed}"
         );
+        assert!(!failed.cannot_start());
+        let missing = run("./no-such-program-here", b"", Duration::from_secs(10)).unwrap_err();
+        assert!(missing.cannot_start(), "{missing}");
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::any::Any;
 use std::time::{Duration, Instant};
 
 use crate::generate::{GameGenerator, Solver};
+use crate::shrink::{CaseEditor, Shrink};
 use crate::validate::{Validation, excerpt};
 
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
@@ -419,6 +420,9 @@ pub trait Game: Send + Sync {
     }
     /// The game's generator (its profiles, options and files; see [`crate::generate`]).
     fn generator(&self) -> &dyn GameGenerator;
+    /// The game's edits of its cases: reductions for shrinking, mutations for hunting (see
+    /// [`crate::shrink`]).
+    fn editor(&self) -> &dyn CaseEditor;
 }
 
 impl dyn Game {
@@ -581,11 +585,12 @@ fn downcast<R: Rules>(case: &(dyn Any + Send + Sync)) -> &R::Case {
         .expect("a case is only ever solved by the game that parsed it")
 }
 
-/// A game is registered with its generator: the game type implements
-/// [`gamebench_generators::Generator`] (in its `generator.rs`), lent a [`Solver`] of its own.
+/// A game is registered with its generator and its case edits: the game type implements
+/// [`gamebench_generators::Generator`] (in its `generator.rs`), lent a [`Solver`] of its own,
+/// and [`Shrink`] (in its `shrink.rs`).
 impl<R> Game for Registered<R>
 where
-    R: Rules + gamebench_generators::Generator<Tools = Solver<R>>,
+    R: Rules + Shrink + gamebench_generators::Generator<Tools = Solver<R>>,
 {
     fn name(&self) -> &'static str {
         R::NAME
@@ -678,6 +683,9 @@ where
         Err(Rejected::new(verdict, why))
     }
     fn generator(&self) -> &dyn GameGenerator {
+        self
+    }
+    fn editor(&self) -> &dyn CaseEditor {
         self
     }
 }

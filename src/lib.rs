@@ -16,6 +16,9 @@
 //! - [`external`]: external programs used as engines (`cmd:COMMAND`).
 //! - [`validate`]: strict validation of judge inputs (`validate`, `run --validate`); each
 //!   game's validator lives in its folder.
+//! - [`shrink`]: each game's reductions and mutations of its cases, and the generic
+//!   delta-debugging loop; [`stress`]: two engines on fresh cases until they differ, then shrink;
+//!   [`hunt`]: an evolutionary search for the inputs on which an engine is slowest.
 //! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
 //!   merging the shards' CSVs into the one a single machine would have written.
 
@@ -27,6 +30,7 @@ pub mod external;
 pub mod game;
 pub mod games;
 pub mod generate;
+pub mod hunt;
 pub mod judge;
 pub mod merge;
 pub mod progress;
@@ -34,5 +38,7 @@ pub mod registry;
 pub mod results;
 pub mod runner;
 pub mod shard;
+pub mod shrink;
 pub mod status;
+pub mod stress;
 pub mod validate;

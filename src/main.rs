@@ -27,6 +27,8 @@ fn main() {
         Command::Validate(args) => cli::validate(args),
         Command::List => cli::list(),
         Command::Levels(args) => cli::levels(args),
+        Command::Stress(args) => cli::stress(args),
+        Command::Hunt(args) => cli::hunt(args),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Completions { shell } => cli::completions(shell),
         Command::Man => cli::man(),

@@ -173,9 +173,11 @@ fn rows(csv: &std::path::Path) -> Vec<(String, String, String, String)> {
         .collect()
 }
 
+/// A 30-case file on which the reference engine spends about a second per case (the hunted
+/// worst file takes twice that: too slow for these timings).
 const SLOW: (&str, &str) = (
     "linkpop",
-    "corpora/linkpop/generated/worst/linkpop-worst-1-0.in",
+    "corpora/linkpop/generated/moving/linkpop-moving-1-0.in",
 );
 
 #[test]

@@ -12,6 +12,7 @@ use gamebench::game::{
     Budget, CaseError, Engine, Game, Outcome, Parsed, Registered, Rules, split_blocks,
 };
 use gamebench::generate::{self, GenArgs, Solver};
+use gamebench::shrink::{CaseSize, Shrink};
 use gamebench::validate::{self, Validation, Violation};
 use gamebench_generators::{Dice, FileId, GenError, Generator, Profile, range_option};
 
@@ -124,6 +125,54 @@ impl Generator for Sums {
             }
         }
         Ok(format!("{}\n{}\n", lines.len(), lines.join("\n")))
+    }
+}
+
+/// The toy's edits of its cases, for `stress` (shrinking) and `hunt` (mutations).
+impl Shrink for Sums {
+    const MOVES: &'static str = "terms";
+    const MAX_CASES: usize = usize::MAX;
+
+    fn write_input(cases: &[&Vec<u64>]) -> String {
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|terms| {
+                let words: Vec<String> = terms.iter().map(u64::to_string).collect();
+                words.join(" ") + "\n"
+            })
+            .collect();
+        format!("{}\n{}", cases.len(), lines.concat())
+    }
+
+    fn size(terms: &Vec<u64>) -> CaseSize {
+        CaseSize {
+            cells: 0,
+            moves: terms.len(),
+            magnitude: terms.iter().sum(),
+        }
+    }
+
+    fn reductions(terms: &Vec<u64>) -> Vec<Vec<u64>> {
+        let dropped = (0..terms.len()).map(|i| {
+            let mut t = terms.clone();
+            t.remove(i);
+            t
+        });
+        let halved = (0..terms.len()).filter(|&i| terms[i] > 0).map(|i| {
+            let mut t = terms.clone();
+            t[i] /= 2;
+            t
+        });
+        dropped.chain(halved).collect()
+    }
+
+    fn mutate(terms: &Vec<u64>, dice: &mut Dice) -> Vec<u64> {
+        let mut t = terms.clone();
+        if !t.is_empty() {
+            let i = dice.below(t.len() as u64) as usize;
+            t[i] = dice.below(100);
+        }
+        t
     }
 }
 

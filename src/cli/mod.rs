@@ -2,10 +2,12 @@
 //! This is the CLI edge, the only place that uses anyhow: the library reports typed errors,
 //! and here they become messages; exit codes come from [`gamebench::status::Exit`].
 
+mod hunt;
 mod judge;
 mod levels;
 mod run;
 pub mod shards;
+mod stress;
 mod validate;
 
 use std::path::PathBuf;
@@ -18,9 +20,11 @@ use gamebench::game::{BudgetArgs, Game};
 use gamebench::registry;
 use gamebench::status::Exit;
 
+pub use hunt::hunt;
 pub use judge::{check, gen_corpus, list, solve};
 pub use levels::levels;
 pub use run::run;
+pub use stress::stress;
 pub use validate::{ValidateArgs, validate};
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
@@ -50,6 +54,10 @@ pub enum Command {
     /// Solve every level of the Vexed level packs in DIR: minimum proven or not, K against par,
     /// time and peak memory per pack; the levels off par with their solutions.
     Levels(levels::LevelsArgs),
+    /// Generate cases until two engines differ, then shrink the failing input to a minimal one.
+    Stress(stress::StressArgs),
+    /// Search for the inputs on which an engine is slowest; write them as a corpus.
+    Hunt(hunt::HuntArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
     Merge(shards::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.

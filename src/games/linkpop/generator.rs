@@ -60,7 +60,7 @@ impl Generator for LinkPop {
         ),
         Profile::new(
             WORST,
-            "30 x 30, 26 symbols shuffled, every block moves up: slowest found for `bitboard`",
+            "30 x 30, 26 symbols shuffled, every block moves up: the slowest configuration of the sweep for `bitboard`",
         ),
     ];
 

@@ -17,6 +17,7 @@ pub mod bitboard;
 pub mod bitboard_engine;
 pub mod generator;
 pub mod reference;
+pub mod shrink;
 pub mod validate;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};

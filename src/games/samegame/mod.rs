@@ -20,6 +20,7 @@ pub mod bitboard;
 pub mod generator;
 pub mod parse;
 pub mod reference;
+pub mod shrink;
 pub mod validate;
 
 use std::fmt::Write as _;

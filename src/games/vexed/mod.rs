@@ -27,6 +27,7 @@ pub mod levels;
 mod meter;
 pub mod reference;
 mod rules;
+pub mod shrink;
 #[cfg(test)]
 mod test_rng;
 pub mod validate;

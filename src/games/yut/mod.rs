@@ -10,6 +10,7 @@
 pub mod board;
 pub mod generator;
 pub mod reference;
+pub mod shrink;
 pub mod table;
 pub mod validate;
 

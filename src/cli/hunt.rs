@@ -1,0 +1,149 @@
+//! `gamebench hunt GAME -e ENGINE ...`: the options (one subcommand per game, with the game's
+//! generator options, as `stress`) and the report.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+
+use gamebench::game::{BudgetArgs, Game};
+use gamebench::generate::GameOptions;
+use gamebench::hunt::{self, Config, Limit, Metric};
+use gamebench::runner::resolve_engines;
+use gamebench::status::Exit;
+
+use super::positive_seconds;
+use super::stress::{from_game_matches, game_commands};
+
+/// The options of `hunt` every game has.
+#[derive(Args)]
+pub struct HuntOptions {
+    /// The engine to slow down: an internal name, `cmd:COMMAND` or `NAME=cmd:COMMAND`.
+    #[arg(long, short, value_name = "NAME")]
+    pub engine: String,
+    /// Start only from this profile's cases (default: every profile's).
+    #[arg(long, short)]
+    pub profile: Option<String>,
+    /// Seed of the first generation and of the mutations.
+    #[arg(long, short, default_value_t = 1)]
+    pub seed: u64,
+    /// Search for SECONDS (default 60).
+    #[arg(long, value_name = "SECONDS", conflicts_with = "evaluations")]
+    pub time: Option<f64>,
+    /// Stop after N evaluated cases (deterministic with --metric work).
+    #[arg(long, value_name = "N")]
+    pub evaluations: Option<u64>,
+    /// What to maximise: the engine's `time` (the fastest of --runs), or its `work` counter.
+    #[arg(long, value_enum, default_value = "time")]
+    pub metric: Metric,
+    /// Cases kept (the population, and the corpus written).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub top: usize,
+    /// Timed runs per candidate (the fastest counts; a candidate about to be kept is timed
+    /// again with three times as many).
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Output folder: files go to DIR/<game>/.
+    #[arg(long, short, default_value = "hunt", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Time limit of one external program run, in seconds.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}
+
+/// The default search time of `hunt`.
+pub const DEFAULT_HUNT_SECONDS: f64 = 60.0;
+
+/// `hunt GAME [options]`, parsed.
+pub struct HuntArgs {
+    pub game: &'static dyn Game,
+    pub options: HuntOptions,
+    pub generator: GameOptions,
+}
+
+impl FromArgMatches for HuntArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let (game, options, generator) = from_game_matches(matches)?;
+        Ok(HuntArgs {
+            game,
+            options,
+            generator,
+        })
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = HuntArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for HuntArgs {
+    fn augment_args(cmd: Command) -> Command {
+        game_commands::<HuntOptions>(cmd, false)
+    }
+    fn augment_args_for_update(cmd: Command) -> Command {
+        game_commands::<HuntOptions>(cmd, false)
+    }
+}
+
+/// `gamebench hunt GAME -e ENGINE ...`.
+pub fn hunt(args: HuntArgs) -> Result<Exit> {
+    let o = &args.options;
+    let mut engines = resolve_engines(args.game, std::slice::from_ref(&o.engine))?;
+    let Some(engine) = engines.pop().filter(|_| engines.is_empty()) else {
+        bail!("hunt takes one engine, not `all`");
+    };
+    let limit = match (o.time, o.evaluations) {
+        (_, Some(n)) => Limit::Evaluations(n),
+        (Some(t), None) => Limit::Time(positive_seconds("--time", t)?),
+        (None, None) => Limit::Time(Duration::from_secs_f64(DEFAULT_HUNT_SECONDS)),
+    };
+    let config = Config {
+        game: args.game,
+        engine,
+        profile: o.profile.clone(),
+        options: &args.generator,
+        seed: o.seed,
+        limit,
+        metric: o.metric,
+        top: o.top,
+        runs: o.runs,
+        timeout: positive_seconds("--timeout", o.timeout)?,
+        budget: o.budget.budget()?,
+        out: o.out.clone(),
+    };
+    let hunted = hunt::run(&config)?;
+    let unit = args.game.work_unit();
+    let show = |v| hunt::shown(o.metric, v, unit);
+    println!(
+        "{}: {} evaluations ({} invalid children) in {:.1} s against {}",
+        args.game.name(),
+        hunted.evaluations,
+        hunted.rejected,
+        hunted.time.as_secs_f64(),
+        config.engine.name()
+    );
+    println!(
+        "best of the generator's cases: {}; best found: {}",
+        show(hunted.generated_best),
+        show(hunted.population.first().map_or(0, |s| s.metric))
+    );
+    println!("best over time (seconds, evaluations, best):");
+    for p in &hunted.progress {
+        println!("  {:8.2}  {:8}  {}", p.seconds, p.evaluations, show(p.best));
+    }
+    for (k, s) in hunted.population.iter().enumerate() {
+        println!(
+            "  #{:<3} {:>14}  {}",
+            k + 1,
+            show(s.metric),
+            s.input.describe(args.game)
+        );
+    }
+    for file in &hunted.files {
+        println!("wrote {}", file.display());
+    }
+    Ok(Exit::Ok)
+}

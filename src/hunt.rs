@@ -1,0 +1,469 @@
+//! `gamebench hunt`: a search for the inputs on which an engine is slowest.
+//!
+//! An evolutionary search over single cases. The first generation is the game's generator's
+//! own cases: the first file of every profile (or of `--profile`) with the user's generator
+//! options (a profile that refuses them is skipped), taken round robin over the profiles. Then, until the budget ends: pick a parent
+//! among the best cases found so far (a tournament of two), apply one to [`MAX_MUTATIONS`] of
+//! the game's mutations ([`crate::shrink::Shrink::mutate`]: same shape, a few cells, turns or
+//! selections changed), keep the child if it is valid and admissible, measure it, and let it
+//! into the population of the `--top` best when it beats the worst there.
+//!
+//! Metrics: `work` is the engine's work counter (pops, removals, states, turns): exact, so a
+//! hunt with `--evaluations` is deterministic. `time` is the fastest of `--runs` engine calls,
+//! each measured in CPU time of the calling thread (an external program: wall time of whole
+//! runs on a one-case file): on a shared machine wall time grows whenever another process holds
+//! the core, and other processes only ever add time, so the minimum CPU time is the steadiest
+//! estimate of the engine's own cost. A child that would enter
+//! the population is timed again with [`RETIME_FACTOR`] times as many runs, and enters only if
+//! it still beats the worst, and whenever the best changes the whole population is timed again
+//! (each case keeps its fastest time ever), so one unlucky measurement does not stay on top.
+//!
+//! Output: the population as a corpus, best first, each case with its expected output from the
+//! game's reference engine, in one file (or one file per case when the game holds one case per
+//! file), and the best metric over time as CSV.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use gamebench_generators::{Dice, FileId, file_rng};
+
+use crate::atomic::write_atomic;
+use crate::external;
+use crate::game::{Budget, Game};
+use crate::generate::GameOptions;
+use crate::judge::judge_file;
+use crate::runner::EngineSpec;
+use crate::shrink::{AnyCase, Input};
+
+/// Most mutations applied to a parent to make one child.
+pub const MAX_MUTATIONS: u64 = 4;
+/// A child about to enter the population is timed again with this many times the runs.
+pub const RETIME_FACTOR: u32 = 3;
+/// Invalid children that count as one evaluation against `--evaluations`.
+const REJECTS_PER_EVALUATION: u64 = 100;
+/// Name of the random stream of a hunt (the generator's files have their own).
+const STREAM: &str = "hunt";
+
+/// What is maximised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Metric {
+    /// Time of the engine on the case (the fastest of the runs; CPU time for an internal
+    /// engine, wall time for a program).
+    Time,
+    /// The engine's work counter (exact; internal engines only).
+    Work,
+}
+
+/// When the search stops.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Limit {
+    Time(Duration),
+    /// After this many evaluated cases (the first generation included): deterministic with
+    /// `--metric work`.
+    Evaluations(u64),
+}
+
+/// What `hunt` runs.
+pub struct Config<'a> {
+    pub game: &'static dyn Game,
+    pub engine: EngineSpec,
+    /// Only this profile's cases start the search (default: every profile's).
+    pub profile: Option<String>,
+    pub options: &'a GameOptions,
+    pub seed: u64,
+    pub limit: Limit,
+    pub metric: Metric,
+    /// Size of the population, and of the corpus written.
+    pub top: usize,
+    /// Timed runs per candidate (`time` metric).
+    pub runs: u32,
+    pub timeout: Duration,
+    pub budget: Budget,
+    pub out: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum HuntError {
+    #[error("--metric work needs an internal engine: {0} is a program")]
+    WorkOfProgram(String),
+    #[error("no profile of {game} generates cases with these options ({why})")]
+    NoStart { game: &'static str, why: String },
+    #[error("engine {engine} fails on a generated case: {message}")]
+    Engine { engine: String, message: String },
+    #[error("cannot write {}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// One case of the population with its measure.
+pub struct Scored {
+    pub input: Input,
+    /// Nanoseconds (`time`) or work units (`work`).
+    pub metric: u64,
+}
+
+/// The best metric so far, each time it improved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub seconds: f64,
+    pub evaluations: u64,
+    pub best: u64,
+}
+
+/// What a hunt found.
+pub struct Hunted {
+    /// Best first.
+    pub population: Vec<Scored>,
+    pub progress: Vec<Progress>,
+    pub evaluations: u64,
+    /// Children rejected as invalid or inadmissible.
+    pub rejected: u64,
+    pub time: Duration,
+    /// The best case of the first generation (the generator's best).
+    pub generated_best: u64,
+    pub files: Vec<PathBuf>,
+}
+
+struct Measurer<'a> {
+    config: &'a Config<'a>,
+}
+
+impl Measurer<'_> {
+    /// The metric of the single case of `input` with `runs` timed runs.
+    fn measure(&self, input: &Input, runs: u32) -> Result<u64, HuntError> {
+        let config = self.config;
+        let failed = |message: String| HuntError::Engine {
+            engine: config.engine.name().to_string(),
+            message,
+        };
+        let mut samples = Vec::with_capacity(runs as usize);
+        let case = input.typed()[0];
+        match &config.engine {
+            EngineSpec::Internal(engine) => {
+                let runs = if config.metric == Metric::Work {
+                    1
+                } else {
+                    runs
+                };
+                for _ in 0..runs {
+                    let before = thread_cpu_time();
+                    let solved = engine
+                        .solve(1, case, &config.budget)
+                        .map_err(|e| failed(e.to_string()))?;
+                    let cpu = thread_cpu_time().saturating_sub(before);
+                    samples.push(match config.metric {
+                        Metric::Work => solved.work,
+                        Metric::Time => cpu.as_nanos() as u64,
+                    });
+                }
+            }
+            EngineSpec::External(program) => {
+                if config.metric == Metric::Work {
+                    return Err(HuntError::WorkOfProgram(program.name.clone()));
+                }
+                for _ in 0..runs {
+                    let ran =
+                        external::run(&program.command, input.text.as_bytes(), config.timeout)
+                            .map_err(|e| failed(e.to_string()))?;
+                    samples.push(ran.elapsed.as_nanos() as u64);
+                }
+            }
+        }
+        // The fastest run: load from other processes only ever adds time.
+        Ok(samples.into_iter().min().unwrap_or(0))
+    }
+}
+
+/// CPU time of the calling thread: unlike wall time, it does not grow while other processes
+/// hold the core (on a shared machine, a wall-time hunt kept cases that had merely been timed
+/// during someone else's build).
+fn thread_cpu_time() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into the struct we own; the clock id is a
+    // constant every Linux and BSD has.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+}
+
+/// The cases that start the search: the first file of each profile, one input per case.
+fn first_generation(config: &Config<'_>) -> Result<Vec<Input>, HuntError> {
+    let game = config.game;
+    let generator = game.generator();
+    let profiles: Vec<&str> = match &config.profile {
+        Some(p) => vec![p.as_str()],
+        None => generator.profiles().iter().map(|p| p.name).collect(),
+    };
+    let mut per_profile: Vec<Vec<Input>> = Vec::new();
+    let mut why = String::new();
+    for profile in profiles {
+        let file = FileId {
+            game: game.name(),
+            profile,
+            seed: config.seed,
+            index: 0,
+        };
+        let text = match generator.generate(
+            &file,
+            config.options,
+            game.default_engine().name(),
+            &config.budget,
+        ) {
+            Ok(text) => text,
+            Err(e) => {
+                why = e.to_string();
+                continue;
+            }
+        };
+        let Some(file) = Input::read(game, text) else {
+            continue;
+        };
+        per_profile.push(
+            file.typed()
+                .into_iter()
+                .filter_map(|c| single(game, c))
+                .collect(),
+        );
+    }
+    // Round robin over the profiles, so that a budget that ends inside the first generation
+    // (a slow program) has still seen every profile.
+    let mut inputs = Vec::new();
+    let mut queues: Vec<_> = per_profile.into_iter().map(Vec::into_iter).collect();
+    loop {
+        let before = inputs.len();
+        inputs.extend(queues.iter_mut().filter_map(Iterator::next));
+        if inputs.len() == before {
+            break;
+        }
+    }
+    if inputs.is_empty() {
+        return Err(HuntError::NoStart {
+            game: game.name(),
+            why,
+        });
+    }
+    Ok(inputs)
+}
+
+/// `case` alone in a file, if it is valid and admissible.
+fn single(game: &dyn Game, case: &AnyCase) -> Option<Input> {
+    let input = Input::read(game, game.editor().write_input(&[case]))?;
+    (input.cases.len() == 1 && game.editor().admissible(input.typed()[0])).then_some(input)
+}
+
+/// Inserts `scored` into `population` (best first, at most `top`) if it beats the worst and
+/// is not there already (a mutation can undo another: the corpus holds distinct cases).
+fn admit(population: &mut Vec<Scored>, scored: Scored, top: usize) {
+    if population.iter().any(|s| s.input.text == scored.input.text) {
+        return;
+    }
+    let at = population.partition_point(|s| s.metric >= scored.metric);
+    if at < top {
+        population.insert(at, scored);
+        population.truncate(top);
+    }
+}
+
+/// Times every case of the population again and keeps, for each, the fastest time it ever
+/// had, then sorts again: a case that entered on a slow moment of the machine (all its runs
+/// slowed by another process) sinks back to its place. Run whenever the best changes, so the
+/// best reported is one that held up twice.
+fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Result<(), HuntError> {
+    for scored in population.iter_mut() {
+        scored.metric = scored.metric.min(measurer.measure(&scored.input, runs)?);
+    }
+    population.sort_by_key(|s| std::cmp::Reverse(s.metric));
+    Ok(())
+}
+
+/// Runs the hunt of `config`.
+pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
+    if config.metric == Metric::Work
+        && let EngineSpec::External(p) = &config.engine
+    {
+        return Err(HuntError::WorkOfProgram(p.name.clone()));
+    }
+    let start = Instant::now();
+    let game = config.game;
+    let measurer = Measurer { config };
+    let top = config.top.max(1);
+    let mut population: Vec<Scored> = Vec::new();
+    let mut progress: Vec<Progress> = Vec::new();
+    let mut evaluations: u64 = 0;
+    let mut rejected: u64 = 0;
+    // Invalid children count too, a little, so a game whose mutations keep failing still
+    // ends an `--evaluations` hunt.
+    let done = |evaluations: u64, rejected: u64| match config.limit {
+        Limit::Time(t) => start.elapsed() >= t,
+        Limit::Evaluations(n) => evaluations + rejected / REJECTS_PER_EVALUATION >= n,
+    };
+    let note = |population: &[Scored], evaluations: u64, progress: &mut Vec<Progress>| {
+        let best = population.first().map_or(0, |s| s.metric);
+        if progress.last().is_none_or(|p| p.best < best) {
+            progress.push(Progress {
+                seconds: start.elapsed().as_secs_f64(),
+                evaluations,
+                best,
+            });
+        }
+    };
+    for input in first_generation(config)? {
+        if done(evaluations, rejected) && !population.is_empty() {
+            break;
+        }
+        let metric = measurer.measure(&input, config.runs)?;
+        evaluations += 1;
+        admit(&mut population, Scored { input, metric }, top);
+        note(&population, evaluations, &mut progress);
+    }
+    let generated_best = population.first().map_or(0, |s| s.metric);
+    let mut dice = Dice::new(file_rng(STREAM, game.name(), config.seed, 0));
+    while !done(evaluations, rejected) {
+        let parent = {
+            let n = population.len() as u64;
+            let (a, b) = (dice.below(n) as usize, dice.below(n) as usize);
+            &population[a.min(b)]
+        };
+        let mut child = game.editor().mutate(parent.input.typed()[0], &mut dice);
+        for _ in 1..dice.range(1, MAX_MUTATIONS) {
+            child = game.editor().mutate(child.as_ref(), &mut dice);
+        }
+        let Some(input) = single(game, child.as_ref()) else {
+            rejected += 1;
+            continue;
+        };
+        let mut metric = measurer.measure(&input, config.runs)?;
+        evaluations += 1;
+        let worst = population.last().map_or(0, |s| s.metric);
+        let enters = population.len() < top || metric > worst;
+        if enters && config.metric == Metric::Time {
+            metric = measurer.measure(&input, config.runs * RETIME_FACTOR)?;
+        }
+        if population.len() < top || metric > worst {
+            let best = population.first().map_or(0, |s| s.metric);
+            admit(&mut population, Scored { input, metric }, top);
+            if config.metric == Metric::Time && metric > best {
+                retime(&measurer, &mut population, config.runs * RETIME_FACTOR)?;
+            }
+            note(&population, evaluations, &mut progress);
+        }
+    }
+    let mut hunted = Hunted {
+        population,
+        progress,
+        evaluations,
+        rejected,
+        time: start.elapsed(),
+        generated_best,
+        files: Vec::new(),
+    };
+    hunted.files = write_files(config, &hunted)?;
+    Ok(hunted)
+}
+
+/// From this many nanoseconds on, times are shown in milliseconds.
+const TEN_MS: u64 = 10_000_000;
+
+/// A metric for people: microseconds or work units.
+pub fn shown(metric: Metric, value: u64, unit: &str) -> String {
+    match metric {
+        Metric::Time if value >= TEN_MS => format!("{:.1} ms", value as f64 / 1e6),
+        Metric::Time => format!("{:.1} µs", value as f64 / 1e3),
+        Metric::Work => format!("{value} {unit}"),
+    }
+}
+
+fn write(path: PathBuf, text: &str) -> Result<PathBuf, HuntError> {
+    write_atomic(&path, text.as_bytes()).map_err(|source| HuntError::Write {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
+
+/// Writes the corpus (`hunt-<seed>.in/.out`, or `hunt-<seed>-<k>.in/.out` per case when the
+/// game holds one case per file), expected outputs from the reference engine, and the progress
+/// as `hunt-<seed>.csv`.
+fn write_files(config: &Config<'_>, hunted: &Hunted) -> Result<Vec<PathBuf>, HuntError> {
+    let game = config.game;
+    let dir = config.out.join(game.name());
+    std::fs::create_dir_all(&dir).map_err(|source| HuntError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    let stem = format!("hunt-{}", config.seed);
+    let reference = game.reference();
+    let mut files = Vec::new();
+    let cases: Vec<&AnyCase> = hunted
+        .population
+        .iter()
+        .map(|s| s.input.typed()[0])
+        .collect();
+    let groups: Vec<(String, Vec<&AnyCase>)> = if cases.len() <= game.editor().max_cases() {
+        vec![(stem.clone(), cases)]
+    } else {
+        let width = cases.len().saturating_sub(1).to_string().len();
+        cases
+            .chunks(game.editor().max_cases())
+            .enumerate()
+            .map(|(k, chunk)| (format!("{stem}-{k:0width$}"), chunk.to_vec()))
+            .collect()
+    };
+    for (name, cases) in groups {
+        let text = game.editor().write_input(&cases);
+        let expected = judge_file(reference, text.as_bytes(), &config.budget).output();
+        files.push(write(dir.join(format!("{name}.in")), &text)?);
+        files.push(write(dir.join(format!("{name}.out")), &expected)?);
+    }
+    let mut csv = String::from("seconds,evaluations,best\n");
+    for p in &hunted.progress {
+        csv.push_str(&format!("{:.3},{},{}\n", p.seconds, p.evaluations, p.best));
+    }
+    files.push(write(dir.join(format!("{stem}.csv")), &csv)?);
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+
+    /// A distinct one-turn Yut game per metric (the population keeps distinct cases).
+    fn scored(metric: u64) -> Scored {
+        let game = registry::find("yut").unwrap();
+        let token = char::from(b'A' + (metric % 4) as u8);
+        let steps = "F".repeat((metric / 4 % 4 + 1) as usize);
+        let text = format!("1\n{token} {steps:B<4}\n");
+        Scored {
+            input: Input::read(game, text).unwrap(),
+            metric,
+        }
+    }
+
+    #[test]
+    fn the_population_keeps_the_best_first_and_at_most_top() {
+        let mut population = Vec::new();
+        for metric in [5, 9, 1, 7, 8, 3] {
+            admit(&mut population, scored(metric), 3);
+        }
+        let metrics: Vec<u64> = population.iter().map(|s| s.metric).collect();
+        assert_eq!(metrics, vec![9, 8, 7]);
+        // Not better than the worst kept, and the same case again: both left out.
+        admit(&mut population, scored(6), 3);
+        let same_as_nine = Scored {
+            metric: 10,
+            ..scored(9)
+        };
+        admit(&mut population, same_as_nine, 3);
+        let metrics: Vec<u64> = population.iter().map(|s| s.metric).collect();
+        assert_eq!(metrics, vec![9, 8, 7]);
+    }
+}

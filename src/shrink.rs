@@ -1,0 +1,437 @@
+//! Shrinking a failing input: a game-aware delta-debugging pass over typed cases, not bytes.
+//!
+//! A game lists its own candidate reductions of one case ([`Shrink::reductions`]: remove
+//! selections or turns, crop rows and columns, remove blocks or pairs, lower numbers) in its
+//! folder (`src/games/<game>/shrink.rs`); [`Registered`] erases that into a [`CaseEditor`] the
+//! generic code reaches through [`crate::game::Game::editor`]. [`shrink`] knows no game: it
+//! removes whole cases of a file, replaces one case by one of its reductions, and asks an
+//! [`Oracle`] which candidates still fail, until no single step does (a fixpoint).
+//!
+//! Invariants:
+//! - every candidate is a valid input of the game: it is written with the game's own input
+//!   writer ([`Shrink::write_input`]), parsed back with the game's parser into exactly as many
+//!   cases, each of them readable and [`Shrink::admissible`] (by default: the reference engine
+//!   plays it without error; Vexed: solvable within the judge's move limit);
+//! - every accepted step makes the input strictly smaller in the order of [`FileSize`] (fewer
+//!   cases, then fewer cells, then fewer moves, then smaller numbers), so shrinking ends.
+
+use std::any::Any;
+
+use gamebench_generators::Dice;
+
+use crate::game::{Budget, Game, ParsedCase, Registered, Rules};
+
+/// A case with its game type erased, as the runner carries it.
+pub type AnyCase = dyn Any + Send + Sync + 'static;
+
+/// The size of one case, compared in this order: cells, then moves, then the sum of its
+/// numbers. Every reduction a game offers must be strictly smaller.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CaseSize {
+    /// Board cells (rows x columns); 0 for a game without a board.
+    pub cells: usize,
+    /// What the game calls its moves ([`Shrink::MOVES`]): selections, turns, blocks.
+    pub moves: usize,
+    /// The sum of the case's numbers (values, coordinates, letters, steps): what "lower
+    /// numbers" lowers.
+    pub magnitude: u64,
+}
+
+/// The size of a file: its number of cases, then the sum of its cases' sizes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileSize {
+    pub cases: usize,
+    pub cells: usize,
+    pub moves: usize,
+    pub magnitude: u64,
+}
+
+impl FileSize {
+    fn add(mut self, size: CaseSize) -> FileSize {
+        self.cases += 1;
+        self.cells += size.cells;
+        self.moves += size.moves;
+        self.magnitude = self.magnitude.saturating_add(size.magnitude);
+        self
+    }
+}
+
+/// A game's typed edits of its cases: what `stress` shrinks with and `hunt` mutates with.
+/// Implemented in each game's folder.
+pub trait Shrink: Rules {
+    /// What [`CaseSize::moves`] counts, plural (`selections`, `turns`, `blocks`).
+    const MOVES: &'static str;
+    /// The most cases one judge input may hold (Yut: one game per file).
+    const MAX_CASES: usize;
+
+    /// The judge input of a file holding exactly `cases` (at most [`Shrink::MAX_CASES`]), in
+    /// the statement's canonical layout, terminator included.
+    fn write_input(cases: &[&Self::Case]) -> String;
+
+    /// The case's size (see [`CaseSize`]).
+    fn size(case: &Self::Case) -> CaseSize;
+
+    /// Candidate reductions of `case`, each strictly smaller by [`Shrink::size`], the biggest
+    /// cuts first. They need not be admissible: the caller filters them.
+    fn reductions(case: &Self::Case) -> Vec<Self::Case>;
+
+    /// A random small change of `case` that keeps its shape (rows, columns, number of moves),
+    /// for `hunt`'s search. It need not be admissible: the caller filters.
+    fn mutate(case: &Self::Case, dice: &mut Dice) -> Self::Case;
+
+    /// Whether `case` is a fair input: one a judge could give. The default: the reference
+    /// engine plays it without error (Yut: no move of an escaped token).
+    fn admissible(case: &Self::Case) -> bool {
+        (Self::ENGINES[0].solve)(case, &Budget::UNLIMITED).is_ok()
+    }
+}
+
+/// The runs of `0..n` a delta-debugging pass tries to remove, the longest first: the halves,
+/// then the quarters, ..., then every single index. Games use it for selections, turns, rows
+/// and columns.
+pub fn runs(n: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut len = n.div_ceil(2);
+    while len >= 1 {
+        out.extend((0..n).step_by(len).map(|start| start..(start + len).min(n)));
+        if len == 1 {
+            break;
+        }
+        len = len.div_ceil(2);
+    }
+    out
+}
+
+/// Object-safe view of a game's [`Shrink`], as [`crate::game::Game::editor`] returns it.
+/// Cases are the ones the game's own `parse` made.
+pub trait CaseEditor: Send + Sync {
+    /// See [`Shrink::MOVES`].
+    fn moves_noun(&self) -> &'static str;
+    /// See [`Shrink::MAX_CASES`].
+    fn max_cases(&self) -> usize;
+    /// See [`Shrink::write_input`].
+    fn write_input(&self, cases: &[&AnyCase]) -> String;
+    /// See [`Shrink::size`].
+    fn size(&self, case: &AnyCase) -> CaseSize;
+    /// See [`Shrink::reductions`].
+    fn reductions(&self, case: &AnyCase) -> Vec<Box<AnyCase>>;
+    /// See [`Shrink::mutate`].
+    fn mutate(&self, case: &AnyCase, dice: &mut Dice) -> Box<AnyCase>;
+    /// See [`Shrink::admissible`].
+    fn admissible(&self, case: &AnyCase) -> bool;
+}
+
+fn typed<R: Rules>(case: &AnyCase) -> &R::Case {
+    case.downcast_ref::<R::Case>()
+        .expect("a case is only ever edited by the game that parsed it")
+}
+
+impl<R: Shrink> CaseEditor for Registered<R> {
+    fn moves_noun(&self) -> &'static str {
+        R::MOVES
+    }
+    fn max_cases(&self) -> usize {
+        R::MAX_CASES
+    }
+    fn write_input(&self, cases: &[&AnyCase]) -> String {
+        let cases: Vec<&R::Case> = cases.iter().map(|c| typed::<R>(*c)).collect();
+        R::write_input(&cases)
+    }
+    fn size(&self, case: &AnyCase) -> CaseSize {
+        R::size(typed::<R>(case))
+    }
+    fn reductions(&self, case: &AnyCase) -> Vec<Box<AnyCase>> {
+        R::reductions(typed::<R>(case))
+            .into_iter()
+            .map(|c| Box::new(c) as Box<AnyCase>)
+            .collect()
+    }
+    fn mutate(&self, case: &AnyCase, dice: &mut Dice) -> Box<AnyCase> {
+        Box::new(R::mutate(typed::<R>(case), dice))
+    }
+    fn admissible(&self, case: &AnyCase) -> bool {
+        R::admissible(typed::<R>(case))
+    }
+}
+
+/// A judge input and its cases as the game's parser reads them, all readable.
+pub struct Input {
+    pub text: String,
+    pub cases: Vec<ParsedCase>,
+}
+
+impl Input {
+    /// Reads `text` with `game`'s parser; `None` unless it yields at least one case and every
+    /// case is readable.
+    pub fn read(game: &dyn Game, text: String) -> Option<Input> {
+        let cases = game.parse(text.as_bytes());
+        (!cases.is_empty() && cases.iter().all(|c| c.case.is_ok())).then_some(Input { text, cases })
+    }
+
+    /// The typed cases (every one readable, see [`Input::read`]).
+    pub fn typed(&self) -> Vec<&AnyCase> {
+        self.cases
+            .iter()
+            .filter_map(|c| c.case.as_ref().ok().map(|b| b.as_ref()))
+            .collect()
+    }
+
+    /// The size of the whole input.
+    pub fn size(&self, game: &dyn Game) -> FileSize {
+        self.typed()
+            .into_iter()
+            .fold(FileSize::default(), |s, c| s.add(game.editor().size(c)))
+    }
+
+    /// A short description: `2 cases, 12 cells, 3 selections`.
+    pub fn describe(&self, game: &dyn Game) -> String {
+        let size = self.size(game);
+        let cases = if size.cases == 1 { "case" } else { "cases" };
+        let sizes: Vec<&str> = self.cases.iter().map(|c| c.size.as_str()).collect();
+        format!(
+            "{} {cases} ({}), {} cells, {} {}",
+            size.cases,
+            sizes.join(" "),
+            size.cells,
+            size.moves,
+            game.editor().moves_noun()
+        )
+    }
+}
+
+/// Decides which candidates still fail the way the original did.
+pub trait Oracle {
+    /// The position of the first of `candidates` (in order) that still fails, if any. An
+    /// oracle may run them in one batch, but must confirm the one it returns on its own.
+    fn first_failing(&mut self, candidates: &[Input]) -> Option<usize>;
+}
+
+/// An oracle from a plain predicate on one input (tests, and tools with their own notion of
+/// failure).
+pub struct Predicate<F>(pub F);
+
+impl<F: FnMut(&Input) -> bool> Oracle for Predicate<F> {
+    fn first_failing(&mut self, candidates: &[Input]) -> Option<usize> {
+        candidates.iter().position(|c| (self.0)(c))
+    }
+}
+
+/// Candidates handed to the oracle at once (a batch for an external program: one process).
+pub const CHUNK: usize = 32;
+
+/// How a shrink went.
+pub struct Shrunk {
+    /// The smallest failing input found.
+    pub input: Input,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Candidates handed to the oracle.
+    pub tried: usize,
+}
+
+/// The file `cases` of `game` as an input, if it is a valid and admissible one.
+fn candidate(game: &dyn Game, cases: &[&AnyCase]) -> Option<Input> {
+    let editor = game.editor();
+    if cases.is_empty() || cases.len() > editor.max_cases() {
+        return None;
+    }
+    let input = Input::read(game, editor.write_input(cases))?;
+    let admissible =
+        input.cases.len() == cases.len() && input.typed().into_iter().all(|c| editor.admissible(c));
+    admissible.then_some(input)
+}
+
+/// The raw candidate files of one step from `current`: without one of its cases, then with
+/// one case replaced by one of its reductions. Lazy: a game may offer thousands.
+fn raw_candidates<'a>(
+    game: &'a dyn Game,
+    current: &'a [&'a AnyCase],
+) -> impl Iterator<Item = Vec<Box<AnyCase>>> + 'a {
+    let n = current.len();
+    // Dropping a case is a step only when another is left.
+    let without = (0..if n > 1 { n } else { 0 }).map(|skip| (skip, None));
+    let replaced = (0..n).flat_map(move |i| {
+        game.editor()
+            .reductions(current[i])
+            .into_iter()
+            .map(move |r| (i, Some(r)))
+    });
+    without
+        .chain(replaced)
+        .filter_map(move |(at, replacement)| {
+            let mut file: Vec<Box<AnyCase>> = Vec::with_capacity(n);
+            let mut replacement = replacement;
+            for (i, case) in current.iter().enumerate() {
+                if i != at {
+                    file.push(reborrow(game, *case)?);
+                } else if let Some(r) = replacement.take() {
+                    file.push(r);
+                }
+            }
+            Some(file)
+        })
+}
+
+/// A fresh copy of `case`, parsed back from the game's own writer (cases are not `Clone`
+/// behind `Any`). A valid case always reads back (tested for every profile of every game); if
+/// one did not, its candidates are skipped rather than the shrink stopped.
+fn reborrow(game: &dyn Game, case: &AnyCase) -> Option<Box<AnyCase>> {
+    let text = game.editor().write_input(&[case]);
+    game.parse(text.as_bytes())
+        .into_iter()
+        .next()
+        .and_then(|p| p.case.ok())
+}
+
+/// Shrinks `original` (which fails) with `oracle` until no single step keeps it failing.
+pub fn shrink(game: &dyn Game, original: Input, oracle: &mut dyn Oracle) -> Shrunk {
+    let mut current = original;
+    let (mut steps, mut tried) = (0, 0);
+    'step: loop {
+        let size = current.size(game);
+        let cases = current.typed();
+        let mut raw = raw_candidates(game, &cases);
+        loop {
+            let mut chunk = Vec::with_capacity(CHUNK);
+            for file in raw.by_ref() {
+                let refs: Vec<&AnyCase> = file.iter().map(|c| c.as_ref()).collect();
+                if let Some(input) = candidate(game, &refs)
+                    && input.size(game) < size
+                {
+                    chunk.push(input);
+                    if chunk.len() == CHUNK {
+                        break;
+                    }
+                }
+            }
+            if chunk.is_empty() {
+                break 'step;
+            }
+            tried += chunk.len();
+            if let Some(i) = oracle.first_failing(&chunk) {
+                drop(raw);
+                current = chunk.swap_remove(i);
+                steps += 1;
+                continue 'step;
+            }
+        }
+    }
+    Shrunk {
+        input: current,
+        steps,
+        tried,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::registry;
+
+    /// Whether no single step from `input` gives a valid, admissible, smaller input.
+    fn is_fixpoint(game: &dyn Game, input: &Input) -> bool {
+        let size = input.size(game);
+        let cases = input.typed();
+        raw_candidates(game, &cases).all(|file| {
+            let refs: Vec<&AnyCase> = file.iter().map(|c| c.as_ref()).collect();
+            candidate(game, &refs).is_none_or(|c| c.size(game) >= size)
+        })
+    }
+
+    /// The first generated file of `profile` with default options (but 3 cases per file
+    /// where the game has the option: enough, and fast).
+    fn generated(game: &'static dyn Game, profile: &str) -> Input {
+        let command = game.generator().augment_args(clap::Command::new("gen"));
+        let has_cases = command.get_arguments().any(|a| a.get_id() == "cases");
+        let words: &[&str] = if has_cases {
+            &["gen", "--cases", "3"]
+        } else {
+            &["gen"]
+        };
+        let matches = command.try_get_matches_from(words).unwrap();
+        let options = game.generator().options(&matches).unwrap();
+        let file = gamebench_generators::FileId {
+            game: game.name(),
+            profile,
+            seed: 3,
+            index: 0,
+        };
+        let text = game
+            .generator()
+            .generate(
+                &file,
+                &options,
+                game.default_engine().name(),
+                &Budget::UNLIMITED,
+            )
+            .unwrap();
+        Input::read(game, text).unwrap()
+    }
+
+    #[test]
+    fn the_input_writer_is_the_parser_inverse_on_every_profile() {
+        for &game in registry::GAMES {
+            for profile in game.generator().profiles() {
+                let input = generated(game, profile.name);
+                let cases = input.typed();
+                let max = game.editor().max_cases().min(cases.len());
+                let written = game.editor().write_input(&cases[..max]);
+                let again = Input::read(game, written.clone()).unwrap();
+                assert_eq!(again.cases.len(), max, "{} {}", game.name(), profile.name);
+                assert_eq!(
+                    game.editor().write_input(&again.typed()),
+                    written,
+                    "{} {}",
+                    game.name(),
+                    profile.name
+                );
+                for (a, b) in cases.iter().zip(again.typed()) {
+                    assert_eq!(game.editor().size(*a), game.editor().size(b));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shrinking_what_always_fails_reaches_an_admissible_fixpoint_in_every_game() {
+        for &game in registry::GAMES {
+            let profile = game.generator().profiles()[0].name;
+            let cases = generated(game, profile);
+            // Two cases where the game allows it, so dropping a case is a step too.
+            let keep = cases.cases.len().min(2).min(game.editor().max_cases());
+            let start = candidate(game, &cases.typed()[..keep]).unwrap();
+            let before = start.size(game);
+            let shrunk = shrink(game, start, &mut Predicate(|_: &Input| true));
+            let after = shrunk.input.size(game);
+            assert!(after <= before, "{}", game.name());
+            assert_eq!(after.cases, 1, "{}: {}", game.name(), shrunk.input.text);
+            assert!(
+                shrunk
+                    .input
+                    .typed()
+                    .iter()
+                    .all(|c| game.editor().admissible(*c)),
+                "{}",
+                game.name()
+            );
+            assert!(
+                is_fixpoint(game, &shrunk.input),
+                "{}: {}",
+                game.name(),
+                shrunk.input.text
+            );
+        }
+    }
+
+    #[test]
+    fn runs_go_from_halves_to_single_indices() {
+        assert_eq!(runs(0), vec![]);
+        assert_eq!(runs(1), vec![0..1]);
+        assert_eq!(runs(4), vec![0..2, 2..4, 0..1, 1..2, 2..3, 3..4]);
+        assert_eq!(
+            runs(5),
+            vec![0..3, 3..5, 0..2, 2..4, 4..5, 0..1, 1..2, 2..3, 3..4, 4..5]
+        );
+    }
+}
