@@ -20,7 +20,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => cli::solve(args),
-        Command::Run(args) => cli::run(args),
+        Command::Run(args) => cli::run(*args),
         Command::Gen(args) => cli::gen_corpus(args),
         Command::Check(args) => cli::check(args),
         Command::List => cli::list(),

@@ -37,10 +37,10 @@ pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, S
 
 use crate::corpus::CaseFile;
 use crate::digest::digest;
-use crate::external::{self, External};
+use crate::external::{self, External, ExternalError, Shell, Usage};
 use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
 use crate::judge::{judge_case, status_of};
-use crate::results::{Row, Status, Timing};
+use crate::results::{MIN_TIMED_NS, Row, Status, Timing};
 use crate::status::Exit;
 use progress::Progress;
 
@@ -70,10 +70,15 @@ pub struct Config {
     pub warmup: u32,
     /// Timed runs of each case (at least 1).
     pub runs: u32,
+    /// Time a case too short to time alone by repetition (batches of calls lasting at least
+    /// `results::MIN_TIMED_NS`); off, every case is timed alone, however short.
+    pub repeat_short: bool,
     /// The engine others are compared with (when it ran on the game).
     pub baseline: String,
     /// Wall-time limit of one external program run (one file).
     pub timeout: Duration,
+    /// How external programs are started (`sh -c`, another shell, or none).
+    pub shell: Shell,
     /// Build each file's whole output for the sinks (needed for `--out-dir`).
     pub keep_outputs: bool,
     /// Solve only the cases this filter wants; `None` = all.
@@ -100,8 +105,10 @@ impl Default for Config {
             show_problems: false,
             warmup: 0,
             runs: 1,
+            repeat_short: true,
             baseline: REFERENCE_ENGINE.to_string(),
             timeout: DEFAULT_TIMEOUT,
+            shell: Shell::default(),
             keep_outputs: false,
             select: None,
             stop: Arc::new(AtomicBool::new(false)),
@@ -160,7 +167,7 @@ pub fn run(
     sinks: &mut [&mut dyn Sink],
 ) -> Result<RunOutcome, RunError> {
     // Resolve engines before reading anything, so a typo fails at once.
-    let table = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines)?;
+    let table = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines, &config.shell)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = config.threads {
         builder = builder.num_threads(n);
@@ -266,12 +273,19 @@ struct Done {
     status: Status,
     times: Vec<u64>,
     timing: Timing,
+    /// Calls per timed batch (`case-repeated`), else 1.
+    repeats: u32,
+    /// External programs: what each timed run used.
+    usage: Vec<Usage>,
     work: Option<u64>,
     score: Option<u64>,
     /// Kept only when needed (another engine to compare with, or outputs kept).
     output: Option<String>,
     digest: String,
     message: String,
+    /// Whether the output was compared with anything (the expected output or another
+    /// engine's); an `ok` compared with nothing becomes `unchecked`.
+    compared: bool,
     /// Not run: the run was stopped before this slot started.
     dropped: bool,
 }
@@ -289,11 +303,14 @@ impl Done {
             status: Status::Error,
             times: Vec::new(),
             timing: Timing::Case,
+            repeats: 1,
+            usage: Vec::new(),
             work: None,
             score: None,
             output: None,
             digest: String::new(),
             message: String::new(),
+            compared: false,
             dropped: false,
         }
     }
@@ -492,6 +509,11 @@ impl Pipeline<'_> {
             );
             start = end;
         }
+        for result in done.iter_mut() {
+            if result.status == Status::Ok && !result.compared {
+                result.status = Status::Unchecked;
+            }
+        }
         let file = &loaded.file;
         let mut rows = Vec::with_capacity(done.len() * self.config.runs.max(1) as usize);
         let mut problems = Vec::new();
@@ -504,17 +526,23 @@ impl Pipeline<'_> {
                 result.times.iter().map(|&t| Some(t)).collect()
             };
             for (r, time_ns) in runs.into_iter().enumerate() {
+                let usage = result.usage.get(r);
                 rows.push(Row {
                     game: file.game.name().to_string(),
                     engine: engine.to_string(),
-                    file: file.display(),
+                    file: file.row_name(),
                     case: slot.case + 1,
                     run: r as u32 + 1,
                     label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
                     size: parsed.map(|p| p.size.clone()).unwrap_or_default(),
+                    cells: parsed.and_then(|p| p.cells),
                     status: result.status,
                     time_ns,
                     timing: result.timing,
+                    repeats: (result.timing == Timing::CaseRepeated).then_some(result.repeats),
+                    user_ns: usage.map(|u| u.user_ns),
+                    sys_ns: usage.map(|u| u.sys_ns),
+                    memory_kb: usage.and_then(|u| u.memory_kb),
                     work: result.work,
                     work_unit: if result.work.is_some() {
                         file.game.work_unit().to_string()
@@ -719,15 +747,46 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         Ok(solved) => solved,
         Err(e) => return Done::failed(file, index, e),
     };
+    // Too short to time alone: time batches of calls lasting at least MIN_TIMED_NS.
+    let mut timing = Timing::Case;
+    let mut repeats = 1;
+    if config.repeat_short
+        && let Some(&fastest) = times.iter().min()
+        && fastest < MIN_TIMED_NS
+        && let Ok(case) = &parsed.case
+    {
+        let time_batch = |k: u32| {
+            engine
+                .time_repeated(case.as_ref(), &config.budget, k)
+                .as_nanos() as u64
+        };
+        repeats = repeats_for(fastest);
+        // A first call is often slower than the next (cold caches): grow the batch until it
+        // really lasts MIN_TIMED_NS; that batch is the first timed run.
+        let mut first = time_batch(repeats);
+        while first < MIN_TIMED_NS && repeats < MAX_REPEATS {
+            let grown = u64::from(repeats) * MIN_TIMED_NS.div_ceil(first.max(1)).max(2);
+            repeats = grown.min(u64::from(MAX_REPEATS)) as u32;
+            first = time_batch(repeats);
+        }
+        timing = Timing::CaseRepeated;
+        times = std::iter::once(first)
+            .chain((1..config.runs.max(1)).map(|_| time_batch(repeats)))
+            .map(|batch| batch / u64::from(repeats))
+            .collect();
+    }
     let mut done = Done {
         status: status_of(solved.verdict),
         times,
-        timing: Timing::Case,
+        timing,
+        repeats,
+        usage: Vec::new(),
         work: Some(solved.work),
         score: solved.score,
         digest: digest(solved.output.as_bytes()),
         output: Some(solved.output),
         message: String::new(),
+        compared: false,
         dropped: false,
     };
     check_expected(loaded, slot.case, &mut done);
@@ -735,6 +794,18 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         done.output = None;
     }
     done
+}
+
+/// Most calls timed together for one short case (a batch of a 1 ns case would otherwise
+/// need 10,000 calls; this bounds a run's extra cost per case).
+const MAX_REPEATS: u32 = 10_000;
+
+/// Calls per batch for a case whose single call took `fastest_ns`: enough for the batch to
+/// last [`MIN_TIMED_NS`], at most [`MAX_REPEATS`].
+fn repeats_for(fastest_ns: u64) -> u32 {
+    MIN_TIMED_NS
+        .div_ceil(fastest_ns.max(1))
+        .clamp(2, u64::from(MAX_REPEATS)) as u32
 }
 
 /// Runs an external program on a whole file (warm-up and timed runs) and splits its output
@@ -750,20 +821,35 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
     if let Some(why) = &loaded.unreadable {
         return all_failed(why.clone());
     }
+    // A program killed at its time limit gets `timeout`, like a judge's time limit exceeded.
+    let failed = |e: ExternalError| -> Vec<Done> {
+        let status = match e {
+            ExternalError::Timeout { .. } => Status::Timeout,
+            _ => Status::Error,
+        };
+        (1..=count)
+            .map(|k| Done {
+                status,
+                ..Done::failed(file, k, &e)
+            })
+            .collect()
+    };
     for _ in 0..config.warmup {
-        if let Err(e) = external::run(&program.command, &loaded.bytes, config.timeout) {
-            return all_failed(e.to_string());
+        if let Err(e) = external::run(program, &loaded.bytes, config.timeout) {
+            return failed(e);
         }
     }
     let mut times = Vec::new();
+    let mut usage = Vec::new();
     let mut stdout = Vec::new();
     for _ in 0..config.runs.max(1) {
-        match external::run(&program.command, &loaded.bytes, config.timeout) {
+        match external::run(program, &loaded.bytes, config.timeout) {
             Ok(ran) => {
                 times.push(ran.elapsed.as_nanos() as u64);
+                usage.push(ran.usage);
                 stdout = ran.stdout;
             }
-            Err(e) => return all_failed(e.to_string()),
+            Err(e) => return failed(e),
         }
     }
     let text = String::from_utf8_lossy(&stdout);
@@ -779,6 +865,8 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                     status: Status::Mismatch,
                     times: times.clone(),
                     timing: Timing::File,
+                    repeats: 1,
+                    usage: usage.clone(),
                     work: None,
                     score: None,
                     output: None,
@@ -787,6 +875,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                         "{}: case {index}: the program printed no output for this case",
                         file.display()
                     ),
+                    compared: false,
                     dropped: false,
                 };
             };
@@ -794,11 +883,14 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                 status: Status::Ok,
                 times: times.clone(),
                 timing: Timing::File,
+                repeats: 1,
+                usage: usage.clone(),
                 work: None,
                 score: None,
                 digest: digest(block.as_bytes()),
                 output: Some(block.clone()),
                 message: String::new(),
+                compared: false,
                 dropped: false,
             };
             check_expected(loaded, case, &mut done);
@@ -818,6 +910,7 @@ fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
         return;
     };
     let index = case + 1;
+    done.compared = true;
     let verdict = match expected {
         Err(why) => Err((Status::Error, why.clone())),
         Ok(blocks) => match blocks.get(case) {
@@ -860,6 +953,8 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
         let Some(output) = &done[i].output else {
             continue;
         };
+        done[i].compared = true;
+        done[base].compared = true;
         if let Err(why) = loaded.file.game.check(case.as_ref(), &base_output, output) {
             let line = format!(
                 "{}: case {}: {} disagrees with {}: {why}",

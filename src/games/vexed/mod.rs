@@ -80,6 +80,11 @@ impl Rules for Vexed {
         split_blocks(output, |line| !line.starts_with('('))
     }
 
+    /// The board's cells (the search's cost grows with depth far more than with them).
+    fn cells(puzzle: &Puzzle) -> Option<u64> {
+        Some((puzzle.grid.rows() * puzzle.grid.cols()) as u64)
+    }
+
     fn score(answer: &Solution) -> Option<u64> {
         answer.as_ref().map(|moves| moves.len() as u64)
     }
