@@ -35,3 +35,4 @@ pub mod shard;
 pub mod stats;
 pub mod status;
 pub mod suggest;
+pub mod sweep;

@@ -25,6 +25,7 @@ fn main() {
         Command::Check(args) => cli::check(args),
         Command::List => cli::list(),
         Command::Merge(args) => cli::shards::merge(args),
+        Command::Sweep(args) => cli::sweep(*args),
         Command::Completions { shell } => cli::completions(shell),
         Command::Man => cli::man(),
     };

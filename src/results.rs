@@ -843,6 +843,9 @@ pub const MIN_TIMED_NS: u64 = 10_000;
 /// A case timed alone in less than this gets a warning: the cost of reading the clock (tens
 /// of nanoseconds) is then a visible part of its time.
 pub const ROUGH_NS: u64 = 1_000;
+/// Fewest runs of a case for its outliers to mean something: with three, the median absolute
+/// deviation is that of two values and flags ordinary noise.
+pub const MIN_RUNS_FOR_OUTLIERS: usize = 5;
 /// A run's spread worth a warning: a case whose slowest run is this many times its fastest.
 pub const SPREAD_WARNING: f64 = 10.0;
 /// The first run is "much slower" when its total is this many times the median of the others.
@@ -872,7 +875,7 @@ pub fn warnings(records: &[Record]) -> Vec<String> {
             }
             units += 1;
             let runs: Vec<f64> = c.runs.iter().map(|&t| t as f64).collect();
-            if stats::outliers(&runs) > 0 {
+            if runs.len() >= MIN_RUNS_FOR_OUTLIERS && stats::outliers(&runs) > 0 {
                 with_outliers += 1;
             }
             let (lo, hi) = (

@@ -337,3 +337,64 @@ fn plots_must_be_svg_and_are_checked_before_the_run() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(std::fs::read_to_string(&svg).unwrap().contains("yut/table"));
 }
+
+#[test]
+fn sweep_prints_a_table_and_exponents_and_draws_the_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("s.svg");
+    let kept = dir.path().join("corpora");
+    let args = [
+        "sweep",
+        "linkpop",
+        "--size",
+        "4x4..8x8:4",
+        "--count",
+        "1",
+        "-e",
+        "all",
+        "--plot",
+        s(&svg),
+        "--out",
+        s(&kept),
+        "-j",
+        "2",
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.starts_with("point  cells"), "{table}");
+    assert!(
+        table.contains("\n4x4 ") && table.contains("\n8x8 "),
+        "{table}"
+    );
+    assert!(
+        table.contains("reference: time per case ~ cells^"),
+        "{table}"
+    );
+    assert!(
+        table.contains("bitboard: time per case ~ cells^"),
+        "{table}"
+    );
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        plot.starts_with("<svg") && plot.contains("bitboard (~ cells^"),
+        "{plot}"
+    );
+    // The corpora are kept where asked, one folder per point, and are deterministic.
+    let first = std::fs::read(kept.join("8x8/linkpop/linkpop-random-1-0.in")).unwrap();
+    assert_eq!(run(&args).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(kept.join("8x8/linkpop/linkpop-random-1-0.in")).unwrap(),
+        first
+    );
+    // A generator option the game does not have is refused like on `gen`.
+    let out = run(&["sweep", "yut", "--param", "size=1,2", "-e", "all"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["sweep", "linkpop", "--size", "4x4", "-e", "all"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("at least two"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -5,6 +5,7 @@
 mod judge;
 mod run;
 pub mod shards;
+mod sweep;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,6 +19,7 @@ use gamebench::status::Exit;
 
 pub use judge::{check, gen_corpus, list, solve};
 pub use run::run;
+pub use sweep::sweep;
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
@@ -42,6 +44,9 @@ pub enum Command {
     List,
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
     Merge(shards::MergeArgs),
+    /// How cost grows with size: generate a corpus per point (board size or a generator
+    /// option), run every engine, fit time ~ cells^k per engine, plot it.
+    Sweep(Box<sweep::SweepArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
         /// The shell.
