@@ -17,6 +17,10 @@
 //! - A bad case never stops the batch: it becomes an `error` row naming file, case and line.
 //! - With several engines on a game, every engine is compared with the baseline engine case by
 //!   case (with the game's checker), so disagreements show even without expected outputs.
+//! - `ok` means compared and accepted: a solved case whose output was compared with nothing
+//!   (no `--check`, no baseline engine beside it) is `unchecked`.
+//! - A case whose call is shorter than `results::MIN_TIMED_NS` is timed in batches of calls
+//!   (`case-repeated`), unless `Config::repeat_short` is off.
 //! - Engines are resolved once, before any file is read; the timed region holds the engine
 //!   call alone.
 
