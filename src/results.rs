@@ -764,8 +764,12 @@ pub fn detail_lines(summaries: &[EngineSummary]) -> String {
             (&s.baseline, s.speedup_p10, s.speedup_median, s.speedup_p90)
         {
             text.push_str(&format!(
-                "{who}: speed-up per case over {b}: median {med:.2}x (p10 {p10:.2}x, p90 {p90:.2}x) over {} of {} cases\n",
-                s.compared_cases, s.cases
+                "{who}: speed-up per case over {b}: median {} (p10 {}, p90 {}) over {} of {} cases\n",
+                times(med),
+                times(p10),
+                times(p90),
+                s.compared_cases,
+                s.cases
             ));
         }
         if let (Some(m), Some(sd)) = (s.run_mean_ns, s.run_stddev_ns) {
@@ -795,6 +799,16 @@ pub fn detail_lines(summaries: &[EngineSummary]) -> String {
         }
     }
     text
+}
+
+/// A ratio with three significant digits however small (`0.000123x`), two decimals from 1 up.
+fn times(x: f64) -> String {
+    let digits = if x >= 1.0 || x <= 0.0 {
+        2
+    } else {
+        (2.0 - x.log10().floor()) as usize
+    };
+    format!("{x:.digits$}x")
 }
 
 /// What was verified, per game: against the expected outputs (`--check`), against the
@@ -1132,6 +1146,13 @@ mod tests {
         let old = "game,engine,file,case,run,label,size,status,time_ns,timing,work,work_unit,score,digest,message\n\
                    toy,reference,f.in,1,1,,,ok,5,case,1,turns,,,\n";
         assert_eq!(read_csv(old.as_bytes()).unwrap(), rows[..1]);
+    }
+
+    #[test]
+    fn small_ratios_keep_their_digits() {
+        assert_eq!(times(4.0), "4.00x");
+        assert_eq!(times(0.5), "0.500x");
+        assert_eq!(times(0.0000412), "0.0000412x");
     }
 
     #[test]

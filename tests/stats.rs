@@ -398,3 +398,37 @@ fn sweep_prints_a_table_and_exponents_and_draws_the_plot() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn noisy_runs_are_reported() {
+    let dir = corpus();
+    let counter = dir.path().join("count");
+    let me = env!("CARGO_BIN_EXE_gamebench");
+    // Every fourth run sleeps 0.3 s: 2 of 8 runs are 100 times slower than the others.
+    let engine = format!(
+        "noisy=cmd:n=$(cat {c} 2>/dev/null || echo 0); echo $((n + 1)) > {c}; if [ $((n % 4)) = 3 ]; then sleep 0.3; fi; exec {me} solve yut",
+        c = s(&counter)
+    );
+    let input = dir.path().join("yut/s1.in");
+    let out = run(&[
+        "run",
+        s(&input),
+        "-e",
+        &engine,
+        "--runs",
+        "8",
+        "--check",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary = text(&out.stdout);
+    assert!(
+        summary.contains("warning: yut/noisy: 1 of 1 files have statistical outliers"),
+        "{summary}"
+    );
+    assert!(summary.contains("differ more than 10-fold"), "{summary}");
+    assert!(
+        summary.contains("time of one run over all cases"),
+        "{summary}"
+    );
+}
