@@ -191,6 +191,14 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// A judge input holding this case alone, whose judge output is exactly the block this case
+    /// has in a whole file's output: lets `run --case-timeout` run an external program case by
+    /// case. `None` (the default) when the output numbers its cases (`Case 3:`), so a case run
+    /// alone would print another block.
+    fn case_input(_case: &Self::Case) -> Option<String> {
+        None
+    }
+
     /// The case's size as one number, for plots and scaling fits (the CSV's `cells` column):
     /// board cells, turns, selections, whatever the engines' cost grows with.
     fn cells(_case: &Self::Case) -> Option<u64> {
@@ -301,6 +309,8 @@ pub trait Game: Send + Sync {
     ) -> Duration;
     fn split_output(&self, output: &str) -> Vec<String>;
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
+    /// See [`Rules::case_input`].
+    fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String>;
     /// Joins per-case output blocks into a file's judge output.
     fn join(&self, blocks: &[&str]) -> String {
         blocks.join(self.separator())
@@ -563,6 +573,9 @@ where
     }
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult {
         R::check(downcast::<R>(case), expected, actual)
+    }
+    fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String> {
+        R::case_input(downcast::<R>(case))
     }
     fn generator(&self) -> &dyn GameGenerator {
         self

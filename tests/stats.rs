@@ -432,3 +432,57 @@ fn noisy_runs_are_reported() {
         "{summary}"
     );
 }
+
+#[test]
+fn case_timeout_kills_one_case_and_keeps_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let vexed = dir.path().join("vexed");
+    std::fs::create_dir_all(&vexed).unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/vexed");
+    for ext in ["in", "out"] {
+        std::fs::copy(
+            root.join(format!("sample.{ext}")),
+            vexed.join(format!("sample.{ext}")),
+        )
+        .unwrap();
+    }
+    // A solution that hangs on the second puzzle only.
+    let script = dir.path().join("sol.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ninput=$(cat)\ncase \"$input\" in *SAMPLE-02*) sleep 30;; esac\nprintf '%s\\n' \"$input\" | {} solve vexed\n",
+            env!("CARGO_BIN_EXE_gamebench")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let csv = dir.path().join("r.csv");
+    let engine = format!("sol=cmd:{}", s(&script));
+    let start = Instant::now();
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        &engine,
+        "--check",
+        "--case-timeout",
+        "0.5",
+        "-q",
+        "--csv",
+        s(&csv),
+    ]);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(column(&csv, "status"), ["ok", "timeout"]);
+    assert_eq!(column(&csv, "timing"), ["case", "case"]);
+    assert!(
+        text(&out.stdout).contains("timeout"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -121,6 +121,12 @@ pub struct RunArgs {
     /// gets status `timeout` on the file's cases.
     #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
     pub timeout: f64,
+    /// Per-case time limit of external programs, in seconds: a one-case file (Yut) runs under
+    /// it, and a file of a game whose output does not number its cases (Vexed) runs case by
+    /// case, each killed at the limit (status `timeout`); other files run whole under
+    /// --timeout.
+    #[arg(long, value_name = "SECONDS")]
+    pub case_timeout: Option<f64>,
     /// How external programs are started: `sh` (default: `sh -c COMMAND`), another shell, or
     /// `none` (the command split into words and run directly, without a shell's start-up).
     #[arg(long, value_name = "SHELL")]

@@ -93,6 +93,10 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         baseline: args.baseline.clone(),
         timeout: positive_seconds("--timeout", args.timeout)?,
         shell: shell.clone(),
+        case_timeout: args
+            .case_timeout
+            .map(|s| positive_seconds("--case-timeout", s))
+            .transpose()?,
         keep_outputs: args.out_dir.is_some(),
         select: None,
         stop: signals.stop.clone(),

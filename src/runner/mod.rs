@@ -83,6 +83,10 @@ pub struct Config {
     pub timeout: Duration,
     /// How external programs are started (`sh -c`, another shell, or none).
     pub shell: Shell,
+    /// Per-case time limit of external programs: a one-case file runs under it, and a file of
+    /// a game that can write each case as an input of its own (`Game::case_input`) runs case by
+    /// case; other files run whole under `timeout`.
+    pub case_timeout: Option<Duration>,
     /// Build each file's whole output for the sinks (needed for `--out-dir`).
     pub keep_outputs: bool,
     /// Solve only the cases this filter wants; `None` = all.
@@ -113,6 +117,7 @@ impl Default for Config {
             baseline: REFERENCE_ENGINE.to_string(),
             timeout: DEFAULT_TIMEOUT,
             shell: Shell::default(),
+            case_timeout: None,
             keep_outputs: false,
             select: None,
             stop: Arc::new(AtomicBool::new(false)),
@@ -816,30 +821,111 @@ fn repeats_for(fastest_ns: u64) -> u32 {
 /// into one result per case, each checked like an internal engine's.
 fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool) -> Vec<Done> {
     let file = &loaded.file;
-    let count = if loaded.unreadable.is_some() {
-        1
-    } else {
-        loaded.cases.len()
-    };
-    let all_failed = |why: String| (1..=count).map(|k| Done::failed(file, k, &why)).collect();
     if let Some(why) = &loaded.unreadable {
-        return all_failed(why.clone());
+        return vec![Done::failed(file, 1, why)];
     }
-    // A program killed at its time limit gets `timeout`, like a judge's time limit exceeded.
-    let failed = |e: ExternalError| -> Vec<Done> {
-        let status = match e {
-            ExternalError::Timeout { .. } => Status::Timeout,
-            _ => Status::Error,
-        };
-        (1..=count)
-            .map(|k| Done {
-                status,
-                ..Done::failed(file, k, &e)
+    let count = loaded.cases.len();
+    if let Some(limit) = config.case_timeout {
+        if count == 1 {
+            return run_external_file(loaded, program, config, keep, config.timeout.min(limit));
+        }
+        // Case by case, when the game can write each case as a judge input of its own.
+        let inputs: Option<Vec<String>> = loaded
+            .cases
+            .iter()
+            .map(|p| {
+                let case = p.case.as_ref().ok()?;
+                file.game.case_input(case.as_ref())
             })
-            .collect()
+            .collect();
+        if let Some(inputs) = inputs {
+            return inputs
+                .iter()
+                .enumerate()
+                .map(|(case, input)| {
+                    run_external_case(loaded, program, config, keep, case, input, limit)
+                })
+                .collect();
+        }
+    }
+    run_external_file(loaded, program, config, keep, config.timeout)
+}
+
+/// What a failed program run makes of a case: `timeout` when it was killed at its limit (like
+/// a judge's time limit exceeded), else `error`.
+fn failed_run(file: &CaseFile, index: usize, e: &ExternalError) -> Done {
+    let status = match e {
+        ExternalError::Timeout { .. } => Status::Timeout,
+        _ => Status::Error,
     };
+    Done {
+        status,
+        ..Done::failed(file, index, e)
+    }
+}
+
+/// Runs an external program on one case's own judge input (`--case-timeout`): warm-up and timed
+/// runs, each killed at `limit`; its whole output is the case's block.
+fn run_external_case(
+    loaded: &Loaded,
+    program: &External,
+    config: &Config,
+    keep: bool,
+    case: usize,
+    input: &str,
+    limit: Duration,
+) -> Done {
+    let index = case + 1;
+    let mut times = Vec::new();
+    let mut usage = Vec::new();
+    let mut stdout = Vec::new();
+    for run in 0..config.warmup + config.runs.max(1) {
+        match external::run(program, input.as_bytes(), limit) {
+            Ok(ran) if run >= config.warmup => {
+                times.push(ran.elapsed.as_nanos() as u64);
+                usage.push(ran.usage);
+                stdout = ran.stdout;
+            }
+            Ok(_) => {}
+            Err(e) => return failed_run(&loaded.file, index, &e),
+        }
+    }
+    let block = String::from_utf8_lossy(&stdout).into_owned();
+    let mut done = Done {
+        status: Status::Ok,
+        times,
+        timing: Timing::Case,
+        repeats: 1,
+        usage,
+        work: None,
+        score: None,
+        digest: digest(block.as_bytes()),
+        output: Some(block),
+        message: String::new(),
+        compared: false,
+        dropped: false,
+    };
+    check_expected(loaded, case, &mut done);
+    if !keep {
+        done.output = None;
+    }
+    done
+}
+
+/// Runs an external program on a whole file, each run killed at `timeout`.
+fn run_external_file(
+    loaded: &Loaded,
+    program: &External,
+    config: &Config,
+    keep: bool,
+    timeout: Duration,
+) -> Vec<Done> {
+    let file = &loaded.file;
+    let count = loaded.cases.len();
+    let failed =
+        |e: ExternalError| -> Vec<Done> { (1..=count).map(|k| failed_run(file, k, &e)).collect() };
     for _ in 0..config.warmup {
-        if let Err(e) = external::run(program, &loaded.bytes, config.timeout) {
+        if let Err(e) = external::run(program, &loaded.bytes, timeout) {
             return failed(e);
         }
     }
@@ -847,7 +933,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
     let mut usage = Vec::new();
     let mut stdout = Vec::new();
     for _ in 0..config.runs.max(1) {
-        match external::run(program, &loaded.bytes, config.timeout) {
+        match external::run(program, &loaded.bytes, timeout) {
             Ok(ran) => {
                 times.push(ran.elapsed.as_nanos() as u64);
                 usage.push(ran.usage);
