@@ -17,6 +17,7 @@ use std::any::Any;
 use std::time::{Duration, Instant};
 
 use crate::generate::{GameGenerator, Solver};
+use crate::validate::{Validation, excerpt};
 
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
 /// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
@@ -26,6 +27,9 @@ pub struct Budget {
     pub max_states: Option<u64>,
     /// Wall-clock limit for one case.
     pub time_limit: Option<Duration>,
+    /// Bytes a search may hold for one case (Vexed); within it an engine searches with less
+    /// memory (and more time) or stops with [`Verdict::Budget`]. `None`: the engine's default.
+    pub memory: Option<u64>,
 }
 
 impl Budget {
@@ -33,6 +37,7 @@ impl Budget {
     pub const UNLIMITED: Budget = Budget {
         max_states: None,
         time_limit: None,
+        memory: None,
     };
 
     /// The instant after which a search started at `start` must give up, if any.
@@ -50,7 +55,14 @@ pub struct BudgetArgs {
     /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Memory one search may hold, in MB (Vexed; default: 384 MB for A*, then iterative
+    /// deepening with a table of 2M boards). With `-j N`, N searches run at once.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory: Option<u64>,
 }
+
+/// Bytes in one MB of `--memory` (MiB, as `/usr/bin/time` and `/proc` count).
+pub const BYTES_PER_MB: u64 = 1 << 20;
 
 /// A `--time-limit` that is not a positive number of seconds.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -68,6 +80,7 @@ impl BudgetArgs {
         Ok(Budget {
             max_states: self.max_states,
             time_limit,
+            memory: self.memory.map(|mb| mb.saturating_mul(BYTES_PER_MB)),
         })
     }
 }
@@ -152,6 +165,77 @@ pub const REFERENCE_ENGINE: &str = "reference";
 /// Returns `Ok(())` when accepted, or the reason (first differing line, bad move, …).
 pub type CheckResult = Result<(), String>;
 
+/// Why an output is not accepted, as testlib's checkers say it ([`Game::judge_output`]).
+/// Listed from the least to the most severe: over several cases the worst one decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CheckVerdict {
+    /// The output differs from every accepted answer only in white space the format fixes
+    /// (see [`Rules::presentation`]): trailing spaces, line endings, blank lines at the end.
+    PresentationError,
+    /// The output is wrong.
+    WrongAnswer,
+    /// The checker cannot judge: the expected output is missing or not a well-formed answer
+    /// to the case (see [`Rules::well_formed`]).
+    CheckerFailure,
+}
+
+impl CheckVerdict {
+    /// The name in the CSV's `verdict` column and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckVerdict::PresentationError => "presentation-error",
+            CheckVerdict::WrongAnswer => "wrong-answer",
+            CheckVerdict::CheckerFailure => "checker-failure",
+        }
+    }
+}
+
+impl std::fmt::Display for CheckVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rejected output: the verdict and the checker's reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{verdict}: {message}")]
+pub struct Rejected {
+    pub verdict: CheckVerdict,
+    pub message: String,
+}
+
+impl Rejected {
+    pub fn new(verdict: CheckVerdict, message: impl Into<String>) -> Self {
+        Rejected {
+            verdict,
+            message: message.into(),
+        }
+    }
+}
+
+/// `block` without any white space: the presentation of outputs whose every space is layout,
+/// not data (Link and Pop, Yut), so a presentation error is any difference in white space.
+pub fn strip_white_space(block: &str) -> String {
+    block.split_whitespace().collect()
+}
+
+/// The white space of a byte-compared output that [`Rules::presentation`] sets aside by
+/// default: each line's trailing spaces, tabs and `\r`, the blank lines at the end, and the
+/// final newline (always one). Everything else, leading and inner spaces included (they draw
+/// empty cells in SameGame and Yut), is kept.
+pub fn trim_presentation(block: &str) -> String {
+    let mut lines: Vec<&str> = block
+        .split('\n')
+        .map(|l| l.trim_end_matches([' ', '\t', '\r']))
+        .collect();
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
 /// A game, with its own types. Implement this; register it with [`Registered`].
 pub trait Rules: Send + Sync + 'static {
     /// A parsed case, ready for any engine.
@@ -176,6 +260,12 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Splits a judge input file into cases. Never panics, whatever the bytes.
     fn parse(input: &[u8]) -> Vec<Parsed<Self::Case>>;
+
+    /// Strict validation of a judge input against the statement's constraints (sizes, counts,
+    /// alphabets, terminators, white space), separate from the lenient [`Rules::parse`]: every
+    /// violation names its case, line and constraint (see [`crate::validate`]). Never panics,
+    /// linear in the input. Lives in the game's `validate.rs`.
+    fn validate(input: &[u8]) -> Validation;
 
     /// The judge output of case `index` (1-based within its file) with this answer.
     fn format_case(index: usize, case: &Self::Case, outcome: &Outcome<Self::Answer>) -> String;
@@ -210,9 +300,29 @@ pub trait Rules: Send + Sync + 'static {
     fn check(_case: &Self::Case, expected: &str, actual: &str) -> CheckResult {
         first_difference(expected, actual).map_or(Ok(()), Err)
     }
+
+    /// Whether `block` is a well-formed output of `case` (its shape: header, line count and
+    /// lengths, alphabet; not whether it is right). An expected block that is not makes the
+    /// verdict a checker failure. The default accepts any block.
+    fn well_formed(_case: &Self::Case, _block: &str) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// `block` with the white space that only presentation depends on made canonical: when
+    /// [`Rules::check`] rejects an output but accepts its presentation against the expected
+    /// block's, the verdict is a presentation error. The default is [`trim_presentation`].
+    fn presentation(block: &str) -> String {
+        trim_presentation(block)
+    }
 }
 
-/// Describes the first line where two texts differ, or `None` when they are equal.
+/// Longest line [`first_difference`] quotes whole.
+const SHOWN_LINE_CHARS: usize = 60;
+/// Characters an excerpt shows before the first difference.
+const EXCERPT_LEAD: usize = 8;
+
+/// Describes the first line where two texts differ, or `None` when they are equal. Long lines
+/// are shown as excerpts around the first differing column.
 pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
     if expected == actual {
         return None;
@@ -224,10 +334,17 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
         match (exp.next(), act.next()) {
             (Some(e), Some(a)) if e == a => line += 1,
             (Some(e), Some(a)) => {
+                let (e, a) = (e.trim_end_matches('\n'), a.trim_end_matches('\n'));
+                if e.chars().count().max(a.chars().count()) <= SHOWN_LINE_CHARS {
+                    return Some(format!("line {line}: expected {e:?}, got {a:?}"));
+                }
+                // Long lines: an excerpt of each from a little before the first difference.
+                let column = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count();
                 return Some(format!(
-                    "line {line}: expected {:?}, got {:?}",
-                    e.trim_end_matches('\n'),
-                    a.trim_end_matches('\n')
+                    "line {line}, column {}: expected {}, got {}",
+                    column + 1,
+                    excerpt(e.as_bytes(), column.saturating_sub(EXCERPT_LEAD)),
+                    excerpt(a.as_bytes(), column.saturating_sub(EXCERPT_LEAD))
                 ));
             }
             (Some(e), None) => {
@@ -289,6 +406,8 @@ pub trait Game: Send + Sync {
     /// Id of the default (fastest) engine.
     fn default_engine_id(&self) -> EngineId;
     fn parse(&self, input: &[u8]) -> Vec<ParsedCase>;
+    /// See [`Rules::validate`]; the violations in line order.
+    fn validate(&self, input: &[u8]) -> Validation;
     /// Runs engine `id` on a case produced by this game's `parse`; `index` is the case's
     /// 1-based position in its file (it appears in some judge outputs).
     fn solve(
@@ -311,6 +430,16 @@ pub trait Game: Send + Sync {
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
     /// See [`Rules::case_input`].
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String>;
+    /// The testlib-like verdict on `actual` given the `expected` block: accepted (`Ok`), or
+    /// checker failure when the expected block is not well formed ([`Rules::well_formed`]),
+    /// presentation error when only white space stands between `actual` and acceptance
+    /// ([`Rules::presentation`]), wrong answer otherwise.
+    fn judge_output(
+        &self,
+        case: &(dyn Any + Send + Sync),
+        expected: &str,
+        actual: &str,
+    ) -> Result<(), Rejected>;
     /// Joins per-case output blocks into a file's judge output.
     fn join(&self, blocks: &[&str]) -> String {
         blocks.join(self.separator())
@@ -530,6 +659,12 @@ where
             })
             .collect()
     }
+    fn validate(&self, input: &[u8]) -> Validation {
+        let mut validation = R::validate(input);
+        // In line order whatever order a validator found them in (stable: ties keep it).
+        validation.violations.sort_by_key(|v| v.line);
+        validation
+    }
     fn solve(
         &self,
         id: EngineId,
@@ -577,6 +712,30 @@ where
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String> {
         R::case_input(downcast::<R>(case))
     }
+    fn judge_output(
+        &self,
+        case: &(dyn Any + Send + Sync),
+        expected: &str,
+        actual: &str,
+    ) -> Result<(), Rejected> {
+        let case = downcast::<R>(case);
+        if let Err(why) = R::well_formed(case, expected) {
+            return Err(Rejected::new(
+                CheckVerdict::CheckerFailure,
+                format!("the expected output is not a well-formed answer: {why}"),
+            ));
+        }
+        let Err(why) = R::check(case, expected, actual) else {
+            return Ok(());
+        };
+        let (expected, actual) = (R::presentation(expected), R::presentation(actual));
+        let verdict = if R::check(case, &expected, &actual).is_ok() {
+            CheckVerdict::PresentationError
+        } else {
+            CheckVerdict::WrongAnswer
+        };
+        Err(Rejected::new(verdict, why))
+    }
     fn generator(&self) -> &dyn GameGenerator {
         self
     }
@@ -617,6 +776,15 @@ mod tests {
                 .contains("got end of output")
         );
         assert!(first_difference("a\n", "a").is_some());
+        let long = "x".repeat(500);
+        let other = format!("{}y{}", "x".repeat(300), "x".repeat(199));
+        let diff = first_difference(&long, &other).unwrap();
+        assert!(
+            diff.starts_with("line 1, column 301: expected …\"xxxxxxxx"),
+            "{diff}"
+        );
+        assert!(diff.contains("got …\"xxxxxxxxy"), "{diff}");
+        assert!(diff.len() < 200, "{diff}");
     }
 
     #[test]

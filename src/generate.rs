@@ -30,6 +30,7 @@ use crate::game::{
     BadTimeLimit, Budget, BudgetArgs, CaseError, Engine, Game, Outcome, Registered, Rules, Verdict,
 };
 use crate::judge::judge_file;
+use crate::progress::{Progress, ProgressMode};
 use crate::registry;
 use crate::runner::{EngineError, resolve_internal};
 use crate::shard::{Shard, ShardArgs, ShardError};
@@ -191,6 +192,10 @@ pub struct GenCommon {
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub shards: ShardArgs,
+    /// Progress on stderr: `auto` (a bar on a terminal, else a plain line every 10 s, as in
+    /// Slurm logs), `bar`, `plain` or `none`.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "auto")]
+    pub progress: ProgressMode,
 }
 
 /// `gen GAME [options]`: the game, the common options and the game's own, parsed.
@@ -312,7 +317,31 @@ pub fn run(args: &GenArgs) -> Result<Written, GenerateError> {
         path: common.out.clone(),
         source,
     })?;
-    let written: Vec<Result<bool, GenerateError>> = (0..common.count)
+    let stem = |k: u64| {
+        let file = FileId {
+            game: game.name(),
+            profile: &common.profile,
+            seed: common.seed,
+            index: k,
+        };
+        common.out.join(format!("{}.in", file.stem(common.count)))
+    };
+    let expected_of = |input: &Path| (!common.no_expected).then(|| input.with_extension("out"));
+    // Which files to write is decided first, so the progress display knows its total.
+    let todo: Vec<u64> = (0..common.count)
+        .filter(|&k| {
+            let input = stem(k);
+            wanted(
+                shard,
+                common.shards.resume,
+                k,
+                &input,
+                expected_of(&input).as_deref(),
+            )
+        })
+        .collect();
+    let progress = Progress::new(common.progress, "gen", todo.len(), None);
+    let written: Vec<Result<(), GenerateError>> = todo
         .into_par_iter()
         .map(|k| {
             let file = FileId {
@@ -321,11 +350,8 @@ pub fn run(args: &GenArgs) -> Result<Written, GenerateError> {
                 seed: common.seed,
                 index: k,
             };
-            let input = common.out.join(format!("{}.in", file.stem(common.count)));
-            let expected = (!common.no_expected).then(|| input.with_extension("out"));
-            if !wanted(shard, common.shards.resume, k, &input, expected.as_deref()) {
-                return Ok(false);
-            }
+            let input = stem(k);
+            let expected = expected_of(&input);
             let text = game
                 .generator()
                 .generate(&file, &args.options, engine.name(), &budget)?;
@@ -340,13 +366,14 @@ pub fn run(args: &GenArgs) -> Result<Written, GenerateError> {
                 }
                 write(&output, judged.output().as_bytes())?;
             }
-            Ok(true)
+            progress.file_done(1, 1);
+            Ok(())
         })
         .collect();
-    let mut files = 0;
-    for result in written {
-        files += usize::from(result?);
-    }
+    progress.finish();
+    let files = written.len();
+    // The first error in file order wins, whatever order the workers met them in.
+    written.into_iter().collect::<Result<(), _>>()?;
     Ok(Written {
         files,
         dir: common.out.clone(),

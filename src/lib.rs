@@ -14,6 +14,8 @@
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
 //! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG.
 //! - [`external`]: external programs used as engines (`cmd:COMMAND`).
+//! - [`validate`]: strict validation of judge inputs (`validate`, `run --validate`); each
+//!   game's validator lives in its folder.
 //! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
 //!   merging the shards' CSVs into the one a single machine would have written.
 
@@ -28,6 +30,7 @@ pub mod generate;
 pub mod judge;
 pub mod merge;
 pub mod meta;
+pub mod progress;
 pub mod registry;
 pub mod results;
 pub mod runner;
@@ -36,3 +39,4 @@ pub mod stats;
 pub mod status;
 pub mod suggest;
 pub mod sweep;
+pub mod validate;

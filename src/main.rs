@@ -1,6 +1,7 @@
 //! The `gamebench` binary: parses the command line and calls the library. Each command's
 //! options and the functions that carry them out live in `cli`; exit codes come from
-//! `gamebench::status::Exit` (0 ok, 1 mismatch/unsolved/budget, 2 error, 3 shards incomplete).
+//! `gamebench::status::Exit` (0 ok, 1 mismatch/unsolved/budget or a wrong answer, 2 error,
+//! 3 invalid input or shards incomplete, 4 presentation error, 5 checker failure).
 
 use std::io::Write;
 
@@ -23,7 +24,9 @@ fn main() {
         Command::Run(args) => cli::run(*args),
         Command::Gen(args) => cli::gen_corpus(args),
         Command::Check(args) => cli::check(args),
+        Command::Validate(args) => cli::validate(args),
         Command::List => cli::list(),
+        Command::Levels(args) => cli::levels(args),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Sweep(args) => cli::sweep(*args),
         Command::Completions { shell } => cli::completions(shell),

@@ -200,6 +200,11 @@ pub fn merge(dir: &Path) -> Result<Merged, MergeError> {
                 ),
                 ("runs", first.runs.to_string(), m.runs.to_string()),
                 ("check", first.check.to_string(), m.check.to_string()),
+                (
+                    "validate",
+                    first.validate.to_string(),
+                    m.validate.to_string(),
+                ),
             ];
             for (what, a, b) in fields {
                 if a != b {

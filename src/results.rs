@@ -27,6 +27,8 @@
 //! | score     | the answer's size where the game has one (Vexed: solution length)        |
 //! | digest    | FNV-1a 64 of the case's output block, hex                                |
 //! | message   | why a case is `error`/`mismatch`, with file, case and line               |
+//! | verdict   | the checker's verdict on a rejected output: `wrong-answer`,               |
+//! |           | `presentation-error` or `checker-failure` (bad expected output); else empty |
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -90,6 +92,10 @@ pub struct Row {
     pub score: Option<u64>,
     pub digest: String,
     pub message: String,
+    /// [`crate::game::CheckVerdict`] of a rejected output (`--check` or the comparison with
+    /// the baseline), empty otherwise. Absent from CSVs of older versions: read as empty.
+    #[serde(default)]
+    pub verdict: String,
 }
 
 /// Writes rows as CSV with a header row.
@@ -975,6 +981,7 @@ mod tests {
             score: None,
             digest: String::new(),
             message: String::new(),
+            verdict: String::new(),
         }
     }
 
@@ -1140,7 +1147,7 @@ mod tests {
         write_csv(&mut bytes, &rows).unwrap();
         let text = String::from_utf8(bytes.clone()).unwrap();
         assert!(text.starts_with(
-            "game,engine,file,case,run,label,size,cells,status,time_ns,timing,repeats,user_ns,sys_ns,memory_kb,work,work_unit,score,digest,message\n"
+            "game,engine,file,case,run,label,size,cells,status,time_ns,timing,repeats,user_ns,sys_ns,memory_kb,work,work_unit,score,digest,message,verdict\n"
         ));
         assert_eq!(read_csv(&bytes[..]).unwrap(), rows);
         let old = "game,engine,file,case,run,label,size,status,time_ns,timing,work,work_unit,score,digest,message\n\
@@ -1153,6 +1160,18 @@ mod tests {
         assert_eq!(times(4.0), "4.00x");
         assert_eq!(times(0.5), "0.500x");
         assert_eq!(times(0.0000412), "0.0000412x");
+    }
+
+    #[test]
+    fn a_csv_without_the_verdict_column_still_reads() {
+        let old = "game,engine,file,case,run,label,size,status,time_ns,timing,work,work_unit,score,digest,message\n\
+                   toy,reference,f.in,1,1,,,mismatch,5,case,1,turns,,,why\n";
+        let rows = read_csv(old.as_bytes()).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].status, rows[0].verdict.as_str()),
+            (Status::Mismatch, "")
+        );
     }
 
     #[test]

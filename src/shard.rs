@@ -397,6 +397,9 @@ pub struct Manifest {
     pub engines: Vec<String>,
     pub runs: u32,
     pub check: bool,
+    /// `--validate` (absent from manifests of older versions: false).
+    #[serde(default)]
+    pub validate: bool,
     /// Cases taken from an earlier attempt (`--resume`) rather than solved by this one.
     pub resumed: usize,
     pub host: String,
@@ -470,6 +473,8 @@ pub struct Attempt {
     pub engines: Vec<String>,
     pub runs: u32,
     pub check: bool,
+    #[serde(default)]
+    pub validate: bool,
 }
 
 impl Attempt {
@@ -485,12 +490,14 @@ impl Attempt {
             &manifest.engines,
             manifest.runs,
             manifest.check,
+            manifest.validate,
         ) == (
             &self.list_hash,
             self.shard,
             &self.engines,
             self.runs,
             self.check,
+            self.validate,
         )
     }
 }
@@ -686,6 +693,7 @@ impl Plan {
             engines: config.engines.clone(),
             runs: config.runs,
             check: config.check,
+            validate: config.validate,
         };
         let position: HashMap<String, usize> = files
             .iter()
@@ -778,6 +786,7 @@ impl Plan {
                 engines: config.engines.clone(),
                 runs: config.runs,
                 check: config.check,
+                validate: config.validate,
                 resumed,
                 host: host_name(),
                 threads,

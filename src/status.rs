@@ -99,22 +99,42 @@ impl Status {
 }
 
 /// The process exit codes of every command.
+///
+/// | code | meaning |
+/// |---|---|
+/// | 0 | every case `ok` or `unchecked` (`validate`: every file valid; `check`: every output accepted) |
+/// | 1 | some case `mismatch`, `unsolved`, `budget` or `timeout`; `check`: a wrong answer |
+/// | 2 | some case `error`, or a usage / I/O error |
+/// | 3 | `validate`: some input breaks the statement's constraints; `merge`: shards incomplete |
+/// | 4 | `check`: a presentation error (differs from an accepted answer in white space only) |
+/// | 5 | `check`: checker failure (the expected output is missing, unreadable or malformed) |
+/// | 130, 143 | stopped by SIGINT, SIGTERM |
+///
+/// 1 and 4 follow testlib's wrong answer and presentation error in spirit; testlib's own
+/// codes 2 and 3 were taken by gamebench's error and invalid-input meanings, hence 4 and 5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
     /// Every case `ok` or `unchecked`.
-    Ok = 0,
-    /// Some case is `mismatch`, `unsolved`, `budget` or `timeout` (`check`: some output
-    /// failed).
-    Failures = 1,
+    Ok,
+    /// Some case is `mismatch`, `unsolved`, `budget` or `timeout` (`check`: a wrong answer).
+    Failures,
     /// Some case is `error`, or the command could not do its work (bad option, unreadable
     /// file, a program that cannot start).
-    Error = 2,
+    Error,
     /// `merge`: shards are missing or inconsistent.
-    ShardsIncomplete = 3,
+    ShardsIncomplete,
+    /// `validate`: some input breaks the statement's constraints.
+    Invalid,
+    /// `check`: some output differs from an accepted answer in white space only (and none is
+    /// wrong).
+    PresentationError,
+    /// `check`: the checker cannot judge: the expected output is missing, unreadable or not
+    /// a well-formed answer.
+    CheckerFailure,
     /// The run was stopped by SIGINT (Ctrl-C); finished results are kept.
-    Interrupted = 130,
+    Interrupted,
     /// The run was stopped by SIGTERM; finished results are kept.
-    Terminated = 143,
+    Terminated,
 }
 
 impl Exit {
@@ -124,7 +144,16 @@ impl Exit {
     }
 
     pub fn code(self) -> u8 {
-        self as u8
+        match self {
+            Exit::Ok => 0,
+            Exit::Failures => 1,
+            Exit::Error => 2,
+            Exit::ShardsIncomplete | Exit::Invalid => 3,
+            Exit::PresentationError => 4,
+            Exit::CheckerFailure => 5,
+            Exit::Interrupted => 130,
+            Exit::Terminated => 143,
+        }
     }
 }
 
@@ -174,5 +203,10 @@ mod tests {
         );
         assert_eq!(Status::Unchecked.worst(Status::Mismatch), Status::Mismatch);
         assert_eq!(Exit::ShardsIncomplete.code(), 3);
+        assert_eq!(Exit::Invalid.code(), 3);
+        assert_eq!(Exit::PresentationError.code(), 4);
+        assert_eq!(Exit::CheckerFailure.code(), 5);
+        assert_eq!(Exit::Interrupted.code(), 130);
+        assert_eq!(Exit::Terminated.code(), 143);
     }
 }

@@ -536,3 +536,47 @@ fn exports_and_plot_are_written_and_bad_paths_fail_before_the_run() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot create /nonexistent/dir/x.json"));
 }
+
+#[test]
+fn levels_reports_each_pack_against_its_pars_and_exits_by_the_worst_level() {
+    let dir = tempfile::tempdir().unwrap();
+    // By hand: NEAR needs one push (the two A on a floor one cell apart), par says 2; FAR needs
+    // its two B to fall and meet, more than one state of search.
+    std::fs::write(
+        dir.path().join("pack.in"),
+        "3 5 NEAR\n#A-A#\n#####\n#####\n4 8 FAR\n#B----B#\n##----##\n##----##\n########\n0 0 END\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("pack.par"), "NEAR 2\nFAR 4\n").unwrap();
+    let csv = dir.path().join("levels.csv");
+    let dir_arg = dir.path().to_str().unwrap();
+    let out = run(&[
+        "levels",
+        dir_arg,
+        "-j",
+        "1",
+        "--quiet",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("| pack | 2 | 2 | 0 |"), "{report}");
+    assert!(
+        report.contains("NEAR (pack): K = 1, par = 2 (below par)"),
+        "{report}"
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        rows.contains("pack,1,NEAR,3x5,minimal,1,2,below,"),
+        "{rows}"
+    );
+    // A budget too small for FAR: exit 1, and the level is listed as unproven.
+    let out = run(&["levels", dir_arg, "--max-states", "1", "--quiet"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("FAR (pack): budget"));
+    // No packs there: a usage error.
+    let empty = tempfile::tempdir().unwrap();
+    let out = run(&["levels", empty.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}

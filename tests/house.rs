@@ -243,12 +243,27 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
         command
     };
     let mut child = args(&[]).spawn().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(3000));
+    // Kill it as soon as the journal holds a case of the slow file (the run is still busy
+    // with that file's other cases then), however loaded the machine is.
+    let journal = out.path().join("r.csv.partial");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !std::fs::read_to_string(&journal).is_ok_and(|j| j.contains("z-slow.in")) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no case of the slow file was journaled"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     signal(&child, "-KILL");
     child.wait().unwrap();
     // The journal holds the cases finished before the kill, the slow file's among them.
-    let journal = std::fs::read_to_string(out.path().join("r.csv.partial")).unwrap();
+    let journal = std::fs::read_to_string(&journal).unwrap();
     assert!(journal.contains("z-slow.in"), "{journal}");
+    assert!(
+        journal.lines().count() < 1 + 32,
+        "the kill came before the end: {journal}"
+    );
     let status = args(&[]).status().unwrap();
     assert_eq!(status.code(), Some(0));
     let resumed = rows(&csv);

@@ -14,6 +14,7 @@ use proptest::prelude::*;
 const BUDGET: Budget = Budget {
     max_states: Some(20_000),
     time_limit: Some(Duration::from_millis(200)),
+    memory: None,
 };
 
 /// Parses `input` and runs every engine on every readable case; panics propagate to the test.

@@ -12,6 +12,7 @@ use gamebench::game::{
     Budget, CaseError, Engine, Game, Outcome, Parsed, Registered, Rules, split_blocks,
 };
 use gamebench::generate::{self, GenArgs, Solver};
+use gamebench::validate::{self, Validation, Violation};
 use gamebench_generators::{Dice, FileId, GenError, Generator, Profile, range_option};
 
 /// The toy game.
@@ -47,6 +48,35 @@ impl Rules for Sums {
                     .collect(),
             })
             .collect()
+    }
+
+    /// The toy's statement: `N`, then exactly N lines of single-spaced numbers.
+    fn validate(input: &[u8]) -> Validation {
+        let lines = validate::lines(input);
+        let mut out = Validation::default();
+        for line in &lines {
+            validate::check_line(line, None, &mut out);
+            let (fields, problem) = validate::single_spaced(line.text);
+            if let Some(problem) = problem {
+                out.push(Violation::new(None, line.number, problem, "single spaces"));
+            }
+            for field in fields {
+                if let Err(e) = validate::number(field) {
+                    out.push(Violation::new(
+                        None,
+                        line.number,
+                        e.describe(field),
+                        "numbers",
+                    ));
+                }
+            }
+        }
+        out.cases = lines.len().saturating_sub(1);
+        let count = lines.first().and_then(|l| validate::number(l.text).ok());
+        if count != Some(out.cases as u64) {
+            out.push(Violation::new(None, 1, "a wrong N", "N lines follow"));
+        }
+        out
     }
 
     fn format_case(index: usize, _case: &Vec<u64>, outcome: &Outcome<u64>) -> String {
@@ -126,6 +156,10 @@ fn a_game_defined_here_generates_parses_solves_formats_and_checks() {
             std::fs::read_to_string(dir.path().join(format!("sums-even-3-{k}.out"))).unwrap();
         let cases = game.parse(&input);
         assert_eq!(cases.len(), 5);
+        let validation = game.validate(&input);
+        assert!(validation.is_valid(), "{:?}", validation.violations);
+        assert_eq!(validation.cases, 5);
+        assert!(!game.validate(b"2\n1  2\n").is_valid());
         let mut blocks = Vec::new();
         for (i, parsed) in cases.iter().enumerate() {
             let case = parsed.case.as_ref().unwrap();

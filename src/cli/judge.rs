@@ -1,12 +1,13 @@
 //! The commands that judge one file with a game's own engines: `solve` (judge mode), `check`,
 //! `gen` (inputs and their expected outputs), and `list`.
 
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use gamebench::game::{EngineRef, Game};
+use gamebench::game::{CheckVerdict, EngineRef, Game, Rejected};
 use gamebench::generate::{self, GenArgs};
 use gamebench::judge::{judge_case, judge_file};
 use gamebench::registry;
@@ -51,29 +52,41 @@ pub fn solve(args: SolveArgs) -> Result<Exit> {
     Ok(judged.exit())
 }
 
-/// `gamebench check GAME INPUT OUTPUT [--expected E]`.
+/// `gamebench check GAME INPUT OUTPUT [--expected E]`: one line per rejected case with its
+/// verdict, then the counts. Exit codes (testlib-like, see `Exit`): 0 every case accepted,
+/// 1 a wrong answer, 4 a presentation error (and no wrong answer), 5 checker failure (the
+/// expected output is missing, not UTF-8 or malformed); 2 when INPUT has a malformed case or
+/// a file cannot be read. The worst verdict decides: checker failure, wrong answer,
+/// presentation error.
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let game = find_game(&args.game)?;
     let budget = args.budget.budget()?;
     let engine = engine_of(game, Some(&args.engine))?;
     let (input, name) = read_input(Some(&args.input))?;
-    let output = std::fs::read_to_string(&args.output)
+    let output = std::fs::read(&args.output)
         .with_context(|| format!("cannot read {}", args.output.display()))?;
+    // An output that is not UTF-8 is judged on its text with the bad bytes replaced: it can
+    // only be wrong.
+    let output = String::from_utf8_lossy(&output);
     let actual = game.split_output(&output);
     let parsed = game.parse(&input);
-    let expected: Vec<Option<String>> = match &args.expected {
+    let expected: Result<Vec<Option<String>>, String> = match &args.expected {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            game.split_output(&text).into_iter().map(Some).collect()
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            match String::from_utf8(bytes) {
+                Ok(text) => Ok(game.split_output(&text).into_iter().map(Some).collect()),
+                Err(_) => Err(format!("{} is not UTF-8", path.display())),
+            }
         }
-        None => parsed
+        None => Ok(parsed
             .iter()
             .enumerate()
             .map(|(i, p)| judge_case(engine, i + 1, p, &budget).ok().map(|s| s.output))
-            .collect(),
+            .collect()),
     };
-    let (mut passed, mut failed, mut errors) = (0, 0, 0);
+    let mut counts: BTreeMap<CheckVerdict, usize> = BTreeMap::new();
+    let (mut passed, mut errors) = (0, 0);
     for (i, p) in parsed.iter().enumerate() {
         let index = i + 1;
         let case = match &p.case {
@@ -84,34 +97,58 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
                 continue;
             }
         };
-        let verdict = match (expected.get(i).cloned().flatten(), actual.get(i)) {
-            (_, None) => Err("the output has no block for this case".to_string()),
-            (None, _) => Err("no expected output for this case".to_string()),
-            (Some(exp), Some(act)) => game.check(case.as_ref(), &exp, act),
+        let expected_block = match &expected {
+            Err(why) => Err(why.clone()),
+            Ok(blocks) => blocks
+                .get(i)
+                .cloned()
+                .flatten()
+                .ok_or_else(|| "no expected output for this case".to_string()),
+        };
+        let verdict = match (expected_block, actual.get(i)) {
+            (Err(why), _) => Err(Rejected::new(CheckVerdict::CheckerFailure, why)),
+            (_, None) => Err(Rejected::new(
+                CheckVerdict::WrongAnswer,
+                "the output has no block for this case",
+            )),
+            (Ok(exp), Some(act)) => game.judge_output(case.as_ref(), &exp, act),
         };
         match verdict {
             Ok(()) => passed += 1,
-            Err(why) => {
-                println!("case {index}: {why}");
-                failed += 1;
+            Err(rejected) => {
+                println!("case {index}: {rejected}");
+                *counts.entry(rejected.verdict).or_default() += 1;
             }
         }
     }
     if actual.len() > parsed.len() {
         println!(
-            "the output has {} blocks for {} cases",
+            "{}: the output has {} blocks for {} cases",
+            CheckVerdict::WrongAnswer,
             actual.len(),
             parsed.len()
         );
-        failed += 1;
+        *counts.entry(CheckVerdict::WrongAnswer).or_default() += 1;
     }
-    println!("{passed} passed, {failed} failed");
+    let count = |v: CheckVerdict| counts.get(&v).copied().unwrap_or(0);
+    let failed: usize = counts.values().sum();
+    println!(
+        "{passed} passed, {failed} failed ({} wrong answer, {} presentation error, {} checker failure)",
+        count(CheckVerdict::WrongAnswer),
+        count(CheckVerdict::PresentationError),
+        count(CheckVerdict::CheckerFailure)
+    );
+    // The most severe verdict present (the map is ordered by severity).
+    let worst = counts.keys().next_back().copied();
     Ok(if errors > 0 {
         Exit::Error
-    } else if failed > 0 {
-        Exit::Failures
     } else {
-        Exit::Ok
+        match worst {
+            None => Exit::Ok,
+            Some(CheckVerdict::PresentationError) => Exit::PresentationError,
+            Some(CheckVerdict::WrongAnswer) => Exit::Failures,
+            Some(CheckVerdict::CheckerFailure) => Exit::CheckerFailure,
+        }
     })
 }
 

@@ -3,9 +3,11 @@
 //! and here they become messages; exit codes come from [`gamebench::status::Exit`].
 
 mod judge;
+mod levels;
 mod run;
 pub mod shards;
 mod sweep;
+mod validate;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,8 +20,10 @@ use gamebench::registry;
 use gamebench::status::Exit;
 
 pub use judge::{check, gen_corpus, list, solve};
+pub use levels::levels;
 pub use run::run;
 pub use sweep::sweep;
+pub use validate::{ValidateArgs, validate};
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
@@ -38,10 +42,16 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
     Gen(gamebench::generate::GenArgs),
-    /// Check an output file against an input (and an expected output, or the reference engine).
+    /// Validate judge inputs strictly against the statement (exit 0 valid, 3 invalid).
+    Validate(ValidateArgs),
+    /// Check an output file against an input (and an expected output, or the reference
+    /// engine); exit 0 accepted, 1 wrong answer, 4 presentation error, 5 checker failure.
     Check(CheckArgs),
     /// List the games, their engines and generator profiles.
     List,
+    /// Solve every level of the Vexed level packs in DIR: minimum proven or not, K against par,
+    /// time and peak memory per pack; the levels off par with their solutions.
+    Levels(levels::LevelsArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
     Merge(shards::MergeArgs),
     /// How cost grows with size: generate a corpus per point (board size or a generator
@@ -146,6 +156,10 @@ pub struct RunArgs {
     /// Compare every case's output with the expected X.out beside X.in.
     #[arg(long)]
     pub check: bool,
+    /// Validate every file strictly first (as `gamebench validate`): a case that breaks the
+    /// statement is not solved and gets status `error` with the violation.
+    #[arg(long)]
+    pub validate: bool,
     /// No progress bar and no problem lines on stderr (the summary is still printed).
     #[arg(long, short)]
     pub quiet: bool,

@@ -24,29 +24,32 @@
 //! - Engines are resolved once, before any file is read; the timed region holds the engine
 //!   call alone.
 
+mod completions;
 mod engines;
-mod progress;
 mod sink;
 
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
+
+use completions::{Completions, Message};
 use std::time::Duration;
 
+pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use engines::{
     ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve as resolve_engines, resolve_internal,
 };
-pub use progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, SinkError};
 
 use crate::corpus::CaseFile;
 use crate::digest::digest;
 use crate::external::{self, External, ExternalError, Shell, Usage};
-use crate::game::{Budget, ParsedCase, REFERENCE_ENGINE};
+use crate::game::{Budget, CheckVerdict, ParsedCase, REFERENCE_ENGINE, Rejected};
 use crate::judge::{judge_case, status_of};
+use crate::progress::Progress;
 use crate::results::{MIN_TIMED_NS, Row, Status, Timing};
 use crate::status::Exit;
-use progress::Progress;
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
 /// before any work is scheduled.
@@ -64,6 +67,9 @@ pub struct Config {
     pub budget: Budget,
     /// Compare each case's output with the expected `X.out` beside `X.in`.
     pub check: bool,
+    /// Validate each file strictly first (the game's validator); a case with a violation is
+    /// not solved and gets status `error` with the violation.
+    pub validate: bool,
     /// Worker threads; `None` = all cores.
     pub threads: Option<usize>,
     /// How to show progress on stderr.
@@ -108,6 +114,7 @@ impl Default for Config {
             engines: Vec::new(),
             budget: Budget::UNLIMITED,
             check: false,
+            validate: false,
             threads: None,
             progress: ProgressMode::None,
             show_problems: false,
@@ -159,6 +166,8 @@ impl RunOutcome {
 /// Why a file that yields no case gets an error row.
 pub const NO_CASE: &str = "the file holds no case (empty, or only a terminator)";
 
+/// The window is refilled after about this fraction of it finished (see [`Completions`]).
+const COMPLETION_BATCHES: usize = 4;
 /// How often a run waiting for results looks at [`Config::stop`].
 const STOP_POLL: Duration = Duration::from_millis(50);
 
@@ -166,6 +175,9 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 const FILES_PER_THREAD: usize = 32;
 /// Fewest files in flight, so that small files keep every thread busy.
 const MIN_FILES_IN_FLIGHT: usize = 64;
+/// A file with at most this many (case, engine) slots is solved by the task that loaded it
+/// (Yut: one game per file), instead of one task per slot.
+const INLINE_SLOTS: usize = 4;
 /// Input bytes in flight per worker thread (a file larger than the window still runs alone).
 const BYTES_PER_THREAD: u64 = 32 << 20;
 
@@ -187,10 +199,20 @@ pub fn run(
         files: (threads * FILES_PER_THREAD).max(MIN_FILES_IN_FLIGHT),
         bytes: BYTES_PER_THREAD * threads as u64,
     };
-    let bar = Progress::new(config.progress, files.len());
+    // The sizes the window counts, read up front on the workers: one stat per file on the
+    // calling thread would make it the bottleneck of a corpus of many tiny files.
+    let sizes: Vec<u64> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
+            .collect()
+    });
+    let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"));
     let result = Pipeline {
         files,
+        sizes: &sizes,
         config,
+        shared: Arc::new(config.clone()),
         table: &table,
         pool: &pool,
         bar: &bar,
@@ -221,6 +243,8 @@ struct Loaded {
     cases: Vec<ParsedCase>,
     /// Why the file could not be read at all.
     unreadable: Option<String>,
+    /// With `--validate`: per case, why it breaks the statement (`None`: valid).
+    invalid: Vec<Option<String>>,
     /// With `--check`: the expected blocks, or why there are none.
     expected: Option<Result<Vec<String>, String>>,
     /// The (case, engine) slots this run solves, in case then engine order.
@@ -235,17 +259,9 @@ struct Loaded {
     finished: Arc<AtomicUsize>,
 }
 
-/// What the workers tell the calling thread.
-enum Message {
-    /// Every engine finished this case (0-based) of this file.
-    Case(Arc<Loaded>, usize),
-    /// Every slot of this file is finished.
-    File(Arc<Loaded>),
-}
-
 impl Loaded {
     /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
-    fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &mpsc::Sender<Message>) {
+    fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &Completions) {
         let dropped = done.dropped;
         self.done.lock().expect("no task panics holding it")[slot] = Some(done);
         self.finished.fetch_add(1, Ordering::Relaxed);
@@ -254,10 +270,10 @@ impl Loaded {
             && left.fetch_sub(1, Ordering::AcqRel) == 1
             && !dropped
         {
-            let _ = tx.send(Message::Case(self.clone(), case));
+            tx.push(Message::Case(self.clone(), case));
         }
         if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
-            let _ = tx.send(Message::File(self.clone()));
+            tx.push(Message::File(self.clone()));
         }
     }
 
@@ -295,6 +311,8 @@ struct Done {
     /// Whether the output was compared with anything (the expected output or another
     /// engine's); an `ok` compared with nothing becomes `unchecked`.
     compared: bool,
+    /// The checker's verdict when it rejected the output.
+    verdict: Option<CheckVerdict>,
     /// Not run: the run was stopped before this slot started.
     dropped: bool,
 }
@@ -320,6 +338,7 @@ impl Done {
             digest: String::new(),
             message: String::new(),
             compared: false,
+            verdict: None,
             dropped: false,
         }
     }
@@ -341,7 +360,11 @@ struct InFlight {
 
 struct Pipeline<'a> {
     files: &'a [CaseFile],
+    /// Each file's size in bytes (0 when it cannot be read: its load reports why).
+    sizes: &'a [u64],
     config: &'a Config,
+    /// The same configuration, shared with the tasks (cloned once per run, not per file).
+    shared: Arc<Config>,
     table: &'a EngineTable,
     pool: &'a rayon::ThreadPool,
     bar: &'a Progress,
@@ -350,7 +373,7 @@ struct Pipeline<'a> {
 
 impl Pipeline<'_> {
     fn run(&self, sinks: &mut [&mut dyn Sink]) -> Result<RunOutcome, RunError> {
-        let (tx, rx) = mpsc::channel::<Message>();
+        let tx = Arc::new(Completions::new());
         let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
         let (mut next, mut bytes_in_flight) = (0usize, 0u64);
         let mut outcome = RunOutcome::default();
@@ -362,7 +385,7 @@ impl Pipeline<'_> {
                 && (in_flight.is_empty()
                     || (in_flight.len() < self.window.files && bytes_in_flight < self.window.bytes))
             {
-                let bytes = std::fs::metadata(&self.files[next].path).map_or(0, |m| m.len());
+                let bytes = self.sizes[next];
                 bytes_in_flight += bytes;
                 in_flight.insert(
                     next,
@@ -431,54 +454,69 @@ impl Pipeline<'_> {
                 // Everything admitted is retired: admit more before waiting for any message.
                 continue;
             }
-            let loaded = match rx.recv_timeout(STOP_POLL) {
-                Ok(Message::File(loaded)) => loaded,
-                Ok(Message::Case(loaded, case)) => {
-                    let range = loaded.slots_of(case);
-                    let mut done: Vec<Done> =
-                        loaded.done.lock().expect("no task panics holding it")[range.clone()]
-                            .iter()
-                            .map(|d| d.clone().expect("a finished case has every slot"))
-                            .collect();
-                    let (rows, _) = self.rows_of(&loaded, range, &mut done);
-                    let results = FileResults {
-                        position: loaded.position,
-                        file: &self.files[loaded.position],
-                        rows: &rows,
-                        outputs: &[],
-                        problems: &[],
-                    };
-                    for sink in sinks.iter_mut() {
-                        sink.case(&results)?;
+            // Every message queued, or (after a wait) a batch of them: a wake-up per file
+            // would cost more than a tiny file's work.
+            let running = in_flight.values().filter(|f| f.complete.is_none()).count();
+            let batch = (self.window.files / COMPLETION_BATCHES).min(running);
+            let messages = tx.take(batch, STOP_POLL);
+            if messages.is_empty() {
+                self.bar.tick();
+                continue;
+            }
+            for message in messages {
+                match message {
+                    Message::File(loaded) => {
+                        let position = loaded.position;
+                        in_flight
+                            .get_mut(&position)
+                            .expect("complete files are in flight")
+                            .complete = Some(loaded);
                     }
-                    continue;
+                    Message::Case(loaded, case) => self.journal_case(&loaded, case, sinks)?,
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    self.bar.tick();
-                    continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => unreachable!("the run holds a sender"),
-            };
-            let position = loaded.position;
-            in_flight
-                .get_mut(&position)
-                .expect("complete files are in flight")
-                .complete = Some(loaded);
+            }
         }
     }
 
+    /// Hands the rows of one finished case to the sinks' journals (before its file is done).
+    fn journal_case(
+        &self,
+        loaded: &Loaded,
+        case: usize,
+        sinks: &mut [&mut dyn Sink],
+    ) -> Result<(), RunError> {
+        let range = loaded.slots_of(case);
+        let mut done: Vec<Done> = loaded.done.lock().expect("no task panics holding it")
+            [range.clone()]
+        .iter()
+        .map(|d| d.clone().expect("a finished case has every slot"))
+        .collect();
+        let (rows, _) = self.rows_of(loaded, range, &mut done);
+        let results = FileResults {
+            position: loaded.position,
+            file: &self.files[loaded.position],
+            rows: &rows,
+            outputs: &[],
+            problems: &[],
+        };
+        for sink in sinks.iter_mut() {
+            sink.case(&results)?;
+        }
+        Ok(())
+    }
+
     /// Reads and parses file `position` on a worker, then schedules its work.
-    fn spawn_load(&self, position: usize, tx: mpsc::Sender<Message>) {
+    fn spawn_load(&self, position: usize, tx: Arc<Completions>) {
         let file = self.files[position].clone();
         let engines = self.table.of(file.game);
-        let config = self.config.clone();
+        let config = self.shared.clone();
         let finished = self.bar.finished.clone();
         self.pool.spawn_fifo(move || {
             let loaded = Arc::new(load(position, file, engines, &config, finished));
             if loaded.slots.is_empty() {
-                let _ = tx.send(Message::File(loaded));
+                tx.push(Message::File(loaded));
             } else {
-                schedule(loaded, Arc::new(config), tx);
+                schedule(loaded, config, tx);
             }
         });
     }
@@ -561,6 +599,10 @@ impl Pipeline<'_> {
                     score: result.score,
                     digest: result.digest.clone(),
                     message: result.message.clone(),
+                    verdict: result
+                        .verdict
+                        .map(|v| v.as_str().to_string())
+                        .unwrap_or_default(),
                 });
             }
             if !result.message.is_empty() {
@@ -614,6 +656,7 @@ fn load(
         bytes: Vec::new(),
         cases: Vec::new(),
         unreadable: None,
+        invalid: Vec::new(),
         expected: None,
         slots: Vec::new(),
         done: Mutex::new(Vec::new()),
@@ -628,6 +671,9 @@ fn load(
             if loaded.cases.is_empty() {
                 // Still one (error) row per engine, so the file does not vanish from results.
                 loaded.unreadable = Some(NO_CASE.to_string());
+            }
+            if config.validate {
+                loaded.invalid = invalid_cases(&loaded.file, &loaded.cases, &bytes);
             }
             loaded.expected = config.check.then(|| read_expected(&loaded.file));
             // Only external programs read the raw input again.
@@ -669,6 +715,25 @@ fn load(
     loaded
 }
 
+/// Per parsed case, the validator's violations that fall in its lines (see
+/// [`crate::validate::Validation::per_case`]), as one message; `None` for a valid case.
+fn invalid_cases(file: &CaseFile, cases: &[ParsedCase], bytes: &[u8]) -> Vec<Option<String>> {
+    let validation = file.game.validate(bytes);
+    let starts: Vec<usize> = cases.iter().map(|c| c.line).collect();
+    validation
+        .per_case(&starts)
+        .into_iter()
+        .map(|violations| {
+            let first = violations.first()?;
+            let more = match violations.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
+            Some(format!("invalid input: {}{more}", first.without_case()))
+        })
+        .collect()
+}
+
 fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
     let path = file.expected_path();
     match std::fs::read(&path) {
@@ -682,8 +747,24 @@ fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
 
 /// Schedules a loaded file's work on the pool: one task per internal (case, engine) slot, one
 /// per external engine (the program solves the whole file once per run).
-fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: mpsc::Sender<Message>) {
+fn schedule(loaded: Arc<Loaded>, config: Arc<Config>, tx: Arc<Completions>) {
     let keep = config.keep_outputs || loaded.engines.len() > 1;
+    let internal_only = loaded
+        .engines
+        .iter()
+        .all(|e| matches!(e, EngineSpec::Internal(_)));
+    if internal_only && loaded.slots.len() <= INLINE_SLOTS {
+        // A task per slot costs more than a tiny file's work; its own task solves it.
+        for (i, &slot) in loaded.slots.iter().enumerate() {
+            let done = if config.stop.load(Ordering::Relaxed) {
+                Done::dropped()
+            } else {
+                solve_slot(&loaded, slot, &config, keep)
+            };
+            loaded.finish(i, done, &tx);
+        }
+        return;
+    }
     for (e, spec) in loaded.engines.iter().enumerate() {
         let mine: Vec<usize> = (0..loaded.slots.len())
             .filter(|&i| loaded.slots[i].engine == e)
@@ -739,6 +820,9 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
     let EngineSpec::Internal(engine) = loaded.engines[slot.engine] else {
         unreachable!("case work is only made for internal engines")
     };
+    if let Some(Some(why)) = loaded.invalid.get(slot.case) {
+        return Done::failed(file, index, why);
+    }
     let parsed = &loaded.cases[slot.case];
     for _ in 0..config.warmup {
         let _ = std::hint::black_box(judge_case(engine, index, parsed, &config.budget));
@@ -796,6 +880,7 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         output: Some(solved.output),
         message: String::new(),
         compared: false,
+        verdict: None,
         dropped: false,
     };
     check_expected(loaded, slot.case, &mut done);
@@ -903,6 +988,7 @@ fn run_external_case(
         output: Some(block),
         message: String::new(),
         compared: false,
+        verdict: None,
         dropped: false,
     };
     check_expected(loaded, case, &mut done);
@@ -950,6 +1036,9 @@ fn run_external_file(
             if let Err(e) = &loaded.cases[case].case {
                 return Done::failed(file, index, e);
             }
+            if let Some(Some(why)) = loaded.invalid.get(case) {
+                return Done::failed(file, index, why);
+            }
             let Some(block) = blocks.get(case) else {
                 return Done {
                     status: Status::Mismatch,
@@ -966,6 +1055,7 @@ fn run_external_file(
                         file.display()
                     ),
                     compared: false,
+                    verdict: Some(CheckVerdict::WrongAnswer),
                     dropped: false,
                 };
             };
@@ -981,6 +1071,7 @@ fn run_external_file(
                 output: Some(block.clone()),
                 message: String::new(),
                 compared: false,
+                verdict: None,
                 dropped: false,
             };
             check_expected(loaded, case, &mut done);
@@ -992,7 +1083,9 @@ fn run_external_file(
         .collect()
 }
 
-/// With `--check`: compares a case's output with the expected block (the game's checker).
+/// With `--check`: compares a case's output with the expected block (the game's checker and
+/// its verdict). A wrong answer or presentation error makes the case `mismatch`; a checker
+/// failure (no or a malformed expected block) makes it `error`.
 fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
     let (Some(expected), Some(output), Ok(parsed)) =
         (&loaded.expected, &done.output, &loaded.cases[case].case)
@@ -1002,22 +1095,26 @@ fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
     let index = case + 1;
     done.compared = true;
     let verdict = match expected {
-        Err(why) => Err((Status::Error, why.clone())),
+        Err(why) => Err(Rejected::new(CheckVerdict::CheckerFailure, why.clone())),
         Ok(blocks) => match blocks.get(case) {
-            None => Err((
-                Status::Mismatch,
+            None => Err(Rejected::new(
+                CheckVerdict::CheckerFailure,
                 format!("the expected output has no case {index}"),
             )),
             Some(block) => loaded
                 .file
                 .game
-                .check(parsed.as_ref(), block, output)
-                .map_err(|why| (Status::Mismatch, why)),
+                .judge_output(parsed.as_ref(), block, output),
         },
     };
-    if let Err((bad, why)) = verdict {
+    if let Err(rejected) = verdict {
+        let bad = match rejected.verdict {
+            CheckVerdict::CheckerFailure => Status::Error,
+            CheckVerdict::WrongAnswer | CheckVerdict::PresentationError => Status::Mismatch,
+        };
         done.status = done.status.worst(bad);
-        done.message = format!("{}: case {index}: {why}", loaded.file.display());
+        done.verdict = Some(rejected.verdict);
+        done.message = format!("{}: case {index}: {rejected}", loaded.file.display());
     }
 }
 
@@ -1045,7 +1142,16 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
         };
         done[i].compared = true;
         done[base].compared = true;
-        if let Err(why) = loaded.file.game.check(case.as_ref(), &base_output, output) {
+        if let Err(why) = loaded
+            .file
+            .game
+            .judge_output(case.as_ref(), &base_output, output)
+        {
+            // The baseline's output stands in for the expected one; whatever the verdict,
+            // the engines disagree.
+            done[i].verdict = done[i].verdict.or(Some(why.verdict));
+            // The verdict goes to its own column; the message stays the checker's reason.
+            let why = &why.message;
             let line = format!(
                 "{}: case {}: {} disagrees with {}: {why}",
                 loaded.file.display(),

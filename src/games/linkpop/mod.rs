@@ -17,8 +17,11 @@ pub mod bitboard;
 pub mod bitboard_engine;
 pub mod generator;
 pub mod reference;
+pub mod validate;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::validate::Validation;
+use crate::validate::quoted;
 
 /// Largest number of rows or columns the statement allows.
 pub const MAX_SIDE: usize = 30;
@@ -178,6 +181,10 @@ impl Rules for LinkPop {
         parse_file(input)
     }
 
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
+    }
+
     fn format_case(index: usize, _case: &Board, outcome: &Outcome<Board>) -> String {
         format!("Case {index}\n{}", outcome.answer.draw())
     }
@@ -190,11 +197,46 @@ impl Rules for LinkPop {
     fn split_output(output: &str) -> Vec<String> {
         split_blocks(output, |line| line.starts_with("Case "))
     }
-}
 
-/// Shows a line of input in an error message, whatever its bytes.
-fn shown(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    /// Every space of the output is layout (cells are letters and dots), so a difference in
+    /// white space alone is a presentation error.
+    fn presentation(block: &str) -> String {
+        crate::game::strip_white_space(block)
+    }
+
+    /// `Case k`, then `n` lines of `m` characters, each a capital letter or `.`.
+    fn well_formed(case: &Board, block: &str) -> Result<(), String> {
+        let mut lines = block.split_inclusive('\n');
+        let header = lines.next().unwrap_or_default();
+        let number = header
+            .strip_prefix("Case ")
+            .and_then(|rest| rest.strip_suffix('\n'))
+            .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+        if number.is_none() {
+            return Err(format!("line 1: {header:?} is not `Case k`"));
+        }
+        for row in 0..case.rows {
+            let line = lines.next().unwrap_or_default();
+            let cells = line.strip_suffix('\n').unwrap_or(line);
+            let fits = cells.len() == case.cols
+                && cells.bytes().all(|b| b == b'.' || b.is_ascii_uppercase());
+            if !fits || !line.ends_with('\n') {
+                return Err(format!(
+                    "line {}: {line:?} is not a row of {} cells",
+                    row + 2,
+                    case.cols
+                ));
+            }
+        }
+        match lines.next() {
+            Some(extra) => Err(format!(
+                "line {}: {extra:?} after the {} rows",
+                case.rows + 2,
+                case.rows
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 fn fields(text: &[u8]) -> Vec<&[u8]> {
@@ -279,7 +321,7 @@ pub fn parse_file(input: &[u8]) -> Vec<Parsed<Board>> {
             }
             None => {
                 cases.push(failed(
-                    format!("expected a header `n m`, found {:?}", shown(text)),
+                    format!("expected a header `n m`, found {}", quoted(text)),
                     String::new(),
                 ));
                 i += 1;
@@ -330,10 +372,10 @@ fn parse_rows(
                     CaseError::new(
                         line,
                         format!(
-                            "block {} of row {} is {:?}, not a capital letter then one of UDLRS",
+                            "block {} of row {} is {}, not a capital letter then one of UDLRS",
                             j + 1,
                             k + 1,
-                            shown(token)
+                            quoted(token)
                         ),
                     ),
                 )

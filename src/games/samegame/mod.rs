@@ -20,10 +20,12 @@ pub mod bitboard;
 pub mod generator;
 pub mod parse;
 pub mod reference;
+pub mod validate;
 
 use std::fmt::Write as _;
 
 use crate::game::{Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::validate::Validation;
 
 /// Most rows a grid may have.
 pub const MAX_ROWS: usize = 10;
@@ -169,6 +171,10 @@ impl Rules for SameGame {
         parse::parse_stream(input)
     }
 
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
+    }
+
     fn format_case(index: usize, _case: &Game, outcome: &Outcome<Leftover>) -> String {
         format_grid(index, &outcome.answer)
     }
@@ -189,6 +195,69 @@ impl Rules for SameGame {
             }
         }
         blocks
+    }
+
+    /// Spaces draw empty cells, so only the white space around the text lines is layout: the
+    /// default trimming, plus the indentation of `Game Won` and the header.
+    fn presentation(block: &str) -> String {
+        let trimmed = crate::game::trim_presentation(block);
+        let lines: Vec<String> = trimmed
+            .lines()
+            .map(|line| match line.trim() {
+                "Game Won" => WON_LINE.to_string(),
+                text if text.starts_with(GRID_PREFIX.trim_end()) => {
+                    text.split_whitespace().collect::<Vec<_>>().join(" ")
+                }
+                _ => line.to_string(),
+            })
+            .collect();
+        let mut text = lines.join("\n");
+        text.push('\n');
+        text
+    }
+
+    /// `Grid k.`, then `    Game Won` or the M rows of `3 + 2N` characters (three spaces,
+    /// then a space and a digit or two spaces per column).
+    fn well_formed(case: &Game, block: &str) -> Result<(), String> {
+        let mut lines = block.split_inclusive('\n');
+        let header = lines.next().unwrap_or_default();
+        let number = header
+            .strip_prefix(GRID_PREFIX)
+            .and_then(|rest| rest.strip_suffix(".\n"))
+            .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+        if number.is_none() {
+            return Err(format!("line 1: {header:?} is not `Grid k.`"));
+        }
+        let rest: Vec<&str> = lines.collect();
+        if rest == [format!("{WON_LINE}\n")] {
+            return Ok(());
+        }
+        if rest.len() != case.rows {
+            return Err(format!(
+                "{} lines after the header: neither `{WON_LINE}` nor {} rows",
+                rest.len(),
+                case.rows
+            ));
+        }
+        for (i, line) in rest.iter().enumerate() {
+            let cells = line
+                .strip_suffix('\n')
+                .and_then(|l| l.strip_prefix(ROW_INDENT))
+                .map(str::as_bytes)
+                .filter(|c| c.len() == 2 * case.cols)
+                .filter(|c| {
+                    c.chunks(2)
+                        .all(|p| p[0] == b' ' && (p[1] == b' ' || p[1].is_ascii_digit()))
+                });
+            if cells.is_none() {
+                return Err(format!(
+                    "line {}: {line:?} is not a row of {} cells",
+                    i + 2,
+                    case.cols
+                ));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -16,9 +16,8 @@
 
 use super::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, Selection};
 use crate::game::{CaseError, Parsed};
+use crate::validate::quoted;
 
-/// Longest excerpt of a bad token shown in an error message.
-const SHOWN_TOKEN_BYTES: usize = 24;
 /// Largest value a number token keeps: more digits saturate here.
 const SATURATED: u64 = u32::MAX as u64;
 
@@ -219,22 +218,11 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// Shows a bad token in a message, whatever its bytes and length.
-fn shown(bytes: &[u8]) -> String {
-    let cut = &bytes[..bytes.len().min(SHOWN_TOKEN_BYTES)];
-    let more = if bytes.len() > SHOWN_TOKEN_BYTES {
-        "..."
-    } else {
-        ""
-    };
-    format!("{:?}{more}", String::from_utf8_lossy(cut))
-}
-
 /// The error for a bad token found where `what` was expected.
 fn bad_token(line: usize, bytes: &[u8], what: &str) -> CaseError {
     CaseError::new(
         line,
-        format!("{} is not a non-negative integer ({what})", shown(bytes)),
+        format!("{} is not a non-negative integer ({what})", quoted(bytes)),
     )
 }
 
@@ -311,7 +299,7 @@ impl Reader<'_> {
                 format!(
                     "{} is not a non-negative integer ({what} of grid {number}); the grids \
                      after it cannot be found",
-                    shown(bytes)
+                    quoted(bytes)
                 ),
             )),
         }

@@ -23,13 +23,16 @@ pub mod bitset;
 pub mod check;
 pub mod generator;
 pub mod grid;
+pub mod levels;
 mod meter;
 pub mod reference;
 mod rules;
 #[cfg(test)]
 mod test_rng;
+pub mod validate;
 
 use crate::game::{Engine, Outcome, Parsed, Rules, Verdict, split_blocks};
+use crate::validate::Validation;
 pub use check::{CheckError, check_output};
 pub(crate) use meter::Meter;
 pub use rules::{
@@ -65,6 +68,10 @@ impl Rules for Vexed {
 
     fn parse(input: &[u8]) -> Vec<Parsed<Puzzle>> {
         parse_puzzles(input)
+    }
+
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
     }
 
     fn format_case(_index: usize, case: &Puzzle, outcome: &Outcome<Solution>) -> String {
@@ -103,6 +110,25 @@ impl Rules for Vexed {
 
     fn check(case: &Puzzle, expected: &str, actual: &str) -> Result<(), String> {
         check_output(case, actual, Some(expected)).map_err(|e| e.to_string())
+    }
+
+    /// Readable in the judge's layout, for this puzzle, and a solution that replays.
+    fn well_formed(case: &Puzzle, block: &str) -> Result<(), String> {
+        check_output(case, block, None).map_err(|e| e.to_string())
+    }
+
+    /// The header line, then the moves four to a line, whatever white space separated them.
+    fn presentation(block: &str) -> String {
+        let trimmed = block.trim_start();
+        let (header, moves) = trimmed.split_at(trimmed.find('(').unwrap_or(trimmed.len()));
+        let mut text = header.trim_end().to_string();
+        text.push('\n');
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        for line in moves.chunks(MOVES_PER_LINE) {
+            text.push_str(&line.join(" "));
+            text.push('\n');
+        }
+        text
     }
 }
 

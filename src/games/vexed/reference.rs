@@ -17,12 +17,19 @@ use super::grid::{Grid, Move};
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 
-/// Most boards kept (about 1.2 GB).
+/// Most boards kept without a memory budget (about 1.2 GB).
 pub const MAX_BOARDS: usize = 4_000_000;
 
-/// Solves one puzzle by breadth-first search.
+/// Bytes one kept board takes, about (in the map and the list).
+const BYTES_PER_BOARD: u64 = 300;
+
+/// Solves one puzzle by breadth-first search, keeping at most [`MAX_BOARDS`] boards or, with a
+/// memory budget, as many as fit in it.
 pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, CaseError> {
-    solve_within(puzzle, budget, MAX_BOARDS)
+    let max_boards = budget.memory.map_or(MAX_BOARDS, |bytes| {
+        usize::try_from(bytes / BYTES_PER_BOARD).unwrap_or(usize::MAX)
+    });
+    solve_within(puzzle, budget, max_boards)
 }
 
 /// [`solve`] keeping at most `max_boards` boards.

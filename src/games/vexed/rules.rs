@@ -9,6 +9,7 @@
 
 use super::grid::{EMPTY, Grid, Move, WALL, is_block};
 use crate::game::{CaseError, Parsed};
+use crate::validate::quoted;
 
 /// The most cells a board may have (one bit per cell in a `u128` plane).
 pub const MAX_CELLS: usize = 128;
@@ -117,7 +118,7 @@ fn parse_header(text: &[u8]) -> Result<Header, String> {
         *number = std::str::from_utf8(field)
             .ok()
             .and_then(|f| f.parse().ok())
-            .ok_or_else(|| format!("expected a header `NR NC NAME`, found {:?}", shown(text)))?;
+            .ok_or_else(|| format!("expected a header `NR NC NAME`, found {}", quoted(text)))?;
         rest = rest[end..].trim_ascii_start();
     }
     let [rows, cols] = numbers;
@@ -210,7 +211,7 @@ fn parse_board(
         if row.len() != cols {
             return Err(CaseError::new(
                 line,
-                format!("expected a row of {cols} cells, found {:?}", shown(row)),
+                format!("expected a row of {cols} cells, found {}", quoted(row)),
             ));
         }
         if let Some(&bad) = row
@@ -219,7 +220,7 @@ fn parse_board(
         {
             return Err(CaseError::new(
                 line,
-                format!("cell {:?} is not `#`, `-` or A-Z", shown(&[bad])),
+                format!("cell {} is not `#`, `-` or A-Z", quoted(&[bad])),
             ));
         }
         cells.extend_from_slice(row);

@@ -157,6 +157,7 @@ fn budgets_stop_both_engines() {
     let budget = Budget {
         max_states: Some(3),
         time_limit: None,
+        memory: None,
     };
     for engine in Vexed::ENGINES {
         let outcome = (engine.solve)(sample, &budget).unwrap();
@@ -374,6 +375,40 @@ fn the_deepening_fallback_matches_the_reference_k() {
     }
 }
 
+#[test]
+fn a_memory_budget_too_small_for_astar_still_gives_the_expected_minimum() {
+    // 16 KB: A* runs out part-way on the larger hard puzzles; the deepening's table and races
+    // are then sized to the same 16 KB (a few hundred states) and must still be exact.
+    let hard = include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in");
+    let hard_out = include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out");
+    let budget = Budget {
+        memory: Some(16 << 10),
+        ..Budget::UNLIMITED
+    };
+    let solve = |input: &str| -> String {
+        puzzles(input)
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Vexed::format_case(i + 1, p, &bitset::solve(p, &budget).unwrap()))
+            .collect()
+    };
+    check_all(hard, hard_out, &solve(hard));
+    check_all(SAMPLE_IN, SAMPLE_OUT, &solve(SAMPLE_IN));
+    assert_eq!(solve(UNSOLVABLE_IN), UNSOLVABLE_OUT);
+    // The reference search keeps as many boards as fit (300 bytes each): 16 KB is 54 boards,
+    // too few for SAMPLE-02 (9 moves, far more boards), which stops with `budget`; with
+    // room for every board it solves.
+    let sample = &puzzles(SAMPLE_IN)[1];
+    let small = reference::solve(sample, &budget).unwrap();
+    assert_eq!(small.verdict, Verdict::Budget);
+    let roomy = Budget {
+        memory: Some(64 << 20),
+        ..Budget::UNLIMITED
+    };
+    let solved = reference::solve(sample, &roomy).unwrap();
+    assert_eq!(Vexed::score(&solved.answer), Some(9));
+}
+
 /// Most boards the reference BFS may meet in the stress run (see below).
 const STRESS_BOARDS: usize = 200_000;
 
@@ -488,6 +523,7 @@ fn a_meter_affords_a_pause_only_before_its_deadline() {
     let budget = Budget {
         max_states: None,
         time_limit: Some(Duration::from_secs(60)),
+        memory: None,
     };
     let meter = Meter::new(&budget);
     let now = Instant::now();

@@ -11,8 +11,11 @@ pub mod board;
 pub mod generator;
 pub mod reference;
 pub mod table;
+pub mod validate;
 
 use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::validate::Validation;
+use crate::validate::quoted;
 use board::{Place, TOKEN_COUNT, Token};
 
 /// The largest number of turns the statement allows.
@@ -101,6 +104,10 @@ impl Rules for Yut {
         }]
     }
 
+    fn validate(input: &[u8]) -> Validation {
+        validate::validate(input)
+    }
+
     fn format_case(_index: usize, _case: &Replay, outcome: &Outcome<FinalPlaces>) -> String {
         board::draw(&outcome.answer)
     }
@@ -114,11 +121,38 @@ impl Rules for Yut {
         // One game per file: the whole output is the one block.
         split_blocks(output, |_| false)
     }
-}
 
-/// Shows a line of input in an error message, whatever its bytes.
-fn shown(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    /// The board's spaces are drawing that no token ever replaces (tokens replace dots), so
+    /// a difference in white space alone is a presentation error.
+    fn presentation(block: &str) -> String {
+        crate::game::strip_white_space(block)
+    }
+
+    /// The 32-line template, each `.` possibly replaced by a token letter.
+    fn well_formed(_case: &Replay, block: &str) -> Result<(), String> {
+        let template: Vec<&str> = board::TEMPLATE.split_inclusive('\n').collect();
+        let lines: Vec<&str> = block.split_inclusive('\n').collect();
+        if lines.len() != template.len() {
+            return Err(format!(
+                "{} lines, the board has {}",
+                lines.len(),
+                template.len()
+            ));
+        }
+        for (i, (line, want)) in lines.iter().zip(&template).enumerate() {
+            let fits = line.len() == want.len()
+                && line.bytes().zip(want.bytes()).all(|(got, want)| {
+                    got == want || (want == b'.' && Token::from_letter(got).is_some())
+                });
+            if !fits {
+                return Err(format!(
+                    "line {}: {line:?} is not a line of the board",
+                    i + 1
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Parses `N` and N turns. Blank lines after the last turn are allowed; anything else is not.
@@ -138,7 +172,7 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
     let count: usize = std::str::from_utf8(header)
         .ok()
         .and_then(|t| t.parse().ok())
-        .ok_or_else(|| CaseError::new(line, format!("expected N, found {:?}", shown(header))))?;
+        .ok_or_else(|| CaseError::new(line, format!("expected N, found {}", quoted(header))))?;
     if !(1..=MAX_TURNS).contains(&count) {
         return Err(CaseError::new(
             line,
@@ -163,7 +197,7 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
     if let Some((line, text)) = lines.find(|(_, text)| !text.trim_ascii().is_empty()) {
         return Err(CaseError::new(
             line,
-            format!("unexpected text after the {count} turns: {:?}", shown(text)),
+            format!("unexpected text after the {count} turns: {}", quoted(text)),
         ));
     }
     Ok(Replay { turns })
@@ -179,8 +213,8 @@ fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
         return Err(CaseError::new(
             line,
             format!(
-                "expected `T SSSS` (token and four sides), found {:?}",
-                shown(text)
+                "expected `T SSSS` (token and four sides), found {}",
+                quoted(text)
             ),
         ));
     };
@@ -191,11 +225,11 @@ fn parse_turn(line: usize, text: &[u8]) -> Result<Turn, CaseError> {
     .ok_or_else(|| {
         CaseError::new(
             line,
-            format!("token {:?} is not one of ABCDabcd", shown(token)),
+            format!("token {} is not one of ABCDabcd", quoted(token)),
         )
     })?;
     let throw = Throw::parse(sides).ok_or_else(|| {
-        CaseError::new(line, format!("throw {:?} is not four of B/F", shown(sides)))
+        CaseError::new(line, format!("throw {} is not four of B/F", quoted(sides)))
     })?;
     Ok(Turn { token, throw, line })
 }

@@ -53,8 +53,46 @@ pub(crate) fn search<const P: usize>(
     geo: &Geometry,
     start: State<P>,
     meter: Meter,
+    limits: Limits,
 ) -> (Solution, Verdict, u64) {
-    Search::run(geo, start, meter)
+    Search::run(geo, start, meter, limits)
+}
+
+/// How many states the transposition table and a breadth-first race may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    pub(crate) table: usize,
+    pub(crate) race: usize,
+}
+
+impl Limits {
+    /// Without a memory budget: [`TABLE_CAPACITY`] each.
+    pub(crate) const DEFAULT: Limits = Limits {
+        table: TABLE_CAPACITY,
+        race: TABLE_CAPACITY,
+    };
+
+    /// The most the table and a race may hold in `memory` bytes together (half each), counting
+    /// the moment they grow, when the old and the new array are both held: the table's
+    /// power-of-two slot array (its last growth holds 1.5 times its size) filled to its growth
+    /// point, and a race's set and list at the worst point of their doubling.
+    pub(crate) fn within<const P: usize>(memory: usize) -> Limits {
+        let half = memory / 2;
+        let slot = std::mem::size_of::<Slot<P>>();
+        let mut slots = INITIAL_SLOTS;
+        while slots.saturating_mul(3).saturating_mul(slot) <= half {
+            slots *= 2;
+        }
+        let set_entry = std::mem::size_of::<State<P>>() + 1; // hashbrown: a control byte
+        let list_entry = std::mem::size_of::<(State<P>, u32, usize, Dir)>();
+        // A set doubles at 7/8 full, a list when full: each may be twice its need, and three
+        // times while it grows.
+        let race_entry = 3 * set_entry * 8 / 7 + 3 * list_entry;
+        Limits {
+            table: slots * MAX_LOAD_NUM / MAX_LOAD_DEN,
+            race: (half / race_entry).max(1),
+        }
+    }
 }
 
 /// The breadth-first race's set of boards seen.
@@ -83,6 +121,7 @@ struct Search<'a, const P: usize> {
     pairs: Pairs,
     /// Best known lower bound of each state's distance to the goal, with [`ON_PATH`].
     table: TranspositionTable<P>,
+    limits: Limits,
     meter: Meter,
     bound: u32,
     /// The moves of the current path, as (cell, direction).
@@ -100,13 +139,19 @@ enum Reach {
 }
 
 impl<'a, const P: usize> Search<'a, P> {
-    fn run(geo: &'a Geometry, start: State<P>, meter: Meter) -> (Solution, Verdict, u64) {
+    fn run(
+        geo: &'a Geometry,
+        start: State<P>,
+        meter: Meter,
+        limits: Limits,
+    ) -> (Solution, Verdict, u64) {
         let mut pairs = Pairs::new(geo);
         let mut bound = lower_bound(geo, &mut pairs, &start);
         let mut search = Search {
             geo,
             pairs,
             table: TranspositionTable::default(),
+            limits,
             meter,
             bound,
             path: Vec::new(),
@@ -194,7 +239,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 {
                     continue;
                 }
-                if seen.len() as u64 > limit || seen.len() > TABLE_CAPACITY {
+                if seen.len() as u64 > limit || seen.len() > self.limits.race {
                     return Ok(Reach::Unknown);
                 }
                 boards.push((child, next as u32, cell, dir));
@@ -271,7 +316,7 @@ impl<'a, const P: usize> Search<'a, P> {
             }
         }
         children.sort_unstable_by_key(|c| (c.bound, c.state.occupied().len()));
-        let full = self.table.len() >= TABLE_CAPACITY;
+        let full = self.table.len() >= self.limits.table;
         if !self
             .table
             .update_with(state, digest, |entry| entry | ON_PATH)
@@ -445,6 +490,23 @@ impl<const P: usize> TranspositionTable<P> {
 mod tests {
     use super::*;
     use crate::games::vexed::bitset::planes::Cells;
+
+    #[test]
+    fn limits_fit_the_memory_even_while_growing() {
+        for memory in [1 << 20, 16 << 20, 384 << 20, 4 << 30] {
+            let limits = Limits::within::<3>(memory);
+            // The table at its limit: the smallest power of two of slots that holds it below
+            // the load limit; while growing into it, half as many slots are held too.
+            let slots = (limits.table * MAX_LOAD_DEN / MAX_LOAD_NUM).next_power_of_two();
+            let table = slots * std::mem::size_of::<Slot<3>>() * 3 / 2;
+            assert!(table <= memory / 2, "{memory}: table {table}");
+            assert!(
+                table * 4 > memory / 2,
+                "{memory}: the table may use most of its half"
+            );
+            assert!(limits.race > 0);
+        }
+    }
 
     #[test]
     fn stores_updates_and_grows_past_the_initial_slots() {

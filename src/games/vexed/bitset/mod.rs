@@ -34,9 +34,13 @@ use astar::Ended;
 use planes::{Geometry, State, planes_needed};
 use workspace::{Buffers, Workspace};
 
-/// Solves one puzzle.
+/// Solves one puzzle, within `budget.memory` when given (A* first with all of it, then
+/// deepening with a table that fits in it).
 pub fn solve(puzzle: &Puzzle, budget: &Budget) -> Result<Outcome<Solution>, CaseError> {
-    solve_within(puzzle, budget, astar::MEMORY_BUDGET)
+    let memory = budget.memory.map_or(astar::MEMORY_BUDGET, |m| {
+        usize::try_from(m).unwrap_or(usize::MAX)
+    });
+    solve_within(puzzle, budget, memory)
 }
 
 /// [`solve`] with `memory` bytes for A* instead of [`astar::MEMORY_BUDGET`] (tests use a tiny
@@ -54,6 +58,13 @@ pub fn solve_within(
     let (answer, verdict, work) = Workspace::with(|workspace| {
         let (geo, buffers) = workspace.prepare(grid);
         let meter = Meter::new(budget);
+        let deepening = budget
+            .memory
+            .map(|m| usize::try_from(m).unwrap_or(usize::MAX));
+        let memory = Memory {
+            astar: memory,
+            deepening,
+        };
         match planes_needed(geo.letters.len()) {
             1 => search(geo, memory, State::<1>::new(geo, grid), meter, buffers),
             2 => search(geo, memory, State::<2>::new(geo, grid), meter, buffers),
@@ -69,11 +80,20 @@ pub fn solve_within(
     })
 }
 
+/// The memory of one search.
+#[derive(Clone, Copy)]
+struct Memory {
+    /// Bytes of A*'s nodes, index and frontier.
+    astar: usize,
+    /// Bytes of the deepening's table and races; `None`: [`ida::Limits::DEFAULT`].
+    deepening: Option<usize>,
+}
+
 /// Settles `start`, then A* first; deepening with what is left of the budget if A* runs out
-/// of memory.
+/// of memory (A*'s buffers are given back first, so the two never hold memory together).
 fn search<const P: usize>(
     geo: &Geometry,
-    memory: usize,
+    memory: Memory,
     mut start: State<P>,
     meter: Meter,
     buffers: &mut Buffers,
@@ -82,8 +102,14 @@ fn search<const P: usize>(
     if start.is_clear() {
         return (Some(Vec::new()), Verdict::Solved, 0);
     }
-    match astar::search(geo, start, meter, memory, buffers) {
+    match astar::search(geo, start, meter, memory.astar, buffers) {
         Ended::Done(answer, verdict, work) => (answer, verdict, work),
-        Ended::OutOfMemory(meter) => ida::search(geo, start, meter),
+        Ended::OutOfMemory(meter) => {
+            buffers.release();
+            let limits = memory
+                .deepening
+                .map_or(ida::Limits::DEFAULT, ida::Limits::within::<P>);
+            ida::search(geo, start, meter, limits)
+        }
     }
 }

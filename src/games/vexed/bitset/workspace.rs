@@ -136,12 +136,33 @@ impl Buffers {
         self.by_planes[P - 1] = Some(Box::new(buffers));
     }
 
+    /// Gives back every buffer of A* (the deepening that follows an A* out of memory must fit
+    /// in the same memory).
+    pub(crate) fn release(&mut self) {
+        self.by_planes = Default::default();
+        self.arena_bytes = [0; MAX_PLANES];
+        self.index = NodeIndex::default();
+        self.frontier = Frontier::default();
+        // The deepening would otherwise come on top of A*'s resident memory.
+        give_back_freed_memory();
+    }
+
     /// Keeps the index of a finished search unless it grew past [`KEPT_INDEX_BYTES`].
     pub(crate) fn keep_index(&mut self, index: NodeIndex) {
         if index.bytes() <= KEPT_INDEX_BYTES {
             self.index = index;
         }
     }
+}
+
+/// Makes the allocator give the pages freed by this thread back to the system now. The
+/// binary's allocator (mimalloc) does it only after a delay, so a search's resident memory
+/// would exceed its budget by the buffers it outgrew. Harmless under another allocator
+/// (mimalloc's heap is then empty).
+pub(crate) fn give_back_freed_memory() {
+    // SAFETY: `mi_collect` only walks the calling thread's mimalloc heap; no pointer is passed
+    // and no Rust object is touched.
+    unsafe { libmimalloc_sys::mi_collect(true) };
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ pub(crate) mod index;
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
 use super::planes::{Geometry, State};
-use super::workspace::{Buffers, PlaneBuffers};
+use super::workspace::{Buffers, PlaneBuffers, give_back_freed_memory};
 use crate::game::Verdict;
 use crate::games::vexed::grid::{Dir, Move};
 use crate::games::vexed::{MAX_CELLS, Meter, Solution};
@@ -44,6 +44,8 @@ use index::NodeIndex;
 
 /// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
 pub(crate) const MEMORY_BUDGET: usize = 384 << 20;
+/// The arena grows by doubling up to this size, then takes the rest of its capacity at once.
+const ARENA_DOUBLING_BYTES: usize = 2 << 20;
 /// Bytes of one frontier entry (a node id).
 const FRONTIER_ENTRY: usize = std::mem::size_of::<u32>();
 /// Index slots per node, at most: the index is at least a quarter full (at most half, and its
@@ -378,8 +380,19 @@ impl<'a, const P: usize> Search<'a, P> {
     /// Doubles the arena's capacity, but never past `self.capacity` (a plain push could
     /// reserve twice it).
     fn reserve(&mut self) {
-        let more = self.nodes.len().clamp(1, self.capacity - self.nodes.len());
-        self.nodes.reserve_exact(more);
+        let node = std::mem::size_of::<Node<P>>();
+        let left = self.capacity - self.nodes.len();
+        if self.nodes.len().saturating_mul(2 * node) <= ARENA_DOUBLING_BYTES {
+            self.nodes.reserve_exact(self.nodes.len().clamp(1, left));
+        } else {
+            // A large arena takes the rest of its capacity at once: address space, mapped only
+            // as nodes are written. Doubling would copy it each time, the old and the new one
+            // resident together, and leave the old one's pages with the allocator; the one
+            // copy made here is given back at once. So the search's resident memory stays
+            // within its budget.
+            self.nodes.reserve_exact(left);
+            give_back_freed_memory();
+        }
     }
 
     /// Appends a node to the arena (the caller indexes it).

@@ -1,0 +1,253 @@
+//! `gamebench levels DIR`: the Vexed level-pack report (see
+//! [`gamebench::games::vexed::levels`]): a table per pack, the levels whose minimum differs
+//! from par with their solutions, the slowest levels, and `--csv` with one row per level.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use gamebench::atomic::AtomicFile;
+use gamebench::game::{BudgetArgs, Rules};
+use gamebench::games::vexed::Vexed;
+use gamebench::games::vexed::levels::{self, Level, LevelStatus, Settings};
+use gamebench::status::Exit;
+
+/// The per-level time limit when none is given: the issue of record for the packs asks for
+/// every level within a minute.
+const DEFAULT_SECONDS: f64 = 60.0;
+
+#[derive(Args)]
+pub struct LevelsArgs {
+    /// Folder of Vexed level packs: `<pack>.in` (judge format) with `<pack>.par` (`NAME PAR`
+    /// lines) beside it.
+    pub dir: PathBuf,
+    /// Only these packs (file stems, comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "PACK,...")]
+    pub packs: Vec<String>,
+    /// The engine (default: the fastest).
+    #[arg(long, short)]
+    pub engine: Option<String>,
+    /// Levels solved at once (default: every core). With 1, each level's peak memory is exact.
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// One row per level: pack, index, name, size, status, moves, par, versus_par, seconds,
+    /// states, peak_mb, detail (the solution).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// How many of the slowest levels to list.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub slowest: usize,
+    /// No line per level on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}
+
+pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
+    if args.budget.time_limit.is_none() && args.budget.max_states.is_none() {
+        args.budget.time_limit = Some(DEFAULT_SECONDS);
+    }
+    let budget = args.budget.budget()?;
+    let engine = match args.engine.as_deref() {
+        None => Vexed::ENGINES
+            .iter()
+            .find(|e| e.name == Vexed::DEFAULT_ENGINE)
+            .expect("the default engine is registered"),
+        Some(name) => match Vexed::ENGINES.iter().find(|e| e.name == name) {
+            Some(engine) => engine,
+            None => bail!(
+                "vexed has no engine {name:?} (engines: {})",
+                Vexed::ENGINES
+                    .iter()
+                    .map(|e| e.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
+    };
+    if let Some(csv) = &args.csv {
+        // A bad path fails now, not after hours of solving.
+        AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
+    }
+    let packs = levels::discover(&args.dir, &args.packs)?;
+    let settings = Settings {
+        engine,
+        budget,
+        threads: args.jobs,
+    };
+    let done = AtomicUsize::new(0);
+    let quiet = args.quiet;
+    let levels = levels::run(&packs, &settings, &|level: &Level| {
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if !quiet {
+            eprintln!(
+                "[{n}] {} {}: {} {} in {:.2} s",
+                level.pack,
+                level.name,
+                level.status,
+                level.moves.map_or(String::new(), |k| format!("K = {k}")),
+                level.seconds
+            );
+        }
+    })?;
+    if let Some(csv) = &args.csv {
+        let file =
+            AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
+        let mut writer = csv::Writer::from_writer(file);
+        for level in &levels {
+            writer.serialize(level)?;
+        }
+        writer
+            .into_inner()
+            .map_err(|e| e.into_error())?
+            .commit()
+            .with_context(|| format!("cannot write {}", csv.display()))?;
+    }
+    let mut out = std::io::stdout().lock();
+    report(&mut out, &levels, &settings, args.slowest)?;
+    let exit = if levels
+        .iter()
+        .any(|l| l.status == LevelStatus::Error.as_str())
+    {
+        Exit::Error
+    } else if levels
+        .iter()
+        .any(|l| l.status == LevelStatus::Budget.as_str())
+    {
+        Exit::Failures
+    } else {
+        Exit::Ok
+    };
+    Ok(exit)
+}
+
+fn report(
+    out: &mut impl Write,
+    levels: &[Level],
+    settings: &Settings,
+    slowest: usize,
+) -> Result<()> {
+    let limit = match (settings.budget.time_limit, settings.budget.max_states) {
+        (Some(t), Some(n)) => format!("{} s or {n} states", t.as_secs_f64()),
+        (Some(t), None) => format!("{} s", t.as_secs_f64()),
+        (None, Some(n)) => format!("{n} states"),
+        (None, None) => "no limit".to_string(),
+    };
+    writeln!(
+        out,
+        "engine {}, per level: {limit}, {} level(s) at once\n",
+        settings.engine.name,
+        settings
+            .threads
+            .map_or("all cores".to_string(), |n| n.to_string())
+    )?;
+    writeln!(
+        out,
+        "| pack | levels | minimal | budget | no solution | error | K < par | K = par | K > par | total s | max s | max peak MB |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")?;
+    for pack in levels::summarize(levels) {
+        let peak = pack
+            .max_peak_mb
+            .map_or("-".to_string(), |m| format!("{m:.0}"));
+        let name = if pack.name == "total" {
+            "**total**".to_string()
+        } else {
+            pack.name
+        };
+        writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.2} | {peak} |",
+            pack.levels,
+            pack.minimal,
+            pack.budget,
+            pack.no_solution,
+            pack.errors,
+            pack.below_par,
+            pack.at_par,
+            pack.above_par,
+            pack.seconds,
+            pack.max_seconds
+        )?;
+    }
+    let off_par: Vec<&Level> = levels
+        .iter()
+        .filter(|l| l.versus_par != "equal" && !l.versus_par.is_empty())
+        .collect();
+    if !off_par.is_empty() {
+        writeln!(
+            out,
+            "\nminimum solutions off par ({}; each replayed by the checker):",
+            off_par.len()
+        )?;
+        for level in off_par {
+            writeln!(
+                out,
+                "\n{} ({}): K = {}, par = {} ({} par)",
+                level.name,
+                level.pack,
+                level.moves.unwrap_or_default(),
+                level.par.unwrap_or_default(),
+                level.versus_par
+            )?;
+            writeln!(out, "{}", level.detail)?;
+        }
+    }
+    let unproven: Vec<&Level> = levels
+        .iter()
+        .filter(|l| {
+            l.status != LevelStatus::Minimal.as_str()
+                && l.status != LevelStatus::NoSolution.as_str()
+        })
+        .collect();
+    if !unproven.is_empty() {
+        writeln!(
+            out,
+            "\nlevels without a proven minimum ({}):",
+            unproven.len()
+        )?;
+        for level in unproven {
+            let detail = if level.status == LevelStatus::Error.as_str() {
+                format!(": {}", level.detail)
+            } else {
+                String::new()
+            };
+            writeln!(
+                out,
+                "  {} ({}): {}{detail}",
+                level.name, level.pack, level.status
+            )?;
+        }
+    }
+    let mut by_time: Vec<&Level> = levels.iter().collect();
+    by_time.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+    writeln!(out, "\nslowest levels:")?;
+    for level in by_time.into_iter().take(slowest) {
+        let moves = level
+            .moves
+            .map_or(level.status.to_string(), |k| format!("K = {k}"));
+        let par = level.par.map_or("?".to_string(), |p| p.to_string());
+        let peak = level
+            .peak_mb
+            .map_or(String::new(), |m| format!(", peak {m:.0} MB"));
+        writeln!(
+            out,
+            "  {:8.3} s  {} ({}): {moves}, par {par}, {} states{peak}",
+            level.seconds, level.name, level.pack, level.states
+        )?;
+    }
+    // With one level at a time the process peak was reset before each level.
+    let peak = levels
+        .iter()
+        .filter_map(|l| l.peak_mb)
+        .reduce(f64::max)
+        .or_else(levels::process_peak_mb);
+    if let Some(peak) = peak {
+        writeln!(out, "\npeak memory of the run: {peak:.0} MB")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,107 @@
+//! `gamebench validate GAME [FILE...]`: strict validation of judge inputs against the
+//! statement's constraints (the game's validator, see `gamebench::validate`).
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use gamebench::corpus;
+use gamebench::status::Exit;
+use gamebench::validate::InFile;
+
+use super::find_game;
+
+#[derive(Args)]
+pub struct ValidateArgs {
+    /// The game (see `gamebench list`).
+    pub game: String,
+    /// Judge input files, or folders searched recursively for `*.in` (default: stdin).
+    pub files: Vec<PathBuf>,
+    /// Print only the violations and the final count (no line per valid file).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Validates every file; prints each violation (`FILE: case K: line L: what (constraint: C)`)
+/// and one line per valid file on stdout, a total on stderr. Exit 0 when every file is valid,
+/// 3 when some file is invalid, 2 when some file cannot be read (the others are still
+/// validated).
+pub fn validate(args: ValidateArgs) -> Result<Exit> {
+    let game = find_game(&args.game)?;
+    let (mut valid, mut invalid, mut unreadable) = (0usize, 0usize, 0usize);
+    let mut inputs: Vec<Option<PathBuf>> = Vec::new();
+    if args.files.is_empty() {
+        inputs.push(None);
+    }
+    for path in &args.files {
+        if !path.is_dir() {
+            inputs.push(Some(path.clone()));
+            continue;
+        }
+        match corpus::discover(std::slice::from_ref(path), Some(game)) {
+            Ok(files) => inputs.extend(files.into_iter().map(|f| Some(f.path))),
+            Err(e) => {
+                eprintln!("gamebench: {e}");
+                unreadable += 1;
+            }
+        }
+    }
+    for input in &inputs {
+        let (bytes, name) = match read(input.as_ref()) {
+            Ok(read) => read,
+            Err(e) => {
+                eprintln!("gamebench: {e:#}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        let validation = game.validate(&bytes);
+        if validation.is_valid() {
+            valid += 1;
+            if !args.quiet {
+                println!("{name}: valid ({} cases)", validation.cases);
+            }
+            continue;
+        }
+        invalid += 1;
+        for violation in &validation.violations {
+            let shown = InFile {
+                file: &name,
+                violation,
+            };
+            println!("{shown}");
+        }
+        if validation.truncated {
+            println!(
+                "{name}: more violations not shown (the validator stops at {})",
+                validation.violations.len()
+            );
+        }
+    }
+    eprintln!("{valid} valid, {invalid} invalid, {unreadable} unreadable");
+    Ok(if unreadable > 0 {
+        Exit::Error
+    } else if invalid > 0 {
+        Exit::Invalid
+    } else {
+        Exit::Ok
+    })
+}
+
+fn read(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
+    match file {
+        Some(path) => Ok((
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
+            path.display().to_string(),
+        )),
+        None => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .context("cannot read stdin")?;
+            Ok((bytes, "<stdin>".to_string()))
+        }
+    }
+}

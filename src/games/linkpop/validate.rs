@@ -1,0 +1,231 @@
+//! The strict validator of Link and Pop judge inputs (RULES.md, "Validation"): the statement's
+//! format exactly, where the parser ([`super::parse_file`]) is lenient.
+//!
+//! It delimits cases as the parser does (a header line `n m`, then `n` rows; blank lines are
+//! skipped after being reported; after a broken case it resumes at the next line that is a
+//! header), so its case numbers are the parser's, and reports every violation on the way.
+
+use super::{MAX_SIDE, parse_token};
+use crate::validate::{
+    Line, Validation, Violation, check_line, end_line, lines, number, quoted, single_spaced,
+};
+
+/// The statement's limit on cases per file.
+pub const MAX_CASES: usize = 30;
+
+const CASES: &str = "the input contains no more than 30 test cases";
+const HEADER: &str = "the first line of each test case contains 2 integers n, m";
+const SIZE: &str = "1 <= n, m <= 30";
+const ROWS: &str = "n more lines, each containing m strings";
+const SPACES: &str = "strings separated by single spaces";
+const TOKEN: &str = "each string is two capital letters, the second one of U, D, L, R, S";
+const BLANK: &str = "there are no blank lines between test cases";
+const END: &str = "the input ends with a line of two 0s: 0 0";
+
+/// A line that is a header: exactly two numeric fields (any spacing); the resynchronisation
+/// point of the parser, and so of the validator.
+fn header_fields(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let mut fields = text
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|f| !f.is_empty());
+    let (n, m) = (fields.next()?, fields.next()?);
+    let numeric = |f: &[u8]| f.iter().all(u8::is_ascii_digit);
+    (fields.next().is_none() && numeric(n) && numeric(m)).then_some((n, m))
+}
+
+/// Validates a whole Link and Pop judge input.
+pub fn validate(input: &[u8]) -> Validation {
+    let lines = lines(input);
+    let mut out = Validation::default();
+    let mut i = 0;
+    let mut case = 0usize;
+    while !out.full() {
+        let current = (case > 0).then_some(case);
+        let Some(line) = lines.get(i) else {
+            out.push(Violation::new(
+                current,
+                end_line(&lines),
+                "the input ends without the line `0 0`",
+                END,
+            ));
+            break;
+        };
+        if line.is_blank() {
+            check_line(line, current, &mut out);
+            out.push(Violation::new(current, line.number, "a blank line", BLANK));
+            i += 1;
+            continue;
+        }
+        // The line's violations belong to the case it starts, or to the file when it turns
+        // out to be the terminator (fixed below).
+        let first = out.violations.len();
+        check_line(line, Some(case + 1), &mut out);
+        let Some((n, m)) = header_fields(line.text) else {
+            // The parser makes an (error) case of it: count it the same.
+            case += 1;
+            out.push(Violation::new(
+                Some(case),
+                line.number,
+                format!("expected a header `n m`, found {}", quoted(line.text)),
+                HEADER,
+            ));
+            i = resync(&lines, i + 1);
+            continue;
+        };
+        if let (_, Some(problem)) = single_spaced(line.text) {
+            out.push(Violation::new(Some(case + 1), line.number, problem, SPACES));
+        }
+        for field in [n, m] {
+            if let Err(e) = number(field) {
+                out.push(Violation::new(
+                    Some(case + 1),
+                    line.number,
+                    e.describe(field),
+                    HEADER,
+                ));
+            }
+        }
+        // The structure follows the parser's reading (leading zeros allowed, saturating), so
+        // that the cases are the parser's.
+        let (n, m) = (lenient(n), lenient(m));
+        if (n, m) == (0, 0) {
+            for violation in &mut out.violations[first..] {
+                violation.case = current;
+            }
+            if let Some(extra) = lines.get(i + 1) {
+                out.push(Violation::new(
+                    current,
+                    extra.number,
+                    format!("text after `0 0`: {}", quoted(extra.text)),
+                    END,
+                ));
+            }
+            break;
+        }
+        case += 1;
+        if case == MAX_CASES + 1 {
+            out.push(Violation::new(
+                Some(case),
+                line.number,
+                format!("case {case} starts here"),
+                CASES,
+            ));
+        }
+        let side = 1..=MAX_SIDE as u64;
+        if !(side.contains(&n) && side.contains(&m)) {
+            out.push(Violation::new(
+                Some(case),
+                line.number,
+                format!("board size {} x {}", quoted_number(n), quoted_number(m)),
+                SIZE,
+            ));
+            i = resync(&lines, i + 1);
+            continue;
+        }
+        i = rows(&lines, i + 1, case, n as usize, m as usize, &mut out);
+    }
+    out.cases = case;
+    out
+}
+
+/// A field of digits read as the parser reads it: saturating, leading zeros allowed.
+fn lenient(field: &[u8]) -> u64 {
+    field.iter().fold(0u64, |n, &d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    })
+}
+
+/// A saturated number for a message.
+fn quoted_number(n: u64) -> String {
+    if n == u64::MAX {
+        "(huge)".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// The next header line at or after `i` (or the end).
+fn resync(lines: &[Line<'_>], mut i: usize) -> usize {
+    while lines
+        .get(i)
+        .is_some_and(|l| header_fields(l.text).is_none())
+    {
+        i += 1;
+    }
+    i
+}
+
+/// Checks the `n` rows of case `case` starting at line index `i`; returns where the next case
+/// starts.
+fn rows(
+    lines: &[Line<'_>],
+    mut i: usize,
+    case: usize,
+    n: usize,
+    m: usize,
+    out: &mut Validation,
+) -> usize {
+    let mut row = 0;
+    while row < n {
+        let Some(line) = lines.get(i) else {
+            out.push(Violation::new(
+                Some(case),
+                end_line(lines),
+                format!("the input ends after {row} of the {n} rows"),
+                ROWS,
+            ));
+            return i;
+        };
+        check_line(line, Some(case), out);
+        if line.is_blank() {
+            out.push(Violation::new(
+                Some(case),
+                line.number,
+                "a blank line",
+                BLANK,
+            ));
+            i += 1;
+            continue;
+        }
+        if header_fields(line.text).is_some() {
+            out.push(Violation::new(
+                Some(case),
+                line.number,
+                format!(
+                    "a header {} where row {} of {n} is expected",
+                    quoted(line.text),
+                    row + 1
+                ),
+                ROWS,
+            ));
+            return i;
+        }
+        let (tokens, problem) = single_spaced(line.text);
+        if let Some(problem) = problem {
+            out.push(Violation::new(Some(case), line.number, problem, SPACES));
+        }
+        if tokens.len() != m {
+            out.push(Violation::new(
+                Some(case),
+                line.number,
+                format!("row {} has {} strings, not m = {m}", row + 1, tokens.len()),
+                ROWS,
+            ));
+        }
+        if let Some((k, bad)) = tokens
+            .iter()
+            .enumerate()
+            .find(|(_, t)| parse_token(t).is_none())
+        {
+            out.push(Violation::new(
+                Some(case),
+                line.number,
+                format!("string {} of row {} is {}", k + 1, row + 1, quoted(bad)),
+                TOKEN,
+            ));
+        }
+        row += 1;
+        i += 1;
+    }
+    i
+}

@@ -1,0 +1,406 @@
+//! The strict validator of Vexed judge inputs (RULES.md, "Validation"): the statement's format
+//! and board constraints, where the parser ([`super::parse_puzzles`]) is lenient (it takes any
+//! board of up to 128 cells, with or without walls, stable or not).
+//!
+//! It delimits puzzles as the parser does (a header, then the next `NR` lines as rows; after a
+//! broken puzzle it resumes at the next line that starts with a digit), so its case numbers are
+//! the parser's. The statement's promise of a solution of at most 11 moves is checked last, on
+//! the boards that pass every other check, by the `bitset` engine under a budget of
+//! [`SEARCH_STATES`] expanded boards (the bundled 9-11-move puzzles need at most about 1,000):
+//! a puzzle it proves unsolvable, solves in more than 11 moves, or cannot solve within the
+//! budget is reported.
+
+use super::{MAX_CELLS, bitset, parse_puzzles};
+use crate::game::{Budget, Verdict};
+use crate::validate::{Line, Validation, Violation, check_line, end_line, lines, number, quoted};
+
+/// The statement's limit on NR and NC.
+pub const MAX_SIDE: usize = 9;
+/// The statement's promise: "a solution requiring 11 or fewer moves".
+pub const MAX_MOVES: usize = 11;
+/// Boards the search that checks [`MAX_MOVES`] may expand per puzzle: a hundred times what
+/// the hardest bundled puzzles need, a bound on the validator's time (a fraction of a second).
+pub const SEARCH_STATES: u64 = 100_000;
+
+const HEADER: &str =
+    "a header line holds NR, NC and the puzzle's name, separated by one or more spaces";
+const NAME: &str = "the name is a string of characters terminated by the end of line";
+const SIZE: &str = "1 <= NR, NC <= 9";
+const ROW: &str = "NR rows of NC characters: # (wall), - (open space) or a capital letter";
+const WALLS: &str = "the outer walls on the left, right and bottom are part of the puzzle (#)";
+const STABLE: &str = "blocks are arranged in a stable pattern";
+const SOLVABLE: &str = "every puzzle has a solution (a letter with one block can never be removed)";
+const MOVES: &str =
+    "every input puzzle is guaranteed to have a solution requiring 11 or fewer moves";
+const BLANK: &str = "no blank lines (the statement has none)";
+const END: &str = "a puzzle with zero dimensions (0 0) marks the end of the input";
+
+const WALL: u8 = b'#';
+const EMPTY: u8 = b'-';
+
+/// What a header line says.
+enum Header<'a> {
+    /// `NR NC NAME` with NR and NC as the parser reads them.
+    Puzzle { rows: usize, cols: usize },
+    /// A zero size: the end of the input.
+    End { both_zero: bool },
+    /// Not a header at all.
+    Bad(&'a [u8]),
+}
+
+fn looks_like_header(text: &[u8]) -> bool {
+    text.trim_ascii_start()
+        .first()
+        .is_some_and(u8::is_ascii_digit)
+}
+
+/// Reads a header line, reporting its strict-format violations.
+fn header<'a>(line: &Line<'a>, case: Option<usize>, out: &mut Validation) -> Header<'a> {
+    let text = line.text;
+    if text.first().is_some_and(|b| b.is_ascii_whitespace()) {
+        out.push(Violation::new(
+            case,
+            line.number,
+            format!("a leading space in {}", quoted(text)),
+            HEADER,
+        ));
+    }
+    let mut rest = text.trim_ascii_start();
+    let mut values = [0usize; 2];
+    for value in &mut values {
+        let end = rest
+            .iter()
+            .position(|b| b.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let field = &rest[..end];
+        // The parser's reading decides the structure (a number that fits a usize).
+        let Some(lenient) = std::str::from_utf8(field)
+            .ok()
+            .and_then(|f| f.parse::<usize>().ok())
+        else {
+            return Header::Bad(text);
+        };
+        if let Err(e) = number(field) {
+            out.push(Violation::new(case, line.number, e.describe(field), HEADER));
+        }
+        *value = lenient;
+        let after = &rest[end..];
+        if after.first().is_some_and(|&b| b != b' ') {
+            out.push(Violation::new(
+                case,
+                line.number,
+                format!("white space other than spaces in {}", quoted(text)),
+                HEADER,
+            ));
+        }
+        rest = after.trim_ascii_start();
+    }
+    let [rows, cols] = values;
+    if rows == 0 || cols == 0 {
+        return Header::End {
+            both_zero: rows == 0 && cols == 0,
+        };
+    }
+    if rest.is_empty() {
+        out.push(Violation::new(
+            case,
+            line.number,
+            format!("no name in {}", quoted(text)),
+            NAME,
+        ));
+    } else if rest.last().is_some_and(|b| b.is_ascii_whitespace()) {
+        out.push(Violation::new(
+            case,
+            line.number,
+            format!("a trailing space in {}", quoted(text)),
+            NAME,
+        ));
+    }
+    Header::Puzzle { rows, cols }
+}
+
+/// The next line at or after `i` that starts like a header.
+fn resync(lines: &[Line<'_>], mut i: usize) -> usize {
+    while lines.get(i).is_some_and(|l| !looks_like_header(l.text)) {
+        i += 1;
+    }
+    i
+}
+
+/// Validates a whole Vexed judge input.
+pub fn validate(input: &[u8]) -> Validation {
+    let lines = lines(input);
+    let mut out = Validation::default();
+    let mut i = 0;
+    let mut case = 0usize;
+    // Per case (0-based), whether its board passed every check but the search.
+    let mut searchable: Vec<bool> = Vec::new();
+    while !out.full() {
+        searchable.resize(case, false);
+        let current = (case > 0).then_some(case);
+        let Some(line) = lines.get(i) else {
+            out.push(Violation::new(
+                current,
+                end_line(&lines),
+                "the input ends without the line `0 0 END`",
+                END,
+            ));
+            break;
+        };
+        if line.is_blank() {
+            check_line(line, current, &mut out);
+            out.push(Violation::new(current, line.number, "a blank line", BLANK));
+            i += 1;
+            continue;
+        }
+        // The line's violations belong to the puzzle it starts, or to the file when it is
+        // the end marker (fixed below).
+        let first = out.violations.len();
+        check_line(line, Some(case + 1), &mut out);
+        match header(line, Some(case + 1), &mut out) {
+            Header::Bad(text) => {
+                // The parser makes an (error) case of it: count it the same.
+                case += 1;
+                out.push(Violation::new(
+                    Some(case),
+                    line.number,
+                    format!("expected a header `NR NC NAME`, found {}", quoted(text)),
+                    HEADER,
+                ));
+                i = resync(&lines, i + 1);
+            }
+            Header::End { both_zero } => {
+                for violation in &mut out.violations[first..] {
+                    violation.case = current;
+                }
+                if !both_zero {
+                    out.push(Violation::new(
+                        current,
+                        line.number,
+                        format!("{} has one zero size", quoted(line.text)),
+                        END,
+                    ));
+                }
+                if let Some(extra) = lines.get(i + 1) {
+                    out.push(Violation::new(
+                        current,
+                        extra.number,
+                        format!("text after the end marker: {}", quoted(extra.text)),
+                        END,
+                    ));
+                }
+                break;
+            }
+            Header::Puzzle { rows, cols } => {
+                case += 1;
+                let sides = 1..=MAX_SIDE;
+                if !(sides.contains(&rows) && sides.contains(&cols)) {
+                    out.push(Violation::new(
+                        Some(case),
+                        line.number,
+                        format!("board size {rows} x {cols}"),
+                        SIZE,
+                    ));
+                }
+                if rows.saturating_mul(cols) > MAX_CELLS {
+                    // The parser reads no rows of such a board: resume as it does.
+                    i = resync(&lines, i + 1);
+                    continue;
+                }
+                let end = (i + 1 + rows).min(lines.len());
+                let before = out.violations.len();
+                let good = board(&lines[i + 1..end], line, case, rows, cols, &mut out);
+                searchable.resize(case, false);
+                searchable[case - 1] = out.violations[before..]
+                    .iter()
+                    .all(|v| v.case != Some(case));
+                i = end;
+                if !good {
+                    i = resync(&lines, i);
+                }
+            }
+        }
+    }
+    out.cases = case;
+    if searchable.iter().any(|&s| s) && !out.full() {
+        check_moves(input, &searchable, &mut out);
+    }
+    out
+}
+
+/// The promise of a solution within [`MAX_MOVES`], for the puzzles marked `searchable` (by
+/// 0-based case, the parser's numbering).
+fn check_moves(input: &[u8], searchable: &[bool], out: &mut Validation) {
+    let budget = Budget {
+        max_states: Some(SEARCH_STATES),
+        ..Budget::UNLIMITED
+    };
+    for (index, parsed) in parse_puzzles(input).iter().enumerate() {
+        let (Some(true), Ok(puzzle)) = (searchable.get(index), &parsed.case) else {
+            continue;
+        };
+        let case = Some(index + 1);
+        let found = match bitset::solve(puzzle, &budget) {
+            Err(e) => Some(e.message),
+            Ok(outcome) => match (outcome.verdict, &outcome.answer) {
+                (Verdict::Solved, Some(moves)) if moves.len() <= MAX_MOVES => None,
+                (Verdict::Solved, Some(moves)) => {
+                    Some(format!("the minimum solution has {} moves", moves.len()))
+                }
+                (Verdict::Budget, _) => Some(format!(
+                    "no solution found within {SEARCH_STATES} search states"
+                )),
+                _ => Some("the puzzle has no solution".to_string()),
+            },
+        };
+        if let Some(found) = found
+            && !out.push(Violation::new(case, parsed.line, found, MOVES))
+        {
+            return;
+        }
+    }
+}
+
+/// Checks the rows of puzzle `case` (the lines after its header, at most `rows` of them);
+/// false when the board could not be read (the parser resynchronises then).
+fn board(
+    text: &[Line<'_>],
+    header: &Line<'_>,
+    case: usize,
+    rows: usize,
+    cols: usize,
+    out: &mut Validation,
+) -> bool {
+    let at = Some(case);
+    let mut cells: Vec<&[u8]> = Vec::with_capacity(rows);
+    let mut readable = true;
+    for (r, line) in text.iter().enumerate() {
+        check_line(line, at, out);
+        let row = line.text;
+        if row.len() != cols {
+            out.push(Violation::new(
+                at,
+                line.number,
+                format!(
+                    "row {r} is {} ({} characters, NC = {cols})",
+                    quoted(row),
+                    row.len()
+                ),
+                ROW,
+            ));
+            readable = false;
+        } else if let Some(c) = row
+            .iter()
+            .position(|&b| !(b == WALL || b == EMPTY || b.is_ascii_uppercase()))
+        {
+            out.push(Violation::new(
+                at,
+                line.number,
+                format!("row {r}, column {c} is {}", quoted(&row[c..=c])),
+                ROW,
+            ));
+            readable = false;
+        }
+        cells.push(row);
+    }
+    if text.len() < rows {
+        let line = text.last().map_or(header.number, |l| l.number) + 1;
+        out.push(Violation::new(
+            at,
+            line,
+            format!(
+                "the input ends after {} of the NR = {rows} rows",
+                text.len()
+            ),
+            ROW,
+        ));
+        return false;
+    }
+    if readable {
+        board_rules(text, &cells, case, out);
+    }
+    readable
+}
+
+/// The constraints on a well-formed board: outer walls, a stable pattern, every letter at
+/// least twice.
+fn board_rules(text: &[Line<'_>], cells: &[&[u8]], case: usize, out: &mut Validation) {
+    let at = Some(case);
+    let rows = cells.len();
+    let cols = cells[0].len();
+    let line = |r: usize| text[r].number;
+    for (r, row) in cells.iter().enumerate() {
+        for c in [0, cols - 1] {
+            if row[c] != WALL {
+                out.push(Violation::new(
+                    at,
+                    line(r),
+                    format!(
+                        "row {r}, column {c} is {}, not an outer wall",
+                        quoted(&row[c..=c])
+                    ),
+                    WALLS,
+                ));
+            }
+        }
+    }
+    if let Some(c) = cells[rows - 1].iter().position(|&b| b != WALL) {
+        out.push(Violation::new(
+            at,
+            line(rows - 1),
+            format!(
+                "the bottom row has {} at column {c}",
+                quoted(&cells[rows - 1][c..=c])
+            ),
+            WALLS,
+        ));
+    }
+    let mut count = [0usize; 26];
+    let mut first_line = [0usize; 26];
+    for (r, row) in cells.iter().enumerate() {
+        for (c, &cell) in row.iter().enumerate() {
+            if !cell.is_ascii_uppercase() {
+                continue;
+            }
+            let letter = usize::from(cell - b'A');
+            count[letter] += 1;
+            if first_line[letter] == 0 {
+                first_line[letter] = line(r);
+            }
+            if r + 1 < rows && cells[r + 1][c] == EMPTY {
+                out.push(Violation::new(
+                    at,
+                    line(r),
+                    format!("block {} at ({r},{c}) has nothing under it", cell as char),
+                    STABLE,
+                ));
+            }
+            let right = (c + 1 < cols).then(|| row[c + 1]);
+            let below = (r + 1 < rows).then(|| cells[r + 1][c]);
+            if right == Some(cell) || below == Some(cell) {
+                out.push(Violation::new(
+                    at,
+                    line(r),
+                    format!(
+                        "two blocks {} touch at ({r},{c}) and would be removed",
+                        cell as char
+                    ),
+                    STABLE,
+                ));
+            }
+        }
+    }
+    for (letter, &n) in count.iter().enumerate() {
+        if n == 1 {
+            out.push(Violation::new(
+                at,
+                first_line[letter],
+                format!(
+                    "letter {} has a single block",
+                    (b'A' + letter as u8) as char
+                ),
+                SOLVABLE,
+            ));
+        }
+    }
+}
