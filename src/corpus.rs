@@ -49,9 +49,16 @@ impl CaseFile {
         self.path.with_extension(OUTPUT_EXTENSION)
     }
 
-    /// The path as shown in reports and the CSV (forward slashes on every platform).
+    /// The path as shown in messages (forward slashes on every platform): one that opens.
     pub fn display(&self) -> String {
         self.path.to_string_lossy().replace('\\', "/")
+    }
+
+    /// The file's name in the CSV's `file` column and the summary: its path relative to the
+    /// path named on the command line (forward slashes), so that CSVs of runs started from
+    /// different folders join.
+    pub fn row_name(&self) -> String {
+        self.relative.to_string_lossy().replace('\\', "/")
     }
 }
 

@@ -282,6 +282,20 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// A judge input holding this case alone, whose judge output is exactly the block this case
+    /// has in a whole file's output: lets `run --case-timeout` run an external program case by
+    /// case. `None` (the default) when the output numbers its cases (`Case 3:`), so a case run
+    /// alone would print another block.
+    fn case_input(_case: &Self::Case) -> Option<String> {
+        None
+    }
+
+    /// The case's size as one number, for plots and scaling fits (the CSV's `cells` column):
+    /// board cells, turns, selections, whatever the engines' cost grows with.
+    fn cells(_case: &Self::Case) -> Option<u64> {
+        None
+    }
+
     /// Accepts or rejects `actual` as the output of `case`, given the `expected` block.
     /// The default is byte equality; Vexed overrides it (any minimum solution is accepted).
     fn check(_case: &Self::Case, expected: &str, actual: &str) -> CheckResult {
@@ -356,6 +370,8 @@ pub struct ParsedCase {
     pub line: usize,
     pub label: String,
     pub size: String,
+    /// See [`Rules::cells`].
+    pub cells: Option<u64>,
     pub case: Result<Box<dyn Any + Send + Sync>, CaseError>,
 }
 
@@ -402,8 +418,19 @@ pub trait Game: Send + Sync {
         case: &(dyn Any + Send + Sync),
         budget: &Budget,
     ) -> Result<Solved, CaseError>;
+    /// Runs engine `id` on a case `repeats` times in a row and returns the time of the whole
+    /// batch (the engine calls, their answers discarded): for cases too short to time alone.
+    fn time_repeated(
+        &self,
+        id: EngineId,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+        repeats: u32,
+    ) -> Duration;
     fn split_output(&self, output: &str) -> Vec<String>;
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
+    /// See [`Rules::case_input`].
+    fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String>;
     /// The testlib-like verdict on `actual` given the `expected` block: accepted (`Ok`), or
     /// checker failure when the expected block is not well formed ([`Rules::well_formed`]),
     /// presentation error when only white space stands between `actual` and acceptance
@@ -486,6 +513,17 @@ impl EngineRef {
     /// Whether this is its game's default engine.
     pub fn is_default(&self) -> bool {
         self.id == self.game.default_engine_id()
+    }
+
+    /// Times `repeats` calls on a case parsed by this engine's game (see
+    /// [`Game::time_repeated`]).
+    pub fn time_repeated(
+        &self,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+        repeats: u32,
+    ) -> Duration {
+        self.game.time_repeated(self.id, case, budget, repeats)
     }
 
     /// Solves a case parsed by this engine's game (see [`Game::solve`]).
@@ -621,6 +659,7 @@ where
                 line: p.line,
                 label: p.label,
                 size: p.size,
+                cells: p.case.as_ref().ok().and_then(R::cells),
                 case: p.case.map(|c| Box::new(c) as Box<dyn Any + Send + Sync>),
             })
             .collect()
@@ -652,11 +691,31 @@ where
             elapsed,
         })
     }
+    fn time_repeated(
+        &self,
+        id: EngineId,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+        repeats: u32,
+    ) -> Duration {
+        let engine = &R::ENGINES[id.0];
+        let case = downcast::<R>(case);
+        let start = Instant::now();
+        for _ in 0..repeats {
+            // black_box: the answer is used and the case is not known to be the same each time,
+            // so no call is optimised away or hoisted out of the loop.
+            let _ = std::hint::black_box((engine.solve)(std::hint::black_box(case), budget));
+        }
+        start.elapsed()
+    }
     fn split_output(&self, output: &str) -> Vec<String> {
         R::split_output(output)
     }
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult {
         R::check(downcast::<R>(case), expected, actual)
+    }
+    fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String> {
+        R::case_input(downcast::<R>(case))
     }
     fn judge_output(
         &self,

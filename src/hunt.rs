@@ -165,9 +165,8 @@ impl Measurer<'_> {
                     return Err(HuntError::WorkOfProgram(program.name.clone()));
                 }
                 for _ in 0..runs {
-                    let ran =
-                        external::run(&program.command, input.text.as_bytes(), config.timeout)
-                            .map_err(|e| failed(e.to_string()))?;
+                    let ran = external::run(program, input.text.as_bytes(), config.timeout)
+                        .map_err(|e| failed(e.to_string()))?;
                     samples.push(ran.elapsed.as_nanos() as u64);
                 }
             }

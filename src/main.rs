@@ -21,7 +21,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => cli::solve(args),
-        Command::Run(args) => cli::run(args),
+        Command::Run(args) => cli::run(*args),
         Command::Gen(args) => cli::gen_corpus(args),
         Command::Check(args) => cli::check(args),
         Command::Validate(args) => cli::validate(args),
@@ -30,6 +30,7 @@ fn main() {
         Command::Stress(args) => cli::stress(args),
         Command::Hunt(args) => cli::hunt(args),
         Command::Merge(args) => cli::shards::merge(args),
+        Command::Sweep(args) => cli::sweep(*args),
         Command::Completions { shell } => cli::completions(shell),
         Command::Man => cli::man(),
     };

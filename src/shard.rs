@@ -57,6 +57,7 @@ use crate::runner::{
     CaseFilter, Config, CsvSink, EngineTable, FileResults, RecordSink, RunError, RunOutcome, Sink,
     SinkError,
 };
+use crate::status::Exit;
 
 /// The name of the partition rule, as recorded in manifests.
 pub const RULE: &str = "case-position-mod-n";
@@ -362,7 +363,7 @@ impl RowsHasher {
 
     fn close_case(&mut self) {
         if let Some((_, _, worst)) = self.last.take()
-            && worst != Status::Ok
+            && worst.exit() != Exit::Ok
         {
             self.failures += 1;
         }
@@ -389,7 +390,7 @@ pub struct Manifest {
     /// Cases of this shard, and the hash of their keys as written in the CSV ([`rows_hash`]).
     pub shard_cases: usize,
     pub shard_hash: String,
-    /// Cases of this shard whose worst status is not `ok`.
+    /// Cases of this shard whose worst status is a failure (not `ok` or `unchecked`).
     pub failures: usize,
     /// The engines as requested (empty = each game's default), so `merge` can refuse to mix
     /// shards run with different engines.
@@ -408,7 +409,7 @@ pub struct Manifest {
     pub end: String,
 }
 
-/// Cases of `rows` whose worst status is not `ok`.
+/// Cases of `rows` whose worst status is a failure (not `ok` or `unchecked`).
 pub fn failures(rows: &[Row]) -> usize {
     let mut worst: HashMap<(&str, &str, usize), Status> = HashMap::new();
     for row in rows {
@@ -417,7 +418,7 @@ pub fn failures(rows: &[Row]) -> usize {
             .or_insert(row.status);
         *entry = entry.worst(row.status);
     }
-    worst.values().filter(|&&s| s != Status::Ok).count()
+    worst.values().filter(|s| s.exit() != Exit::Ok).count()
 }
 
 /// This machine's name (for manifests): the kernel's hostname, else `$HOSTNAME`, else `unknown`.
@@ -683,8 +684,9 @@ impl Plan {
             .build()
             .map_err(RunError::from)?;
         let list = Arc::new(pool.install(|| CaseList::of(files)));
-        let engines = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines)
-            .map_err(RunError::from)?;
+        let engines =
+            EngineTable::resolve(files.iter().map(|f| f.game), &config.engines, &config.shell)
+                .map_err(RunError::from)?;
         let attempt = Attempt {
             list_hash: list.hash.clone(),
             shard: self.shard,
@@ -696,7 +698,7 @@ impl Plan {
         let position: HashMap<String, usize> = files
             .iter()
             .enumerate()
-            .map(|(i, f)| (f.display(), i))
+            .map(|(i, f)| (f.row_name(), i))
             .collect();
         let mine = |file: &str, case: usize| -> bool {
             let Some(&f) = position.get(file) else {
@@ -913,7 +915,7 @@ impl CaseFilter for ShardFilter {
             && (self.done.is_empty()
                 || !self
                     .done
-                    .contains(&(file.display(), case + 1, engine.to_string())))
+                    .contains(&(file.row_name(), case + 1, engine.to_string())))
     }
 }
 
@@ -968,7 +970,7 @@ impl Sink for PlanSink<'_> {
         self.journaled
             .retain(|&(position, _)| position != results.position);
         self.journal(&fresh)?;
-        let rows: Vec<Row> = match self.carried.remove(&results.file.display()) {
+        let rows: Vec<Row> = match self.carried.remove(&results.file.row_name()) {
             None => results.rows.to_vec(),
             Some(mut rows) => {
                 let order: Vec<String> = self
@@ -1115,7 +1117,7 @@ mod tests {
         assert_eq!(wanted, [(0, 1), (2, 0)]);
         // A (case, engine) done before is not wanted again; another engine still is.
         let resumed = ShardFilter {
-            done: HashSet::from([("root/a.in".to_string(), 2, "table".to_string())]),
+            done: HashSet::from([("a.in".to_string(), 2, "table".to_string())]),
             ..filter
         };
         assert!(!resumed.wants(0, &files[0], 1, "table"));

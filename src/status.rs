@@ -12,25 +12,33 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
-    /// Solved (and, with `--check`, accepted).
+    /// Solved, and the output was compared with something (the expected `.out` under
+    /// `--check`, or the baseline engine's output) and accepted.
     Ok,
+    /// Solved, but the output was compared with nothing (one engine, no `--check`): no verdict.
+    /// Not a failure (exit code 0), but not `ok` either.
+    Unchecked,
     /// The engine proved there is no answer.
     Unsolved,
     /// Rejected by the check against the expected output or the baseline engine.
     Mismatch,
     /// The engine's budget ran out.
     Budget,
+    /// An external program passed its per-case time limit (`--case-timeout`) and was killed.
+    Timeout,
     /// The case could not be read or played (malformed input) or the engine failed.
     Error,
 }
 
 impl Status {
     /// Every status, from the least to the most severe.
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 7] = [
         Status::Ok,
+        Status::Unchecked,
         Status::Unsolved,
         Status::Mismatch,
         Status::Budget,
+        Status::Timeout,
         Status::Error,
     ];
 
@@ -39,17 +47,21 @@ impl Status {
     /// keeps the more severe one:
     /// - `error` is worst: nothing the engine produced can be trusted, and it is the only
     ///   status with exit code 2;
-    /// - `budget` next: the engine gave no answer, so a failed check of its output is a
+    /// - `timeout` next: the program was killed, so whatever it printed is incomplete;
+    /// - `budget`: the engine gave no answer, so a failed check of its output is a
     ///   consequence of the stop, not a second finding;
     /// - `mismatch`: an answer that is wrong;
-    /// - `unsolved`: a claim that no answer exists, which stands unless a check rejects it.
+    /// - `unsolved`: a claim that no answer exists, which stands unless a check rejects it;
+    /// - `unchecked`: an answer nobody looked at, which any finding replaces; not a failure.
     pub const fn severity(self) -> u8 {
         match self {
             Status::Ok => 0,
-            Status::Unsolved => 1,
-            Status::Mismatch => 2,
-            Status::Budget => 3,
-            Status::Error => 4,
+            Status::Unchecked => 1,
+            Status::Unsolved => 2,
+            Status::Mismatch => 3,
+            Status::Budget => 4,
+            Status::Timeout => 5,
+            Status::Error => 6,
         }
     }
 
@@ -65,8 +77,10 @@ impl Status {
     /// The exit code a run whose worst case has this status ends with.
     pub const fn exit(self) -> Exit {
         match self {
-            Status::Ok => Exit::Ok,
-            Status::Unsolved | Status::Mismatch | Status::Budget => Exit::Failures,
+            Status::Ok | Status::Unchecked => Exit::Ok,
+            Status::Unsolved | Status::Mismatch | Status::Budget | Status::Timeout => {
+                Exit::Failures
+            }
             Status::Error => Exit::Error,
         }
     }
@@ -78,6 +92,8 @@ impl Status {
             Status::Error => "error",
             Status::Unsolved => "unsolved",
             Status::Budget => "budget",
+            Status::Unchecked => "unchecked",
+            Status::Timeout => "timeout",
         }
     }
 }
@@ -86,8 +102,8 @@ impl Status {
 ///
 /// | code | meaning |
 /// |---|---|
-/// | 0 | every case ok (`validate`: every file valid; `check`: every output accepted) |
-/// | 1 | some case `mismatch`, `unsolved` or `budget`; `check`: a wrong answer |
+/// | 0 | every case `ok` or `unchecked` (`validate`: every file valid; `check`: every output accepted) |
+/// | 1 | some case `mismatch`, `unsolved`, `budget` or `timeout`; `check`: a wrong answer |
 /// | 2 | some case `error`, or a usage / I/O error |
 /// | 3 | `validate`: some input breaks the statement's constraints; `merge`: shards incomplete |
 /// | 4 | `check`: a presentation error (differs from an accepted answer in white space only) |
@@ -98,9 +114,9 @@ impl Status {
 /// codes 2 and 3 were taken by gamebench's error and invalid-input meanings, hence 4 and 5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
-    /// Every case ok.
+    /// Every case `ok` or `unchecked`.
     Ok,
-    /// Some case is `mismatch`, `unsolved` or `budget` (`check`: a wrong answer).
+    /// Some case is `mismatch`, `unsolved`, `budget` or `timeout` (`check`: a wrong answer).
     Failures,
     /// Some case is `error`, or the command could not do its work (bad option, unreadable
     /// file, a program that cannot start).
@@ -180,6 +196,12 @@ mod tests {
         assert_eq!(Exit::of([Status::Budget, Status::Error]), Exit::Error);
         assert_eq!(Exit::of([Status::Error, Status::Budget]), Exit::Error);
         assert_eq!(Exit::Failures.code(), 1);
+        assert_eq!(Exit::of([Status::Unchecked, Status::Ok]), Exit::Ok);
+        assert_eq!(
+            Exit::of([Status::Unchecked, Status::Timeout]),
+            Exit::Failures
+        );
+        assert_eq!(Status::Unchecked.worst(Status::Mismatch), Status::Mismatch);
         assert_eq!(Exit::ShardsIncomplete.code(), 3);
         assert_eq!(Exit::Invalid.code(), 3);
         assert_eq!(Exit::PresentationError.code(), 4);

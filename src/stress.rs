@@ -214,7 +214,7 @@ impl<'a> Judge<'a> {
                 false,
             )),
             EngineSpec::External(program) => {
-                match external::run(&program.command, input.text.as_bytes(), self.timeout) {
+                match external::run(program, input.text.as_bytes(), self.timeout) {
                     Ok(ran) => {
                         let text = String::from_utf8_lossy(&ran.stdout);
                         let blocks = self.game.split_output(&text);

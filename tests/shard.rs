@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use gamebench::results::{Row, read_csv};
+use gamebench::results::{Row, Timing, read_csv};
 use gamebench::shard::Manifest;
 
 fn gamebench() -> Command {
@@ -65,10 +65,17 @@ fn rows(path: &Path) -> Vec<Row> {
     read_csv(std::fs::File::open(path).unwrap()).unwrap()
 }
 
-/// Rows without their times, which are the only thing two runs may disagree on.
+/// Rows without their measurements, which are the only thing two runs may disagree on: the
+/// time, whether a short case was timed by repetition (and how many calls a batch took), an
+/// external program's CPU times and memory.
 fn untimed(mut rows: Vec<Row>) -> Vec<Row> {
     for row in &mut rows {
         row.time_ns = None;
+        if row.timing == Timing::CaseRepeated {
+            row.timing = Timing::Case;
+        }
+        row.repeats = None;
+        (row.user_ns, row.sys_ns, row.memory_kb) = (None, None, None);
     }
     rows
 }

@@ -101,7 +101,7 @@ fn reproduces(game: &str, script: &str, finding: &Finding) {
         &Budget::UNLIMITED,
     )
     .output();
-    let ran = gamebench::external::run(
+    let ran = gamebench::external::run_shell(
         &wrong(script),
         finding.minimal.text.as_bytes(),
         Duration::from_secs(60),

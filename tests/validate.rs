@@ -904,7 +904,8 @@ fn run_validate_makes_invalid_cases_errors_and_solves_the_rest() {
     assert_eq!(out.status.code(), Some(2), "an error case: exit 2");
     let rows = gamebench::results::read_csv(std::fs::File::open(&csv).unwrap()).unwrap();
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0].status, gamebench::status::Status::Ok);
+    // Solved but compared with nothing (one engine, no --check): unchecked, not ok.
+    assert_eq!(rows[0].status, gamebench::status::Status::Unchecked);
     assert_eq!(rows[1].status, gamebench::status::Status::Error);
     assert!(
         rows[1]

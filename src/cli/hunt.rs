@@ -91,7 +91,11 @@ impl Args for HuntArgs {
 /// `gamebench hunt GAME -e ENGINE ...`.
 pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let o = &args.options;
-    let mut engines = resolve_engines(args.game, std::slice::from_ref(&o.engine))?;
+    let mut engines = resolve_engines(
+        args.game,
+        std::slice::from_ref(&o.engine),
+        &gamebench::external::Shell::default(),
+    )?;
     let Some(engine) = engines.pop().filter(|_| engines.is_empty()) else {
         bail!("hunt takes one engine, not `all`");
     };

@@ -8,6 +8,7 @@ mod levels;
 mod run;
 pub mod shards;
 mod stress;
+mod sweep;
 mod validate;
 
 use std::path::PathBuf;
@@ -25,6 +26,7 @@ pub use judge::{check, gen_corpus, list, solve};
 pub use levels::levels;
 pub use run::run;
 pub use stress::stress;
+pub use sweep::sweep;
 pub use validate::{ValidateArgs, validate};
 
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
@@ -41,7 +43,7 @@ pub enum Command {
     /// Judge mode: read a judge input (FILE or stdin), write the judge output to stdout.
     Solve(SolveArgs),
     /// Solve every case under PATH... in parallel; write outputs, CSV rows and a summary.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
     Gen(gamebench::generate::GenArgs),
     /// Validate judge inputs strictly against the statement (exit 0 valid, 3 invalid).
@@ -60,6 +62,9 @@ pub enum Command {
     Hunt(hunt::HuntArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
     Merge(shards::MergeArgs),
+    /// How cost grows with size: generate a corpus per point (board size or a generator
+    /// option), run every engine, fit time ~ cells^k per engine, plot it.
+    Sweep(Box<sweep::SweepArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
         /// The shell.
@@ -84,12 +89,14 @@ pub fn man() -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// The game called `name`, or an error listing the games.
+/// The game called `name`, or an error suggesting the nearest and listing the games.
 pub fn find_game(name: &str) -> Result<&'static dyn Game> {
     registry::find(name).with_context(|| {
+        let names = registry::names();
         format!(
-            "unknown game {name:?} (games: {})",
-            registry::names().join(", ")
+            "unknown game {name:?}{} (games: {})",
+            gamebench::suggest::did_you_mean(name, names.iter().copied()),
+            names.join(", ")
         )
     })
 }
@@ -128,9 +135,23 @@ pub struct RunArgs {
     /// the game's fastest).
     #[arg(long = "engine", short = 'e', value_name = "NAME")]
     pub engines: Vec<String>,
-    /// Time limit of one external program run (one file), in seconds.
+    /// Time limit of one external program run (one file), in seconds; a program killed at it
+    /// gets status `timeout` on the file's cases.
     #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
     pub timeout: f64,
+    /// Per-case time limit of external programs, in seconds: a one-case file (Yut) runs under
+    /// it, and a file of a game whose output does not number its cases (Vexed) runs case by
+    /// case, each killed at the limit (status `timeout`); other files run whole under
+    /// --timeout.
+    #[arg(long, value_name = "SECONDS")]
+    pub case_timeout: Option<f64>,
+    /// How external programs are started: `sh` (default: `sh -c COMMAND`), another shell, or
+    /// `none` (the command split into words and run directly, without a shell's start-up).
+    #[arg(long, value_name = "SHELL")]
+    pub shell: Option<gamebench::external::Shell>,
+    /// Same as `--shell none`.
+    #[arg(short = 'N', conflicts_with = "shell")]
+    pub no_shell: bool,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
@@ -160,6 +181,11 @@ pub struct RunArgs {
     /// Timed runs of each case (the CSV keeps every run; the summary uses the median).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
+    /// Time every case alone, however short (by default a case under 10 µs is timed by
+    /// repetition: batches of calls lasting at least 10 µs, divided by the calls). Faster on
+    /// corpora of tiny cases; cases under 1 µs are then flagged as rough.
+    #[arg(long)]
+    pub no_repeat: bool,
     /// Engine the others are compared with and timed against.
     #[arg(long, default_value = "reference", value_name = "NAME")]
     pub baseline: String,
@@ -169,12 +195,21 @@ pub struct RunArgs {
     /// Export the summary (and the slowest cases) as JSON (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
+    /// With --export-json: add every case's raw run times (`samples`).
+    #[arg(long, requires = "export_json")]
+    pub samples: bool,
     /// Export the summary as a Markdown table (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
-    /// Draw per-engine box plots of the case times (log scale) to an SVG file.
+    /// Export the summary as CSV, one line per game and engine (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
+    /// Draw per-engine box plots of the time per case (log scale) to an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Draw the time per case against the case's size (`cells`), log-log, to an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot_scaling: Option<PathBuf>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Instant, SystemTime};
 
 use anyhow::{Context, Result};
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -11,7 +12,11 @@ use signal_hook::flag;
 
 use gamebench::atomic::AtomicFile;
 use gamebench::corpus;
-use gamebench::export::{self, BoxPlot, Exporter, Json, Markdown, Report};
+use gamebench::export::{
+    self, BoxPlot, Exporter, Json, Markdown, Report, ScalingPlot, SummaryCsv, require_svg,
+};
+use gamebench::external::{self, Shell};
+use gamebench::meta::{self, RunMeta};
 use gamebench::results::{self, Record};
 use gamebench::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
 use gamebench::status::Exit;
@@ -53,8 +58,22 @@ fn catch_signals() -> Result<Signals> {
     Ok(signals)
 }
 
+/// The shell external programs run through (`--shell`, `-N`).
+pub fn shell_of(shell: &Option<Shell>, no_shell: bool) -> Shell {
+    if no_shell {
+        Shell::None
+    } else {
+        shell.clone().unwrap_or_default()
+    }
+}
+
 pub fn run(args: RunArgs) -> Result<Exit> {
+    let started = (SystemTime::now(), Instant::now());
     let signals = catch_signals()?;
+    for plot in [&args.plot, &args.plot_scaling].into_iter().flatten() {
+        require_svg(plot).map_err(anyhow::Error::msg)?;
+    }
+    let shell = shell_of(&args.shell, args.no_shell);
     let game = args.game.as_deref().map(find_game).transpose()?;
     let files = corpus::discover(&args.paths, game)?;
     let config = Config {
@@ -71,8 +90,14 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         show_problems: !args.quiet,
         warmup: args.warmup,
         runs: args.runs,
+        repeat_short: !args.no_repeat,
         baseline: args.baseline.clone(),
         timeout: positive_seconds("--timeout", args.timeout)?,
+        shell: shell.clone(),
+        case_timeout: args
+            .case_timeout
+            .map(|s| positive_seconds("--case-timeout", s))
+            .transpose()?,
         keep_outputs: args.out_dir.is_some(),
         select: None,
         stop: signals.stop.clone(),
@@ -88,7 +113,9 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             "JSON export",
         ),
         (args.export_markdown.as_ref(), &Markdown, "Markdown export"),
+        (args.export_csv.as_ref(), &SummaryCsv, "CSV export"),
         (args.plot.as_ref(), &BoxPlot, "plot"),
+        (args.plot_scaling.as_ref(), &ScalingPlot, "scaling plot"),
     ]
     .into_iter()
     .filter_map(|(path, exporter, what)| path.map(|p| (p, exporter, what)))
@@ -96,13 +123,14 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     for (path, _, _) in &exports {
         preflight(path)?;
     }
+    // Engines (and external programs) are checked now, before any file is read or run.
+    let table = runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines, &shell)?;
+    let startup = calibrate(&table);
     let (outcome, records) = match &plan {
         Some(plan) => plan.run(&files, &config)?,
         None => {
             let mut csv = args.csv.as_deref().map(CsvSink::create).transpose()?;
-            let several =
-                runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines)?
-                    .several_names();
+            let several = table.several_names();
             let mut out_dir = args.out_dir.as_deref().map(|d| OutDirSink::new(d, several));
             let mut records = RecordSink::default();
             let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
@@ -123,16 +151,23 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             (outcome, records.records)
         }
     };
-    let stdout_taken = [&args.csv, &args.export_json, &args.export_markdown]
-        .iter()
-        .any(|p| p.as_deref().is_some_and(is_stdout));
+    let stdout_taken = [
+        &args.csv,
+        &args.export_json,
+        &args.export_markdown,
+        &args.export_csv,
+    ]
+    .iter()
+    .any(|p| p.as_deref().is_some_and(is_stdout));
+    let threads = config.threads.unwrap_or_else(meta::cores);
+    let meta = run_meta(&args, &records, threads, started, &startup);
     if outcome.interrupted {
         eprintln!(
             "gamebench: interrupted after {} file(s): the summary below covers them only",
             outcome.files
         );
     }
-    summarize(&args, &records, &exports, stdout_taken)?;
+    summarize(&args, &records, &exports, stdout_taken, &meta)?;
     if outcome.interrupted {
         return Ok(if signals.terminated.load(Ordering::Relaxed) {
             Exit::Terminated
@@ -143,25 +178,101 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     Ok(shards::exit_code(plan.as_ref(), outcome.exit()))
 }
 
+/// The start-up cost of the run's external programs' shape, timed once before the run:
+/// `(shell description, time)`.
+fn calibrate(table: &runner::EngineTable) -> Option<(String, std::time::Duration)> {
+    let program = table.externals().into_iter().next()?;
+    let what = match &program.shell {
+        Shell::Program(sh) => format!("{sh} -c ''"),
+        Shell::None => "true (no shell)".to_string(),
+    };
+    external::calibrate(&program.shell).map(|t| (what, t))
+}
+
+/// What the exports say about this run.
+fn run_meta(
+    args: &RunArgs,
+    records: &[Record],
+    threads: usize,
+    started: (SystemTime, Instant),
+    startup: &Option<(String, std::time::Duration)>,
+) -> RunMeta {
+    let wall = started.1.elapsed();
+    let (tool, version, git) = meta::build_info();
+    let mut cases: Vec<(&str, &str, usize)> = records
+        .iter()
+        .map(|r| (&*r.game, &*r.file, r.case))
+        .collect();
+    cases.sort_unstable();
+    cases.dedup();
+    RunMeta {
+        tool,
+        version,
+        git,
+        host: gamebench::shard::host_name(),
+        cpu: meta::cpu_model(),
+        cores: meta::cores(),
+        threads,
+        runs: args.runs,
+        warmup: args.warmup,
+        max_states: args.budget.max_states,
+        time_limit_s: args.budget.time_limit,
+        check: args.check,
+        baseline: args.baseline.clone(),
+        start: gamebench::shard::rfc3339(started.0),
+        end: gamebench::shard::rfc3339(SystemTime::now()),
+        wall_ns: wall.as_nanos() as u64,
+        results: records.len(),
+        results_per_s: records.len() as f64 / wall.as_secs_f64().max(1e-9),
+        cases: cases.len(),
+        external_startup_ns: startup.as_ref().map(|(_, t)| t.as_nanos() as u64),
+        command_line: std::env::args().collect(),
+    }
+}
+
 /// Prints the summary (to stderr when stdout carries an export) and writes the exports.
 fn summarize(
     args: &RunArgs,
     records: &[Record],
     exports: &[(&PathBuf, &dyn Exporter, &str)],
     stdout_taken: bool,
+    meta: &RunMeta,
 ) -> Result<()> {
     let summary = results::summarize(records, &args.baseline);
     let slowest = results::slowest(records, args.top.unwrap_or(0));
+    let warnings = results::warnings(records);
     let report = Report {
-        summary: &summary,
-        slowest: &slowest,
-        records,
+        meta: Some(meta),
+        warnings: &warnings,
+        samples: args.samples,
+        ..Report::new(&summary, &slowest, records)
     };
     for (path, exporter, what) in exports {
         export::write_export(*exporter, &report, path)
             .with_context(|| format!("cannot write the {what}"))?;
     }
     let mut text = results::summary_table(&summary);
+    text.push_str(&results::detail_lines(&summary));
+    text.push_str(&results::verdict_lines(&summary, args.check));
+    text.push_str(&format!(
+        "run: {} cases, {} results in {} ({:.1} results/s, {} threads)\n",
+        meta.cases,
+        meta.results,
+        results::human_time(meta.wall_ns),
+        meta.results_per_s,
+        meta.threads
+    ));
+    if let Some(t) = meta.external_startup_ns {
+        text.push_str(&format!(
+            "external programs: an empty run of the same shape takes {} (median of {}); each file's time includes it\n",
+            results::human_time(t),
+            external::CALIBRATION_RUNS
+        ));
+    }
+    for warning in &warnings {
+        text.push_str(warning);
+        text.push('\n');
+    }
     text.push_str(&export::slowest_text(&slowest));
     if stdout_taken {
         eprint!("{text}");

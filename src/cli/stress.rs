@@ -158,7 +158,11 @@ impl Args for StressArgs {
 /// `gamebench stress GAME -e A -e B ...`.
 pub fn stress(args: StressArgs) -> Result<Exit> {
     let o = &args.options;
-    let resolved = resolve_engines(args.game, &o.engines)?;
+    let resolved = resolve_engines(
+        args.game,
+        &o.engines,
+        &gamebench::external::Shell::default(),
+    )?;
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
         bail!("stress needs exactly two different engines (-e A -e B)");
     };

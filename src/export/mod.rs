@@ -1,8 +1,9 @@
 //! Exports of a run's summary, like hyperfine's: one [`Exporter`] per format (JSON, Markdown,
-//! an SVG plot), each rendering the same [`Report`] to bytes. The CSV stays the raw data;
+//! the summary as CSV, SVG plots), each rendering the same [`Report`] to bytes. The CSV stays the raw data;
 //! everything here is derived from the summary records ([`crate::results`]), so it can be
 //! recomputed from a CSV. Files are written whole or not at all ([`write_export`]).
 
+mod csv_summary;
 mod json;
 mod markdown;
 mod plot;
@@ -10,19 +11,43 @@ mod plot;
 use std::io::Write;
 use std::path::Path;
 
+pub use csv_summary::SummaryCsv;
 pub use json::Json;
 pub use markdown::Markdown;
-pub use plot::BoxPlot;
+pub use plot::{BoxPlot, ScalingPlot, Series, log_log_lines, require_svg};
 
 use crate::atomic::write_atomic;
+use crate::meta::RunMeta;
 use crate::results::{EngineSummary, Record, SlowCase, human_time};
 
 /// What every exporter renders: a run's summary, its slowest cases, and the per-case records
-/// they were computed from.
+/// they were computed from, with the run's metadata and warnings.
 pub struct Report<'a> {
     pub summary: &'a [EngineSummary],
     pub slowest: &'a [(String, String, Vec<SlowCase>)],
     pub records: &'a [Record],
+    pub meta: Option<&'a RunMeta>,
+    pub warnings: &'a [String],
+    /// JSON: add every case's raw run times (`samples`).
+    pub samples: bool,
+}
+
+impl<'a> Report<'a> {
+    /// A report of a summary and its records, without metadata, warnings or samples.
+    pub fn new(
+        summary: &'a [EngineSummary],
+        slowest: &'a [(String, String, Vec<SlowCase>)],
+        records: &'a [Record],
+    ) -> Report<'a> {
+        Report {
+            summary,
+            slowest,
+            records,
+            meta: None,
+            warnings: &[],
+            samples: false,
+        }
+    }
 }
 
 /// Why an export could not be made or written.
@@ -93,7 +118,9 @@ pub fn slowest_text(slowest: &[(String, String, Vec<SlowCase>)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{Row, Status, Timing, slowest, summarize};
+    use crate::results::{
+        Row, Status, Timing, detail_lines, slowest, summarize, summary_table, verdict_lines,
+    };
 
     fn row(engine: &str, file: &str, case: usize, time: u64) -> Row {
         Row {
@@ -104,9 +131,14 @@ mod tests {
             run: 1,
             label: String::new(),
             size: "5 turns".into(),
+            cells: Some(5 * case as u64),
             status: Status::Ok,
             time_ns: Some(time),
             timing: Timing::Case,
+            repeats: None,
+            user_ns: None,
+            sys_ns: None,
+            memory_kb: None,
             work: Some(5),
             work_unit: "turns".into(),
             score: None,
@@ -116,90 +148,184 @@ mod tests {
         }
     }
 
-    fn render(
-        exporter: &dyn Exporter,
-        records: &[Record],
-        summary: &[EngineSummary],
-        slowest: &[(String, String, Vec<SlowCase>)],
-    ) -> String {
-        let report = Report {
-            summary,
-            slowest,
-            records,
-        };
-        String::from_utf8(exporter.render(&report).unwrap()).unwrap()
+    const MS: u64 = 1_000_000;
+
+    /// Fixed records whose figures are derived by hand in the snapshot tests' comments:
+    /// - reference: 4, 2, 6, 8 ms (a.in 1-2, b.in 1-2): total 20, mean 5, sample σ
+    ///   sqrt(20/3) = 2.58, median (4 + 6) / 2 = 5, min 2, max 8;
+    /// - table: 1, 1, 2 (mismatch), 2 ms: comparable cases a1, a2, b2, reference 14 ms
+    ///   against 4 ms = 3.50 times faster over 3 of 4 cases; per-case ratios 4, 2, 4: p10
+    ///   2 + 0.2 * 2 = 2.40, median 4, p90 4;
+    /// - mine, an external program: a.in 4 ms and b.in 10 ms for the whole file, so 2, 2, 5,
+    ///   5 ms per case: 20 / 14 = 1.43 times faster over all 4; ratios 2, 1, 1.2, 1.6:
+    ///   median 1.4, p10 1.06, p90 1.88; CPU 3 ms user + 1 ms system per file.
+    fn rows() -> Vec<Row> {
+        let mut rows = vec![
+            row("reference", "a.in", 1, 4 * MS),
+            row("reference", "a.in", 2, 2 * MS),
+            row("reference", "b.in", 1, 6 * MS),
+            row("reference", "b.in", 2, 8 * MS),
+            row("table", "a.in", 1, MS),
+            row("table", "a.in", 2, MS),
+            row("table", "b.in", 1, 2 * MS),
+            row("table", "b.in", 2, 2 * MS),
+        ];
+        rows[6].status = Status::Mismatch;
+        for (file, case, t) in [
+            ("a.in", 1, 4),
+            ("a.in", 2, 4),
+            ("b.in", 1, 10),
+            ("b.in", 2, 10),
+        ] {
+            rows.push(Row {
+                timing: Timing::File,
+                user_ns: Some(3 * MS),
+                sys_ns: Some(MS),
+                work: None,
+                work_unit: String::new(),
+                ..row("mine", file, case, t * MS)
+            });
+        }
+        rows
     }
 
-    fn rows() -> Vec<Row> {
-        vec![
-            row("reference", "a.in", 1, 4_000_000),
-            row("reference", "b.in", 1, 2_000_000),
-            row("table", "a.in", 1, 1_000_000),
-            row("table", "b.in", 1, 1_000_000),
-        ]
+    fn render(exporter: &dyn Exporter, report: &Report<'_>) -> String {
+        String::from_utf8(exporter.render(report).unwrap()).unwrap()
+    }
+
+    fn fixed_meta() -> RunMeta {
+        RunMeta {
+            tool: "gamebench".into(),
+            version: "0.0.0".into(),
+            git: Some("v0-1-gabcdef".into()),
+            host: "host".into(),
+            cpu: Some("a CPU".into()),
+            cores: 2,
+            threads: 2,
+            runs: 1,
+            warmup: 0,
+            max_states: None,
+            time_limit_s: None,
+            check: true,
+            baseline: "reference".into(),
+            start: "2026-01-01T00:00:00Z".into(),
+            end: "2026-01-01T00:00:01Z".into(),
+            wall_ns: 1_000_000_000,
+            results: 12,
+            results_per_s: 12.0,
+            cases: 4,
+            external_startup_ns: Some(MS),
+            command_line: vec!["gamebench".into(), "run".into(), "toy".into()],
+        }
+    }
+
+    #[test]
+    fn summary_table_snapshot() {
+        let records = Record::from_rows(&rows());
+        let summary = summarize(&records, "reference");
+        let mut text = summary_table(&summary);
+        text.push_str(&detail_lines(&summary));
+        text.push_str(&verdict_lines(&summary, true));
+        insta::assert_snapshot!(text);
     }
 
     #[test]
     fn markdown_snapshot() {
-        // reference: total 6 ms, min 2, median (lower middle) 2, max 4; table: 2 ms total, so
-        // 6 / 2 = 3.00 times faster.
-        let expected = "\
-| game | engine | cases | ok | mismatch | error | unsolved | budget | total [ms] | min [ms] | median [ms] | max [ms] | relative |
-|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|
-| toy | reference | 2 | 2 | 0 | 0 | 0 | 0 | 6.000 | 2.000 | 2.000 | 4.000 |  |
-| toy | table | 2 | 2 | 0 | 0 | 0 | 0 | 2.000 | 1.000 | 1.000 | 1.000 | 3.00 times faster than reference |
-";
         let records = Record::from_rows(&rows());
         let summary = summarize(&records, "reference");
-        assert_eq!(render(&Markdown, &records, &summary, &[]), expected);
+        insta::assert_snapshot!(render(&Markdown, &Report::new(&summary, &[], &records)));
+    }
+
+    #[test]
+    fn markdown_chooses_a_unit_per_table() {
+        // Medians of 150 ns and 300 ns: the table is in ns, so nothing reads 0.000.
+        let rows = vec![
+            row("reference", "a.in", 1, 300),
+            row("table", "a.in", 1, 150),
+        ];
+        let records = Record::from_rows(&rows);
+        let summary = summarize(&records, "reference");
+        let text = render(&Markdown, &Report::new(&summary, &[], &records));
+        assert!(text.contains("median [ns]"), "{text}");
+        assert!(text.contains("| 150.00 |"), "{text}");
+        assert!(!text.contains("0.000"), "{text}");
     }
 
     #[test]
     fn json_snapshot() {
         let records = Record::from_rows(&rows());
-        let text = render(
-            &Json,
-            &records,
-            &summarize(&records, "reference"),
-            &slowest(&records, 1),
-        );
-        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let expected = serde_json::json!({
-            "summary": [
-                {"game": "toy", "engine": "reference", "cases": 2, "ok": 2, "mismatch": 0, "error": 0,
-                 "unsolved": 0, "budget": 0, "total_ns": 6000000, "median_ns": 2000000,
-                 "min_ns": 2000000, "max_ns": 4000000, "speedup": null, "baseline": null},
-                {"game": "toy", "engine": "table", "cases": 2, "ok": 2, "mismatch": 0, "error": 0,
-                 "unsolved": 0, "budget": 0, "total_ns": 2000000, "median_ns": 1000000,
-                 "min_ns": 1000000, "max_ns": 1000000, "speedup": 3.0, "baseline": "reference"}
-            ],
-            "slowest": [
-                {"game": "toy", "engine": "reference", "cases": [{"file": "a.in", "case": 1, "label": "", "time_ns": 4000000}]},
-                {"game": "toy", "engine": "table", "cases": [{"file": "a.in", "case": 1, "label": "", "time_ns": 1000000}]}
-            ]
-        });
-        assert_eq!(value, expected);
+        let summary = summarize(&records, "reference");
+        let slow = slowest(&records, 1);
+        let meta = fixed_meta();
+        let warnings = vec!["warning: an example".to_string()];
+        let report = Report {
+            meta: Some(&meta),
+            warnings: &warnings,
+            samples: true,
+            ..Report::new(&summary, &slow, &records)
+        };
+        let text = render(&Json, &report);
         assert!(text.ends_with("}\n"));
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // The fields the exports promise, by hand.
+        let table = &value["summary"][1];
+        assert_eq!(table["engine"], "table");
+        assert_eq!(table["relative"], 3.5);
+        assert_eq!(table["compared_cases"], 3);
+        assert_eq!(table["mismatch"], 1);
+        assert_eq!(value["summary"][0]["mean_ns"], 5e6);
+        assert_eq!(value["summary"][0]["median_ns"], 5e6);
+        assert_eq!(value["meta"]["git"], "v0-1-gabcdef");
+        assert_eq!(value["samples"][0]["times_ns"][0], 4 * MS);
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn summary_csv_has_a_line_per_engine() {
+        let records = Record::from_rows(&rows());
+        let summary = summarize(&records, "reference");
+        let text = render(&SummaryCsv, &Report::new(&summary, &[], &records));
+        let mut lines = text.lines();
+        let header = lines.next().unwrap();
+        assert!(
+            header.starts_with("game,engine,cases,ok,unchecked,mismatch"),
+            "{header}"
+        );
+        assert!(
+            header.contains("mean_ns,stddev_ns,median_ns,min_ns,max_ns"),
+            "{header}"
+        );
+        assert!(header.contains("relative,relative_stddev"), "{header}");
+        assert_eq!(lines.count(), 3);
     }
 
     #[test]
     fn slowest_text_names_file_and_case() {
         let text = slowest_text(&slowest(&Record::from_rows(&rows()), 2));
-        assert!(text.contains("slowest cases of toy / reference:\n   1.    4.00 ms  a.in case 1\n   2.    2.00 ms  b.in case 1\n"), "{text}");
+        assert!(text.contains("slowest cases of toy / reference:\n   1.    8.00 ms  b.in case 2\n   2.    6.00 ms  b.in case 1\n"), "{text}");
+        // An external program's cases at their share of the file's time.
+        assert!(
+            text.contains("slowest cases of toy / mine:\n   1.    5.00 ms  b.in case 1\n"),
+            "{text}"
+        );
     }
 
     #[test]
-    fn plot_draws_an_svg_with_one_box_per_engine() {
+    fn plots_draw_per_case_times_and_label_external_programs() {
         let records = Record::from_rows(&rows());
-        let svg = render(&BoxPlot, &records, &[], &[]);
+        let report = Report::new(&[], &[], &records);
+        let svg = render(&BoxPlot, &report);
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("toy/reference") && svg.contains("toy/table"));
-        let empty = Report {
-            summary: &[],
-            slowest: &[],
-            records: &[],
-        };
+        assert!(svg.contains("toy/mine (file time / cases)"), "{svg}");
+        let scaling = render(&ScalingPlot, &report);
+        assert!(scaling.starts_with("<svg") && scaling.contains("toy/table"));
+        let empty = Report::new(&[], &[], &[]);
         assert!(BoxPlot.render(&empty).is_err());
+        assert!(ScalingPlot.render(&empty).is_err());
+        assert!(require_svg(Path::new("p.svg")).is_ok());
+        assert!(require_svg(Path::new("p.png")).is_err());
+        assert!(require_svg(Path::new("p")).is_err());
     }
 
     #[test]
@@ -207,20 +333,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.svg");
         std::fs::write(&path, "old").unwrap();
-        let empty = Report {
-            summary: &[],
-            slowest: &[],
-            records: &[],
-        };
+        let empty = Report::new(&[], &[], &[]);
         assert!(write_export(&BoxPlot, &empty, &path).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         let records = Record::from_rows(&rows());
-        let report = Report {
-            summary: &[],
-            slowest: &[],
-            records: &records,
-        };
-        write_export(&BoxPlot, &report, &path).unwrap();
+        write_export(&BoxPlot, &Report::new(&[], &[], &records), &path).unwrap();
         assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
     }
 }

@@ -1,9 +1,14 @@
-//! The SVG plot: per-engine box plots of the case times on a log scale.
+//! The SVG plots: per-engine box plots of the time per case on a log scale (`--plot`), time
+//! per case against the case's size on log-log axes (`--plot-scaling`), and the lines of a
+//! sweep ([`log_log_lines`]). Times per case are the summary's: an external program's file time
+//! shared by its cases, and labelled so.
+
+use std::path::Path;
 
 use plotters::prelude::*;
 
 use super::{ExportError, Exporter, Report};
-use crate::results::{Record, human_time};
+use crate::results::{Record, Timing, human_time, per_case_times};
 
 /// Box plots of each engine's case times (SVG).
 pub struct BoxPlot;
@@ -16,27 +21,160 @@ impl Exporter for BoxPlot {
     }
 }
 
+/// Time per case against the case's size (`cells`), one colour per engine, log-log (SVG).
+pub struct ScalingPlot;
+
+impl Exporter for ScalingPlot {
+    fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, ExportError> {
+        let series: Vec<Series> = per_case_times(report.records)
+            .into_iter()
+            .map(|(game, engine, timing, points)| Series {
+                name: label(&game, &engine, timing),
+                points: points
+                    .into_iter()
+                    .filter_map(|(cells, t)| Some((cells? as f64, t.max(1) as f64)))
+                    .collect(),
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect();
+        log_log(
+            "time per case against size (log-log)",
+            "size (cells, turns or selections)",
+            &series,
+            false,
+        )
+        .map(String::into_bytes)
+        .map_err(ExportError::Render)
+    }
+}
+
+/// Refuses a plot file name that does not end in `.svg` (the only format drawn).
+pub fn require_svg(path: &Path) -> Result<(), String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(ext) if ext.eq_ignore_ascii_case("svg") => Ok(()),
+        _ => Err(format!(
+            "{}: plots are drawn as SVG only: name the file *.svg",
+            path.display()
+        )),
+    }
+}
+
+/// An engine's name on a plot; an external program's says its times are file time / cases.
+fn label(game: &str, engine: &str, timing: Timing) -> String {
+    match timing {
+        Timing::File => format!("{game}/{engine} (file time / cases)"),
+        _ => format!("{game}/{engine}"),
+    }
+}
+
+/// One named set of (x, y) points.
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Points (or, with `lines`, lines through them in x order) on log-log axes, y a time in ns,
+/// one colour per series with a legend.
+pub fn log_log_lines(title: &str, x_desc: &str, series: &[Series]) -> Result<String, String> {
+    log_log(title, x_desc, series, true)
+}
+
+fn log_log(title: &str, x_desc: &str, series: &[Series], lines: bool) -> Result<String, String> {
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    if all().next().is_none() {
+        return Err("nothing to plot (no timed case with a size)".to_string());
+    }
+    let fold = |f: fn(f64, f64) -> f64, init: f64, pick: fn(&(f64, f64)) -> f64| {
+        all().map(pick).fold(init, f)
+    };
+    let (x_lo, x_hi) = (
+        fold(f64::min, f64::INFINITY, |p| p.0),
+        fold(f64::max, 0.0, |p| p.0),
+    );
+    let (y_lo, y_hi) = (
+        fold(f64::min, f64::INFINITY, |p| p.1),
+        fold(f64::max, 0.0, |p| p.1),
+    );
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 600)).into_drawing_area();
+        let err = |e: &dyn std::fmt::Display| e.to_string();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(40)
+            .y_label_area_size(80)
+            .build_cartesian_2d(
+                (x_lo / 1.2..x_hi * 1.2).log_scale(),
+                (y_lo / 2.0..y_hi * 2.0).log_scale(),
+            )
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc("time per case")
+            .y_label_formatter(&|y| human_time(*y as u64))
+            .draw()
+            .map_err(|e| err(&e))?;
+        for (i, s) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let mut points = s.points.clone();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let anchor = if lines {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        points.clone(),
+                        ShapeStyle::from(&color).stroke_width(2),
+                    )))
+                    .map_err(|e| err(&e))?;
+                chart
+                    .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                    .map_err(|e| err(&e))?
+            } else {
+                chart
+                    .draw_series(
+                        points
+                            .iter()
+                            .map(|&p| Circle::new(p, 3, color.mix(0.6).filled())),
+                    )
+                    .map_err(|e| err(&e))?
+            };
+            anchor
+                .label(s.name.clone())
+                .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    Ok(svg)
+}
+
 /// Quartiles of a sorted, non-empty list (nearest-rank).
 fn quartiles(sorted: &[u64]) -> [f64; 5] {
     let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize] as f64;
     [at(0.0), at(0.25), at(0.5), at(0.75), at(1.0)]
 }
 
-/// Draws one box per (game, engine) of its per-case times (median of runs) on a log scale:
-/// whiskers at min and max, box from the first to the third quartile, a bar at the median.
+/// Draws one box per (game, engine) of its per-case times (median of runs; an external
+/// program's file time / its cases) on a log scale: whiskers at min and max, box from the
+/// first to the third quartile, a bar at the median.
 fn plot_svg(records: &[Record]) -> Result<String, String> {
-    let mut series: Vec<(String, Vec<u64>)> = Vec::new();
-    for record in records {
-        let name = format!("{}/{}", record.game, record.engine);
-        let i = match series.iter().position(|(n, _)| *n == name) {
-            Some(i) => i,
-            None => {
-                series.push((name, Vec::new()));
-                series.len() - 1
-            }
-        };
-        series[i].1.extend(record.time_ns.map(|t| t.max(1)));
-    }
+    let mut series: Vec<(String, Vec<u64>)> = per_case_times(records)
+        .into_iter()
+        .map(|(game, engine, timing, points)| {
+            (
+                label(&game, &engine, timing),
+                points.into_iter().map(|(_, t)| t.max(1)).collect(),
+            )
+        })
+        .collect();
     series.retain(|(_, times)| !times.is_empty());
     for (_, times) in &mut series {
         times.sort_unstable();
@@ -61,7 +199,7 @@ fn plot_svg(records: &[Record]) -> Result<String, String> {
             .caption("time per case (log scale)", ("sans-serif", 20))
             .margin(15)
             .x_label_area_size(40)
-            .y_label_area_size(180)
+            .y_label_area_size(280)
             .build_cartesian_2d((lo..hi).log_scale(), 0f64..series.len() as f64)
             .map_err(|e| err(&e))?;
         let names: Vec<String> = series.iter().map(|(n, _)| n.clone()).collect();

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::external::External;
+use crate::external::{self, External, ExternalError, Shell};
 use crate::game::{EngineRef, Game};
+use crate::suggest::did_you_mean;
 
 /// Engine name that selects every internal engine of a game.
 pub const ALL_ENGINES: &str = "all";
@@ -29,21 +30,52 @@ impl EngineSpec {
 /// Why engine names could not be resolved.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    #[error("game {game} has no engine {engine:?} (engines: {known})")]
+    #[error("game {game} has no engine {engine:?}{hint} (engines: {known})")]
     Unknown {
         game: &'static str,
         engine: String,
         known: String,
+        /// A likely intended name, or the `cmd:` an external program needs.
+        hint: String,
     },
+    #[error("engine {name}: {source}")]
+    CannotStart { name: String, source: ExternalError },
     #[error("two different engines are named {0:?}: label external engines with NAME=cmd:...")]
     DuplicateName(String),
 }
 
+/// Why `name` is not an engine of `game`, with a hint: the nearest engine name, or, for what
+/// looks like a program (`x=./sol`, `./sol`), the `cmd:` it lacks.
+fn unknown(game: &'static dyn Game, name: &str) -> EngineError {
+    let hint = match name.split_once('=') {
+        Some((label, program)) if !program.is_empty() => {
+            format!(" (an external program needs `cmd:`: did you mean \"{label}=cmd:{program}\"?)")
+        }
+        _ if name.contains('/') || name.contains(' ') => {
+            format!(" (an external program needs `cmd:`: did you mean \"cmd:{name}\"?)")
+        }
+        _ => did_you_mean(
+            name,
+            game.engine_names()
+                .into_iter()
+                .chain(std::iter::once(ALL_ENGINES)),
+        ),
+    };
+    EngineError::Unknown {
+        game: game.name(),
+        engine: name.to_string(),
+        known: game.engine_names().join(", "),
+        hint,
+    }
+}
+
 /// The engines `requested` names for `game`: internal names, `all` (every internal engine),
-/// external `cmd:` engines; nothing = the game's default engine.
+/// external `cmd:` engines started through `shell`; nothing = the game's default engine. An
+/// external program that cannot start is refused here, before any run.
 pub fn resolve(
     game: &'static dyn Game,
     requested: &[String],
+    shell: &Shell,
 ) -> Result<Vec<EngineSpec>, EngineError> {
     if requested.is_empty() {
         return Ok(vec![EngineSpec::Internal(game.default_engine())]);
@@ -53,13 +85,14 @@ pub fn resolve(
         let add: Vec<EngineSpec> = if name == ALL_ENGINES {
             game.engines().map(EngineSpec::Internal).collect()
         } else if let Some(program) = External::parse(name) {
+            let program = program.with_shell(shell.clone());
+            external::check_startable(&program).map_err(|source| EngineError::CannotStart {
+                name: program.name.clone(),
+                source,
+            })?;
             vec![EngineSpec::External(program)]
         } else {
-            let found = game.engine(name).ok_or_else(|| EngineError::Unknown {
-                game: game.name(),
-                engine: name.clone(),
-                known: game.engine_names().join(", "),
-            })?;
+            let found = game.engine(name).ok_or_else(|| unknown(game, name))?;
             vec![EngineSpec::Internal(found)]
         };
         for engine in add {
@@ -83,11 +116,7 @@ pub fn resolve_internal(
 ) -> Result<EngineRef, EngineError> {
     match name {
         None => Ok(game.default_engine()),
-        Some(name) => game.engine(name).ok_or_else(|| EngineError::Unknown {
-            game: game.name(),
-            engine: name.to_string(),
-            known: game.engine_names().join(", "),
-        }),
+        Some(name) => game.engine(name).ok_or_else(|| unknown(game, name)),
     }
 }
 
@@ -102,11 +131,12 @@ impl EngineTable {
     pub fn resolve(
         games: impl IntoIterator<Item = &'static dyn Game>,
         requested: &[String],
+        shell: &Shell,
     ) -> Result<EngineTable, EngineError> {
         let mut table = EngineTable::default();
         for game in games {
             if !table.per_game.contains_key(game.name()) {
-                let engines = resolve(game, requested)?;
+                let engines = resolve(game, requested, shell)?;
                 table.per_game.insert(game.name(), engines.into());
             }
         }
@@ -116,6 +146,22 @@ impl EngineTable {
     /// The engines of `game` (which must have been resolved).
     pub fn of(&self, game: &dyn Game) -> Arc<[EngineSpec]> {
         self.per_game[game.name()].clone()
+    }
+
+    /// The external programs of the run (each once).
+    pub fn externals(&self) -> Vec<&External> {
+        let mut seen: Vec<&External> = Vec::new();
+        for engines in self.per_game.values() {
+            for e in engines.iter() {
+                if let EngineSpec::External(x) = e
+                    && !seen.contains(&x)
+                {
+                    seen.push(x);
+                }
+            }
+        }
+        seen.sort_by(|a, b| a.name.cmp(&b.name));
+        seen
     }
 
     /// Whether more than one engine name occurs over all games (outputs then go to a folder

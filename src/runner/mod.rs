@@ -17,6 +17,10 @@
 //! - A bad case never stops the batch: it becomes an `error` row naming file, case and line.
 //! - With several engines on a game, every engine is compared with the baseline engine case by
 //!   case (with the game's checker), so disagreements show even without expected outputs.
+//! - `ok` means compared and accepted: a solved case whose output was compared with nothing
+//!   (no `--check`, no baseline engine beside it) is `unchecked`.
+//! - A case whose call is shorter than `results::MIN_TIMED_NS` is timed in batches of calls
+//!   (`case-repeated`), unless `Config::repeat_short` is off.
 //! - Engines are resolved once, before any file is read; the timed region holds the engine
 //!   call alone.
 
@@ -40,11 +44,11 @@ pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, S
 
 use crate::corpus::CaseFile;
 use crate::digest::digest;
-use crate::external::{self, External};
+use crate::external::{self, External, ExternalError, Shell, Usage};
 use crate::game::{Budget, CheckVerdict, ParsedCase, REFERENCE_ENGINE, Rejected};
 use crate::judge::{judge_case, status_of};
 use crate::progress::Progress;
-use crate::results::{Row, Status, Timing};
+use crate::results::{MIN_TIMED_NS, Row, Status, Timing};
 use crate::status::Exit;
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
@@ -76,10 +80,19 @@ pub struct Config {
     pub warmup: u32,
     /// Timed runs of each case (at least 1).
     pub runs: u32,
+    /// Time a case too short to time alone by repetition (batches of calls lasting at least
+    /// `results::MIN_TIMED_NS`); off, every case is timed alone, however short.
+    pub repeat_short: bool,
     /// The engine others are compared with (when it ran on the game).
     pub baseline: String,
     /// Wall-time limit of one external program run (one file).
     pub timeout: Duration,
+    /// How external programs are started (`sh -c`, another shell, or none).
+    pub shell: Shell,
+    /// Per-case time limit of external programs: a one-case file runs under it, and a file of
+    /// a game that can write each case as an input of its own (`Game::case_input`) runs case by
+    /// case; other files run whole under `timeout`.
+    pub case_timeout: Option<Duration>,
     /// Build each file's whole output for the sinks (needed for `--out-dir`).
     pub keep_outputs: bool,
     /// Solve only the cases this filter wants; `None` = all.
@@ -107,8 +120,11 @@ impl Default for Config {
             show_problems: false,
             warmup: 0,
             runs: 1,
+            repeat_short: true,
             baseline: REFERENCE_ENGINE.to_string(),
             timeout: DEFAULT_TIMEOUT,
+            shell: Shell::default(),
+            case_timeout: None,
             keep_outputs: false,
             select: None,
             stop: Arc::new(AtomicBool::new(false)),
@@ -172,7 +188,7 @@ pub fn run(
     sinks: &mut [&mut dyn Sink],
 ) -> Result<RunOutcome, RunError> {
     // Resolve engines before reading anything, so a typo fails at once.
-    let table = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines)?;
+    let table = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines, &config.shell)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = config.threads {
         builder = builder.num_threads(n);
@@ -282,12 +298,19 @@ struct Done {
     status: Status,
     times: Vec<u64>,
     timing: Timing,
+    /// Calls per timed batch (`case-repeated`), else 1.
+    repeats: u32,
+    /// External programs: what each timed run used.
+    usage: Vec<Usage>,
     work: Option<u64>,
     score: Option<u64>,
     /// Kept only when needed (another engine to compare with, or outputs kept).
     output: Option<String>,
     digest: String,
     message: String,
+    /// Whether the output was compared with anything (the expected output or another
+    /// engine's); an `ok` compared with nothing becomes `unchecked`.
+    compared: bool,
     /// The checker's verdict when it rejected the output.
     verdict: Option<CheckVerdict>,
     /// Not run: the run was stopped before this slot started.
@@ -307,11 +330,14 @@ impl Done {
             status: Status::Error,
             times: Vec::new(),
             timing: Timing::Case,
+            repeats: 1,
+            usage: Vec::new(),
             work: None,
             score: None,
             output: None,
             digest: String::new(),
             message: String::new(),
+            compared: false,
             verdict: None,
             dropped: false,
         }
@@ -530,6 +556,11 @@ impl Pipeline<'_> {
             );
             start = end;
         }
+        for result in done.iter_mut() {
+            if result.status == Status::Ok && !result.compared {
+                result.status = Status::Unchecked;
+            }
+        }
         let file = &loaded.file;
         let mut rows = Vec::with_capacity(done.len() * self.config.runs.max(1) as usize);
         let mut problems = Vec::new();
@@ -542,17 +573,23 @@ impl Pipeline<'_> {
                 result.times.iter().map(|&t| Some(t)).collect()
             };
             for (r, time_ns) in runs.into_iter().enumerate() {
+                let usage = result.usage.get(r);
                 rows.push(Row {
                     game: file.game.name().to_string(),
                     engine: engine.to_string(),
-                    file: file.display(),
+                    file: file.row_name(),
                     case: slot.case + 1,
                     run: r as u32 + 1,
                     label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
                     size: parsed.map(|p| p.size.clone()).unwrap_or_default(),
+                    cells: parsed.and_then(|p| p.cells),
                     status: result.status,
                     time_ns,
                     timing: result.timing,
+                    repeats: (result.timing == Timing::CaseRepeated).then_some(result.repeats),
+                    user_ns: usage.map(|u| u.user_ns),
+                    sys_ns: usage.map(|u| u.sys_ns),
+                    memory_kb: usage.and_then(|u| u.memory_kb),
                     work: result.work,
                     work_unit: if result.work.is_some() {
                         file.game.work_unit().to_string()
@@ -803,15 +840,46 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         Ok(solved) => solved,
         Err(e) => return Done::failed(file, index, e),
     };
+    // Too short to time alone: time batches of calls lasting at least MIN_TIMED_NS.
+    let mut timing = Timing::Case;
+    let mut repeats = 1;
+    if config.repeat_short
+        && let Some(&fastest) = times.iter().min()
+        && fastest < MIN_TIMED_NS
+        && let Ok(case) = &parsed.case
+    {
+        let time_batch = |k: u32| {
+            engine
+                .time_repeated(case.as_ref(), &config.budget, k)
+                .as_nanos() as u64
+        };
+        repeats = repeats_for(fastest);
+        // A first call is often slower than the next (cold caches): grow the batch until it
+        // really lasts MIN_TIMED_NS; that batch is the first timed run.
+        let mut first = time_batch(repeats);
+        while first < MIN_TIMED_NS && repeats < MAX_REPEATS {
+            let grown = u64::from(repeats) * MIN_TIMED_NS.div_ceil(first.max(1)).max(2);
+            repeats = grown.min(u64::from(MAX_REPEATS)) as u32;
+            first = time_batch(repeats);
+        }
+        timing = Timing::CaseRepeated;
+        times = std::iter::once(first)
+            .chain((1..config.runs.max(1)).map(|_| time_batch(repeats)))
+            .map(|batch| batch / u64::from(repeats))
+            .collect();
+    }
     let mut done = Done {
         status: status_of(solved.verdict),
         times,
-        timing: Timing::Case,
+        timing,
+        repeats,
+        usage: Vec::new(),
         work: Some(solved.work),
         score: solved.score,
         digest: digest(solved.output.as_bytes()),
         output: Some(solved.output),
         message: String::new(),
+        compared: false,
         verdict: None,
         dropped: false,
     };
@@ -822,33 +890,142 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
     done
 }
 
+/// Most calls timed together for one short case (a batch of a 1 ns case would otherwise
+/// need 10,000 calls; this bounds a run's extra cost per case).
+const MAX_REPEATS: u32 = 10_000;
+
+/// Calls per batch for a case whose single call took `fastest_ns`: enough for the batch to
+/// last [`MIN_TIMED_NS`], at most [`MAX_REPEATS`].
+fn repeats_for(fastest_ns: u64) -> u32 {
+    MIN_TIMED_NS
+        .div_ceil(fastest_ns.max(1))
+        .clamp(2, u64::from(MAX_REPEATS)) as u32
+}
+
 /// Runs an external program on a whole file (warm-up and timed runs) and splits its output
 /// into one result per case, each checked like an internal engine's.
 fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool) -> Vec<Done> {
     let file = &loaded.file;
-    let count = if loaded.unreadable.is_some() {
-        1
-    } else {
-        loaded.cases.len()
-    };
-    let all_failed = |why: String| (1..=count).map(|k| Done::failed(file, k, &why)).collect();
     if let Some(why) = &loaded.unreadable {
-        return all_failed(why.clone());
+        return vec![Done::failed(file, 1, why)];
     }
+    let count = loaded.cases.len();
+    if let Some(limit) = config.case_timeout {
+        if count == 1 {
+            return run_external_file(loaded, program, config, keep, config.timeout.min(limit));
+        }
+        // Case by case, when the game can write each case as a judge input of its own.
+        let inputs: Option<Vec<String>> = loaded
+            .cases
+            .iter()
+            .map(|p| {
+                let case = p.case.as_ref().ok()?;
+                file.game.case_input(case.as_ref())
+            })
+            .collect();
+        if let Some(inputs) = inputs {
+            return inputs
+                .iter()
+                .enumerate()
+                .map(|(case, input)| {
+                    run_external_case(loaded, program, config, keep, case, input, limit)
+                })
+                .collect();
+        }
+    }
+    run_external_file(loaded, program, config, keep, config.timeout)
+}
+
+/// What a failed program run makes of a case: `timeout` when it was killed at its limit (like
+/// a judge's time limit exceeded), else `error`.
+fn failed_run(file: &CaseFile, index: usize, e: &ExternalError) -> Done {
+    let status = match e {
+        ExternalError::Timeout { .. } => Status::Timeout,
+        _ => Status::Error,
+    };
+    Done {
+        status,
+        ..Done::failed(file, index, e)
+    }
+}
+
+/// Runs an external program on one case's own judge input (`--case-timeout`): warm-up and timed
+/// runs, each killed at `limit`; its whole output is the case's block.
+fn run_external_case(
+    loaded: &Loaded,
+    program: &External,
+    config: &Config,
+    keep: bool,
+    case: usize,
+    input: &str,
+    limit: Duration,
+) -> Done {
+    let index = case + 1;
+    let mut times = Vec::new();
+    let mut usage = Vec::new();
+    let mut stdout = Vec::new();
+    for run in 0..config.warmup + config.runs.max(1) {
+        match external::run(program, input.as_bytes(), limit) {
+            Ok(ran) if run >= config.warmup => {
+                times.push(ran.elapsed.as_nanos() as u64);
+                usage.push(ran.usage);
+                stdout = ran.stdout;
+            }
+            Ok(_) => {}
+            Err(e) => return failed_run(&loaded.file, index, &e),
+        }
+    }
+    let block = String::from_utf8_lossy(&stdout).into_owned();
+    let mut done = Done {
+        status: Status::Ok,
+        times,
+        timing: Timing::Case,
+        repeats: 1,
+        usage,
+        work: None,
+        score: None,
+        digest: digest(block.as_bytes()),
+        output: Some(block),
+        message: String::new(),
+        compared: false,
+        verdict: None,
+        dropped: false,
+    };
+    check_expected(loaded, case, &mut done);
+    if !keep {
+        done.output = None;
+    }
+    done
+}
+
+/// Runs an external program on a whole file, each run killed at `timeout`.
+fn run_external_file(
+    loaded: &Loaded,
+    program: &External,
+    config: &Config,
+    keep: bool,
+    timeout: Duration,
+) -> Vec<Done> {
+    let file = &loaded.file;
+    let count = loaded.cases.len();
+    let failed =
+        |e: ExternalError| -> Vec<Done> { (1..=count).map(|k| failed_run(file, k, &e)).collect() };
     for _ in 0..config.warmup {
-        if let Err(e) = external::run(&program.command, &loaded.bytes, config.timeout) {
-            return all_failed(e.to_string());
+        if let Err(e) = external::run(program, &loaded.bytes, timeout) {
+            return failed(e);
         }
     }
     let mut times = Vec::new();
+    let mut usage = Vec::new();
     let mut stdout = Vec::new();
     for _ in 0..config.runs.max(1) {
-        match external::run(&program.command, &loaded.bytes, config.timeout) {
+        match external::run(program, &loaded.bytes, timeout) {
             Ok(ran) => {
                 times.push(ran.elapsed.as_nanos() as u64);
+                usage.push(ran.usage);
                 stdout = ran.stdout;
             }
-            Err(e) => return all_failed(e.to_string()),
+            Err(e) => return failed(e),
         }
     }
     let text = String::from_utf8_lossy(&stdout);
@@ -867,6 +1044,8 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                     status: Status::Mismatch,
                     times: times.clone(),
                     timing: Timing::File,
+                    repeats: 1,
+                    usage: usage.clone(),
                     work: None,
                     score: None,
                     output: None,
@@ -875,6 +1054,7 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                         "{}: case {index}: the program printed no output for this case",
                         file.display()
                     ),
+                    compared: false,
                     verdict: Some(CheckVerdict::WrongAnswer),
                     dropped: false,
                 };
@@ -883,11 +1063,14 @@ fn run_external(loaded: &Loaded, program: &External, config: &Config, keep: bool
                 status: Status::Ok,
                 times: times.clone(),
                 timing: Timing::File,
+                repeats: 1,
+                usage: usage.clone(),
                 work: None,
                 score: None,
                 digest: digest(block.as_bytes()),
                 output: Some(block.clone()),
                 message: String::new(),
+                compared: false,
                 verdict: None,
                 dropped: false,
             };
@@ -910,6 +1093,7 @@ fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
         return;
     };
     let index = case + 1;
+    done.compared = true;
     let verdict = match expected {
         Err(why) => Err(Rejected::new(CheckVerdict::CheckerFailure, why.clone())),
         Ok(blocks) => match blocks.get(case) {
@@ -956,6 +1140,8 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
         let Some(output) = &done[i].output else {
             continue;
         };
+        done[i].compared = true;
+        done[base].compared = true;
         if let Err(why) = loaded
             .file
             .game

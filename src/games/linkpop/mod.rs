@@ -190,6 +190,11 @@ impl Rules for LinkPop {
         format!("Case {index}\n{}", outcome.answer.draw())
     }
 
+    /// The board's cells: every pass of an engine scans the board.
+    fn cells(board: &Board) -> Option<u64> {
+        Some((board.rows * board.cols) as u64)
+    }
+
     fn split_output(output: &str) -> Vec<String> {
         split_blocks(output, |line| line.starts_with("Case "))
     }

@@ -180,6 +180,11 @@ impl Rules for SameGame {
         format_grid(index, &outcome.answer)
     }
 
+    /// The selections: an engine's work is a pass over the board per selection.
+    fn cells(game: &Game) -> Option<u64> {
+        Some(game.selections().len() as u64)
+    }
+
     fn split_output(output: &str) -> Vec<String> {
         let mut blocks = split_blocks(output, |line| line.starts_with(GRID_PREFIX));
         // Every block but the last carries the blank separator line: drop it. The last keeps

@@ -88,6 +88,23 @@ impl Rules for Vexed {
         split_blocks(output, |line| !line.starts_with('('))
     }
 
+    /// The puzzle's header and board: Vexed's output names puzzles, never numbers them, so a
+    /// puzzle alone prints the same block.
+    fn case_input(puzzle: &Puzzle) -> Option<String> {
+        Some(format!(
+            "{} {} {}\n{}",
+            puzzle.grid.rows(),
+            puzzle.grid.cols(),
+            puzzle.name,
+            puzzle.grid.draw()
+        ))
+    }
+
+    /// The board's cells (the search's cost grows with depth far more than with them).
+    fn cells(puzzle: &Puzzle) -> Option<u64> {
+        Some((puzzle.grid.rows() * puzzle.grid.cols()) as u64)
+    }
+
     fn score(answer: &Solution) -> Option<u64> {
         answer.as_ref().map(|moves| moves.len() as u64)
     }

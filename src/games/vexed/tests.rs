@@ -531,3 +531,19 @@ fn a_meter_affords_a_pause_only_before_its_deadline() {
     assert!(!meter.affords(now, Duration::from_secs(61)));
     assert!(!meter.affords(now + Duration::from_secs(60), Duration::ZERO));
 }
+
+#[test]
+fn each_puzzle_alone_is_an_input_whose_output_is_its_block() {
+    // The expected outputs come from the files (the statement's sample and the hand-derived
+    // traps); each puzzle written alone must parse back to itself and give its own block.
+    for (input, expected) in [(SAMPLE_IN, SAMPLE_OUT), (TRAPS_IN, TRAPS_OUT)] {
+        let blocks = Vexed::split_output(expected);
+        let all = puzzles(input);
+        assert_eq!(all.len(), blocks.len());
+        for (puzzle, block) in all.iter().zip(&blocks) {
+            let alone = Vexed::case_input(puzzle).unwrap();
+            assert_eq!(puzzles(&alone), std::slice::from_ref(puzzle), "{alone}");
+            check_all(&alone, block, &solve_all("reference", &alone));
+        }
+    }
+}

@@ -113,6 +113,11 @@ impl Rules for Yut {
         board::draw(&outcome.answer)
     }
 
+    /// The turns replayed.
+    fn cells(replay: &Replay) -> Option<u64> {
+        Some(replay.turns.len() as u64)
+    }
+
     fn split_output(output: &str) -> Vec<String> {
         // One game per file: the whole output is the one block.
         split_blocks(output, |_| false)

@@ -1,0 +1,29 @@
+//! Build script: records `git describe` of the source tree (when it is a git checkout with git
+//! available) in `GAMEBENCH_GIT_DESCRIBE`, for the run metadata of exports. Outside a checkout
+//! nothing is set and the metadata says so; `GAMEBENCH_GIT_DESCRIBE` in the environment wins.
+
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !text.is_empty()).then_some(text)
+}
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=GAMEBENCH_GIT_DESCRIBE");
+    if let Ok(given) = std::env::var("GAMEBENCH_GIT_DESCRIBE") {
+        println!("cargo:rustc-env=GAMEBENCH_GIT_DESCRIBE={given}");
+        return;
+    }
+    // Re-run when HEAD moves or the index changes (a commit, a checkout); without a git
+    // directory there is nothing to watch and nothing to record.
+    let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) else {
+        return;
+    };
+    println!("cargo:rerun-if-changed={git_dir}/HEAD");
+    println!("cargo:rerun-if-changed={git_dir}/index");
+    if let Some(describe) = git(&["describe", "--always", "--dirty", "--tags"]) {
+        println!("cargo:rustc-env=GAMEBENCH_GIT_DESCRIBE={describe}");
+    }
+}

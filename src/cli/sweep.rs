@@ -1,0 +1,134 @@
+//! `gamebench sweep`: options -> the points, a scratch folder for their corpora, the runner's
+//! configuration -> the table, the fitted exponents, the plot and the exit code.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{ArgGroup, Args};
+
+use gamebench::atomic::write_atomic;
+use gamebench::export::require_svg;
+use gamebench::game::BudgetArgs;
+use gamebench::runner::{Config, ProgressMode};
+use gamebench::status::Exit;
+use gamebench::sweep::{self, Corpus};
+
+use super::{find_game, positive_seconds, run::shell_of, shards};
+
+/// `gamebench sweep GAME (--size A..B:STEP | --param NAME=V1,V2,...) [options]`.
+#[derive(Args)]
+#[command(group(ArgGroup::new("points").required(true).args(["size", "param"])))]
+pub struct SweepArgs {
+    /// The game (see `gamebench list`).
+    pub game: String,
+    /// Generator profile (see `gamebench list`).
+    #[arg(long, short, default_value = gamebench::generate::DEFAULT_PROFILE)]
+    pub profile: String,
+    /// Board sizes: a range `6x6..30x30:6` (rows and columns step together) or a list
+    /// `6x6,12x12,...`; each point is generated with `--size RxC`.
+    #[arg(long, value_name = "RANGE")]
+    pub size: Option<String>,
+    /// One generator option at several values: `NAME=V1,V2,...` (e.g. `moves=20,40,80`).
+    #[arg(long, value_name = "NAME=VALUES")]
+    pub param: Option<String>,
+    /// Files generated per point.
+    #[arg(long, short = 'n', default_value_t = 5)]
+    pub count: u64,
+    /// Seed of every point's corpus (the same arguments give the same files).
+    #[arg(long, short, default_value_t = 1)]
+    pub seed: u64,
+    /// Engine to run (as for `run`); repeat for several; `all` = every internal engine.
+    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    pub engines: Vec<String>,
+    /// Timed runs of each case.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Untimed runs of each case before the timed ones.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub warmup: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Engine the others are compared with.
+    #[arg(long, default_value = "reference", value_name = "NAME")]
+    pub baseline: String,
+    /// Time limit of one external program run (one file), in seconds.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// How external programs are started (`sh`, another shell, or `none`).
+    #[arg(long, value_name = "SHELL")]
+    pub shell: Option<gamebench::external::Shell>,
+    /// Same as `--shell none`.
+    #[arg(short = 'N', conflicts_with = "shell")]
+    pub no_shell: bool,
+    /// Draw median time per case against size, log-log, one line per engine, to an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Keep the generated corpora under DIR (`DIR/<point>/<game>/`); default: a temporary
+    /// folder, removed at the end.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}
+
+pub fn sweep(args: SweepArgs) -> Result<Exit> {
+    let game = find_game(&args.game)?;
+    if let Some(plot) = &args.plot {
+        require_svg(plot).map_err(anyhow::Error::msg)?;
+        gamebench::atomic::AtomicFile::create(plot)
+            .with_context(|| format!("cannot create {}", plot.display()))?;
+    }
+    let points = match (&args.size, &args.param) {
+        (Some(size), _) => sweep::size_points(size)?,
+        (None, Some(param)) => sweep::param_points(param)?,
+        (None, None) => unreachable!("clap requires --size or --param"),
+    };
+    let config = Config {
+        engines: args.engines.clone(),
+        budget: args.budget.budget()?,
+        threads: shards::default_jobs(args.jobs),
+        progress: ProgressMode::None,
+        warmup: args.warmup,
+        runs: args.runs,
+        baseline: args.baseline.clone(),
+        timeout: positive_seconds("--timeout", args.timeout)?,
+        shell: shell_of(&args.shell, args.no_shell),
+        ..Config::default()
+    };
+    // Engines and programs are checked before anything is generated.
+    gamebench::runner::EngineTable::resolve([game], &config.engines, &config.shell)?;
+    let scratch = args.out.is_none().then(sweep::scratch_dir);
+    let dir = args
+        .out
+        .clone()
+        .or_else(|| scratch.clone())
+        .expect("one of them");
+    let corpus = Corpus {
+        game,
+        profile: &args.profile,
+        seed: args.seed,
+        count: args.count,
+        dir: &dir,
+    };
+    eprintln!(
+        "sweep: {} points of {} {} file(s) each, under {}",
+        points.len(),
+        game.name(),
+        args.count,
+        dir.display()
+    );
+    let results = sweep::run(&corpus, &points, &config);
+    if let Some(scratch) = &scratch {
+        let _ = std::fs::remove_dir_all(scratch);
+    }
+    let results = results?;
+    let fits = sweep::fits(&results);
+    print!("{}", sweep::table(&results, &fits));
+    if let Some(plot) = &args.plot {
+        let svg = sweep::plot(game.name(), &results, &fits).map_err(anyhow::Error::msg)?;
+        write_atomic(plot, svg.as_bytes())
+            .with_context(|| format!("cannot write {}", plot.display()))?;
+    }
+    Ok(Exit::of(results.iter().filter_map(|r| r.worst)))
+}
