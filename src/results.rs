@@ -856,9 +856,14 @@ pub fn verdict_lines(summaries: &[EngineSummary], check: bool) -> String {
     text
 }
 
-/// A case shorter than this is timed by repetition (a batch of calls lasting at least this
-/// long, divided by its calls): below it the clock's resolution and the cost of reading it
-/// are a visible part of the time.
+/// A case timed alone in less than this is timed again by repetition: below it the clock's
+/// resolution and the cost of reading it (tens of nanoseconds) are more than a few percent of
+/// the time. Above it a case is timed alone: repeating every case of a few microseconds would
+/// double the cost of a run over many small cases (100,000 Yut files) for a gain in accuracy
+/// of a percent or two.
+pub const REPEAT_BELOW_NS: u64 = 1_000;
+/// How long a batch of repeated calls lasts, at least (the batch's time divided by its calls
+/// is the case's time).
 pub const MIN_TIMED_NS: u64 = 10_000;
 /// A case timed alone in less than this gets a warning: the cost of reading the clock (tens
 /// of nanoseconds) is then a visible part of its time.

@@ -19,7 +19,7 @@
 //!   case (with the game's checker), so disagreements show even without expected outputs.
 //! - `ok` means compared and accepted: a solved case whose output was compared with nothing
 //!   (no `--check`, no baseline engine beside it) is `unchecked`.
-//! - A case whose call is shorter than `results::MIN_TIMED_NS` is timed in batches of calls
+//! - A case whose call is shorter than `results::REPEAT_BELOW_NS` is timed in batches of calls
 //!   (`case-repeated`), unless `Config::repeat_short` is off.
 //! - Engines are resolved once, before any file is read; the timed region holds the engine
 //!   call alone.
@@ -48,7 +48,7 @@ use crate::external::{self, External, ExternalError, Shell, Usage};
 use crate::game::{Budget, CheckVerdict, ParsedCase, REFERENCE_ENGINE, Rejected};
 use crate::judge::{judge_case, status_of};
 use crate::progress::Progress;
-use crate::results::{MIN_TIMED_NS, Row, Status, Timing};
+use crate::results::{MIN_TIMED_NS, REPEAT_BELOW_NS, Row, Status, Timing};
 use crate::status::Exit;
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
@@ -845,7 +845,7 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
     let mut repeats = 1;
     if config.repeat_short
         && let Some(&fastest) = times.iter().min()
-        && fastest < MIN_TIMED_NS
+        && fastest < REPEAT_BELOW_NS
         && let Ok(case) = &parsed.case
     {
         let time_batch = |k: u32| {
