@@ -41,6 +41,6 @@ parallel --will-cite --halt now,fail=1 -j 2 \
     ::: $(seq 0 $((SHARDS - 1))) >/dev/null
 "$BIN" merge "$TMP/shards" -o "$TMP/merged.csv"
 
-say "comparing the merged CSV with the single-machine run (without time_ns)"
+say "comparing the merged CSV with the single-machine run (without the measured columns)"
 compare_merged "$TMP/single.csv" "$TMP/merged.csv" "$TMP"
 say "parallel smoke test passed"

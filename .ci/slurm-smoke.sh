@@ -161,7 +161,7 @@ done
 grep -q '"threads": 1,' "$TMP/shards/shard-0-of-$SHARDS.json" \
     || die "the shards did not take their thread count from --cpus-per-task=1"
 
-say "comparing the merged CSV with the single-machine run (without time_ns)"
+say "comparing the merged CSV with the single-machine run (without the measured columns)"
 compare_merged "$TMP/single.csv" "$TMP/merged.csv" "$TMP"
 say "requeueing array task ${ARRAY}_1 (as a scheduler would): it resumes and changes nothing"
 cp "$TMP/shards/results.shard-1-of-$SHARDS.csv" "$TMP/shard-1-before.csv"
