@@ -16,7 +16,8 @@ use gamebench::status::Exit;
 
 use super::{CheckArgs, SolveArgs, find_game};
 
-fn read_input(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
+/// The bytes of FILE, or of stdin without one, and the name to report them by.
+pub(super) fn read_input(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
     match file {
         Some(path) => Ok((
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,

@@ -1,10 +1,9 @@
 //! `gamebench validate GAME [FILE...]`: strict validation of judge inputs against the
 //! statement's constraints (the game's validator, see `gamebench::validate`).
 
-use std::io::Read;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use gamebench::corpus;
@@ -12,6 +11,7 @@ use gamebench::status::Exit;
 use gamebench::validate::InFile;
 
 use super::find_game;
+use super::judge::read_input;
 
 #[derive(Args)]
 pub struct ValidateArgs {
@@ -49,7 +49,7 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
         }
     }
     for input in &inputs {
-        let (bytes, name) = match read(input.as_ref()) {
+        let (bytes, name) = match read_input(input.as_ref()) {
             Ok(read) => read,
             Err(e) => {
                 eprintln!("gamebench: {e:#}");
@@ -88,20 +88,4 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
     } else {
         Exit::Ok
     })
-}
-
-fn read(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
-    match file {
-        Some(path) => Ok((
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
-            path.display().to_string(),
-        )),
-        None => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .context("cannot read stdin")?;
-            Ok((bytes, "<stdin>".to_string()))
-        }
-    }
 }
