@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use gamebench::game::{Budget, Rules};
 use gamebench::games::vexed::Vexed;
-use gamebench::games::vexed::levels::{self, Settings};
+use gamebench::games::vexed::levels::{self, LevelStatus, Settings};
 
 /// The allocator of the `gamebench` binary, so that the times are those `gamebench levels`
 /// would take (see `benches/README.md`, Vexed).
@@ -73,7 +73,7 @@ fn main() {
     }
     let errors: Vec<String> = results
         .iter()
-        .filter(|l| l.status == "error")
+        .filter(|l| l.status == LevelStatus::Error)
         .map(|l| format!("{} ({}): {}", l.name, l.pack, l.detail))
         .collect();
     assert!(errors.is_empty(), "levels in error:\n{}", errors.join("\n"));

@@ -88,7 +88,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
                 "[{n}] {} {}: {} {} in {:.2} s",
                 level.pack,
                 level.name,
-                level.status,
+                level.status.as_str(),
                 level.moves.map_or(String::new(), |k| format!("K = {k}")),
                 level.seconds
             );
@@ -109,15 +109,9 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
     }
     let mut out = std::io::stdout().lock();
     report(&mut out, &levels, &settings, args.slowest)?;
-    let exit = if levels
-        .iter()
-        .any(|l| l.status == LevelStatus::Error.as_str())
-    {
+    let exit = if levels.iter().any(|l| l.status == LevelStatus::Error) {
         Exit::Error
-    } else if levels
-        .iter()
-        .any(|l| l.status == LevelStatus::Budget.as_str())
-    {
+    } else if levels.iter().any(|l| l.status == LevelStatus::Budget) {
         Exit::Failures
     } else {
         Exit::Ok
@@ -199,10 +193,7 @@ fn report(
     }
     let unproven: Vec<&Level> = levels
         .iter()
-        .filter(|l| {
-            l.status != LevelStatus::Minimal.as_str()
-                && l.status != LevelStatus::NoSolution.as_str()
-        })
+        .filter(|l| l.status != LevelStatus::Minimal && l.status != LevelStatus::NoSolution)
         .collect();
     if !unproven.is_empty() {
         writeln!(
@@ -211,7 +202,7 @@ fn report(
             unproven.len()
         )?;
         for level in unproven {
-            let detail = if level.status == LevelStatus::Error.as_str() {
+            let detail = if level.status == LevelStatus::Error {
                 format!(": {}", level.detail)
             } else {
                 String::new()
@@ -219,7 +210,9 @@ fn report(
             writeln!(
                 out,
                 "  {} ({}): {}{detail}",
-                level.name, level.pack, level.status
+                level.name,
+                level.pack,
+                level.status.as_str()
             )?;
         }
     }
@@ -229,7 +222,7 @@ fn report(
     for level in by_time.into_iter().take(slowest) {
         let moves = level
             .moves
-            .map_or(level.status.to_string(), |k| format!("K = {k}"));
+            .map_or(level.status.as_str().to_string(), |k| format!("K = {k}"));
         let par = level.par.map_or("?".to_string(), |p| p.to_string());
         let peak = level
             .peak_mb

@@ -122,7 +122,8 @@ fn read_pars(path: &Path) -> Result<HashMap<String, usize>, LevelsError> {
 }
 
 /// What became of one level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LevelStatus {
     /// Solved, and the solution is a minimum (every engine of the game is exact).
     Minimal,
@@ -154,7 +155,7 @@ pub struct Level {
     pub name: String,
     /// `ROWSxCOLS`.
     pub size: String,
-    pub status: &'static str,
+    pub status: LevelStatus,
     /// The minimum number of moves, when solved.
     pub moves: Option<usize>,
     pub par: Option<usize>,
@@ -225,7 +226,7 @@ fn solve_level(
         index,
         name: parsed.label.clone(),
         size: parsed.size.clone(),
-        status: LevelStatus::Error.as_str(),
+        status: LevelStatus::Error,
         moves: None,
         par: None,
         versus_par: "",
@@ -276,7 +277,7 @@ fn solve_level(
         (Verdict::Unsolved, _) => LevelStatus::NoSolution,
         (Verdict::Budget, _) => LevelStatus::Budget,
     };
-    level.status = status.as_str();
+    level.status = status;
     level.versus_par = match (level.moves, level.par) {
         (Some(k), Some(par)) if k < par => "below",
         (Some(k), Some(par)) if k == par => "equal",
@@ -308,10 +309,10 @@ impl PackSummary {
     fn add(&mut self, level: &Level) {
         self.levels += 1;
         match level.status {
-            s if s == LevelStatus::Minimal.as_str() => self.minimal += 1,
-            s if s == LevelStatus::NoSolution.as_str() => self.no_solution += 1,
-            s if s == LevelStatus::Budget.as_str() => self.budget += 1,
-            _ => self.errors += 1,
+            LevelStatus::Minimal => self.minimal += 1,
+            LevelStatus::NoSolution => self.no_solution += 1,
+            LevelStatus::Budget => self.budget += 1,
+            LevelStatus::Error => self.errors += 1,
         }
         match level.versus_par {
             "below" => self.below_par += 1,
@@ -350,7 +351,7 @@ pub fn summarize(levels: &[Level]) -> Vec<PackSummary> {
 
 /// The process's peak resident memory, read from and reset through `/proc` (Linux).
 mod memory {
-    /// Bytes per kB of `/proc` figures, and kB per MB of the report.
+    /// kB (the unit of `/proc` figures) per MB (the unit of the report).
     const KB_PER_MB: f64 = 1024.0;
 
     /// Resets the peak to the current resident size (`echo 5 > /proc/self/clear_refs`).
@@ -401,7 +402,7 @@ mod tests {
         assert_eq!(levels.len(), 1);
         let level = &levels[0];
         assert_eq!((level.pack.as_str(), level.name.as_str()), ("tiny", "ONE"));
-        assert_eq!(level.status, "minimal");
+        assert_eq!(level.status, LevelStatus::Minimal);
         // By hand: pushing the left A one cell right makes the pair touch: one move.
         assert_eq!(level.moves, Some(1));
         assert_eq!(level.par, Some(2));
@@ -436,7 +437,7 @@ mod tests {
             threads: Some(2),
         };
         let levels = run(&packs, &settings, &|_| {}).unwrap();
-        assert_eq!(levels[0].status, "budget");
+        assert_eq!(levels[0].status, LevelStatus::Budget);
         assert_eq!(levels[0].moves, None);
         assert_eq!(levels[0].versus_par, "");
     }
