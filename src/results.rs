@@ -25,7 +25,7 @@
 //! | work      | the engine's work counter                                                |
 //! | work_unit | what `work` counts (`turns`, `pops`, `states`, ...)                      |
 //! | score     | the answer's size where the game has one (Vexed: solution length)        |
-//! | digest    | FNV-1a 64 of the case's output block, hex                                |
+//! | digest    | XXH3-64 of the case's output block, hex                                  |
 //! | message   | why a case is `error`/`mismatch`, with file, case and line               |
 //! | verdict   | the checker's verdict on a rejected output: `wrong-answer`,               |
 //! |           | `presentation-error` or `checker-failure` (bad expected output); else empty |

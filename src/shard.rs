@@ -16,7 +16,7 @@
 //! would give the last shard all the hard cases, whereas round-robin spreads every stretch of the
 //! list evenly over the shards, and shard sizes never differ by more than one case.
 //!
-//! The case list is identified by [`CaseList::hash`] (FNV-1a 64 of `relative<TAB>case<LF>` for
+//! The case list is identified by [`CaseList::hash`] (XXH3-64 of `relative<TAB>case<LF>` for
 //! every case in order). Every shard records it in its manifest, so `merge` can tell shards of
 //! different corpora apart.
 //!
@@ -277,7 +277,7 @@ pub struct CaseList {
     starts: Vec<usize>,
     /// Cases in the whole list.
     pub len: usize,
-    /// FNV-1a 64 (hex) of `relative<TAB>case<LF>` over the list, `case` 1-based.
+    /// XXH3-64 (hex) of `relative<TAB>case<LF>` over the list, `case` 1-based.
     pub hash: String,
 }
 
@@ -324,7 +324,7 @@ impl CaseList {
     }
 }
 
-/// The hash of a shard's rows as `merge` sees them: FNV-1a 64 of `file<TAB>case<LF>` for each
+/// The hash of a shard's rows as `merge` sees them: XXH3-64 of `file<TAB>case<LF>` for each
 /// case in order of first appearance (the `file` column as written).
 pub fn rows_hash(rows: &[Row]) -> (usize, String) {
     let mut hasher = RowsHasher::default();
@@ -1122,7 +1122,7 @@ mod tests {
         };
         assert!(!resumed.wants(0, &files[0], 1, "table"));
         assert!(resumed.wants(0, &files[0], 1, "reference"));
-        // The hash is FNV-1a of the documented text.
+        // The hash is XXH3-64 of the documented text.
         assert_eq!(
             list.hash,
             crate::digest::digest(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n")

@@ -508,11 +508,12 @@ impl Pipeline<'_> {
     /// Reads and parses file `position` on a worker, then schedules its work.
     fn spawn_load(&self, position: usize, tx: Arc<Completions>) {
         let file = self.files[position].clone();
+        let size = self.sizes[position];
         let engines = self.table.of(file.game);
         let config = self.shared.clone();
         let finished = self.bar.finished.clone();
         self.pool.spawn_fifo(move || {
-            let loaded = Arc::new(load(position, file, engines, &config, finished));
+            let loaded = Arc::new(load(position, file, size, engines, &config, finished));
             if loaded.slots.is_empty() {
                 tx.push(Message::File(loaded));
             } else {
@@ -642,9 +643,11 @@ impl Pipeline<'_> {
 }
 
 /// Reads and parses one file (and its expected output with `--check`), and lists its slots.
+/// `size` is the file's size from the window's stat pass.
 fn load(
     position: usize,
     file: CaseFile,
+    size: u64,
     engines: Arc<[EngineSpec]>,
     config: &Config,
     finished: Arc<AtomicUsize>,
@@ -664,7 +667,7 @@ fn load(
         case_left: Vec::new(),
         finished,
     };
-    match std::fs::read(&loaded.file.path) {
+    match read_sized(&loaded.file.path, size) {
         Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
         Ok(bytes) => {
             loaded.cases = loaded.file.game.parse(&bytes);
@@ -732,6 +735,18 @@ fn invalid_cases(file: &CaseFile, cases: &[ParsedCase], bytes: &[u8]) -> Vec<Opt
             Some(format!("invalid input: {}{more}", first.without_case()))
         })
         .collect()
+}
+
+/// Reads a whole file whose size is already known, without `std::fs::read`'s own stat (the
+/// window's stat pass made one; a second per file showed on corpora of many tiny files). A size
+/// that changed since is only a capacity hint: the file is read to its end either way.
+fn read_sized(path: &std::path::Path, size: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    // One byte more than the size, so that the read which finds the end needs no growth.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
