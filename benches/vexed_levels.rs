@@ -48,6 +48,7 @@ fn main() {
             max_states: None,
             time_limit: Some(Duration::from_secs_f64(seconds)),
             memory: None,
+            threads: 1,
         },
         threads: Some(1),
     };

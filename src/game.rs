@@ -31,14 +31,18 @@ pub struct Budget {
     /// Bytes a search may hold for one case (Vexed); within it an engine searches with less
     /// memory (and more time) or stops with [`Verdict::Budget`]. `None`: the engine's default.
     pub memory: Option<u64>,
+    /// Threads one search may use (Vexed: a deep search expands its nodes in parallel
+    /// batches), at least 1. The answer is the same whatever the count.
+    pub threads: usize,
 }
 
 impl Budget {
-    /// No limit at all.
+    /// No limit at all, and one thread per search.
     pub const UNLIMITED: Budget = Budget {
         max_states: None,
         time_limit: None,
         memory: None,
+        threads: 1,
     };
 
     /// The instant after which a search started at `start` must give up, if any.
@@ -60,6 +64,12 @@ pub struct BudgetArgs {
     /// deepening with a table of 2M boards). With `-j N`, N searches run at once.
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory: Option<u64>,
+    /// Threads one search may use (Vexed: past a few hundred thousand states, nodes are
+    /// expanded in parallel batches; the answer is the same for every N). Separate from `-j`,
+    /// which solves several cases at once: up to `-j` times N threads run.
+    #[arg(long = "threads", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..1024))]
+    pub search_threads: u64,
 }
 
 /// Bytes in one MB of `--memory` (MiB, as `/usr/bin/time` and `/proc` count).
@@ -82,6 +92,7 @@ impl BudgetArgs {
             max_states: self.max_states,
             time_limit,
             memory: self.memory.map(|mb| mb.saturating_mul(BYTES_PER_MB)),
+            threads: usize::try_from(self.search_threads).unwrap_or(1).max(1),
         })
     }
 }

@@ -15,6 +15,7 @@ const BUDGET: Budget = Budget {
     max_states: Some(20_000),
     time_limit: Some(Duration::from_millis(200)),
     memory: None,
+    threads: 1,
 };
 
 /// Parses `input` and runs every engine on every readable case; panics propagate to the test.

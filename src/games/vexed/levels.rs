@@ -433,6 +433,7 @@ mod tests {
                 max_states: Some(1),
                 time_limit: None,
                 memory: None,
+                threads: 1,
             },
             threads: Some(2),
         };

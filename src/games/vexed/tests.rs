@@ -158,6 +158,7 @@ fn budgets_stop_both_engines() {
         max_states: Some(3),
         time_limit: None,
         memory: None,
+        threads: 1,
     };
     for engine in Vexed::ENGINES {
         let outcome = (engine.solve)(sample, &budget).unwrap();
@@ -303,6 +304,74 @@ proptest! {
         if let Some(moves) = &fast.answer {
             let out = format_solution("R", moves);
             prop_assert_eq!(check_output(&puzzle, &out, None), Ok(()));
+        }
+    }
+}
+
+/// Nodes per batch in the tests: few, so that small searches take many batches and layers
+/// of `f` span several of them.
+const TEST_BATCH_NODES: usize = 3;
+
+/// The batched search (see `bitset/astar/batch.rs`) from the first expansion, on `threads`
+/// threads, formatted as the judge output of one case.
+fn solve_batched(puzzle: &Puzzle, threads: usize) -> String {
+    let budget = Budget {
+        threads,
+        ..Budget::UNLIMITED
+    };
+    let outcome = bitset::solve_batched(puzzle, &budget, TEST_BATCH_NODES).unwrap();
+    Vexed::format_case(1, puzzle, &outcome)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0xba7c_4ed0),
+        ..ProptestConfig::default()
+    })]
+
+    /// Batches from the first expansion find the reference's minimum (or prove there is
+    /// none, as it does), and write the same bytes on one, two and three threads.
+    #[test]
+    fn batched_search_agrees_with_the_reference_on_any_thread_count(grid in random_grid()) {
+        let puzzle = Puzzle { name: "R".to_string(), grid };
+        let slow = reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
+        let one = solve_batched(&puzzle, 1);
+        let expected = Vexed::format_case(1, &puzzle, &slow);
+        prop_assert_eq!(check_output(&puzzle, &one, Some(&expected)), Ok(()), "{}", puzzle.grid.draw());
+        for threads in [2, 3] {
+            prop_assert_eq!(&solve_batched(&puzzle, threads), &one, "{}", puzzle.grid.draw());
+        }
+    }
+}
+
+#[test]
+fn batched_search_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
+    // The expected outputs were written by the reference engine (breadth-first search).
+    for (input, expected) in [
+        (
+            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in"),
+            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out"),
+        ),
+        (
+            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.in"),
+            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.out"),
+        ),
+    ] {
+        for threads in [1, 2] {
+            let output: String = puzzles(input)
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let budget = Budget {
+                        threads,
+                        ..Budget::UNLIMITED
+                    };
+                    let outcome = bitset::solve_batched(p, &budget, TEST_BATCH_NODES).unwrap();
+                    Vexed::format_case(i + 1, p, &outcome)
+                })
+                .collect();
+            check_all(input, expected, &output);
         }
     }
 }
@@ -524,6 +593,7 @@ fn a_meter_affords_a_pause_only_before_its_deadline() {
         max_states: None,
         time_limit: Some(Duration::from_secs(60)),
         memory: None,
+        threads: 1,
     };
     let meter = Meter::new(&budget);
     let now = Instant::now();

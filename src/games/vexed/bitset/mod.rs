@@ -9,7 +9,9 @@
 //!   blocks); a letter that can never be cleared makes a board dead. [`deadlock`] finds some
 //!   dead boards the bound misses (letters blocking each other on a floor).
 //! - Search: best-first A* ([`astar`]: the search, its node index and its frontier), which
-//!   expands each board once and proves unsolvability by exhausting the live boards. When its
+//!   expands each board once and proves unsolvability by exhausting the live boards. A deep
+//!   search goes on in batches of open boards expanded on `Budget::threads` threads and merged
+//!   in a fixed order (`astar/batch.rs`), so the answer does not depend on the thread count. When its
 //!   memory budget ([`astar::MEMORY_BUDGET`]) would be exceeded, the rest of the budget goes to
 //!   iterative deepening with a bounded transposition table ([`ida`]), which needs little
 //!   memory but re-expands boards. Either way the answer is a minimum solution; no depth cap.
@@ -50,6 +52,37 @@ pub fn solve_within(
     budget: &Budget,
     memory: usize,
 ) -> Result<Outcome<Solution>, CaseError> {
+    let batching = astar::Batching {
+        threads: budget.threads.max(1),
+        after: astar::BATCH_AFTER,
+        nodes: astar::BATCH_NODES,
+    };
+    solve_planned(puzzle, budget, memory, batching)
+}
+
+/// [`solve`] with A* in batches of at most `nodes` nodes from its first expansion on,
+/// whatever the search's size (tests exercise the batches on small puzzles).
+#[cfg(test)]
+pub(crate) fn solve_batched(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    nodes: usize,
+) -> Result<Outcome<Solution>, CaseError> {
+    let batching = astar::Batching {
+        threads: budget.threads.max(1),
+        after: 0,
+        nodes,
+    };
+    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching)
+}
+
+/// [`solve_within`], A* going on in batches as `batching` says.
+fn solve_planned(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    memory: usize,
+    batching: astar::Batching,
+) -> Result<Outcome<Solution>, CaseError> {
     // The geometry of the board as given, and its blocks settled on the bit planes
     // ([`State::settle`], the rules of [`Puzzle::start`]) instead of settling a copy of the
     // grid cell by cell. Settling moves no
@@ -64,6 +97,7 @@ pub fn solve_within(
         let memory = Memory {
             astar: memory,
             deepening,
+            batching,
         };
         match planes_needed(geo.letters.len()) {
             1 => search(geo, memory, State::<1>::new(geo, grid), meter, buffers),
@@ -87,6 +121,8 @@ struct Memory {
     astar: usize,
     /// Bytes of the deepening's table and races; `None`: [`ida::Limits::DEFAULT`].
     deepening: Option<usize>,
+    /// When A* goes on in batches, and on how many threads.
+    batching: astar::Batching,
 }
 
 /// Settles `start`, then A* first; deepening with what is left of the budget if A* runs out
@@ -102,7 +138,7 @@ fn search<const P: usize>(
     if start.is_clear() {
         return (Some(Vec::new()), Verdict::Solved, 0);
     }
-    match astar::search(geo, start, meter, memory.astar, buffers) {
+    match astar::search(geo, start, meter, memory.astar, memory.batching, buffers) {
         Ended::Done(answer, verdict, work) => (answer, verdict, work),
         Ended::OutOfMemory(meter) => {
             buffers.release();

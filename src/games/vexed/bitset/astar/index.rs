@@ -80,6 +80,11 @@ impl NodeIndex {
         prefetch(&self.slots, digest as usize & self.mask());
     }
 
+    /// Starts loading `slot`.
+    pub(crate) fn prefetch_slot(&self, slot: usize) {
+        prefetch(&self.slots, slot);
+    }
+
     /// Bytes of the slots.
     pub(crate) fn bytes(&self) -> usize {
         self.slots.len() * Self::SLOT_BYTES
@@ -87,7 +92,17 @@ impl NodeIndex {
 
     /// True when one more entry would make the index more than half full.
     pub(crate) fn needs_room(&self) -> bool {
-        (self.len + 1) * 2 > self.slots.len()
+        self.needs_room_for(1)
+    }
+
+    /// True when `more` entries would make the index more than half full.
+    pub(crate) fn needs_room_for(&self, more: usize) -> bool {
+        (self.len + more) * 2 > self.slots.len()
+    }
+
+    /// True when `slot` holds no entry (of this search).
+    pub(crate) fn is_free(&self, slot: usize) -> bool {
+        !self.is_used(self.slots[slot])
     }
 
     /// Doubles the slots and re-inserts every entry. The stored ids are `0..len` (every node
@@ -98,6 +113,71 @@ impl NodeIndex {
     /// the expansion loop around it.
     #[inline(never)]
     pub(crate) fn grow(&mut self, digests: impl Iterator<Item = u64>) {
+        self.double();
+        let mut stored = 0;
+        for (id, digest) in digests.enumerate() {
+            let mut at = digest as usize & self.mask();
+            while self.is_used(self.slots[at]) {
+                at = (at + 1) & self.mask();
+            }
+            self.slots[at] = self.entry(digest, id as u32);
+            stored += 1;
+        }
+        debug_assert_eq!(stored, self.len, "the index holds ids 0..len");
+    }
+
+    /// [`NodeIndex::grow`] on `threads` threads; `digest_of(id)` is node `id`'s digest. Each
+    /// thread stores the entries of its own range of ids, claiming an empty slot with a
+    /// compare-and-swap (entries are only added, so a slot once used stays used, and a probe
+    /// from an entry's first slot still meets only used slots before it).
+    #[inline(never)]
+    pub(crate) fn grow_on(&mut self, threads: usize, digest_of: &(dyn Fn(usize) -> u64 + Sync)) {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        // `AtomicU64` has the size and bit validity of `u64`; its alignment is its size,
+        // which `u64` also has here (checked at compile time).
+        const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
+        self.double();
+        let (len, epoch, mask) = (self.len, self.epoch, self.mask());
+        let slots: &mut [u64] = &mut self.slots;
+        // SAFETY: same size, alignment and bit validity (above), and the exclusive borrow of
+        // `slots` is held for as long as this shared atomic view is used, so every access to
+        // the slots meanwhile is atomic.
+        let slots: &[AtomicU64] = unsafe { &*(slots as *mut [u64] as *const [AtomicU64]) };
+        let store = |ids: std::ops::Range<usize>| {
+            for id in ids {
+                let digest = digest_of(id);
+                let entry = (digest >> Self::CHECK_SHIFT) << Self::CHECK_SHIFT
+                    | epoch << Self::ID_BITS
+                    | id as u64;
+                let mut at = digest as usize & mask;
+                loop {
+                    let seen = slots[at].load(Relaxed);
+                    if (seen >> Self::ID_BITS) & Self::MAX_EPOCH != epoch {
+                        if slots[at]
+                            .compare_exchange(seen, entry, Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            break;
+                        }
+                        continue; // another thread took it: look at it again
+                    }
+                    at = (at + 1) & mask;
+                }
+            }
+        };
+        let share = len.div_ceil(threads.max(1)).max(1);
+        // The scope's end orders every store before the plain reads that follow it.
+        std::thread::scope(|scope| {
+            for first in (share..len).step_by(share) {
+                let store = &store;
+                scope.spawn(move || store(first..(first + share).min(len)));
+            }
+            store(0..share.min(len));
+        });
+    }
+
+    /// Doubles the slots, all empty (the entries are stored again by the caller).
+    fn double(&mut self) {
         let size = self.slots.len() * 2;
         if size <= self.slots.capacity() {
             // In place, within the reserved address space: the new half is written empty and
@@ -109,16 +189,6 @@ impl NodeIndex {
             self.slots = Vec::new();
             self.slots = written(size, 0);
         }
-        let mut stored = 0;
-        for (id, digest) in digests.enumerate() {
-            let mut at = digest as usize & self.mask();
-            while self.is_used(self.slots[at]) {
-                at = (at + 1) & self.mask();
-            }
-            self.slots[at] = self.entry(digest, id as u32);
-            stored += 1;
-        }
-        debug_assert_eq!(stored, self.len, "the index holds ids 0..len");
     }
 
     /// The id of the entry with this digest for which `same` holds, or the empty slot where
@@ -167,6 +237,39 @@ mod tests {
             assert_eq!(index.find(digest(id), |other| other == id), Ok(id));
         }
         assert!(index.find(digest(5), |other| other == 2000).is_err());
+    }
+
+    /// Growing on several threads stores every entry where a probe from its digest finds
+    /// it, with digests crowded on a few slots (long probe chains that the threads contend
+    /// for, some running past the last slot back to the first).
+    #[test]
+    fn the_index_grown_on_threads_finds_every_entry() {
+        for threads in [1, 2, 3, 4] {
+            let mut index = NodeIndex::default();
+            index.start();
+            let mut digests: Vec<u64> = Vec::new();
+            for id in 0..5000u32 {
+                if index.needs_room() {
+                    let size = index.slots.len() as u64;
+                    let crowd: &[u64] = &digests;
+                    index.grow_on(threads, &|id| crowd[id]);
+                    assert_eq!(index.slots.len() as u64, 2 * size);
+                }
+                // Most digests aim at the last slots of a quarter of the doubled table.
+                let size = 2 * index.slots.len() as u64;
+                let end = (u64::from(id) % 4 + 1) * size / 4 - 1 - u64::from(id % 5);
+                let digest = (u64::from(id) << 40) | if id % 3 == 0 { u64::from(id) } else { end };
+                let slot = index.find(digest, |other| other == id).unwrap_err();
+                index.insert_at(slot, digest, id);
+                digests.push(digest);
+            }
+            for (id, &digest) in digests.iter().enumerate() {
+                assert_eq!(
+                    index.find(digest, |other| other == id as u32),
+                    Ok(id as u32)
+                );
+            }
+        }
     }
 
     /// A reused index holds only the entries of its current search: over more searches than

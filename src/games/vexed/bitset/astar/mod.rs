@@ -29,6 +29,7 @@
 //!   trough deadlocks ([`super::deadlock`]) when taken, unexpanded. An empty frontier proves
 //!   there is no solution.
 
+mod batch;
 pub(crate) mod frontier;
 pub(crate) mod index;
 
@@ -39,9 +40,27 @@ use super::workspace::{Buffers, PlaneBuffers, give_back_freed_memory};
 use crate::game::Verdict;
 use crate::games::vexed::grid::{Dir, Move};
 use crate::games::vexed::{MAX_CELLS, Meter, Solution};
+pub(crate) use batch::BATCH_NODES;
+use batch::{Seen, Worker, expand_batch};
 use frontier::Frontier;
 use index::NodeIndex;
 
+/// Expansions after which the search goes on in batches ([`batch`]), on every thread it may
+/// use. Below it, one node at a time: small searches keep the sequential order, which dives
+/// to a goal as soon as `f` reaches the answer. A fixed count, not one depending on the
+/// threads, so that the answer does not depend on them either.
+pub(crate) const BATCH_AFTER: u64 = 1 << 18;
+
+/// When a search goes on in batches, and on how many threads ([`batch`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Batching {
+    /// Threads expanding a batch (at least 1).
+    pub(crate) threads: usize,
+    /// Expansions before the first batch ([`BATCH_AFTER`] but in tests).
+    pub(crate) after: u64,
+    /// Most nodes in a batch ([`BATCH_NODES`] but in tests).
+    pub(crate) nodes: usize,
+}
 /// Bytes the arena and its index may take, at most (per puzzle; with `-j N`, N puzzles at once).
 pub(crate) const MEMORY_BUDGET: usize = 384 << 20;
 /// The arena grows by doubling up to this size, then takes the rest of its capacity at once.
@@ -116,12 +135,14 @@ pub(crate) enum Ended {
     OutOfMemory(Meter),
 }
 
-/// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes.
+/// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes, in
+/// batches once it is deep.
 pub(crate) fn search<const P: usize>(
     geo: &Geometry,
     start: State<P>,
     meter: Meter,
     memory: usize,
+    batching: Batching,
     buffers: &mut Buffers,
 ) -> Ended {
     // Per node: the node (the arena never reserves past the capacity, see `add`), its index
@@ -131,6 +152,7 @@ pub(crate) fn search<const P: usize>(
         + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
     let capacity = memory / per_node;
     let mut search = Search::new(geo, meter, capacity, buffers);
+    search.batching = batching;
     let ended = search.run(start);
     search.recycle(buffers);
     ended
@@ -173,6 +195,8 @@ struct Search<'a, const P: usize> {
     parts: Parts,
     /// How long the last growth of each table took, by [`Growing`] ([`Search::grow`]).
     last_pause: [std::time::Duration; Growing::COUNT],
+    /// When to go on in batches, on how many threads ([`batch`]).
+    batching: Batching,
 }
 
 impl<'a, const P: usize> Search<'a, P> {
@@ -192,6 +216,11 @@ impl<'a, const P: usize> Search<'a, P> {
             children,
             parts: Parts::EMPTY,
             last_pause: [std::time::Duration::ZERO; Growing::COUNT],
+            batching: Batching {
+                threads: 1,
+                after: BATCH_AFTER,
+                nodes: BATCH_NODES,
+            },
         }
     }
 
@@ -237,6 +266,11 @@ impl<'a, const P: usize> Search<'a, P> {
         self.frontier.push(u32::from(h), 0, blocks, 0);
         while let Some((f, g, id)) = self.frontier.pop() {
             let node = self.nodes[id as usize];
+            if self.meter.expanded >= self.batching.after {
+                let blocks = node.state.occupied().len();
+                self.frontier.push(f, g, blocks, id);
+                return self.run_batches(&troughs);
+            }
             if node.g != g {
                 continue; // reached again by a shorter path since it was queued
             }
@@ -303,21 +337,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 .index
                 .find(digest, |other| nodes[other as usize].state == *child)
             {
-                Ok(other) => {
-                    let known = &mut self.nodes[other as usize];
-                    if known.g <= g {
-                        continue;
-                    }
-                    *known = Node {
-                        parent: id,
-                        g,
-                        push: Push::new(cell, dir),
-                        ..*known
-                    };
-                    let child_f = f.max(u32::from(g) + u32::from(known.h));
-                    let blocks = child.occupied().len();
-                    self.frontier.push(child_f, g, blocks, other);
-                }
+                Ok(other) => self.reach(other, id, g, Push::new(cell, dir), f, child),
                 Err(slot) => {
                     let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
                     let bound = self.parts.child_bound_stored(
@@ -332,25 +352,188 @@ impl<'a, const P: usize> Search<'a, P> {
                         // recompute (memoised per letter) when met again.
                         continue;
                     }
-                    let h = clamp_h(bound);
-                    let child_f = f.max(u32::from(g) + u32::from(h));
-                    if self.nodes.len() >= self.capacity {
+                    let push = Push::new(cell, dir);
+                    let fresh = (*child, digest, slot, clamp_h(bound), bounds);
+                    if let Err(stop) = self.insert(fresh, id, g, push, f) {
                         self.children = children;
-                        return Err(Stop::OutOfMemory);
+                        return Err(stop);
                     }
-                    if self.nodes.len() == self.nodes.capacity() && !self.grow(Growing::Arena) {
-                        self.children = children;
-                        return Err(Stop::Budget);
-                    }
-                    let child_id = self.nodes.len() as u32;
-                    self.add(*child, id, g, Push::new(cell, dir), h, bounds);
-                    self.index.insert_at(slot, digest, child_id);
-                    let blocks = child.occupied().len();
-                    self.frontier.push(child_f, g, blocks, child_id);
                 }
             }
         }
         self.children = children;
+        Ok(None)
+    }
+
+    /// Node `other`, met again as a child of `parent` at depth `g` by `push`: when that path is
+    /// shorter, it becomes the node's and the node is (re)opened.
+    #[inline(always)]
+    fn reach(&mut self, other: u32, parent: u32, g: u16, push: Push, f: u32, child: &State<P>) {
+        let known = &mut self.nodes[other as usize];
+        if known.g <= g {
+            return;
+        }
+        *known = Node {
+            parent,
+            g,
+            push,
+            ..*known
+        };
+        let child_f = f.max(u32::from(g) + u32::from(known.h));
+        let blocks = child.occupied().len();
+        self.frontier.push(child_f, g, blocks, other);
+    }
+
+    /// Stores a new child `(board, digest, index slot, h, stored bounds)` of `parent`, at
+    /// depth `g` by `push`, and opens it. `Err` when the arena is full, or when growing it
+    /// would not end before the deadline.
+    #[inline(always)]
+    fn insert(
+        &mut self,
+        (state, digest, slot, h, bounds): (State<P>, u64, usize, u16, [u8; STORED_BOUNDS]),
+        parent: u32,
+        g: u16,
+        push: Push,
+        f: u32,
+    ) -> Result<(), Stop> {
+        let child_f = f.max(u32::from(g) + u32::from(h));
+        if self.nodes.len() >= self.capacity {
+            return Err(Stop::OutOfMemory);
+        }
+        if self.nodes.len() == self.nodes.capacity() && !self.grow(Growing::Arena) {
+            return Err(Stop::Budget);
+        }
+        let child_id = self.nodes.len() as u32;
+        self.add(state, parent, g, push, h, bounds);
+        self.index.insert_at(slot, digest, child_id);
+        let blocks = state.occupied().len();
+        self.frontier.push(child_f, g, blocks, child_id);
+        Ok(())
+    }
+
+    /// The search from its first batch on (see [`batch`]): batches of open nodes of the lowest
+    /// `f`, each expanded on [`Batching::threads`] threads, then merged.
+    fn run_batches(&mut self, troughs: &Troughs) -> Ended {
+        let mut workers: Vec<Worker<P>> = (0..self.batching.threads)
+            .map(|_| Worker::new(self.geo))
+            .collect();
+        let mut batch: Vec<(u32, Node<P>)> = Vec::with_capacity(self.batching.nodes);
+        // A node has at most two pushes per block, and blocks are never added.
+        let most_children = 2 * self.nodes[0].state.occupied().len() as usize;
+        loop {
+            batch.clear();
+            let mut layer = None;
+            while batch.len() < self.batching.nodes.max(1) {
+                let Some((f, g, id)) = self.frontier.pop() else {
+                    break;
+                };
+                let node = self.nodes[id as usize];
+                if *layer.get_or_insert(f) != f {
+                    let blocks = node.state.occupied().len();
+                    self.frontier.push(f, g, blocks, id);
+                    break;
+                }
+                if node.g == g {
+                    batch.push((id, node));
+                }
+            }
+            let Some(f) = layer else {
+                return Ended::Done(None, Verdict::Unsolved, self.meter.expanded);
+            };
+            // Room for every child of the batch, so that the slots its workers find stay where
+            // they are until it is merged.
+            while self.index.needs_room_for(batch.len() * most_children) {
+                if !self.grow(Growing::Index) {
+                    return Ended::Done(None, Verdict::Budget, self.meter.expanded);
+                }
+            }
+            expand_batch(
+                self.geo,
+                &self.nodes,
+                &self.index,
+                troughs,
+                &batch,
+                &mut workers,
+            );
+            match self.merge(&batch, &workers, f) {
+                Ok(Some(moves)) => {
+                    return Ended::Done(Some(moves), Verdict::Solved, self.meter.expanded);
+                }
+                Ok(None) => {}
+                Err(Stop::OutOfMemory) => return Ended::OutOfMemory(self.meter),
+                Err(Stop::Budget) => {
+                    return Ended::Done(None, Verdict::Budget, self.meter.expanded);
+                }
+            }
+        }
+    }
+
+    /// Merges an expanded batch (of nodes of key `f`) in batch order, as the sequential search
+    /// would have added their children; the solution if one of them has a clear child.
+    fn merge(
+        &mut self,
+        batch: &[(u32, Node<P>)],
+        workers: &[Worker<P>],
+        f: u32,
+    ) -> Result<Option<Vec<Move>>, Stop> {
+        let count = workers.len();
+        let expansion_of = |i: usize| (&workers[i % count], &workers[i % count].done[i / count]);
+        for (i, &(id, node)) in batch.iter().enumerate() {
+            let (worker, expansion) = expansion_of(i);
+            // The next node's new children will be stored in slots spread over the whole
+            // index: start loading them while this node's are merged.
+            if i + 1 < batch.len() {
+                let (next, ahead) = expansion_of(i + 1);
+                for child in &next.made[ahead.children.clone()] {
+                    if let Seen::New { slot, .. } = child.seen {
+                        self.index.prefetch_slot(slot);
+                    }
+                }
+            }
+            if expansion.skipped {
+                continue;
+            }
+            if !self.meter.tick() {
+                return Err(Stop::Budget);
+            }
+            if let Some(push) = expansion.clear {
+                return Ok(Some(self.moves(id, push.cell(), push.dir())));
+            }
+            let Some(g) = node.g.checked_add(1) else {
+                return Err(Stop::OutOfMemory);
+            };
+            // Last made first, as the sequential search queues them.
+            for child in worker.made[expansion.children.clone()].iter().rev() {
+                match child.seen {
+                    Seen::Dead => {}
+                    // Depths only drop: one not above `g` then is not above it now.
+                    Seen::Known { id: other, g: seen } => {
+                        if seen > g {
+                            self.reach(other, id, g, child.push, f, &child.state);
+                        }
+                    }
+                    Seen::New { slot, h, bounds } => {
+                        let slot = if self.index.is_free(slot) {
+                            slot
+                        } else {
+                            let nodes = &self.nodes;
+                            let found = self
+                                .index
+                                .find(child.digest, |o| nodes[o as usize].state == child.state);
+                            match found {
+                                Ok(other) => {
+                                    self.reach(other, id, g, child.push, f, &child.state);
+                                    continue;
+                                }
+                                Err(slot) => slot,
+                            }
+                        };
+                        let fresh = (child.state, child.digest, slot, h, bounds);
+                        self.insert(fresh, id, g, child.push, f)?;
+                    }
+                }
+            }
+        }
         Ok(None)
     }
 
@@ -368,6 +551,11 @@ impl<'a, const P: usize> Search<'a, P> {
             return false;
         }
         match table {
+            Growing::Index if self.batching.threads > 1 => {
+                let nodes = &self.nodes;
+                let digest_of = |id: usize| nodes[id].state.digest();
+                self.index.grow_on(self.batching.threads, &digest_of);
+            }
             Growing::Index => self
                 .index
                 .grow(self.nodes.iter().map(|node| node.state.digest())),
