@@ -94,17 +94,17 @@ fn solve_planned(
         let deepening = budget
             .memory
             .map(|m| usize::try_from(m).unwrap_or(usize::MAX));
-        let memory = Memory {
+        let resources = Resources {
             astar: memory,
             deepening,
             batching,
         };
         match planes_needed(geo.letters.len()) {
-            1 => search(geo, memory, State::<1>::new(geo, grid), meter, buffers),
-            2 => search(geo, memory, State::<2>::new(geo, grid), meter, buffers),
-            3 => search(geo, memory, State::<3>::new(geo, grid), meter, buffers),
-            4 => search(geo, memory, State::<4>::new(geo, grid), meter, buffers),
-            _ => search(geo, memory, State::<5>::new(geo, grid), meter, buffers),
+            1 => search(geo, resources, State::<1>::new(geo, grid), meter, buffers),
+            2 => search(geo, resources, State::<2>::new(geo, grid), meter, buffers),
+            3 => search(geo, resources, State::<3>::new(geo, grid), meter, buffers),
+            4 => search(geo, resources, State::<4>::new(geo, grid), meter, buffers),
+            _ => search(geo, resources, State::<5>::new(geo, grid), meter, buffers),
         }
     });
     Ok(Outcome {
@@ -114,9 +114,9 @@ fn solve_planned(
     })
 }
 
-/// The memory of one search.
+/// What one search may use: its memory, and the threads of its batches.
 #[derive(Clone, Copy)]
-struct Memory {
+struct Resources {
     /// Bytes of A*'s nodes, index and frontier.
     astar: usize,
     /// Bytes of the deepening's table and races; `None`: [`ida::Limits::DEFAULT`].
@@ -129,7 +129,7 @@ struct Memory {
 /// of memory (A*'s buffers are given back first, so the two never hold memory together).
 fn search<const P: usize>(
     geo: &Geometry,
-    memory: Memory,
+    resources: Resources,
     mut start: State<P>,
     meter: Meter,
     buffers: &mut Buffers,
@@ -138,11 +138,18 @@ fn search<const P: usize>(
     if start.is_clear() {
         return (Some(Vec::new()), Verdict::Solved, 0);
     }
-    match astar::search(geo, start, meter, memory.astar, memory.batching, buffers) {
+    match astar::search(
+        geo,
+        start,
+        meter,
+        resources.astar,
+        resources.batching,
+        buffers,
+    ) {
         Ended::Done(answer, verdict, work) => (answer, verdict, work),
         Ended::OutOfMemory(meter) => {
             buffers.release();
-            let limits = memory
+            let limits = resources
                 .deepening
                 .map_or(ida::Limits::DEFAULT, ida::Limits::within::<P>);
             ida::search(geo, start, meter, limits)

@@ -65,6 +65,10 @@ pub(crate) struct Batching {
 pub(crate) const MEMORY_BUDGET: usize = 384 << 20;
 /// The arena grows by doubling up to this size, then takes the rest of its capacity at once.
 const ARENA_DOUBLING_BYTES: usize = 2 << 20;
+/// A table's next doubling is expected to pause the search at most this many times as long as
+/// its last one. A doubling does twice the work, but past a few hundred MB each one also
+/// pays more per entry (fresh pages, TLB misses): `benches/README.md` has the measured ratios.
+const GROWTH_PAUSE_FACTOR: u32 = 4;
 /// Bytes of one frontier entry (a node id).
 const FRONTIER_ENTRY: usize = std::mem::size_of::<u32>();
 /// Index slots per node, at most: the index is at least a quarter full (at most half, and its
@@ -537,17 +541,17 @@ impl<'a, const P: usize> Search<'a, P> {
         Ok(None)
     }
 
-    /// Doubles `table`, unless the pause would not end before the deadline (a table doubles,
-    /// so its pause takes about twice its last one): then returns false, and the search
+    /// Doubles `table`, unless the pause would not end before the deadline (taken as
+    /// [`GROWTH_PAUSE_FACTOR`] times its last one): then returns false, and the search
     /// stops at its budget instead of past it. The tables are timed apart: an arena doubling
     /// is a reallocation (often a page remapping) while an index doubling is a rehash, much
     /// longer, and one pause for both would let a long rehash start just before the deadline.
     fn grow(&mut self, table: Growing) -> bool {
         let started = std::time::Instant::now();
-        if !self
-            .meter
-            .affords(started, 2 * self.last_pause[table as usize])
-        {
+        if !self.meter.affords(
+            started,
+            GROWTH_PAUSE_FACTOR * self.last_pause[table as usize],
+        ) {
             return false;
         }
         match table {
