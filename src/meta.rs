@@ -20,9 +20,12 @@ pub struct RunMeta {
     pub threads: usize,
     pub runs: u32,
     pub warmup: u32,
-    /// Per-case search budget: states, and seconds.
+    /// Per-case search budget: states, seconds, and MB of memory (`--memory`).
     pub max_states: Option<u64>,
     pub time_limit_s: Option<f64>,
+    pub memory_mb: Option<u64>,
+    /// Threads one search may use (`--threads`).
+    pub search_threads: u64,
     pub check: bool,
     pub baseline: String,
     /// UTC, RFC 3339.

@@ -217,6 +217,8 @@ fn run_meta(
         warmup: args.warmup,
         max_states: args.budget.max_states,
         time_limit_s: args.budget.time_limit,
+        memory_mb: args.budget.memory,
+        search_threads: args.budget.search_threads,
         check: args.check,
         baseline: args.baseline.clone(),
         start: gamebench::shard::rfc3339(started.0),

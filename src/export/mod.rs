@@ -206,6 +206,8 @@ mod tests {
             warmup: 0,
             max_states: None,
             time_limit_s: None,
+            memory_mb: None,
+            search_threads: 1,
             check: true,
             baseline: "reference".into(),
             start: "2026-01-01T00:00:00Z".into(),
