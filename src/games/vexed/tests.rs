@@ -6,6 +6,18 @@ use super::*;
 use crate::game::{Budget, Rules, Verdict};
 use proptest::prelude::*;
 
+/// The bundled hard and mixed sets, input and expected output (written by the reference
+/// engine, a breadth-first search).
+const BUNDLED_SETS: [(&str, &str); 2] = [
+    (
+        include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in"),
+        include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out"),
+    ),
+    (
+        include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.in"),
+        include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.out"),
+    ),
+];
 const SAMPLE_IN: &str = include_str!("../../../corpora/vexed/sample.in");
 const SAMPLE_OUT: &str = include_str!("../../../corpora/vexed/sample.out");
 const TRAPS_IN: &str = include_str!("../../../corpora/vexed/traps.in");
@@ -347,17 +359,7 @@ proptest! {
 
 #[test]
 fn batched_search_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
-    // The expected outputs were written by the reference engine (breadth-first search).
-    for (input, expected) in [
-        (
-            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in"),
-            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out"),
-        ),
-        (
-            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.in"),
-            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.out"),
-        ),
-    ] {
+    for (input, expected) in BUNDLED_SETS {
         for threads in [1, 2] {
             let output: String = puzzles(input)
                 .iter()
@@ -396,17 +398,7 @@ fn a_goal_found_one_move_past_the_bound_is_not_taken() {
 
 #[test]
 fn bitset_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
-    // The expected outputs were written by the reference engine (breadth-first search).
-    for (input, expected) in [
-        (
-            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in"),
-            include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out"),
-        ),
-        (
-            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.in"),
-            include_str!("../../../corpora/vexed/mixed/vexed-throughput-1-0.out"),
-        ),
-    ] {
+    for (input, expected) in BUNDLED_SETS {
         check_all(input, expected, &solve_all("bitset", input));
     }
 }

@@ -291,18 +291,24 @@ impl<'a, const P: usize> Search<'a, P> {
             if !self.meter.tick() {
                 return Ended::Done(None, Verdict::Budget, self.meter.expanded);
             }
-            match self.expand(id, node, f) {
-                Ok(Some(moves)) => {
-                    return Ended::Done(Some(moves), Verdict::Solved, self.meter.expanded);
-                }
-                Ok(None) => {}
-                Err(Stop::OutOfMemory) => return Ended::OutOfMemory(self.meter),
-                Err(Stop::Budget) => {
-                    return Ended::Done(None, Verdict::Budget, self.meter.expanded);
-                }
+            let step = self.expand(id, node, f);
+            if let Some(ended) = self.ended_by(step) {
+                return ended;
             }
         }
         Ended::Done(None, Verdict::Unsolved, self.meter.expanded)
+    }
+
+    /// How the search ends after an expansion or a batch (`step`: a solution, nothing yet, or
+    /// a stop); `None` to go on.
+    fn ended_by(&self, step: Result<Option<Vec<Move>>, Stop>) -> Option<Ended> {
+        let expanded = self.meter.expanded;
+        match step {
+            Ok(Some(moves)) => Some(Ended::Done(Some(moves), Verdict::Solved, expanded)),
+            Ok(None) => None,
+            Err(Stop::OutOfMemory) => Some(Ended::OutOfMemory(self.meter)),
+            Err(Stop::Budget) => Some(Ended::Done(None, Verdict::Budget, expanded)),
+        }
     }
 
     /// Expands one node whose queue key is `f`: the solution if a child is clear; `Err` when
@@ -459,15 +465,9 @@ impl<'a, const P: usize> Search<'a, P> {
                 &batch,
                 &mut workers,
             );
-            match self.merge(&batch, &workers, f) {
-                Ok(Some(moves)) => {
-                    return Ended::Done(Some(moves), Verdict::Solved, self.meter.expanded);
-                }
-                Ok(None) => {}
-                Err(Stop::OutOfMemory) => return Ended::OutOfMemory(self.meter),
-                Err(Stop::Budget) => {
-                    return Ended::Done(None, Verdict::Budget, self.meter.expanded);
-                }
+            let step = self.merge(&batch, &workers, f);
+            if let Some(ended) = self.ended_by(step) {
+                return ended;
             }
         }
     }
