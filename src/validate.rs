@@ -208,6 +208,93 @@ pub fn end_line(lines: &[Line<'_>]) -> usize {
     lines.last().map_or(1, |l| l.number + 1)
 }
 
+/// How a game's judge input ends, as its validator reports it: the terminator line (`0 0`),
+/// and the statement's words for the end and for blank lines.
+pub struct Terminator {
+    /// The terminator line, as messages name it.
+    pub marker: &'static str,
+    /// How a message names a line found after the terminator (before `: <the line>`).
+    pub after: &'static str,
+    /// The constraint that the input ends with the terminator (and nothing after it).
+    pub end: &'static str,
+    /// The constraint that no line is blank.
+    pub blank: &'static str,
+}
+
+/// What [`next_case_line`] found where a header or the terminator should be.
+pub enum NextLine<'a> {
+    /// A line to read as a header or the terminator. Its line checks ([`check_line`]) are
+    /// already recorded, as the next case's; `first` is where they start in the violations,
+    /// for [`Terminator::closes`] to move them to the file.
+    Line { line: &'a Line<'a>, first: usize },
+    /// A blank line, reported: go on with the next one.
+    Blank,
+    /// The input ended without its terminator, reported: stop.
+    Missing,
+}
+
+/// The step every line-based validator takes between cases, on `lines[i]`, after `case`
+/// cases: the end of the input without the terminator and blank lines are reported here, the
+/// same way for every game.
+pub fn next_case_line<'a>(
+    lines: &'a [Line<'a>],
+    i: usize,
+    case: usize,
+    terminator: &Terminator,
+    out: &mut Validation,
+) -> NextLine<'a> {
+    let current = (case > 0).then_some(case);
+    let Some(line) = lines.get(i) else {
+        out.push(Violation::new(
+            current,
+            end_line(lines),
+            format!("the input ends without the line `{}`", terminator.marker),
+            terminator.end,
+        ));
+        return NextLine::Missing;
+    };
+    if line.is_blank() {
+        check_line(line, current, out);
+        out.push(Violation::new(
+            current,
+            line.number,
+            "a blank line",
+            terminator.blank,
+        ));
+        return NextLine::Blank;
+    }
+    let first = out.violations.len();
+    check_line(line, Some(case + 1), out);
+    NextLine::Line { line, first }
+}
+
+impl Terminator {
+    /// The terminator at `lines[i]` closes the input after `case` cases: the violations
+    /// recorded on its line since `first` belong to the last case (or to the file), not to a
+    /// case it would have started, and a line after it is reported.
+    pub fn closes(
+        &self,
+        lines: &[Line<'_>],
+        i: usize,
+        first: usize,
+        case: usize,
+        out: &mut Validation,
+    ) {
+        let current = (case > 0).then_some(case);
+        for violation in &mut out.violations[first..] {
+            violation.case = current;
+        }
+        if let Some(extra) = lines.get(i + 1) {
+            out.push(Violation::new(
+                current,
+                extra.number,
+                format!("{}: {}", self.after, quoted(extra.text)),
+                self.end,
+            ));
+        }
+    }
+}
+
 /// Constraint: every line of a line-based format ends with `\n`.
 pub const NEWLINE: &str = "every line ends with a newline (\\n)";
 /// Constraint: line-based formats are printable ASCII.

@@ -7,7 +7,8 @@
 
 use super::{MAX_SIDE, parse_token};
 use crate::validate::{
-    Line, Validation, Violation, check_line, end_line, lines, number, quoted, single_spaced,
+    Line, NextLine, Terminator, Validation, Violation, check_line, end_line, lines, next_case_line,
+    number, quoted, single_spaced,
 };
 
 /// The statement's limit on cases per file.
@@ -21,6 +22,12 @@ const SPACES: &str = "strings separated by single spaces";
 const TOKEN: &str = "each string is two capital letters, the second one of U, D, L, R, S";
 const BLANK: &str = "there are no blank lines between test cases";
 const END: &str = "the input ends with a line of two 0s: 0 0";
+const TERMINATOR: Terminator = Terminator {
+    after: "text after `0 0`",
+    marker: "0 0",
+    end: END,
+    blank: BLANK,
+};
 
 /// A line that is a header: exactly two numeric fields (any spacing); the resynchronisation
 /// point of the parser, and so of the validator.
@@ -40,26 +47,14 @@ pub fn validate(input: &[u8]) -> Validation {
     let mut i = 0;
     let mut case = 0usize;
     while !out.full() {
-        let current = (case > 0).then_some(case);
-        let Some(line) = lines.get(i) else {
-            out.push(Violation::new(
-                current,
-                end_line(&lines),
-                "the input ends without the line `0 0`",
-                END,
-            ));
-            break;
+        let (line, first) = match next_case_line(&lines, i, case, &TERMINATOR, &mut out) {
+            NextLine::Line { line, first } => (line, first),
+            NextLine::Blank => {
+                i += 1;
+                continue;
+            }
+            NextLine::Missing => break,
         };
-        if line.is_blank() {
-            check_line(line, current, &mut out);
-            out.push(Violation::new(current, line.number, "a blank line", BLANK));
-            i += 1;
-            continue;
-        }
-        // The line's violations belong to the case it starts, or to the file when it turns
-        // out to be the terminator (fixed below).
-        let first = out.violations.len();
-        check_line(line, Some(case + 1), &mut out);
         let Some((n, m)) = header_fields(line.text) else {
             // The parser makes an (error) case of it: count it the same.
             case += 1;
@@ -89,17 +84,7 @@ pub fn validate(input: &[u8]) -> Validation {
         // that the cases are the parser's.
         let (n, m) = (lenient(n), lenient(m));
         if (n, m) == (0, 0) {
-            for violation in &mut out.violations[first..] {
-                violation.case = current;
-            }
-            if let Some(extra) = lines.get(i + 1) {
-                out.push(Violation::new(
-                    current,
-                    extra.number,
-                    format!("text after `0 0`: {}", quoted(extra.text)),
-                    END,
-                ));
-            }
+            TERMINATOR.closes(&lines, i, first, case, &mut out);
             break;
         }
         case += 1;

@@ -12,7 +12,10 @@
 
 use super::{MAX_CELLS, bitset, parse_puzzles};
 use crate::game::{Budget, Verdict};
-use crate::validate::{Line, Validation, Violation, check_line, end_line, lines, number, quoted};
+use crate::validate::{
+    Line, NextLine, Terminator, Validation, Violation, check_line, lines, next_case_line, number,
+    quoted,
+};
 
 /// The statement's limit on NR and NC.
 pub const MAX_SIDE: usize = 9;
@@ -34,6 +37,12 @@ const MOVES: &str =
     "every input puzzle is guaranteed to have a solution requiring 11 or fewer moves";
 const BLANK: &str = "no blank lines (the statement has none)";
 const END: &str = "a puzzle with zero dimensions (0 0) marks the end of the input";
+const TERMINATOR: Terminator = Terminator {
+    after: "text after the end marker",
+    marker: "0 0 END",
+    end: END,
+    blank: BLANK,
+};
 
 const WALL: u8 = b'#';
 const EMPTY: u8 = b'-';
@@ -137,26 +146,14 @@ pub fn validate(input: &[u8]) -> Validation {
     let mut searchable: Vec<bool> = Vec::new();
     while !out.full() {
         searchable.resize(case, false);
-        let current = (case > 0).then_some(case);
-        let Some(line) = lines.get(i) else {
-            out.push(Violation::new(
-                current,
-                end_line(&lines),
-                "the input ends without the line `0 0 END`",
-                END,
-            ));
-            break;
+        let (line, first) = match next_case_line(&lines, i, case, &TERMINATOR, &mut out) {
+            NextLine::Line { line, first } => (line, first),
+            NextLine::Blank => {
+                i += 1;
+                continue;
+            }
+            NextLine::Missing => break,
         };
-        if line.is_blank() {
-            check_line(line, current, &mut out);
-            out.push(Violation::new(current, line.number, "a blank line", BLANK));
-            i += 1;
-            continue;
-        }
-        // The line's violations belong to the puzzle it starts, or to the file when it is
-        // the end marker (fixed below).
-        let first = out.violations.len();
-        check_line(line, Some(case + 1), &mut out);
         match header(line, Some(case + 1), &mut out) {
             Header::Bad(text) => {
                 // The parser makes an (error) case of it: count it the same.
@@ -170,25 +167,15 @@ pub fn validate(input: &[u8]) -> Validation {
                 i = resync(&lines, i + 1);
             }
             Header::End { both_zero } => {
-                for violation in &mut out.violations[first..] {
-                    violation.case = current;
-                }
                 if !both_zero {
                     out.push(Violation::new(
-                        current,
+                        (case > 0).then_some(case),
                         line.number,
                         format!("{} has one zero size", quoted(line.text)),
                         END,
                     ));
                 }
-                if let Some(extra) = lines.get(i + 1) {
-                    out.push(Violation::new(
-                        current,
-                        extra.number,
-                        format!("text after the end marker: {}", quoted(extra.text)),
-                        END,
-                    ));
-                }
+                TERMINATOR.closes(&lines, i, first, case, &mut out);
                 break;
             }
             Header::Puzzle { rows, cols } => {
