@@ -61,7 +61,7 @@ pub struct BudgetArgs {
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
     /// Memory one search may hold, in MB (Vexed; default: 384 MB for A*, then iterative
-    /// deepening with a table of 2M boards). With `-j N`, N searches run at once.
+    /// deepening with a table of 2M boards). Per search: commands with `-j N` run N at once.
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory: Option<u64>,
     /// Threads one search may use (Vexed: past a few hundred thousand states, nodes are

@@ -228,6 +228,38 @@ fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// `-N` starts external programs without a shell: a pipe in the command is then two plain
+/// arguments (which `gamebench solve` rejects), where `sh -c` (the default) runs the pipe.
+#[test]
+fn external_programs_run_through_a_shell_unless_told_not_to() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let piped = format!(
+        "judge=cmd:{} solve samegame | cat",
+        env!("CARGO_BIN_EXE_gamebench")
+    );
+    let stress = |extra: &[&str]| {
+        let mut args = vec![
+            "stress",
+            "samegame",
+            "-e",
+            "reference",
+            "-e",
+            &piped,
+            "--out",
+            dir,
+            "--cases",
+            "20",
+        ];
+        args.extend_from_slice(extra);
+        gamebench(&args)
+    };
+    let through_sh = stress(&[]);
+    assert_eq!(through_sh.status.code(), Some(0), "{through_sh:?}");
+    let direct = stress(&["-N"]);
+    assert_eq!(direct.status.code(), Some(1), "{direct:?}");
+}
+
 #[test]
 fn vexed_moves_pushed_the_wrong_way_are_caught_by_the_checker_and_the_puzzle_stays_fair() {
     use gamebench::games::vexed::{Puzzle, Vexed};

@@ -52,6 +52,8 @@ pub struct HuntOptions {
     pub timeout: f64,
     #[command(flatten)]
     pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub launch: super::ShellArgs,
 }
 
 /// The default search time of `hunt`.
@@ -94,7 +96,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let mut engines = resolve_engines(
         args.game,
         std::slice::from_ref(&o.engine),
-        &gamebench::external::Shell::default(),
+        &o.launch.shell(),
     )?;
     let Some(engine) = engines.pop().filter(|_| engines.is_empty()) else {
         bail!("hunt takes one engine, not `all`");

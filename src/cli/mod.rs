@@ -145,13 +145,8 @@ pub struct RunArgs {
     /// --timeout.
     #[arg(long, value_name = "SECONDS")]
     pub case_timeout: Option<f64>,
-    /// How external programs are started: `sh` (default: `sh -c COMMAND`), another shell, or
-    /// `none` (the command split into words and run directly, without a shell's start-up).
-    #[arg(long, value_name = "SHELL")]
-    pub shell: Option<gamebench::external::Shell>,
-    /// Same as `--shell none`.
-    #[arg(short = 'N', conflicts_with = "shell")]
-    pub no_shell: bool,
+    #[command(flatten)]
+    pub launch: ShellArgs,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
@@ -232,4 +227,28 @@ pub struct CheckArgs {
     pub engine: String,
     #[command(flatten)]
     pub budget: BudgetArgs,
+}
+
+/// How external programs are started (`--shell`, `-N`): the options of every command that
+/// runs them (`run`, `sweep`, `stress`, `hunt`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ShellArgs {
+    /// How external programs are started: `sh` (default: `sh -c COMMAND`), another shell, or
+    /// `none` (the command split into words and run directly, without a shell's start-up).
+    #[arg(long, value_name = "SHELL")]
+    pub shell: Option<gamebench::external::Shell>,
+    /// Same as `--shell none`.
+    #[arg(short = 'N', conflicts_with = "shell")]
+    pub no_shell: bool,
+}
+
+impl ShellArgs {
+    /// The shell these options ask for.
+    pub fn shell(&self) -> gamebench::external::Shell {
+        if self.no_shell {
+            gamebench::external::Shell::None
+        } else {
+            self.shell.clone().unwrap_or_default()
+        }
+    }
 }

@@ -58,22 +58,13 @@ fn catch_signals() -> Result<Signals> {
     Ok(signals)
 }
 
-/// The shell external programs run through (`--shell`, `-N`).
-pub fn shell_of(shell: &Option<Shell>, no_shell: bool) -> Shell {
-    if no_shell {
-        Shell::None
-    } else {
-        shell.clone().unwrap_or_default()
-    }
-}
-
 pub fn run(args: RunArgs) -> Result<Exit> {
     let started = (SystemTime::now(), Instant::now());
     let signals = catch_signals()?;
     for plot in [&args.plot, &args.plot_scaling].into_iter().flatten() {
         require_svg(plot).map_err(anyhow::Error::msg)?;
     }
-    let shell = shell_of(&args.shell, args.no_shell);
+    let shell = args.launch.shell();
     let game = args.game.as_deref().map(find_game).transpose()?;
     let files = corpus::discover(&args.paths, game)?;
     let config = Config {

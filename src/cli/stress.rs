@@ -119,6 +119,8 @@ pub struct StressOptions {
     pub timeout: f64,
     #[command(flatten)]
     pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub launch: super::ShellArgs,
 }
 
 /// The default search time of `stress` without `--time` or `--cases`.
@@ -158,11 +160,7 @@ impl Args for StressArgs {
 /// `gamebench stress GAME -e A -e B ...`.
 pub fn stress(args: StressArgs) -> Result<Exit> {
     let o = &args.options;
-    let resolved = resolve_engines(
-        args.game,
-        &o.engines,
-        &gamebench::external::Shell::default(),
-    )?;
+    let resolved = resolve_engines(args.game, &o.engines, &o.launch.shell())?;
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
         bail!("stress needs exactly two different engines (-e A -e B)");
     };

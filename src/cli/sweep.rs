@@ -13,7 +13,7 @@ use gamebench::runner::{Config, ProgressMode};
 use gamebench::status::Exit;
 use gamebench::sweep::{self, Corpus};
 
-use super::{find_game, positive_seconds, run::shell_of, shards};
+use super::{find_game, positive_seconds, shards};
 
 /// `gamebench sweep GAME (--size A..B:STEP | --param NAME=V1,V2,...) [options]`.
 #[derive(Args)]
@@ -55,12 +55,8 @@ pub struct SweepArgs {
     /// Time limit of one external program run (one file), in seconds.
     #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
     pub timeout: f64,
-    /// How external programs are started (`sh`, another shell, or `none`).
-    #[arg(long, value_name = "SHELL")]
-    pub shell: Option<gamebench::external::Shell>,
-    /// Same as `--shell none`.
-    #[arg(short = 'N', conflicts_with = "shell")]
-    pub no_shell: bool,
+    #[command(flatten)]
+    pub launch: super::ShellArgs,
     /// Draw median time per case against size, log-log, one line per engine, to an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -93,7 +89,7 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         runs: args.runs,
         baseline: args.baseline.clone(),
         timeout: positive_seconds("--timeout", args.timeout)?,
-        shell: shell_of(&args.shell, args.no_shell),
+        shell: args.launch.shell(),
         ..Config::default()
     };
     // Engines and programs are checked before anything is generated.
