@@ -725,32 +725,7 @@ pub fn summary_table(summaries: &[EngineSummary]) -> String {
         lines.push(line);
     }
     let columns = header.len();
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            lines
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut text = String::new();
-    for line in lines {
-        let cells: Vec<String> = line
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(c, (cell, w))| {
-                if c < 2 || c == columns - 1 {
-                    format!("{cell:<w$}")
-                } else {
-                    format!("{cell:>w$}")
-                }
-            })
-            .collect();
-        text.push_str(cells.join("  ").trim_end());
-        text.push('\n');
-    }
+    let mut text = aligned(&lines, |c| c < 2 || c == columns - 1);
     if summaries.iter().any(|s| s.timing == Timing::File) {
         text.push_str(
             "* an external program, run once per file: its time per case is the file's time / the file's cases\n",
@@ -960,6 +935,33 @@ pub fn warnings(records: &[Record]) -> Vec<String> {
     out
 }
 
+/// Plain-text columns: every cell padded to its column's widest, two spaces apart, left-aligned
+/// in the columns `left` names and right-aligned in the others; one line per row, without
+/// trailing spaces.
+pub fn aligned(rows: &[Vec<String>], left: impl Fn(usize) -> bool) -> String {
+    let columns = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut text = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, w))| {
+                if left(c) {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
+            .collect();
+        text.push_str(cells.join("  ").trim_end());
+        text.push('\n');
+    }
+    text
+}
 #[cfg(test)]
 mod tests {
     use super::*;

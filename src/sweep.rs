@@ -316,32 +316,7 @@ pub fn table(results: &[PointResult], fits: &[Fit]) -> String {
         }
         lines.push(line);
     }
-    let widths: Vec<usize> = (0..lines[0].len())
-        .map(|c| {
-            lines
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut text = String::new();
-    for line in &lines {
-        let cells: Vec<String> = line
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(c, (cell, w))| {
-                if c == 0 {
-                    format!("{cell:<w$}")
-                } else {
-                    format!("{cell:>w$}")
-                }
-            })
-            .collect();
-        text.push_str(cells.join("  ").trim_end());
-        text.push('\n');
-    }
+    let mut text = crate::results::aligned(&lines, |c| c == 0);
     if results
         .iter()
         .any(|r| r.summaries.iter().any(|s| !usable(s)))

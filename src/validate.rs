@@ -221,39 +221,35 @@ pub struct Terminator {
     pub blank: &'static str,
 }
 
-/// What [`next_case_line`] found where a header or the terminator should be.
-pub enum NextLine<'a> {
-    /// A line to read as a header or the terminator. Its line checks ([`check_line`]) are
-    /// already recorded, as the next case's; `first` is where they start in the violations,
-    /// for [`Terminator::closes`] to move them to the file.
-    Line { line: &'a Line<'a>, first: usize },
-    /// A blank line, reported: go on with the next one.
-    Blank,
-    /// The input ended without its terminator, reported: stop.
-    Missing,
-}
-
-/// The step every line-based validator takes between cases, on `lines[i]`, after `case`
-/// cases: the end of the input without the terminator and blank lines are reported here, the
-/// same way for every game.
+/// The step every line-based validator takes between cases, from `lines[*i]` after `case`
+/// cases: blank lines are reported and skipped, the end of the input without the terminator
+/// is reported (`None`, as when the violations are full). Otherwise the line to read as a
+/// header or the terminator, with its line checks ([`check_line`]) recorded as the next
+/// case's, and where they start in the violations (for [`Terminator::closes`] to move them
+/// to the file).
 pub fn next_case_line<'a>(
     lines: &'a [Line<'a>],
-    i: usize,
+    i: &mut usize,
     case: usize,
     terminator: &Terminator,
     out: &mut Validation,
-) -> NextLine<'a> {
+) -> Option<(&'a Line<'a>, usize)> {
     let current = (case > 0).then_some(case);
-    let Some(line) = lines.get(i) else {
-        out.push(Violation::new(
-            current,
-            end_line(lines),
-            format!("the input ends without the line `{}`", terminator.marker),
-            terminator.end,
-        ));
-        return NextLine::Missing;
-    };
-    if line.is_blank() {
+    while !out.full() {
+        let Some(line) = lines.get(*i) else {
+            out.push(Violation::new(
+                current,
+                end_line(lines),
+                format!("the input ends without the line `{}`", terminator.marker),
+                terminator.end,
+            ));
+            return None;
+        };
+        if !line.is_blank() {
+            let first = out.violations.len();
+            check_line(line, Some(case + 1), out);
+            return Some((line, first));
+        }
         check_line(line, current, out);
         out.push(Violation::new(
             current,
@@ -261,11 +257,18 @@ pub fn next_case_line<'a>(
             "a blank line",
             terminator.blank,
         ));
-        return NextLine::Blank;
+        *i += 1;
     }
-    let first = out.violations.len();
-    check_line(line, Some(case + 1), out);
-    NextLine::Line { line, first }
+    None
+}
+
+/// The first line at or after `i` that `is_header` accepts (or the end): where a validator
+/// resumes after a broken case, as the game's parser does.
+pub fn resync(lines: &[Line<'_>], mut i: usize, is_header: impl Fn(&[u8]) -> bool) -> usize {
+    while lines.get(i).is_some_and(|l| !is_header(l.text)) {
+        i += 1;
+    }
+    i
 }
 
 impl Terminator {

@@ -975,26 +975,71 @@ fn run_external_case(
     input: &str,
     limit: Duration,
 ) -> Done {
-    let index = case + 1;
-    let mut times = Vec::new();
-    let mut usage = Vec::new();
-    let mut stdout = Vec::new();
-    for run in 0..config.warmup + config.runs.max(1) {
-        match external::run(program, input.as_bytes(), limit) {
-            Ok(ran) if run >= config.warmup => {
-                times.push(ran.elapsed.as_nanos() as u64);
-                usage.push(ran.usage);
-                stdout = ran.stdout;
-            }
-            Ok(_) => {}
-            Err(e) => return failed_run(&loaded.file, index, &e),
-        }
+    let runs = match timed_runs(program, input.as_bytes(), limit, config) {
+        Ok(runs) => runs,
+        Err(e) => return failed_run(&loaded.file, case + 1, &e),
+    };
+    let block = String::from_utf8_lossy(&runs.stdout).into_owned();
+    program_output(
+        loaded,
+        case,
+        block,
+        runs.times,
+        runs.usage,
+        Timing::Case,
+        keep,
+    )
+}
+
+/// The timed runs of an external program on one input (after `config.warmup` untimed ones):
+/// their times and resource usage, and the last run's output.
+struct TimedRuns {
+    times: Vec<u64>,
+    usage: Vec<Usage>,
+    stdout: Vec<u8>,
+}
+
+/// Runs `program` on `input` `config.warmup` times untimed, then `config.runs` (at least once)
+/// timed, each killed at `limit`; the first failure ends it.
+fn timed_runs(
+    program: &External,
+    input: &[u8],
+    limit: Duration,
+    config: &Config,
+) -> Result<TimedRuns, ExternalError> {
+    for _ in 0..config.warmup {
+        external::run(program, input, limit)?;
     }
-    let block = String::from_utf8_lossy(&stdout).into_owned();
+    let mut runs = TimedRuns {
+        times: Vec::new(),
+        usage: Vec::new(),
+        stdout: Vec::new(),
+    };
+    for _ in 0..config.runs.max(1) {
+        let ran = external::run(program, input, limit)?;
+        runs.times.push(ran.elapsed.as_nanos() as u64);
+        runs.usage.push(ran.usage);
+        runs.stdout = ran.stdout;
+    }
+    Ok(runs)
+}
+
+/// A case's result from the output `block` an external program printed for it: `ok` unless
+/// the check against its expected output (`--check`) says otherwise; the output is kept only
+/// when `keep`.
+fn program_output(
+    loaded: &Loaded,
+    case: usize,
+    block: String,
+    times: Vec<u64>,
+    usage: Vec<Usage>,
+    timing: Timing,
+    keep: bool,
+) -> Done {
     let mut done = Done {
         status: Status::Ok,
         times,
-        timing: Timing::Case,
+        timing,
         repeats: 1,
         usage,
         work: None,
@@ -1023,26 +1068,14 @@ fn run_external_file(
 ) -> Vec<Done> {
     let file = &loaded.file;
     let count = loaded.cases.len();
-    let failed =
-        |e: ExternalError| -> Vec<Done> { (1..=count).map(|k| failed_run(file, k, &e)).collect() };
-    for _ in 0..config.warmup {
-        if let Err(e) = external::run(program, &loaded.bytes, timeout) {
-            return failed(e);
-        }
-    }
-    let mut times = Vec::new();
-    let mut usage = Vec::new();
-    let mut stdout = Vec::new();
-    for _ in 0..config.runs.max(1) {
-        match external::run(program, &loaded.bytes, timeout) {
-            Ok(ran) => {
-                times.push(ran.elapsed.as_nanos() as u64);
-                usage.push(ran.usage);
-                stdout = ran.stdout;
-            }
-            Err(e) => return failed(e),
-        }
-    }
+    let TimedRuns {
+        times,
+        usage,
+        stdout,
+    } = match timed_runs(program, &loaded.bytes, timeout, config) {
+        Ok(runs) => runs,
+        Err(e) => return (1..=count).map(|k| failed_run(file, k, &e)).collect(),
+    };
     let text = String::from_utf8_lossy(&stdout);
     let blocks = file.game.split_output(&text);
     (0..count)
@@ -1074,26 +1107,16 @@ fn run_external_file(
                     dropped: false,
                 };
             };
-            let mut done = Done {
-                status: Status::Ok,
-                times: times.clone(),
-                timing: Timing::File,
-                repeats: 1,
-                usage: usage.clone(),
-                work: None,
-                score: None,
-                digest: digest(block.as_bytes()),
-                output: Some(block.clone()),
-                message: String::new(),
-                compared: false,
-                verdict: None,
-                dropped: false,
-            };
-            check_expected(loaded, case, &mut done);
-            if !keep {
-                done.output = None;
-            }
-            done
+            let (times, usage) = (times.clone(), usage.clone());
+            program_output(
+                loaded,
+                case,
+                block.clone(),
+                times,
+                usage,
+                Timing::File,
+                keep,
+            )
         })
         .collect()
 }

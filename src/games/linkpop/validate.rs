@@ -7,7 +7,7 @@
 
 use super::{MAX_SIDE, parse_token};
 use crate::validate::{
-    Line, NextLine, Terminator, Validation, Violation, check_line, end_line, lines, next_case_line,
+    self, Line, Terminator, Validation, Violation, check_line, end_line, lines, next_case_line,
     number, quoted, single_spaced,
 };
 
@@ -47,13 +47,9 @@ pub fn validate(input: &[u8]) -> Validation {
     let mut i = 0;
     let mut case = 0usize;
     while !out.full() {
-        let (line, first) = match next_case_line(&lines, i, case, &TERMINATOR, &mut out) {
-            NextLine::Line { line, first } => (line, first),
-            NextLine::Blank => {
-                i += 1;
-                continue;
-            }
-            NextLine::Missing => break,
+        let Some((line, first)) = next_case_line(&lines, &mut i, case, &TERMINATOR, &mut out)
+        else {
+            break;
         };
         let Some((n, m)) = header_fields(line.text) else {
             // The parser makes an (error) case of it: count it the same.
@@ -130,14 +126,8 @@ fn quoted_number(n: u64) -> String {
 }
 
 /// The next header line at or after `i` (or the end).
-fn resync(lines: &[Line<'_>], mut i: usize) -> usize {
-    while lines
-        .get(i)
-        .is_some_and(|l| header_fields(l.text).is_none())
-    {
-        i += 1;
-    }
-    i
+fn resync(lines: &[Line<'_>], i: usize) -> usize {
+    validate::resync(lines, i, |text| header_fields(text).is_some())
 }
 
 /// Checks the `n` rows of case `case` starting at line index `i`; returns where the next case

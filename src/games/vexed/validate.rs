@@ -13,7 +13,7 @@
 use super::{MAX_CELLS, bitset, parse_puzzles};
 use crate::game::{Budget, Verdict};
 use crate::validate::{
-    Line, NextLine, Terminator, Validation, Violation, check_line, lines, next_case_line, number,
+    self, Line, Terminator, Validation, Violation, check_line, lines, next_case_line, number,
     quoted,
 };
 
@@ -129,11 +129,8 @@ fn header<'a>(line: &Line<'a>, case: Option<usize>, out: &mut Validation) -> Hea
 }
 
 /// The next line at or after `i` that starts like a header.
-fn resync(lines: &[Line<'_>], mut i: usize) -> usize {
-    while lines.get(i).is_some_and(|l| !looks_like_header(l.text)) {
-        i += 1;
-    }
-    i
+fn resync(lines: &[Line<'_>], i: usize) -> usize {
+    validate::resync(lines, i, looks_like_header)
 }
 
 /// Validates a whole Vexed judge input.
@@ -146,13 +143,9 @@ pub fn validate(input: &[u8]) -> Validation {
     let mut searchable: Vec<bool> = Vec::new();
     while !out.full() {
         searchable.resize(case, false);
-        let (line, first) = match next_case_line(&lines, i, case, &TERMINATOR, &mut out) {
-            NextLine::Line { line, first } => (line, first),
-            NextLine::Blank => {
-                i += 1;
-                continue;
-            }
-            NextLine::Missing => break,
+        let Some((line, first)) = next_case_line(&lines, &mut i, case, &TERMINATOR, &mut out)
+        else {
+            break;
         };
         match header(line, Some(case + 1), &mut out) {
             Header::Bad(text) => {
