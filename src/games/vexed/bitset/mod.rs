@@ -4,7 +4,9 @@
 //! - Board: [`planes`]: one bitboard type ([`planes::Cells`], a cell per bit of a `u128`), the
 //!   fixed part of a board ([`planes::Geometry`]) and the blocks ([`State`]: `P` bit-sliced
 //!   letter planes, `P` a const generic chosen from the number of letters, so a state is 16 to
-//!   80 bytes), with the push and settle rules of `RULES.md` (Moves) as word operations.
+//!   80 bytes), with the push and settle rules of `RULES.md` (Moves) as word operations. A*'s
+//!   arena keeps boards packed ([`planes::Packed`]): one `u64` per plane when no block can be
+//!   past cell 63, as on every level of the original game.
 //! - Lower bound: the admissible per-letter bound of [`bound`] (at least 1 on a board with
 //!   blocks); a letter that can never be cleared makes a board dead. [`deadlock`] finds some
 //!   dead boards the bound misses (letters blocking each other on a floor).
@@ -16,7 +18,8 @@
 //!   iterative deepening with a bounded transposition table ([`ida`]), which needs little
 //!   memory but re-expands boards. Either way the answer is a minimum solution; no depth cap.
 //! - Memory: one [`workspace::Workspace`] per thread owns every buffer reused from one search to
-//!   the next; [`slots`] holds what the hash tables share (slot spreading, prefetch).
+//!   the next; [`slots`] holds what the hash tables share (slot spreading, prefetch, and
+//!   mapping the pages a table is about to write on every search thread).
 //! - [`PushCorpus`]: the move generator, exposed for `benches/vexed_push.rs` only.
 
 pub(crate) mod astar;
@@ -99,12 +102,24 @@ fn solve_planned(
             deepening,
             batching,
         };
+        // The shape of the search's nodes: `P` planes, kept in `P` words when the board is
+        // narrow, else in `2 * P` (`planes::Packed`).
+        macro_rules! search_with {
+            ($p:literal, $narrow:literal, $wide:literal) => {{
+                let start = State::<$p>::new(geo, grid);
+                if geo.narrow() {
+                    search::<$p, $narrow>(geo, resources, start, meter, buffers)
+                } else {
+                    search::<$p, $wide>(geo, resources, start, meter, buffers)
+                }
+            }};
+        }
         match planes_needed(geo.letters.len()) {
-            1 => search(geo, resources, State::<1>::new(geo, grid), meter, buffers),
-            2 => search(geo, resources, State::<2>::new(geo, grid), meter, buffers),
-            3 => search(geo, resources, State::<3>::new(geo, grid), meter, buffers),
-            4 => search(geo, resources, State::<4>::new(geo, grid), meter, buffers),
-            _ => search(geo, resources, State::<5>::new(geo, grid), meter, buffers),
+            1 => search_with!(1, 1, 2),
+            2 => search_with!(2, 2, 4),
+            3 => search_with!(3, 3, 6),
+            4 => search_with!(4, 4, 8),
+            _ => search_with!(5, 5, 10),
         }
     });
     Ok(Outcome {
@@ -127,7 +142,7 @@ struct Resources {
 
 /// Settles `start`, then A* first; deepening with what is left of the budget if A* runs out
 /// of memory (A*'s buffers are given back first, so the two never hold memory together).
-fn search<const P: usize>(
+fn search<const P: usize, const W: usize>(
     geo: &Geometry,
     resources: Resources,
     mut start: State<P>,
@@ -138,7 +153,7 @@ fn search<const P: usize>(
     if start.is_clear() {
         return (Some(Vec::new()), Verdict::Solved, 0);
     }
-    match astar::search(
+    match astar::search::<P, W>(
         geo,
         start,
         meter,

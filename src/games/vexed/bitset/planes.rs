@@ -395,6 +395,41 @@ impl Geometry {
     }
 }
 
+/// A board as A*'s arena stores it ([`State::pack`], [`Packed::unpack`]): its planes in `W`
+/// words. A board whose blocks can only be on cells below 64 ([`Geometry::narrow`]: every
+/// level of the original game, whose bottom row is wall) keeps one word per plane (`W == P`),
+/// the high halves being zero; any other keeps two (`W == 2 * P`). Only `u64`s, so a node's
+/// alignment is 8, not the 16 of a `u128`: a node of four planes takes 48 bytes instead of 80.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Packed<const W: usize>([u64; W]);
+
+impl<const W: usize> Packed<W> {
+    /// The board of `P` planes these words hold (`W` is `P` or `2 * P`).
+    #[inline(always)]
+    pub(crate) fn unpack<const P: usize>(&self) -> State<P> {
+        const { assert!(W == P || W == 2 * P) };
+        let mut planes = [Cells::EMPTY; P];
+        for (i, plane) in planes.iter_mut().enumerate() {
+            let bits = if W == P {
+                u128::from(self.0[i])
+            } else {
+                u128::from(self.0[2 * i]) | u128::from(self.0[2 * i + 1]) << 64
+            };
+            *plane = Cells::from_bits(bits);
+        }
+        State { planes }
+    }
+}
+
+impl Geometry {
+    /// Whether every cell a block can be on is below 64, so that boards fit [`Packed`] words
+    /// of one per plane.
+    pub(crate) fn narrow(&self) -> bool {
+        let open = self.board & !self.walls;
+        open.is_empty() || open.last() < 64
+    }
+}
+
 impl<const P: usize> State<P> {
     /// The state without blocks.
     pub(crate) const EMPTY: State<P> = State {
@@ -405,6 +440,25 @@ impl<const P: usize> State<P> {
     #[cfg(test)]
     pub(crate) fn from_planes(planes: [Cells; P]) -> State<P> {
         State { planes }
+    }
+
+    /// The board in `W` words ([`Packed`]): `W == P` only for boards of a narrow geometry
+    /// ([`Geometry::narrow`]), whose planes' high halves are zero.
+    #[inline(always)]
+    pub(crate) fn pack<const W: usize>(&self) -> Packed<W> {
+        const { assert!(W == P || W == 2 * P) };
+        let mut words = [0; W];
+        for (i, plane) in self.planes.iter().enumerate() {
+            let bits = plane.bits();
+            if W == P {
+                debug_assert_eq!(bits >> 64, 0, "a narrow board has no cell past 63");
+                words[i] = bits as u64;
+            } else {
+                words[2 * i] = bits as u64;
+                words[2 * i + 1] = (bits >> 64) as u64;
+            }
+        }
+        Packed(words)
     }
 
     /// The blocks of `grid` (whose letters are all in `geo`, which needs at most `P` planes).
@@ -788,6 +842,32 @@ mod tests {
         let state = State::<4>::new(&geo, &g);
         assert_eq!(state.to_grid(&geo), g);
         assert_eq!(state.letter(geo.code(b'A').unwrap()), bit(1) | bit(13));
+    }
+
+    #[test]
+    fn boards_pack_into_words_and_back() {
+        // 6 x 10 = 60 cells: narrow, one word per plane. 9 x 9: blocks up to cell 71, two.
+        let narrow = grid(&[
+            "#ABC-----#",
+            "#DEF#----#",
+            "#GHA#----#",
+            "#--------#",
+            "#-------H#",
+            "##########",
+        ]);
+        let geo = Geometry::new(&narrow);
+        assert!(geo.narrow());
+        let state = State::<4>::new(&geo, &narrow);
+        assert!(state.pack::<4>().unpack::<4>() == state);
+        assert!(state.pack::<8>().unpack::<4>() == state);
+        let mut rows = vec!["---------"; 8];
+        rows[7] = "-------AA";
+        let wide = grid(&rows);
+        let geo = Geometry::new(&wide);
+        assert!(!geo.narrow());
+        let state = State::<1>::new(&geo, &wide);
+        assert!(state.pack::<2>().unpack::<1>() == state);
+        assert_eq!(state.pack::<2>().unpack::<1>().to_grid(&geo), wide);
     }
 
     #[test]

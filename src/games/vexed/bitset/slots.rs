@@ -1,6 +1,7 @@
 //! What the engine's open-addressing tables share: picking a slot from a hashed word
 //! ([`spread`]), asking the CPU to load a slot ahead of its probe ([`prefetch`]), and allocating
-//! a table whose pages are written up front ([`written`], [`written_with_room`]).
+//! a table whose pages are written up front ([`written`], [`written_with_room`]), and mapping
+//! the pages a table will soon write on several threads at once ([`populate_spare`]).
 //!
 //! The tables are the A* search's node index ([`super::astar::index`]), the deepening's
 //! transposition table ([`super::ida`]) and the bound's memos ([`super::bound`]). Each keeps
@@ -53,6 +54,63 @@ pub(crate) fn written_with_room<T: Clone>(capacity: usize, len: usize, value: T)
     table
 }
 
+/// Maps now, on `threads` threads, the pages of `table`'s spare capacity that its entries
+/// `from..to` will occupy (clamped to the capacity), so that writing them later does not fault
+/// page by page on the writing thread. A fresh page costs the kernel a fault and a cleared
+/// page whichever thread touches it first; in a large search those faults land on the one
+/// thread that appends nodes, while this spreads them over threads that would otherwise wait.
+///
+/// Only a hint: no entry is written (the table's contents and length are unchanged), and on
+/// a kernel without `MADV_POPULATE_WRITE` (before Linux 5.14) or off Linux nothing happens
+/// and the pages fault when written, as before.
+pub(crate) fn populate_spare<T>(table: &Vec<T>, from: usize, to: usize, threads: usize) {
+    let size = std::mem::size_of::<T>();
+    let (from, to) = (from.max(table.len()), to.min(table.capacity()));
+    if from >= to || size == 0 {
+        return;
+    }
+    let start = table.as_ptr() as usize + from * size;
+    let end = table.as_ptr() as usize + to * size;
+    let pages = (end - start).div_ceil(PAGE);
+    let share = pages.div_ceil(threads.max(1)).max(1);
+    let map = |page: usize| {
+        let first = start + page * PAGE;
+        populate(first, (first + share * PAGE).min(end));
+    };
+    std::thread::scope(|scope| {
+        for page in (share..pages).step_by(share) {
+            scope.spawn(move || map(page));
+        }
+        map(0);
+    });
+}
+
+/// Bytes of a page (the smallest the kernel maps; a larger one only makes [`populate`] round
+/// to more calls than needed).
+const PAGE: usize = 4096;
+
+/// Maps the pages of the addresses `start..end` of this process, writable, without changing
+/// what any of them holds.
+fn populate(start: usize, end: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        let first = start & !(PAGE - 1);
+        // SAFETY: `MADV_POPULATE_WRITE` only maps pages: a page already mapped keeps its
+        // contents, a fresh one is the zeroed page a first write would have faulted in, and
+        // addresses that are not mapped make the call fail (ignored: the pages then fault
+        // when written, as without this call). No memory the program reads changes.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                end - first,
+                libc::MADV_POPULATE_WRITE,
+            );
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, end);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +126,16 @@ mod tests {
         let table = written_with_room(64, 8, 7u8);
         assert_eq!((table.len(), table.capacity() >= 64), (8, true));
         prefetch(&table, 7);
+    }
+
+    #[test]
+    fn populating_spare_capacity_changes_no_entry() {
+        let mut table = written_with_room(1 << 20, 1000, 7u64);
+        populate_spare(&table, 0, 1 << 20, 3);
+        populate_spare(&table, 5000, 10, 2);
+        assert_eq!(table.len(), 1000);
+        assert!(table.iter().all(|&x| x == 7));
+        table.resize(1 << 20, 9);
+        assert_eq!(table[999..1001], [7, 9]);
     }
 }

@@ -7,8 +7,9 @@
 //! buffer it holds is empty (the index and the memos forget their entries by epoch when a
 //! search starts); what it keeps is bounded ([`KEPT_ARENA_BYTES`] of arenas over all plane
 //! counts, [`KEPT_INDEX_BYTES`] of index), so one large search does not pin its memory for
-//! the rest of the batch. The buffers whose type depends on the plane count `P` are kept per
-//! `P` (puzzles of a batch need different `P`), each in its own typed allocation.
+//! the rest of the batch. The buffers whose type depends on the plane count `P` and on the
+//! words `W` a node keeps them in are kept per shape `(P, W)` (puzzles of a batch need
+//! different shapes), each in its own typed allocation.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -46,16 +47,26 @@ pub(crate) struct Buffers {
     pub(crate) index: NodeIndex,
     pub(crate) frontier: Frontier,
     pairs: Option<Pairs>,
-    /// `by_planes[P - 1]`: the [`PlaneBuffers<P>`] of the last search with `P` planes.
-    by_planes: [Option<Box<dyn Any>>; MAX_PLANES],
-    /// `arena_bytes[P - 1]`: the capacity in bytes of the arena kept in `by_planes[P - 1]`.
-    arena_bytes: [usize; MAX_PLANES],
+    /// `by_planes[shape::<P, W>()]`: the [`PlaneBuffers<P, W>`] of the last search with `P`
+    /// planes stored in `W` words.
+    by_planes: [Option<Box<dyn Any>>; SHAPES],
+    /// `arena_bytes[i]`: the capacity in bytes of the arena kept in `by_planes[i]`.
+    arena_bytes: [usize; SHAPES],
 }
 
-/// The buffers of a search whose type depends on its plane count `P`.
-pub(crate) struct PlaneBuffers<const P: usize> {
+/// Shapes of a search's nodes: `P` planes (1 to [`MAX_PLANES`]) in `W = P` or `W = 2 * P`
+/// words ([`super::planes::Packed`]).
+const SHAPES: usize = 2 * MAX_PLANES;
+
+/// The place of the shape `(P, W)` among the [`SHAPES`].
+const fn shape<const P: usize, const W: usize>() -> usize {
+    2 * (P - 1) + (W != P) as usize
+}
+
+/// The buffers of a search whose type depends on its plane count `P` and its nodes' words `W`.
+pub(crate) struct PlaneBuffers<const P: usize, const W: usize> {
     /// Every node of the search, by id.
-    pub(crate) arena: Vec<Node<P>>,
+    pub(crate) arena: Vec<Node<W>>,
     /// The children of the node being expanded.
     pub(crate) children: Vec<Child<P>>,
 }
@@ -93,17 +104,21 @@ impl Buffers {
         self.pairs = Some(pairs);
     }
 
-    /// The empty buffers of a search with `P` planes; a new arena has room for at most
-    /// `capacity` nodes reserved.
-    pub(crate) fn take_planes<const P: usize>(&mut self, capacity: usize) -> PlaneBuffers<P> {
-        self.arena_bytes[P - 1] = 0;
-        let kept = self.by_planes[P - 1]
+    /// The empty buffers of a search with `P` planes in `W` words; a new arena has room for at
+    /// most `capacity` nodes reserved.
+    pub(crate) fn take_planes<const P: usize, const W: usize>(
+        &mut self,
+        capacity: usize,
+    ) -> PlaneBuffers<P, W> {
+        let at = shape::<P, W>();
+        self.arena_bytes[at] = 0;
+        let kept = self.by_planes[at]
             .take()
-            .and_then(|kept| kept.downcast::<PlaneBuffers<P>>().ok());
+            .and_then(|kept| kept.downcast::<PlaneBuffers<P, W>>().ok());
         match kept {
             Some(kept) => *kept,
             None => {
-                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<Node<P>>();
+                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<Node<W>>();
                 PlaneBuffers {
                     arena: Vec::with_capacity(initial.min(capacity)),
                     children: Vec::new(),
@@ -114,33 +129,37 @@ impl Buffers {
 
     /// Keeps the buffers of a finished search, emptied; an arena is dropped when the arenas
     /// kept would take more than [`KEPT_ARENA_BYTES`] (the others first).
-    pub(crate) fn keep_planes<const P: usize>(&mut self, mut buffers: PlaneBuffers<P>) {
+    pub(crate) fn keep_planes<const P: usize, const W: usize>(
+        &mut self,
+        mut buffers: PlaneBuffers<P, W>,
+    ) {
+        let at = shape::<P, W>();
         buffers.arena.clear();
         buffers.children.clear();
-        let bytes = buffers.arena.capacity() * std::mem::size_of::<Node<P>>();
+        let bytes = buffers.arena.capacity() * std::mem::size_of::<Node<W>>();
         if bytes > KEPT_ARENA_BYTES {
             buffers.arena = Vec::new();
         }
-        let mut total = buffers.arena.capacity() * std::mem::size_of::<Node<P>>();
-        for planes in 0..MAX_PLANES {
-            if planes != P - 1 {
-                total += self.arena_bytes[planes];
+        let mut total = buffers.arena.capacity() * std::mem::size_of::<Node<W>>();
+        for other in 0..SHAPES {
+            if other != at {
+                total += self.arena_bytes[other];
                 if total > KEPT_ARENA_BYTES {
-                    total -= self.arena_bytes[planes];
-                    self.arena_bytes[planes] = 0;
-                    self.by_planes[planes] = None;
+                    total -= self.arena_bytes[other];
+                    self.arena_bytes[other] = 0;
+                    self.by_planes[other] = None;
                 }
             }
         }
-        self.arena_bytes[P - 1] = buffers.arena.capacity() * std::mem::size_of::<Node<P>>();
-        self.by_planes[P - 1] = Some(Box::new(buffers));
+        self.arena_bytes[at] = buffers.arena.capacity() * std::mem::size_of::<Node<W>>();
+        self.by_planes[at] = Some(Box::new(buffers));
     }
 
     /// Gives back every buffer of A* (the deepening that follows an A* out of memory must fit
     /// in the same memory).
     pub(crate) fn release(&mut self) {
         self.by_planes = Default::default();
-        self.arena_bytes = [0; MAX_PLANES];
+        self.arena_bytes = [0; SHAPES];
         self.index = NodeIndex::default();
         self.frontier = Frontier::default();
         // The deepening would otherwise come on top of A*'s resident memory.
@@ -169,23 +188,23 @@ pub(crate) fn give_back_freed_memory() {
 mod tests {
     use super::*;
 
-    /// A search's arena comes back to the next search of the same plane count, emptied, in the
-    /// same allocation; arenas of other plane counts are kept beside it.
+    /// A search's arena comes back to the next search of the same shape, emptied, in the same
+    /// allocation; arenas of other shapes are kept beside it.
     #[test]
     fn buffers_come_back_per_plane_count() {
         let mut buffers = Buffers::default();
-        let mut two = buffers.take_planes::<2>(1000);
+        let mut two = buffers.take_planes::<2, 2>(1000);
         let capacity = two.arena.capacity();
         assert!(capacity > 0 && capacity <= 1000);
         let address = two.arena.as_ptr() as usize;
         two.children.reserve(8);
         buffers.keep_planes(two);
-        let three = buffers.take_planes::<3>(1000);
+        let three = buffers.take_planes::<3, 6>(1000);
         buffers.keep_planes(three);
-        let two = buffers.take_planes::<2>(1000);
+        let two = buffers.take_planes::<2, 2>(1000);
         assert_eq!((two.arena.len(), two.arena.capacity()), (0, capacity));
         assert_eq!(two.arena.as_ptr() as usize, address);
         assert!(two.children.is_empty() && two.children.capacity() >= 8);
-        assert!(buffers.by_planes[2].is_some());
+        assert!(buffers.by_planes[shape::<3, 6>()].is_some());
     }
 }

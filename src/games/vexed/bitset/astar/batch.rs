@@ -87,13 +87,13 @@ impl<const P: usize> Worker<P> {
 
     /// Expands `batch` (node ids with a copy of each node as it was popped), reading the
     /// arena `nodes` and the `index` only.
-    fn expand(
+    fn expand<const W: usize>(
         &mut self,
         geo: &Geometry,
-        nodes: &[Node<P>],
+        nodes: &[Node<W>],
         index: &NodeIndex,
         troughs: &Troughs,
-        batch: impl Iterator<Item = Node<P>>,
+        batch: impl Iterator<Item = Node<W>>,
     ) {
         let Worker {
             pairs,
@@ -104,12 +104,13 @@ impl<const P: usize> Worker<P> {
         made.clear();
         done.clear();
         for node in batch {
-            parts.restore(geo, pairs, &node.state, &node.bounds);
+            let state = node.state::<P>();
+            parts.restore(geo, pairs, &state, &node.bounds);
             // As in the sequential search: a node whose troughs did not change since its
             // (expanded) parent is free of trough deadlocks.
             let same = node.parent != NO_PARENT
-                && troughs.unchanged(&nodes[node.parent as usize].state, &node.state);
-            if !same && troughs.deadlocked_letters(node.state.occupied(), parts.sets(geo)) {
+                && troughs.unchanged(&nodes[node.parent as usize].state::<P>(), &state);
+            if !same && troughs.deadlocked_letters(state.occupied(), parts.sets(geo)) {
                 done.push(Expansion {
                     skipped: true,
                     clear: None,
@@ -119,7 +120,7 @@ impl<const P: usize> Worker<P> {
             }
             let first = made.len();
             let mut clear = None;
-            for (cell, dir, child) in node.state.children(geo) {
+            for (cell, dir, child) in state.children(geo) {
                 if child.is_clear() {
                     clear = Some(Push::new(cell, dir));
                     break;
@@ -138,9 +139,8 @@ impl<const P: usize> Worker<P> {
             }
             // Lookups after all children are made, so that their prefetches overlap.
             for child in &mut made[first..] {
-                let found = index.find(child.digest, |other| {
-                    nodes[other as usize].state == child.state
-                });
+                let packed = child.state.pack();
+                let found = index.find(child.digest, |other| nodes[other as usize].board == packed);
                 child.seen = match found {
                     Ok(id) => Seen::Known {
                         id,
@@ -148,7 +148,7 @@ impl<const P: usize> Worker<P> {
                     },
                     Err(slot) => {
                         let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
-                        let changed = node.state.changed(&child.state);
+                        let changed = state.changed(&child.state);
                         let bound = parts.child_bound_stored(
                             geo,
                             pairs,
@@ -179,12 +179,12 @@ impl<const P: usize> Worker<P> {
 
 /// The expansion phase of one batch: worker `w` of `workers` expands the nodes `w, w + T, ...`
 /// of `batch`, the first on the calling thread and each other one on a thread of its own.
-pub(super) fn expand_batch<const P: usize>(
+pub(super) fn expand_batch<const P: usize, const W: usize>(
     geo: &Geometry,
-    nodes: &[Node<P>],
+    nodes: &[Node<W>],
     index: &NodeIndex,
     troughs: &Troughs,
-    batch: &[(u32, Node<P>)],
+    batch: &[(u32, Node<W>)],
     workers: &mut [Worker<P>],
 ) {
     let count = workers.len();

@@ -12,7 +12,7 @@
 //! in order (every node is indexed once), which is what lets [`NodeIndex::grow`] rebuild the
 //! index from the arena's digests; boards are compared in full by the caller (`same`).
 
-use crate::games::vexed::bitset::slots::{prefetch, written, written_with_room};
+use crate::games::vexed::bitset::slots::{populate_spare, prefetch, written_with_room};
 
 /// Bytes of index a thread keeps for its next search, at most; also the address space the
 /// first index reserves (mapped only as slots are written).
@@ -113,7 +113,7 @@ impl NodeIndex {
     /// the expansion loop around it.
     #[inline(never)]
     pub(crate) fn grow(&mut self, digests: impl Iterator<Item = u64>) {
-        self.double();
+        self.double(1);
         let mut stored = 0;
         for (id, digest) in digests.enumerate() {
             let mut at = digest as usize & self.mask();
@@ -136,7 +136,7 @@ impl NodeIndex {
         // `AtomicU64` has the size and bit validity of `u64`; its alignment is its size,
         // which `u64` also has here (checked at compile time).
         const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
-        self.double();
+        self.double(threads);
         let (len, epoch, mask) = (self.len, self.epoch, self.mask());
         let slots: &mut [u64] = &mut self.slots;
         // SAFETY: same size, alignment and bit validity (above), and the exclusive borrow of
@@ -176,18 +176,24 @@ impl NodeIndex {
         });
     }
 
-    /// Doubles the slots, all empty (the entries are stored again by the caller).
-    fn double(&mut self) {
+    /// Doubles the slots, all empty (the entries are stored again by the caller). The new
+    /// slots' pages are mapped on `threads` threads first ([`populate_spare`]): writing them
+    /// empty then faults no page on this one.
+    fn double(&mut self, threads: usize) {
         let size = self.slots.len() * 2;
         if size <= self.slots.capacity() {
             // In place, within the reserved address space: the new half is written empty and
             // a new epoch forgets the old entries, so the old half's pages serve again
             // instead of a fresh table's being mapped.
+            populate_spare(&self.slots, self.slots.len(), size, threads);
             self.slots.resize(size, 0);
             self.next_epoch();
         } else {
             self.slots = Vec::new();
-            self.slots = written(size, 0);
+            let mut slots = Vec::with_capacity(size);
+            populate_spare(&slots, 0, size, threads);
+            slots.resize(size, std::hint::black_box(0));
+            self.slots = slots;
         }
     }
 

@@ -35,7 +35,8 @@ pub(crate) mod index;
 
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
-use super::planes::{Geometry, State};
+use super::planes::{Geometry, Packed, State};
+use super::slots::populate_spare;
 use super::workspace::{Buffers, PlaneBuffers, give_back_freed_memory};
 use crate::game::Verdict;
 use crate::games::vexed::grid::{Dir, Move};
@@ -82,13 +83,14 @@ const NO_PARENT: u32 = u32::MAX;
 const MAX_H: u16 = u16::MAX - 1;
 
 /// Letter bounds a node keeps ([`Node::bounds`]): they fill the bytes a node has left after
-/// its other fields, up to the 16-byte alignment of its planes (a test checks the size).
+/// its other fields, up to the 8-byte alignment of its words (a test checks the size).
 const STORED_BOUNDS: usize = Parts::STORED;
 
 /// One board met by the search.
 #[derive(Clone, Copy)]
-pub(crate) struct Node<const P: usize> {
-    state: State<P>,
+pub(crate) struct Node<const W: usize> {
+    /// The board, packed ([`Packed`]; see [`Node::state`]).
+    board: Packed<W>,
     /// The node this one was reached from on its shortest known path, or [`NO_PARENT`].
     parent: u32,
     /// Depth on that path (pushes from the start).
@@ -101,6 +103,14 @@ pub(crate) struct Node<const P: usize> {
     /// ([`Parts::child_bound_stored`]), so that its expansion does not look them up again
     /// ([`Parts::restore`]); [`Parts::UNSTORED`] when unknown.
     bounds: [u8; STORED_BOUNDS],
+}
+
+impl<const W: usize> Node<W> {
+    /// The node's board, unpacked.
+    #[inline(always)]
+    fn state<const P: usize>(&self) -> State<P> {
+        self.board.unpack()
+    }
 }
 
 /// A push in one byte: the pushed block's cell (below [`MAX_CELLS`] = 128) and a direction
@@ -141,7 +151,7 @@ pub(crate) enum Ended {
 
 /// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes, in
 /// batches once it is deep.
-pub(crate) fn search<const P: usize>(
+pub(crate) fn search<const P: usize, const W: usize>(
     geo: &Geometry,
     start: State<P>,
     meter: Meter,
@@ -151,11 +161,11 @@ pub(crate) fn search<const P: usize>(
 ) -> Ended {
     // Per node: the node (the arena never reserves past the capacity, see `add`), its index
     // slots and its frontier entries.
-    let per_node = std::mem::size_of::<Node<P>>()
+    let per_node = std::mem::size_of::<Node<W>>()
         + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
         + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
     let capacity = memory / per_node;
-    let mut search = Search::new(geo, meter, capacity, buffers);
+    let mut search = Search::<P, W>::new(geo, meter, capacity, buffers);
     search.batching = batching;
     let ended = search.run(start);
     search.recycle(buffers);
@@ -185,11 +195,11 @@ enum Stop {
 /// A child of the node being expanded: (cell, direction, board, digest).
 pub(crate) type Child<const P: usize> = (usize, Dir, State<P>, u64);
 
-struct Search<'a, const P: usize> {
+struct Search<'a, const P: usize, const W: usize> {
     geo: &'a Geometry,
     pairs: Pairs,
     meter: Meter,
-    nodes: Vec<Node<P>>,
+    nodes: Vec<Node<W>>,
     index: NodeIndex,
     frontier: Frontier,
     capacity: usize,
@@ -203,10 +213,10 @@ struct Search<'a, const P: usize> {
     batching: Batching,
 }
 
-impl<'a, const P: usize> Search<'a, P> {
+impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// A search with the thread's reused buffers (see [`super::workspace`]).
     fn new(geo: &'a Geometry, meter: Meter, capacity: usize, buffers: &mut Buffers) -> Self {
-        let PlaneBuffers { arena, children } = buffers.take_planes::<P>(capacity);
+        let PlaneBuffers { arena, children } = buffers.take_planes::<P, W>(capacity);
         let mut index = std::mem::take(&mut buffers.index);
         index.start();
         Search {
@@ -271,7 +281,7 @@ impl<'a, const P: usize> Search<'a, P> {
         while let Some((f, g, id)) = self.frontier.pop() {
             let node = self.nodes[id as usize];
             if self.meter.expanded >= self.batching.after {
-                let blocks = node.state.occupied().len();
+                let blocks = node.state::<P>().occupied().len();
                 self.frontier.push(f, g, blocks, id);
                 return self.run_batches(&troughs);
             }
@@ -279,13 +289,16 @@ impl<'a, const P: usize> Search<'a, P> {
                 continue; // reached again by a shorter path since it was queued
             }
             self.parts
-                .restore(self.geo, &mut self.pairs, &node.state, &node.bounds);
+                .restore(self.geo, &mut self.pairs, &node.state::<P>(), &node.bounds);
             // A node's parent was expanded, so free of trough deadlocks; so is the node when
             // its troughs did not change (`Troughs::unchanged`).
             let same = node.parent != NO_PARENT
-                && troughs.unchanged(&self.nodes[node.parent as usize].state, &node.state);
+                && troughs.unchanged(
+                    &self.nodes[node.parent as usize].state::<P>(),
+                    &node.state::<P>(),
+                );
             let sets = self.parts.sets(self.geo);
-            if !same && troughs.deadlocked_letters(node.state.occupied(), sets) {
+            if !same && troughs.deadlocked_letters(node.state::<P>().occupied(), sets) {
                 continue; // dead, though its bound is not: not expanded (nor counted)
             }
             if !self.meter.tick() {
@@ -315,10 +328,10 @@ impl<'a, const P: usize> Search<'a, P> {
     /// the arena is full (or a depth would not fit a node), or when growing a table would
     /// not end before the deadline ([`Search::grow`]).
     /// `self.parts` are the node's ([`Parts::restore`]).
-    fn expand(&mut self, id: u32, node: Node<P>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
+    fn expand(&mut self, id: u32, node: Node<W>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
         let mut children = std::mem::take(&mut self.children);
         children.clear();
-        for (cell, dir, child) in node.state.children(self.geo) {
+        for (cell, dir, child) in node.state::<P>().children(self.geo) {
             if child.is_clear() {
                 self.children = children;
                 return Ok(Some(self.moves(id, cell, dir)));
@@ -345,7 +358,7 @@ impl<'a, const P: usize> Search<'a, P> {
             let nodes = &self.nodes;
             match self
                 .index
-                .find(digest, |other| nodes[other as usize].state == *child)
+                .find(digest, |other| nodes[other as usize].board == child.pack())
             {
                 Ok(other) => self.reach(other, id, g, Push::new(cell, dir), f, child),
                 Err(slot) => {
@@ -354,7 +367,7 @@ impl<'a, const P: usize> Search<'a, P> {
                         self.geo,
                         &mut self.pairs,
                         child,
-                        node.state.changed(child),
+                        node.state::<P>().changed(child),
                         &mut bounds,
                     );
                     if bound >= DEAD {
@@ -427,9 +440,11 @@ impl<'a, const P: usize> Search<'a, P> {
         let mut workers: Vec<Worker<P>> = (0..self.batching.threads)
             .map(|_| Worker::new(self.geo))
             .collect();
-        let mut batch: Vec<(u32, Node<P>)> = Vec::with_capacity(self.batching.nodes);
+        let mut batch: Vec<(u32, Node<W>)> = Vec::with_capacity(self.batching.nodes);
         // A node has at most two pushes per block, and blocks are never added.
-        let most_children = 2 * self.nodes[0].state.occupied().len() as usize;
+        let most_children = 2 * self.nodes[0].state::<P>().occupied().len() as usize;
+        // The arena's entries whose pages are mapped already (see below).
+        let mut populated = 0;
         loop {
             batch.clear();
             let mut layer = None;
@@ -439,7 +454,7 @@ impl<'a, const P: usize> Search<'a, P> {
                 };
                 let node = self.nodes[id as usize];
                 if *layer.get_or_insert(f) != f {
-                    let blocks = node.state.occupied().len();
+                    let blocks = node.state::<P>().occupied().len();
                     self.frontier.push(f, g, blocks, id);
                     break;
                 }
@@ -457,6 +472,16 @@ impl<'a, const P: usize> Search<'a, P> {
                     return Ended::Done(None, Verdict::Budget, self.meter.expanded);
                 }
             }
+            // The pages the merge will write new nodes to, mapped now on every thread.
+            let len = self.nodes.len();
+            let ahead = len + batch.len() * most_children;
+            populate_spare(
+                &self.nodes,
+                populated.max(len),
+                ahead,
+                self.batching.threads,
+            );
+            populated = populated.max(ahead);
             expand_batch(
                 self.geo,
                 &self.nodes,
@@ -476,7 +501,7 @@ impl<'a, const P: usize> Search<'a, P> {
     /// would have added their children; the solution if one of them has a clear child.
     fn merge(
         &mut self,
-        batch: &[(u32, Node<P>)],
+        batch: &[(u32, Node<W>)],
         workers: &[Worker<P>],
         f: u32,
     ) -> Result<Option<Vec<Move>>, Stop> {
@@ -521,9 +546,9 @@ impl<'a, const P: usize> Search<'a, P> {
                             slot
                         } else {
                             let nodes = &self.nodes;
-                            let found = self
-                                .index
-                                .find(child.digest, |o| nodes[o as usize].state == child.state);
+                            let found = self.index.find(child.digest, |o| {
+                                nodes[o as usize].board == child.state.pack()
+                            });
                             match found {
                                 Ok(other) => {
                                     self.reach(other, id, g, child.push, f, &child.state);
@@ -557,12 +582,12 @@ impl<'a, const P: usize> Search<'a, P> {
         match table {
             Growing::Index if self.batching.threads > 1 => {
                 let nodes = &self.nodes;
-                let digest_of = |id: usize| nodes[id].state.digest();
+                let digest_of = |id: usize| nodes[id].state::<P>().digest();
                 self.index.grow_on(self.batching.threads, &digest_of);
             }
             Growing::Index => self
                 .index
-                .grow(self.nodes.iter().map(|node| node.state.digest())),
+                .grow(self.nodes.iter().map(|node| node.state::<P>().digest())),
             Growing::Arena => self.reserve(),
         }
         self.last_pause[table as usize] = started.elapsed();
@@ -572,7 +597,7 @@ impl<'a, const P: usize> Search<'a, P> {
     /// Doubles the arena's capacity, but never past `self.capacity` (a plain push could
     /// reserve twice it).
     fn reserve(&mut self) {
-        let node = std::mem::size_of::<Node<P>>();
+        let node = std::mem::size_of::<Node<W>>();
         let left = self.capacity - self.nodes.len();
         if self.nodes.len().saturating_mul(2 * node) <= ARENA_DOUBLING_BYTES {
             self.nodes.reserve_exact(self.nodes.len().clamp(1, left));
@@ -601,7 +626,7 @@ impl<'a, const P: usize> Search<'a, P> {
             self.reserve();
         }
         self.nodes.push(Node {
-            state,
+            board: state.pack(),
             parent,
             g,
             h,
@@ -616,11 +641,14 @@ impl<'a, const P: usize> Search<'a, P> {
     fn moves(&self, id: u32, cell: usize, dir: Dir) -> Vec<Move> {
         let mut node = &self.nodes[id as usize];
         let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
-        moves.push(self.geo.describe(&node.state, cell, dir));
+        moves.push(self.geo.describe(&node.state::<P>(), cell, dir));
         while node.parent != NO_PARENT {
             let push = node.push;
             node = &self.nodes[node.parent as usize];
-            moves.push(self.geo.describe(&node.state, push.cell(), push.dir()));
+            moves.push(
+                self.geo
+                    .describe(&node.state::<P>(), push.cell(), push.dir()),
+            );
         }
         moves.reverse();
         moves
@@ -638,14 +666,14 @@ mod tests {
 
     #[test]
     fn stored_bounds_fill_the_padding_of_a_node() {
-        // The planes align a node to 16 bytes; the other fields and the stored bounds take
+        // A node's words align it to 8 bytes; the other fields and the stored bounds take
         // exactly the last 16.
-        for (size, planes) in [
+        for (size, words) in [
             (std::mem::size_of::<Node<1>>(), 1),
-            (std::mem::size_of::<Node<3>>(), 3),
-            (std::mem::size_of::<Node<5>>(), 5),
+            (std::mem::size_of::<Node<4>>(), 4),
+            (std::mem::size_of::<Node<10>>(), 10),
         ] {
-            assert_eq!(size, 16 * planes + 16);
+            assert_eq!(size, 8 * words + 16);
         }
     }
 
