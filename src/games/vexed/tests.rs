@@ -401,6 +401,11 @@ fn bitset_matches_the_reference_k_on_the_bundled_hard_and_mixed_sets() {
     for (input, expected) in BUNDLED_SETS {
         check_all(input, expected, &solve_all("bitset", input));
     }
+    // Both shapes of A*'s stored boards are among them: narrow (blocks only on cells below
+    // 64, one word per plane) and wide (two).
+    let narrow = |p: &Puzzle| bitset::planes::Geometry::new(&p.start()).narrow();
+    let all: Vec<Puzzle> = BUNDLED_SETS.iter().flat_map(|(i, _)| puzzles(i)).collect();
+    assert!(all.iter().any(narrow) && !all.iter().all(narrow));
 }
 
 #[test]
