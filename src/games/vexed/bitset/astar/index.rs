@@ -12,7 +12,9 @@
 //! in order (every node is indexed once), which is what lets [`NodeIndex::grow`] rebuild the
 //! index from the arena's digests; boards are compared in full by the caller (`same`).
 
-use crate::games::vexed::bitset::slots::{populate_spare, prefetch, written_with_room};
+use crate::games::vexed::bitset::slots::{
+    populate_spare, prefer_huge_pages, prefetch, written_with_room,
+};
 
 /// Bytes of index a thread keeps for its next search, at most; also the address space the
 /// first index reserves (mapped only as slots are written).
@@ -191,6 +193,7 @@ impl NodeIndex {
         } else {
             self.slots = Vec::new();
             let mut slots = Vec::with_capacity(size);
+            prefer_huge_pages(&slots);
             populate_spare(&slots, 0, size, threads);
             slots.resize(size, std::hint::black_box(0));
             self.slots = slots;

@@ -36,7 +36,7 @@ pub(crate) mod index;
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
 use super::planes::{Geometry, Packed, State};
-use super::slots::populate_spare;
+use super::slots::{populate_spare, prefer_huge_pages};
 use super::workspace::{Buffers, PlaneBuffers, give_back_freed_memory};
 use crate::game::Verdict;
 use crate::games::vexed::grid::{Dir, Move};
@@ -608,6 +608,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
             // copy made here is given back at once. So the search's resident memory stays
             // within its budget.
             self.nodes.reserve_exact(left);
+            prefer_huge_pages(&self.nodes);
             give_back_freed_memory();
         }
     }
