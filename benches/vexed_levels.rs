@@ -10,6 +10,7 @@
 //! `cargo bench --bench vexed_levels`. The full report is `gamebench levels DIR`.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use gamebench::game::{Budget, Rules};
@@ -52,7 +53,8 @@ fn main() {
         },
         threads: Some(1),
     };
-    let results = levels::run(&packs, &settings, &|_| {}).expect("levels run");
+    let results =
+        levels::run(&packs, &settings, &AtomicBool::new(false), &|_| {}).expect("levels run");
     println!("budget {seconds} s per level, single thread\n");
     println!(
         "| pack | levels | minimal | budget | K < par | K = par | K > par | total s | max s |"

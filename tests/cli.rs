@@ -580,3 +580,71 @@ fn levels_reports_each_pack_against_its_pars_and_exits_by_the_worst_level() {
     let out = run(&["levels", empty.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// `levels` stopped by SIGINT after its first level: exit 130, the report and the CSV cover
+/// the finished levels only, and a CSV that was there before the run is left as it was (the
+/// rows go beside it, to `<csv>.interrupted`).
+#[cfg(unix)]
+#[test]
+fn an_interrupted_levels_run_reports_and_keeps_the_finished_levels() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    // 24 puzzles on which the reference search takes a noticeable time each.
+    let pack = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/vexed/hard/vexed-hard-1-0.in"),
+    )
+    .unwrap();
+    let names: Vec<&str> = pack
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .filter(|name| name.starts_with("HARD-"))
+        .collect();
+    assert_eq!(names.len(), 24);
+    std::fs::write(dir.path().join("hard.in"), &pack).unwrap();
+    let pars: String = names.iter().map(|n| format!("{n} 11\n")).collect();
+    std::fs::write(dir.path().join("hard.par"), pars).unwrap();
+    let csv = dir.path().join("levels.csv");
+    for earlier in [None, Some("pack,index\n")] {
+        if let Some(text) = earlier {
+            std::fs::write(&csv, text).unwrap();
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamebench"))
+            .args(["levels", dir.path().to_str().unwrap(), "-e", "reference"])
+            .args(["-j", "1", "--csv", csv.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut first = String::new();
+        stderr.read_line(&mut first).unwrap();
+        assert!(first.starts_with("[1] hard HARD-"), "{first}");
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{rest}");
+        assert!(rest.contains("gamebench: interrupted after"), "{rest}");
+        let written = match earlier {
+            None => csv.clone(),
+            Some(text) => {
+                assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+                dir.path().join("levels.csv.interrupted")
+            }
+        };
+        let rows = std::fs::read_to_string(&written).unwrap();
+        let finished = rows.lines().filter(|l| l.starts_with("hard,")).count();
+        assert!((1..24).contains(&finished), "{finished} rows: {rows}");
+        // The report's table counts exactly the levels in the CSV.
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            report.contains(&format!("| hard | {finished} | {finished} |")),
+            "{report}"
+        );
+        std::fs::remove_file(&csv).ok();
+    }
+}

@@ -1,6 +1,10 @@
 //! `gamebench levels DIR`: the Vexed level-pack report (see
 //! [`gamebench::games::vexed::levels`]): a table per pack, the levels whose minimum differs
 //! from par with their solutions, the slowest levels, and `--csv` with one row per level.
+//!
+//! A first SIGINT or SIGTERM stops the run between levels (those being solved finish within
+//! their budget); the report and the CSV then cover the finished levels, and the CSV never
+//! replaces a file that was there before the run (the rows go to `<csv>.interrupted`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -69,6 +73,8 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
             ),
         },
     };
+    let signals = super::run::catch_signals()?;
+    let existed = args.csv.as_ref().is_some_and(|csv| csv.exists());
     if let Some(csv) = &args.csv {
         // A bad path fails now, not after hours of solving.
         AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
@@ -81,7 +87,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
     };
     let done = AtomicUsize::new(0);
     let quiet = args.quiet;
-    let levels = levels::run(&packs, &settings, &|level: &Level| {
+    let levels = levels::run(&packs, &settings, &signals.stop, &|level: &Level| {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if !quiet {
             eprintln!(
@@ -94,7 +100,16 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
             );
         }
     })?;
+    let interrupted = signals.stop.load(Ordering::Relaxed);
     if let Some(csv) = &args.csv {
+        // An interrupted run's rows never replace an earlier complete file.
+        let csv = &if interrupted && existed {
+            let mut aside = csv.as_os_str().to_owned();
+            aside.push(".interrupted");
+            PathBuf::from(aside)
+        } else {
+            csv.clone()
+        };
         let file =
             AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
         let mut writer = csv::Writer::from_writer(file);
@@ -106,10 +121,29 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
             .map_err(|e| e.into_error())?
             .commit()
             .with_context(|| format!("cannot write {}", csv.display()))?;
+        if interrupted {
+            eprintln!(
+                "gamebench: interrupted: the rows of the {} finished level(s) are in {}",
+                levels.len(),
+                csv.display()
+            );
+        }
+    }
+    if interrupted {
+        eprintln!(
+            "gamebench: interrupted after {} level(s): the report below covers them only",
+            levels.len()
+        );
     }
     let mut out = std::io::stdout().lock();
     report(&mut out, &levels, &settings, args.slowest)?;
-    let exit = if levels.iter().any(|l| l.status == LevelStatus::Error) {
+    let exit = if interrupted {
+        if signals.terminated.load(Ordering::Relaxed) {
+            Exit::Terminated
+        } else {
+            Exit::Interrupted
+        }
+    } else if levels.iter().any(|l| l.status == LevelStatus::Error) {
         Exit::Error
     } else if levels.iter().any(|l| l.status == LevelStatus::Budget) {
         Exit::Failures

@@ -38,12 +38,12 @@ fn preflight(path: &Path) -> Result<()> {
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
 /// once with the signal's exit code.
-struct Signals {
-    stop: Arc<AtomicBool>,
-    terminated: Arc<AtomicBool>,
+pub(super) struct Signals {
+    pub(super) stop: Arc<AtomicBool>,
+    pub(super) terminated: Arc<AtomicBool>,
 }
 
-fn catch_signals() -> Result<Signals> {
+pub(super) fn catch_signals() -> Result<Signals> {
     let signals = Signals {
         stop: Arc::new(AtomicBool::new(false)),
         terminated: Arc::new(AtomicBool::new(false)),

@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -181,9 +182,13 @@ pub struct Settings {
 
 /// Solves every level of `packs`; results in pack then level order whatever the thread count.
 /// `progress` is called once per level finished, from the worker that finished it.
+///
+/// Once `stop` is set, no further level starts: the levels finished by then are returned, in
+/// order (a level being solved finishes within its budget).
 pub fn run(
     packs: &[Pack],
     settings: &Settings,
+    stop: &AtomicBool,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Vec<Level>, LevelsError> {
     let mut work = Vec::new();
@@ -205,10 +210,13 @@ pub fn run(
     Ok(pool.install(|| {
         work.par_iter()
             .with_max_len(1)
-            .map(|(pack, index, parsed)| {
+            .filter_map(|(pack, index, parsed)| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 let level = solve_level(pack, *index, parsed, settings, exact_memory);
                 progress(&level);
-                level
+                Some(level)
             })
             .collect()
     }))
@@ -398,7 +406,7 @@ mod tests {
             budget: Budget::UNLIMITED,
             threads: Some(1),
         };
-        let levels = run(&packs, &settings, &|_| {}).unwrap();
+        let levels = run(&packs, &settings, &AtomicBool::new(false), &|_| {}).unwrap();
         assert_eq!(levels.len(), 1);
         let level = &levels[0];
         assert_eq!((level.pack.as_str(), level.name.as_str()), ("tiny", "ONE"));
@@ -437,10 +445,38 @@ mod tests {
             },
             threads: Some(2),
         };
-        let levels = run(&packs, &settings, &|_| {}).unwrap();
+        let levels = run(&packs, &settings, &AtomicBool::new(false), &|_| {}).unwrap();
         assert_eq!(levels[0].status, LevelStatus::Budget);
         assert_eq!(levels[0].moves, None);
         assert_eq!(levels[0].versus_par, "");
+    }
+
+    /// A run stopped before it starts solves nothing and says so by an empty list.
+    #[test]
+    fn a_stopped_run_starts_no_level() {
+        let dir = pack_dir(&format!("{ONE}0 0 END\n"), Some("ONE 1\n"));
+        let packs = discover(dir.path(), &[]).unwrap();
+        let settings = Settings {
+            engine: &Vexed::ENGINES[0],
+            budget: Budget::default(),
+            threads: Some(1),
+        };
+        let called = std::sync::atomic::AtomicUsize::new(0);
+        let count = |_: &Level| {
+            called.fetch_add(1, Ordering::Relaxed);
+        };
+        assert_eq!(
+            run(&packs, &settings, &AtomicBool::new(false), &count)
+                .unwrap()
+                .len(),
+            1
+        );
+        assert!(
+            run(&packs, &settings, &AtomicBool::new(true), &count)
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(called.load(Ordering::Relaxed), 1);
     }
 
     #[test]
