@@ -10,11 +10,23 @@
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// `path` with `suffix` appended to its file name: the names kept beside a results file (its
+/// journal, the rows of an interrupted run, a temporary copy).
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Where an interrupted run keeps its rows when a file was already at `path` (which stays
+/// intact): `<path>.interrupted`.
+pub fn interrupted_path(path: &Path) -> PathBuf {
+    beside(path, ".interrupted")
+}
+
 /// The temporary name beside `path` that this process writes before renaming.
 fn temporary_path(path: &Path) -> PathBuf {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    PathBuf::from(tmp)
+    beside(path, &format!(".{}.tmp", std::process::id()))
 }
 
 fn create_parent(path: &Path) -> std::io::Result<()> {

@@ -523,9 +523,7 @@ pub const JOURNAL_SYNC_INTERVAL: Duration = Duration::from_secs(1);
 impl Journal {
     /// The journal beside `csv`.
     pub fn path_for(csv: &Path) -> PathBuf {
-        let mut name = csv.as_os_str().to_owned();
-        name.push(".partial");
-        PathBuf::from(name)
+        crate::atomic::beside(csv, ".partial")
     }
 
     /// Rows of the finished chunks in the journal at `path`, if it was written by the same

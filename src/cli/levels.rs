@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use gamebench::atomic::AtomicFile;
+use gamebench::atomic::{self, AtomicFile};
 use gamebench::game::{BudgetArgs, Rules};
 use gamebench::games::vexed::Vexed;
 use gamebench::games::vexed::levels::{self, Level, LevelStatus, Settings};
@@ -104,9 +104,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
     if let Some(csv) = &args.csv {
         // An interrupted run's rows never replace an earlier complete file.
         let csv = &if interrupted && existed {
-            let mut aside = csv.as_os_str().to_owned();
-            aside.push(".interrupted");
-            PathBuf::from(aside)
+            atomic::interrupted_path(csv)
         } else {
             csv.clone()
         };

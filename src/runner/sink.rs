@@ -174,9 +174,7 @@ impl CsvSink {
                     .map_err(|e| SinkError::new("cannot write", &self.path, e))
             }
             CsvTarget::File(file) => {
-                let mut aside = self.path.as_os_str().to_owned();
-                aside.push(".interrupted");
-                let aside = PathBuf::from(aside);
+                let aside = crate::atomic::interrupted_path(&self.path);
                 file.commit_as(&aside)
                     .map_err(|e| SinkError::new("cannot write", &aside, e))?;
                 self.partial = Some(aside);

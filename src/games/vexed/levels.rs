@@ -394,6 +394,15 @@ mod tests {
         dir
     }
 
+    /// The packs' settings: the `bitset` engine, on `threads` threads, within `budget`.
+    fn settings(budget: Budget, threads: usize) -> Settings {
+        Settings {
+            engine: &Vexed::ENGINES[1],
+            budget,
+            threads: Some(threads),
+        }
+    }
+
     /// A level solved by hand: two A on a wall floor one cell apart.
     const ONE: &str = "3 5 ONE\n#A-A#\n#####\n#####\n";
 
@@ -401,11 +410,7 @@ mod tests {
     fn a_level_is_solved_compared_with_its_par_and_replayed() {
         let dir = pack_dir(&format!("{ONE}0 0 END\n"), Some("ONE 2\n"));
         let packs = discover(dir.path(), &[]).unwrap();
-        let settings = Settings {
-            engine: &Vexed::ENGINES[1],
-            budget: Budget::UNLIMITED,
-            threads: Some(1),
-        };
+        let settings = settings(Budget::UNLIMITED, 1);
         let levels = run(&packs, &settings, &AtomicBool::new(false), &|_| {}).unwrap();
         assert_eq!(levels.len(), 1);
         let level = &levels[0];
@@ -435,16 +440,13 @@ mod tests {
             None,
         );
         let packs = discover(dir.path(), &[]).unwrap();
-        let settings = Settings {
-            engine: &Vexed::ENGINES[1],
-            budget: Budget {
-                max_states: Some(1),
-                time_limit: None,
-                memory: None,
-                threads: 1,
-            },
-            threads: Some(2),
+        let budget = Budget {
+            max_states: Some(1),
+            time_limit: None,
+            memory: None,
+            threads: 1,
         };
+        let settings = settings(budget, 2);
         let levels = run(&packs, &settings, &AtomicBool::new(false), &|_| {}).unwrap();
         assert_eq!(levels[0].status, LevelStatus::Budget);
         assert_eq!(levels[0].moves, None);
@@ -456,11 +458,7 @@ mod tests {
     fn a_stopped_run_starts_no_level() {
         let dir = pack_dir(&format!("{ONE}0 0 END\n"), Some("ONE 1\n"));
         let packs = discover(dir.path(), &[]).unwrap();
-        let settings = Settings {
-            engine: &Vexed::ENGINES[0],
-            budget: Budget::default(),
-            threads: Some(1),
-        };
+        let settings = settings(Budget::UNLIMITED, 1);
         let called = std::sync::atomic::AtomicUsize::new(0);
         let count = |_: &Level| {
             called.fetch_add(1, Ordering::Relaxed);

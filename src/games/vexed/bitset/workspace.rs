@@ -136,11 +136,12 @@ impl Buffers {
         let at = shape::<P, W>();
         buffers.arena.clear();
         buffers.children.clear();
-        let bytes = buffers.arena.capacity() * std::mem::size_of::<Node<W>>();
-        if bytes > KEPT_ARENA_BYTES {
+        let node = std::mem::size_of::<Node<W>>();
+        if buffers.arena.capacity() * node > KEPT_ARENA_BYTES {
             buffers.arena = Vec::new();
         }
-        let mut total = buffers.arena.capacity() * std::mem::size_of::<Node<W>>();
+        let kept = buffers.arena.capacity() * node;
+        let mut total = kept;
         for other in 0..SHAPES {
             if other != at {
                 total += self.arena_bytes[other];
@@ -151,7 +152,7 @@ impl Buffers {
                 }
             }
         }
-        self.arena_bytes[at] = buffers.arena.capacity() * std::mem::size_of::<Node<W>>();
+        self.arena_bytes[at] = kept;
         self.by_planes[at] = Some(Box::new(buffers));
     }
 
