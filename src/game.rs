@@ -116,6 +116,10 @@ pub struct Outcome<A> {
     pub verdict: Verdict,
     /// The game's work counter; its meaning is [`Rules::WORK_UNIT`].
     pub work: u64,
+    /// When the budget stopped a search ([`Verdict::Budget`]): the least score any answer can
+    /// have, as far as the search had proven when it stopped (Vexed: no solution is shorter).
+    /// `None` otherwise, or when the engine proves no such bound.
+    pub at_least: Option<u64>,
 }
 
 impl<A> Outcome<A> {
@@ -125,6 +129,7 @@ impl<A> Outcome<A> {
             answer,
             verdict: Verdict::Solved,
             work,
+            at_least: None,
         }
     }
 }

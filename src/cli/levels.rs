@@ -38,7 +38,8 @@ pub struct LevelsArgs {
     #[arg(long, short, value_name = "N")]
     pub jobs: Option<usize>,
     /// One row per level: pack, index, name, size, status, moves, par, versus_par, seconds,
-    /// states, peak_mb, detail (the solution).
+    /// states, peak_mb, detail (the solution), at_least (for a level the budget stopped: no
+    /// solution is shorter, as far as the search had proven).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// How many of the slowest levels to list.
@@ -95,7 +96,12 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
                 level.pack,
                 level.name,
                 level.status.as_str(),
-                level.moves.map_or(String::new(), |k| format!("K = {k}")),
+                level.moves.map_or_else(
+                    || level
+                        .at_least
+                        .map_or(String::new(), |k| format!("K >= {k}")),
+                    |k| format!("K = {k}")
+                ),
                 level.seconds
             );
         }
@@ -237,14 +243,14 @@ fn report(
             let detail = if level.status == LevelStatus::Error {
                 format!(": {}", level.detail)
             } else {
-                String::new()
+                level.par.map_or(String::new(), |p| format!(" (par {p})"))
             };
             writeln!(
                 out,
                 "  {} ({}): {}{detail}",
                 level.name,
                 level.pack,
-                level.status.as_str()
+                level.result()
             )?;
         }
     }
@@ -252,9 +258,7 @@ fn report(
     by_time.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
     writeln!(out, "\nslowest levels:")?;
     for level in by_time.into_iter().take(slowest) {
-        let moves = level
-            .moves
-            .map_or(level.status.as_str().to_string(), |k| format!("K = {k}"));
+        let moves = level.result();
         let par = level.par.map_or("?".to_string(), |p| p.to_string());
         let peak = level
             .peak_mb

@@ -170,6 +170,20 @@ pub struct Level {
     /// The solution in the judge's output format (one line of moves per
     /// [`super::MOVES_PER_LINE`]), or why there is none.
     pub detail: String,
+    /// For a level the budget stopped: no solution is shorter than this many moves, as far as
+    /// the engine had proven (last, so that the columns before it keep their places).
+    pub at_least: Option<u64>,
+}
+
+impl Level {
+    /// The result in a few words: `K = 30`, `budget, K >= 34`, `no-solution`.
+    pub fn result(&self) -> String {
+        match (self.moves, self.at_least) {
+            (Some(k), _) => format!("K = {k}"),
+            (None, Some(least)) => format!("{}, K >= {least}", self.status.as_str()),
+            (None, None) => self.status.as_str().to_string(),
+        }
+    }
 }
 
 /// How the levels are solved.
@@ -242,6 +256,7 @@ fn solve_level(
         states: 0,
         peak_mb: None,
         detail: String::new(),
+        at_least: None,
     };
     let puzzle = match &parsed.case {
         Ok(puzzle) => puzzle,
@@ -283,7 +298,10 @@ fn solve_level(
         },
         (Verdict::Solved, None) => LevelStatus::Error,
         (Verdict::Unsolved, _) => LevelStatus::NoSolution,
-        (Verdict::Budget, _) => LevelStatus::Budget,
+        (Verdict::Budget, _) => {
+            level.at_least = outcome.at_least;
+            LevelStatus::Budget
+        }
     };
     level.status = status;
     level.versus_par = match (level.moves, level.par) {
@@ -451,6 +469,13 @@ mod tests {
         assert_eq!(levels[0].status, LevelStatus::Budget);
         assert_eq!(levels[0].moves, None);
         assert_eq!(levels[0].versus_par, "");
+        // What the search proved before it stopped: at least one move, and never more than
+        // the four of the hand-derived minimum.
+        let least = levels[0]
+            .at_least
+            .expect("a stopped search says what it proved");
+        assert!((1..=4).contains(&least), "K >= {least}");
+        assert_eq!(levels[0].result(), format!("budget, K >= {least}"));
     }
 
     /// A run stopped before it starts solves nothing and says so by an empty list.

@@ -6,6 +6,9 @@
 //! minimum and the moves are those the sample output shows. No pruning and no lower bound: this
 //! is the literal oracle the `bitset` engine is tested against.
 //!
+//! A search the budget stops reports the length it proved no solution is shorter than: every
+//! board of the popped board's depth `d` was made (and none was clear), so `d + 1`.
+//!
 //! Memory: each board is kept twice (in the map and the list, about 300 bytes with both), so
 //! past [`MAX_BOARDS`] boards the search stops with status `budget` even when no budget was
 //! given: a deep level-pack puzzle would otherwise exhaust the machine's memory.
@@ -51,10 +54,14 @@ pub fn solve_within(
     let mut queue = VecDeque::from([0usize]);
     while let Some(index) = queue.pop_front() {
         if !meter.tick() || boards.len() >= max_boards {
+            // Boards are taken in order of depth, so every board of this one's depth was
+            // made (their parents were all expanded), and none was clear.
+            let depth = path(&parents, index).len() as u64;
             return Ok(Outcome {
                 answer: None,
                 verdict: Verdict::Budget,
                 work: meter.expanded,
+                at_least: Some(depth + 1),
             });
         }
         let board = boards[index].clone();
@@ -79,6 +86,7 @@ pub fn solve_within(
         answer: None,
         verdict: Verdict::Unsolved,
         work: meter.expanded,
+        at_least: None,
     })
 }
 

@@ -441,6 +441,73 @@ fn the_deepening_fallback_matches_the_reference_k() {
     }
 }
 
+/// The minimum of each case of an expected output (`None`: no solution).
+fn minima(expected: &str) -> Vec<Option<u64>> {
+    Vexed::split_output(expected)
+        .iter()
+        .map(|block| {
+            let k = block.split("Minimum solution length = ").nth(1)?;
+            k.lines().next()?.trim().parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn a_budget_stop_reports_a_length_no_solution_is_shorter_than() {
+    // Each engine and search path, stopped after a growing number of states on the hard set:
+    // the length it reports proven must never exceed the minimum (from the expected output,
+    // written by the reference), must not drop as the budget grows, and must reach the
+    // minimum itself on some puzzle (a search stopped in its last layer).
+    type Solve =
+        fn(&Puzzle, &Budget) -> Result<crate::game::Outcome<Solution>, crate::game::CaseError>;
+    let paths: [(&str, Solve); 4] = [
+        ("reference", reference::solve),
+        ("bitset", bitset::solve),
+        ("bitset, deepening after 4 KB of A*", |p, b| {
+            bitset::solve_within(p, b, 4 << 10)
+        }),
+        ("bitset, batches of 8", |p, b| {
+            bitset::solve_batched(p, b, 8)
+        }),
+    ];
+    let hard = include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.in");
+    let hard_out = include_str!("../../../corpora/vexed/hard/vexed-hard-1-0.out");
+    let cases: Vec<(Puzzle, Option<u64>)> =
+        puzzles(hard).into_iter().zip(minima(hard_out)).collect();
+    for (path, solve) in paths {
+        let mut reached = 0;
+        for (puzzle, k) in &cases {
+            let k = k.expect("every hard puzzle is solvable");
+            let mut last = 0;
+            for states in [1, 4, 16, 64, 256, 1024, 4096] {
+                let budget = Budget {
+                    max_states: Some(states),
+                    ..Budget::UNLIMITED
+                };
+                let outcome = solve(puzzle, &budget).unwrap();
+                let Some(least) = outcome.at_least else {
+                    assert_ne!(outcome.verdict, Verdict::Budget, "{path}, {}", puzzle.name);
+                    continue;
+                };
+                assert_eq!(outcome.verdict, Verdict::Budget, "{path}, {}", puzzle.name);
+                assert!(
+                    (1..=k).contains(&least),
+                    "{path}, {}: K >= {least}, K = {k}",
+                    puzzle.name
+                );
+                assert!(
+                    least >= last,
+                    "{path}, {}: {least} after {last}",
+                    puzzle.name
+                );
+                last = least;
+                reached += usize::from(least == k);
+            }
+        }
+        assert!(reached > 0, "{path}: no stop proved the minimum itself");
+    }
+}
+
 #[test]
 fn a_memory_budget_too_small_for_astar_still_gives_the_expected_minimum() {
     // 16 KB: A* runs out part-way on the larger hard puzzles; the deepening's table and races

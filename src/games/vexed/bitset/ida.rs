@@ -30,12 +30,12 @@ use std::collections::HashSet;
 
 use fnv::FnvBuildHasher;
 
+use super::Ending;
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::planes::{Geometry, State};
 use super::slots::prefetch;
-use crate::game::Verdict;
+use crate::games::vexed::Meter;
 use crate::games::vexed::grid::{Dir, Move};
-use crate::games::vexed::{Meter, Solution};
 
 /// Most entries kept in the transposition table (bounds memory to a few hundred MB).
 pub(crate) const TABLE_CAPACITY: usize = 1 << 21;
@@ -48,14 +48,20 @@ const FIRST_CHECK: u64 = 256;
 const DEEPENING_PER_RACE: u64 = 4;
 
 /// Searches from `start` (live, not clear) with what is left of `meter`: a shortest solution,
-/// a proof that there is none, or the budget's end. Also returns the states expanded so far.
+/// a proof that there is none, or the budget's end, with the states expanded so far.
+///
+/// `proven`: a length no solution is shorter than, already known (A* that ran out of memory
+/// proved its `f`). Only reported, with the iterations' own bound, when the budget stops the
+/// search: the iterations still start from the start's bound, since the table they fill on
+/// the way makes the later ones cheaper.
 pub(crate) fn search<const P: usize>(
     geo: &Geometry,
     start: State<P>,
     meter: Meter,
     limits: Limits,
-) -> (Solution, Verdict, u64) {
-    Search::run(geo, start, meter, limits)
+    proven: u32,
+) -> Ending {
+    Search::run(geo, start, meter, limits, proven)
 }
 
 /// How many states the transposition table and a breadth-first race may hold.
@@ -144,7 +150,8 @@ impl<'a, const P: usize> Search<'a, P> {
         start: State<P>,
         meter: Meter,
         limits: Limits,
-    ) -> (Solution, Verdict, u64) {
+        proven: u32,
+    ) -> Ending {
         let mut pairs = Pairs::new(geo);
         let mut bound = lower_bound(geo, &mut pairs, &start);
         let mut search = Search {
@@ -160,22 +167,23 @@ impl<'a, const P: usize> Search<'a, P> {
         let mut check_limit = FIRST_CHECK;
         loop {
             if bound >= DEAD {
-                return (None, Verdict::Unsolved, search.meter.expanded);
+                return Ending::unsolved(search.meter.expanded);
             }
+            // Every iteration below `bound` failed: no solution is shorter.
+            let stopped =
+                |search: &Search<P>| Ending::stopped(search.meter.expanded, bound.max(proven));
             if search.meter.expanded >= check_limit.saturating_mul(DEEPENING_PER_RACE) {
                 match search.breadth_first(&start, check_limit) {
                     Ok(Reach::Unsolvable) => {
-                        return (None, Verdict::Unsolved, search.meter.expanded);
+                        return Ending::unsolved(search.meter.expanded);
                     }
                     Ok(Reach::Solved(pushes)) => {
                         search.path = pushes;
                         let moves = search.moves(start);
-                        return (Some(moves), Verdict::Solved, search.meter.expanded);
+                        return Ending::solved(moves, search.meter.expanded);
                     }
                     Ok(Reach::Unknown) => check_limit = check_limit.saturating_mul(2),
-                    Err(Stop::OutOfBudget) => {
-                        return (None, Verdict::Budget, search.meter.expanded);
-                    }
+                    Err(Stop::OutOfBudget) => return stopped(&search),
                     Err(Stop::Found) => unreachable!("breadth-first returns its path"),
                 }
             }
@@ -184,11 +192,9 @@ impl<'a, const P: usize> Search<'a, P> {
                 Ok(next) => bound = next,
                 Err(Stop::Found) => {
                     let moves = search.moves(start);
-                    return (Some(moves), Verdict::Solved, search.meter.expanded);
+                    return Ending::solved(moves, search.meter.expanded);
                 }
-                Err(Stop::OutOfBudget) => {
-                    return (None, Verdict::Budget, search.meter.expanded);
-                }
+                Err(Stop::OutOfBudget) => return stopped(&search),
             }
         }
     }

@@ -33,6 +33,7 @@ pub(crate) mod workspace;
 
 pub use bench::PushCorpus;
 
+use super::grid::Move;
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 use astar::Ended;
@@ -91,7 +92,7 @@ fn solve_planned(
     // grid cell by cell. Settling moves no
     // wall; a letter it removes entirely keeps a code, with no blocks and a bound of 0.
     let grid = &puzzle.grid;
-    let (answer, verdict, work) = Workspace::with(|workspace| {
+    let ending = Workspace::with(|workspace| {
         let (geo, buffers) = workspace.prepare(grid);
         let meter = Meter::new(budget);
         let deepening = budget
@@ -123,10 +124,54 @@ fn solve_planned(
         }
     });
     Ok(Outcome {
-        answer,
-        verdict,
-        work,
+        answer: ending.answer,
+        verdict: ending.verdict,
+        work: ending.expanded,
+        at_least: ending.at_least.map(u64::from),
     })
+}
+
+/// How a search ended: a shortest solution, a proof that there is none, or the budget's stop
+/// with the length it had proven no solution is shorter than.
+pub(crate) struct Ending {
+    pub(crate) answer: Solution,
+    pub(crate) verdict: Verdict,
+    /// States expanded.
+    pub(crate) expanded: u64,
+    /// With [`Verdict::Budget`]: no solution is shorter than this many pushes.
+    pub(crate) at_least: Option<u32>,
+}
+
+impl Ending {
+    /// A shortest solution.
+    pub(crate) fn solved(moves: Vec<Move>, expanded: u64) -> Ending {
+        Ending {
+            answer: Some(moves),
+            verdict: Verdict::Solved,
+            expanded,
+            at_least: None,
+        }
+    }
+
+    /// Proven unsolvable.
+    pub(crate) fn unsolved(expanded: u64) -> Ending {
+        Ending {
+            answer: None,
+            verdict: Verdict::Unsolved,
+            expanded,
+            at_least: None,
+        }
+    }
+
+    /// Stopped by the budget, no solution being shorter than `at_least` pushes.
+    pub(crate) fn stopped(expanded: u64, at_least: u32) -> Ending {
+        Ending {
+            answer: None,
+            verdict: Verdict::Budget,
+            expanded,
+            at_least: Some(at_least),
+        }
+    }
 }
 
 /// What one search may use: its memory, and the threads of its batches.
@@ -148,10 +193,10 @@ fn search<const P: usize, const W: usize>(
     mut start: State<P>,
     meter: Meter,
     buffers: &mut Buffers,
-) -> (Solution, Verdict, u64) {
+) -> Ending {
     start.settle(geo);
     if start.is_clear() {
-        return (Some(Vec::new()), Verdict::Solved, 0);
+        return Ending::solved(Vec::new(), 0);
     }
     match astar::search::<P, W>(
         geo,
@@ -161,13 +206,13 @@ fn search<const P: usize, const W: usize>(
         resources.batching,
         buffers,
     ) {
-        Ended::Done(answer, verdict, work) => (answer, verdict, work),
-        Ended::OutOfMemory(meter) => {
+        Ended::Done(ending) => ending,
+        Ended::OutOfMemory { meter, proven } => {
             buffers.release();
             let limits = resources
                 .deepening
                 .map_or(ida::Limits::DEFAULT, ida::Limits::within::<P>);
-            ida::search(geo, start, meter, limits)
+            ida::search(geo, start, meter, limits, proven)
         }
     }
 }

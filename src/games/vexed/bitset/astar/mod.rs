@@ -33,14 +33,14 @@ mod batch;
 pub(crate) mod frontier;
 pub(crate) mod index;
 
+use super::Ending;
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
 use super::planes::{Geometry, Packed, State};
 use super::slots::{populate_spare, prefer_huge_pages};
 use super::workspace::{Buffers, PlaneBuffers, give_back_freed_memory};
-use crate::game::Verdict;
 use crate::games::vexed::grid::{Dir, Move};
-use crate::games::vexed::{MAX_CELLS, Meter, Solution};
+use crate::games::vexed::{MAX_CELLS, Meter};
 pub(crate) use batch::BATCH_NODES;
 use batch::{Seen, Worker, expand_batch};
 use frontier::Frontier;
@@ -143,10 +143,11 @@ impl Push {
 
 /// How the search ended.
 pub(crate) enum Ended {
-    /// Solved, proven unsolvable or stopped by the budget: `(answer, verdict, expanded)`.
-    Done(Solution, Verdict, u64),
-    /// The arena is full: search again with less memory, with what is left of the budget.
-    OutOfMemory(Meter),
+    /// Solved, proven unsolvable or stopped by the budget.
+    Done(Ending),
+    /// The arena is full: search again with less memory, with what is left of the budget,
+    /// knowing that no solution is shorter than `proven`.
+    OutOfMemory { meter: Meter, proven: u32 },
 }
 
 /// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes, in
@@ -264,10 +265,13 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         // nodes are never taken.
         let troughs = Troughs::new(self.geo);
         if h >= DEAD || troughs.deadlocked(&start) {
-            return Ended::Done(None, Verdict::Unsolved, 0);
+            return Ended::Done(Ending::unsolved(0));
         }
         if self.capacity == 0 {
-            return Ended::OutOfMemory(self.meter);
+            return Ended::OutOfMemory {
+                meter: self.meter,
+                proven: h,
+            };
         }
         let h = clamp_h(h);
         let unknown = [Parts::UNSTORED; STORED_BOUNDS];
@@ -302,25 +306,30 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 continue; // dead, though its bound is not: not expanded (nor counted)
             }
             if !self.meter.tick() {
-                return Ended::Done(None, Verdict::Budget, self.meter.expanded);
+                return Ended::Done(Ending::stopped(self.meter.expanded, f));
             }
             let step = self.expand(id, node, f);
-            if let Some(ended) = self.ended_by(step) {
+            if let Some(ended) = self.ended_by(step, f) {
                 return ended;
             }
         }
-        Ended::Done(None, Verdict::Unsolved, self.meter.expanded)
+        Ended::Done(Ending::unsolved(self.meter.expanded))
     }
 
-    /// How the search ends after an expansion or a batch (`step`: a solution, nothing yet, or
-    /// a stop); `None` to go on.
-    fn ended_by(&self, step: Result<Option<Vec<Move>>, Stop>) -> Option<Ended> {
+    /// How the search ends after an expansion or a batch of key `f` (`step`: a solution,
+    /// nothing yet, or a stop); `None` to go on. Nodes are taken by increasing `f` (pathmax),
+    /// and some open node lies on a shortest solution with `f` at most its length: so no
+    /// solution is shorter than the `f` being expanded.
+    fn ended_by(&self, step: Result<Option<Vec<Move>>, Stop>, f: u32) -> Option<Ended> {
         let expanded = self.meter.expanded;
         match step {
-            Ok(Some(moves)) => Some(Ended::Done(Some(moves), Verdict::Solved, expanded)),
+            Ok(Some(moves)) => Some(Ended::Done(Ending::solved(moves, expanded))),
             Ok(None) => None,
-            Err(Stop::OutOfMemory) => Some(Ended::OutOfMemory(self.meter)),
-            Err(Stop::Budget) => Some(Ended::Done(None, Verdict::Budget, expanded)),
+            Err(Stop::OutOfMemory) => Some(Ended::OutOfMemory {
+                meter: self.meter,
+                proven: f,
+            }),
+            Err(Stop::Budget) => Some(Ended::Done(Ending::stopped(expanded, f))),
         }
     }
 
@@ -463,13 +472,13 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 }
             }
             let Some(f) = layer else {
-                return Ended::Done(None, Verdict::Unsolved, self.meter.expanded);
+                return Ended::Done(Ending::unsolved(self.meter.expanded));
             };
             // Room for every child of the batch, so that the slots its workers find stay where
             // they are until it is merged.
             while self.index.needs_room_for(batch.len() * most_children) {
                 if !self.grow(Growing::Index) {
-                    return Ended::Done(None, Verdict::Budget, self.meter.expanded);
+                    return Ended::Done(Ending::stopped(self.meter.expanded, f));
                 }
             }
             // The pages the merge will write new nodes to, mapped now on every thread.
@@ -491,7 +500,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 &mut workers,
             );
             let step = self.merge(&batch, &workers, f);
-            if let Some(ended) = self.ended_by(step) {
+            if let Some(ended) = self.ended_by(step, f) {
                 return ended;
             }
         }
