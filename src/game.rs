@@ -400,6 +400,8 @@ pub struct Solved {
     pub work: u64,
     /// See [`Rules::score`].
     pub score: Option<u64>,
+    /// See [`Outcome::at_least`].
+    pub at_least: Option<u64>,
     /// Wall time of the engine call alone (not the formatting of its answer).
     pub elapsed: Duration,
 }
@@ -704,6 +706,7 @@ where
             verdict: outcome.verdict,
             work: outcome.work,
             score: R::score(&outcome.answer),
+            at_least: outcome.at_least,
             elapsed,
         })
     }

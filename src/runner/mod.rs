@@ -893,7 +893,10 @@ fn solve_slot(loaded: &Loaded, slot: Slot, config: &Config, keep: bool) -> Done 
         score: solved.score,
         digest: digest(solved.output.as_bytes()),
         output: Some(solved.output),
-        message: String::new(),
+        // A search the budget stopped may still have proven something: say it.
+        message: solved.at_least.map_or(String::new(), |least| {
+            format!("the search had proven a score of at least {least}")
+        }),
         compared: false,
         verdict: None,
         dropped: false,
@@ -1152,7 +1155,13 @@ fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
         };
         done.status = done.status.worst(bad);
         done.verdict = Some(rejected.verdict);
-        done.message = format!("{}: case {index}: {rejected}", loaded.file.display());
+        let line = format!("{}: case {index}: {rejected}", loaded.file.display());
+        // What the engine said first (a budget stop's proven bound) stays in front.
+        done.message = if done.message.is_empty() {
+            line
+        } else {
+            format!("{}; {line}", done.message)
+        };
     }
 }
 
