@@ -1,6 +1,7 @@
 //! The level-pack report behind `gamebench levels`: every level of the original game's packs
-//! solved, its minimum proven (or the budget's stop said), compared with the published par, and
-//! every solution replayed by the checker.
+//! solved, its minimum proven (or the budget's stop said, with the length the search had
+//! proven no solution is shorter than), compared with the published par, and every solution
+//! replayed by the checker.
 //!
 //! A pack is a judge input `<pack>.in` (the puzzles in the judge format) with an optional
 //! `<pack>.par` beside it (`NAME PAR` per line). The packs are GPL data fetched by the user; the
