@@ -96,12 +96,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
                 level.pack,
                 level.name,
                 level.status.as_str(),
-                level.moves.map_or_else(
-                    || level
-                        .at_least
-                        .map_or(String::new(), |k| format!("K >= {k}")),
-                    |k| format!("K = {k}")
-                ),
+                level.minimum(),
                 level.seconds
             );
         }

@@ -318,6 +318,15 @@ struct Done {
 }
 
 impl Done {
+    /// Adds `line` to the message, after what is already said (`; ` between them).
+    fn tell(&mut self, line: String) {
+        self.message = if self.message.is_empty() {
+            line
+        } else {
+            format!("{}; {line}", self.message)
+        };
+    }
+
     fn dropped() -> Done {
         Done {
             dropped: true,
@@ -1155,13 +1164,11 @@ fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
         };
         done.status = done.status.worst(bad);
         done.verdict = Some(rejected.verdict);
-        let line = format!("{}: case {index}: {rejected}", loaded.file.display());
         // What the engine said first (a budget stop's proven bound) stays in front.
-        done.message = if done.message.is_empty() {
-            line
-        } else {
-            format!("{}; {line}", done.message)
-        };
+        done.tell(format!(
+            "{}: case {index}: {rejected}",
+            loaded.file.display()
+        ));
     }
 }
 
@@ -1207,11 +1214,7 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
                 baseline
             );
             done[i].status = done[i].status.worst(Status::Mismatch);
-            done[i].message = if done[i].message.is_empty() {
-                line
-            } else {
-                format!("{}; {line}", done[i].message)
-            };
+            done[i].tell(line);
         }
     }
 }

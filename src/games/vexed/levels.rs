@@ -177,12 +177,23 @@ pub struct Level {
 }
 
 impl Level {
-    /// The result in a few words: `K = 30`, `budget, K >= 34`, `no-solution`.
-    pub fn result(&self) -> String {
+    /// What is known of the minimum: `K = 30` when solved, `K >= 34` when the budget stopped a
+    /// search that had proven that much, else nothing.
+    pub fn minimum(&self) -> String {
         match (self.moves, self.at_least) {
             (Some(k), _) => format!("K = {k}"),
-            (None, Some(least)) => format!("{}, K >= {least}", self.status.as_str()),
-            (None, None) => self.status.as_str().to_string(),
+            (None, Some(least)) => format!("K >= {least}"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The result in a few words: `K = 30`, `budget, K >= 34`, `no-solution`.
+    pub fn result(&self) -> String {
+        let (status, known) = (self.status.as_str(), self.minimum());
+        match self.moves {
+            Some(_) => known,
+            None if known.is_empty() => status.to_string(),
+            None => format!("{status}, {known}"),
         }
     }
 }
@@ -285,6 +296,7 @@ fn solve_level(
         }
     };
     level.states = outcome.work;
+    level.at_least = outcome.at_least;
     let text = Vexed::format_case(index - 1, puzzle, &outcome);
     let status = match (outcome.verdict, &outcome.answer) {
         (Verdict::Solved, Some(moves)) => match check_output(puzzle, &text, None) {
@@ -299,10 +311,7 @@ fn solve_level(
         },
         (Verdict::Solved, None) => LevelStatus::Error,
         (Verdict::Unsolved, _) => LevelStatus::NoSolution,
-        (Verdict::Budget, _) => {
-            level.at_least = outcome.at_least;
-            LevelStatus::Budget
-        }
+        (Verdict::Budget, _) => LevelStatus::Budget,
     };
     level.status = status;
     level.versus_par = match (level.moves, level.par) {
