@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 
 use crate::game::Game;
-use crate::registry;
 
 /// Extension of judge input files.
 pub const INPUT_EXTENSION: &str = "in";
@@ -24,10 +23,13 @@ pub enum CorpusError {
         source: std::io::Error,
     },
     #[error(
-        "{path}: cannot tell which game this is (no enclosing folder is named after a game: {games}); use --game",
-        games = registry::names().join(", ")
+        "{path}: cannot tell which game this is (no enclosing folder is named after a game: {games}); use --game"
     )]
-    UnknownGame { path: PathBuf },
+    UnknownGame {
+        path: PathBuf,
+        /// The names of the games a folder could have been named after.
+        games: String,
+    },
     #[error("{path}: no .in files found")]
     Empty { path: PathBuf },
 }
@@ -73,12 +75,21 @@ impl std::fmt::Debug for CaseFile {
 }
 
 /// Lists the `.in` files under `paths` (files, or directories searched recursively).
-/// The game of each file is `game` when given, else the nearest enclosing folder named after a
-/// game (`corpora/yut/x.in` is Yut).
+/// The game of each file is `game` when given, else the nearest enclosing folder named after
+/// one of `games` (`corpora/yut/x.in` is Yut).
 pub fn discover(
     paths: &[PathBuf],
     game: Option<&'static dyn Game>,
+    games: &[&'static dyn Game],
 ) -> Result<Vec<CaseFile>, CorpusError> {
+    let unknown = |path: &Path| CorpusError::UnknownGame {
+        path: path.to_path_buf(),
+        games: games
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
     let mut files = Vec::new();
     for root in paths {
         let meta = std::fs::metadata(root).map_err(|source| CorpusError::Io {
@@ -93,8 +104,7 @@ pub fn discover(
                 let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
                 let game = match game {
                     Some(g) => g,
-                    None => game_of(&path)
-                        .ok_or_else(|| CorpusError::UnknownGame { path: path.clone() })?,
+                    None => game_of(&path, games).ok_or_else(|| unknown(&path))?,
                 };
                 files.push(CaseFile {
                     path,
@@ -106,9 +116,7 @@ pub fn discover(
             let relative = PathBuf::from(root.file_name().unwrap_or(root.as_os_str()));
             let game = match game {
                 Some(g) => g,
-                None => {
-                    game_of(root).ok_or_else(|| CorpusError::UnknownGame { path: root.clone() })?
-                }
+                None => game_of(root, games).ok_or_else(|| unknown(root))?,
             };
             files.push(CaseFile {
                 path: root.clone(),
@@ -157,19 +165,20 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> {
     Ok(())
 }
 
-/// The game named by the nearest enclosing folder of `path`, if any.
-pub fn game_of(path: &Path) -> Option<&'static dyn Game> {
+/// The game of `games` named by the nearest enclosing folder of `path`, if any.
+pub fn game_of(path: &Path, games: &[&'static dyn Game]) -> Option<&'static dyn Game> {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     absolute
         .parent()?
         .ancestors()
         .filter_map(|dir| dir.file_name()?.to_str())
-        .find_map(registry::find)
+        .find_map(|name| games.iter().copied().find(|g| g.name() == name))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry;
 
     #[test]
     fn finds_inputs_recursively_sorted_with_their_game() {
@@ -180,7 +189,7 @@ mod tests {
         for name in ["b.in", "a.in", "a.out", "deep/c.in", "notes.txt"] {
             std::fs::write(folder.join(name), "").unwrap();
         }
-        let files = discover(&[dir.path().to_path_buf()], None).unwrap();
+        let files = discover(&[dir.path().to_path_buf()], None, registry::GAMES).unwrap();
         let names: Vec<String> = files
             .iter()
             .map(|f| f.relative.to_string_lossy().into())
@@ -198,10 +207,10 @@ mod tests {
         std::fs::create_dir_all(&plain).unwrap();
         std::fs::write(plain.join("x.in"), "").unwrap();
         assert!(matches!(
-            discover(std::slice::from_ref(&plain), None),
+            discover(std::slice::from_ref(&plain), None, registry::GAMES),
             Err(CorpusError::UnknownGame { .. })
         ));
-        let forced = discover(&[plain], Some(registry::GAMES[0])).unwrap();
+        let forced = discover(&[plain], Some(registry::GAMES[0]), registry::GAMES).unwrap();
         assert_eq!(forced.len(), 1);
     }
 }

@@ -1,39 +1,33 @@
 //! `gamebench gen`: seeded corpora of judge inputs and their expected outputs, for any game.
 //!
-//! Each game's generator lives in its own folder (`src/games/<game>/generator.rs`): the game
-//! type implements [`Generator`], with its profiles and its own `clap` options. This module
-//! erases that once per registered game ([`GameGenerator`], implemented by [`Registered`]) and
-//! builds the command from the registry: `gen GAME` is one subcommand per game, each with the
-//! options every game shares ([`GenCommon`]) and that game's own ([`GenArgs`]). [`run`] writes
-//! the files.
+//! Each game's generator lives in its own folder (`src/games/<game>/generator.rs`) and is
+//! reached through [`crate::game::GameGenerator`]; the command line that fills a [`Plan`] is
+//! built in `cli/gen.rs`. [`run`] writes the files of a plan.
 //!
 //! Invariants:
 //! - file `k` is `<out>/<game>-<profile>-<seed>-<k>.in` (`k` zero-padded), a pure function of
 //!   the game, profile, game options, seed and `k`: the same bytes on any machine, thread count
 //!   or shard;
-//! - its expected output `X.out`, unless `--no-expected`, is the chosen engine's judge output,
-//!   and a generator that needs a solver gets that same engine under the same budget
-//!   ([`Solver`]);
+//! - its expected output `X.out`, when the plan asks for it, is the plan's engine's judge
+//!   output, and a generator that needs a solver gets that same engine under the same budget
+//!   ([`crate::game::Solver`]);
 //! - files are written atomically, the input before its output, so `--resume` sees only whole
 //!   files.
 
-use std::any::Any;
 use std::path::{Path, PathBuf};
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
-use clap::{ArgMatches, Args, Command, FromArgMatches};
-use gamebench_generators::{self as generators, FileId, GenError, Generator, Profile};
+use gamebench_generators::{FileId, GenError};
 use rayon::prelude::*;
 
 use crate::atomic::write_atomic;
-use crate::game::{
-    BadTimeLimit, Budget, BudgetArgs, CaseError, Engine, Game, Outcome, Registered, Rules, Verdict,
-};
+use crate::game::{Budget, CaseError, EngineRef, Game, GameOptions};
 use crate::judge::judge_file;
 use crate::progress::{Progress, ProgressMode};
-use crate::registry;
-use crate::runner::{EngineError, resolve_internal};
-use crate::shard::{Shard, ShardArgs, ShardError};
+use crate::shard::Shard;
+
+/// One file of a game's corpus with typed options, for tests and benches (see
+/// [`crate::game::file`]).
+pub use crate::game::file;
 
 /// The profile used when `--profile` is not given (for games that have one of this name).
 pub const DEFAULT_PROFILE: &str = "random";
@@ -41,12 +35,6 @@ pub const DEFAULT_PROFILE: &str = "random";
 /// What can go wrong while generating a corpus.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
-    #[error(transparent)]
-    Engine(#[from] EngineError),
-    #[error(transparent)]
-    TimeLimit(#[from] BadTimeLimit),
-    #[error(transparent)]
-    Shard(#[from] ShardError),
     #[error(transparent)]
     Generator(#[from] GenError),
     #[error("cannot create {}", path.display())]
@@ -65,217 +53,56 @@ pub enum GenerateError {
     InvalidCase { path: PathBuf, error: CaseError },
 }
 
-/// An engine of game `R` under a budget: what gamebench lends `R`'s generator (the engine that
-/// writes the expected outputs), e.g. to keep only cases whose answer has a wanted size.
-pub struct Solver<R: Rules> {
-    engine: &'static Engine<R::Case, R::Answer>,
-    budget: Budget,
-}
-
-impl<R: Rules> Solver<R> {
-    pub fn new(engine: &'static Engine<R::Case, R::Answer>, budget: Budget) -> Self {
-        Solver { engine, budget }
-    }
-
-    /// The engine's outcome on `case`.
-    pub fn solve(&self, case: &R::Case) -> Result<Outcome<R::Answer>, CaseError> {
-        (self.engine.solve)(case, &self.budget)
-    }
-
-    /// [`Rules::score`] of the engine's answer when it solves `case`; `None` when it fails,
-    /// proves there is no answer, or runs out of budget.
-    pub fn score(&self, case: &R::Case) -> Option<u64> {
-        let outcome = self.solve(case).ok()?;
-        (outcome.verdict == Verdict::Solved).then_some(())?;
-        R::score(&outcome.answer)
-    }
-}
-
-/// A game's own generator options, parsed, type-erased (read back by the same game only).
-pub struct GameOptions(Box<dyn Any + Send + Sync>);
-
-/// Object-safe view of a game's generator, as [`Game::generator`] returns it.
-pub trait GameGenerator: Send + Sync {
-    /// The profiles, in the order `gamebench list` shows them.
-    fn profiles(&self) -> &'static [Profile];
-    /// Adds the game's own options to `cmd`.
-    fn augment_args(&self, cmd: Command) -> Command;
-    /// Reads the game's own options from matches of a command built by `augment_args`.
-    fn options(&self, matches: &ArgMatches) -> Result<GameOptions, clap::Error>;
-    /// Writes the judge input of `file` with `options` (from this game's `options`); `engine`
-    /// (one of the game's engines) under `budget` is lent to the generator.
-    fn generate(
-        &self,
-        file: &FileId<'_>,
-        options: &GameOptions,
-        engine: &str,
-        budget: &Budget,
-    ) -> Result<String, GenError>;
-}
-
-impl<R> GameGenerator for Registered<R>
-where
-    R: Rules + Generator<Tools = Solver<R>>,
-{
-    fn profiles(&self) -> &'static [Profile] {
-        R::PROFILES
-    }
-    fn augment_args(&self, cmd: Command) -> Command {
-        R::Args::augment_args(cmd)
-    }
-    fn options(&self, matches: &ArgMatches) -> Result<GameOptions, clap::Error> {
-        Ok(GameOptions(Box::new(R::Args::from_arg_matches(matches)?)))
-    }
-    fn generate(
-        &self,
-        file: &FileId<'_>,
-        options: &GameOptions,
-        engine: &str,
-        budget: &Budget,
-    ) -> Result<String, GenError> {
-        let engine = engine_of::<R>(engine);
-        let args = options
-            .0
-            .downcast_ref::<R::Args>()
-            .expect("options are read by the game that generates with them");
-        generators::generate::<R>(file, args, &Solver::new(engine, *budget))
-    }
-}
-
-/// File `index` of a corpus of game `R`, generated with typed options and `R`'s default engine
-/// lent without a budget (for tests and benches; the command goes through [`run`]).
-pub fn file<R>(profile: &str, args: &R::Args, seed: u64, index: u64) -> Result<String, GenError>
-where
-    R: Rules + Generator<Tools = Solver<R>>,
-{
-    let engine = engine_of::<R>(R::DEFAULT_ENGINE);
-    let file = FileId {
-        game: R::NAME,
-        profile,
-        seed,
-        index,
-    };
-    generators::generate::<R>(&file, args, &Solver::new(engine, Budget::UNLIMITED))
-}
-
-/// The engine of `R` named `name`, which was resolved for `R` before.
-fn engine_of<R: Rules>(name: &str) -> &'static Engine<R::Case, R::Answer> {
-    R::ENGINES
-        .iter()
-        .find(|e| e.name == name)
-        .expect("the engine was resolved for this game")
-}
-
-/// The options of `gen` that every game has.
-#[derive(Args, Clone, Debug)]
-pub struct GenCommon {
-    /// Generator profile (see `gamebench list`).
-    #[arg(long, short, default_value = DEFAULT_PROFILE)]
+/// What `gen` writes: the game and its options, the files, and the engine that writes the
+/// expected outputs (lent to the generator too).
+pub struct Plan {
+    pub game: &'static dyn Game,
+    /// One of the game's profiles.
     pub profile: String,
-    /// Seed: the same arguments give the same bytes on any machine.
-    #[arg(long, short, default_value_t = 1)]
+    /// The game's own generator options (parsed by `game.generator()`).
+    pub options: GameOptions,
     pub seed: u64,
-    /// Number of files to write.
-    #[arg(long, short = 'n', default_value_t = 1)]
+    /// Files `0..count`.
     pub count: u64,
     /// Output folder.
-    #[arg(long, short)]
     pub out: PathBuf,
-    /// Do not write expected outputs X.out beside the inputs.
-    #[arg(long)]
-    pub no_expected: bool,
-    /// Engine that writes the expected outputs (and that a generator may solve its candidates
-    /// with); default: the fastest.
-    #[arg(long, short)]
-    pub engine: Option<String>,
-    #[command(flatten)]
-    pub budget: BudgetArgs,
-    #[command(flatten)]
-    pub shards: ShardArgs,
-    /// Progress on stderr: `auto` (a bar on a terminal, else a plain line every 10 s, as in
-    /// Slurm logs), `bar`, `plain` or `none`.
-    #[arg(long, value_enum, value_name = "MODE", default_value = "auto")]
+    /// Write the expected output `X.out` beside each input.
+    pub expected: bool,
+    /// The engine of `game` that writes the expected outputs and is lent to the generator.
+    pub engine: EngineRef,
+    pub budget: Budget,
+    /// Write only this shard's files.
+    pub shard: Option<Shard>,
+    /// Skip files already written whole.
+    pub resume: bool,
     pub progress: ProgressMode,
 }
 
-/// `gen GAME [options]`: the game, the common options and the game's own, parsed.
-pub struct GenArgs {
-    pub game: &'static dyn Game,
-    pub common: GenCommon,
-    pub options: GameOptions,
-}
-
-impl GenArgs {
-    /// Adds one subcommand per game of `games` to `cmd` (the `gen` command).
-    pub fn augment(cmd: Command, games: &[&'static dyn Game]) -> Command {
-        cmd.subcommand_required(true)
-            .arg_required_else_help(true)
-            .subcommand_value_name("GAME")
-            .subcommand_help_heading("Games")
-            .subcommands(games.iter().map(|game| game_command(*game)))
-    }
-
-    /// Reads the matches of a command built by [`GenArgs::augment`] with the same `games`.
-    pub fn from_matches(
-        games: &[&'static dyn Game],
-        matches: &ArgMatches,
-    ) -> Result<GenArgs, clap::Error> {
-        let (name, matches) = matches
-            .subcommand()
-            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
-        let game = games
-            .iter()
-            .copied()
-            .find(|g| g.name() == name)
-            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
-        Ok(GenArgs {
+impl Plan {
+    /// A plan with the defaults of `gen`: every file, expected outputs by the game's default
+    /// engine without a budget, no progress display.
+    pub fn new(
+        game: &'static dyn Game,
+        profile: &str,
+        options: GameOptions,
+        seed: u64,
+        count: u64,
+        out: PathBuf,
+    ) -> Plan {
+        Plan {
             game,
-            common: GenCommon::from_arg_matches(matches)?,
-            options: game.generator().options(matches)?,
-        })
-    }
-}
-
-/// The subcommand of one game: the common options, `--profile` limited to the game's profiles,
-/// and the game's own options.
-fn game_command(game: &'static dyn Game) -> Command {
-    let generator = game.generator();
-    let profiles = generator.profiles();
-    let values = profiles
-        .iter()
-        .map(|p| PossibleValue::new(p.name).help(p.about));
-    let has_default = profiles.iter().any(|p| p.name == DEFAULT_PROFILE);
-    let cmd = GenCommon::augment_args(Command::new(game.name())).mut_arg("profile", |arg| {
-        let arg = arg.value_parser(PossibleValuesParser::new(values));
-        if has_default {
-            arg
-        } else {
-            arg.default_value(None::<&str>).required(true)
+            profile: profile.to_string(),
+            options,
+            seed,
+            count,
+            out,
+            expected: true,
+            engine: game.default_engine(),
+            budget: Budget::UNLIMITED,
+            shard: None,
+            resume: false,
+            progress: ProgressMode::None,
         }
-    });
-    // The game's title last: deriving `clap::Args` sets the about text from the struct's doc.
-    generator
-        .augment_args(cmd.next_help_heading("Options of the game"))
-        .about(game.title())
-        .long_about(None::<&str>)
-}
-
-impl FromArgMatches for GenArgs {
-    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        GenArgs::from_matches(registry::GAMES, matches)
-    }
-    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        *self = GenArgs::from_matches(registry::GAMES, matches)?;
-        Ok(())
-    }
-}
-
-impl Args for GenArgs {
-    fn augment_args(cmd: Command) -> Command {
-        GenArgs::augment(cmd, registry::GAMES)
-    }
-    fn augment_args_for_update(cmd: Command) -> Command {
-        GenArgs::augment(cmd, registry::GAMES)
     }
 }
 
@@ -307,54 +134,51 @@ fn wanted(
     mine && !done
 }
 
-/// Writes the corpus `args` asks for, files in parallel; the first error (in file order) wins.
-pub fn run(args: &GenArgs) -> Result<Written, GenerateError> {
-    let (game, common) = (args.game, &args.common);
-    let engine = resolve_internal(game, common.engine.as_deref())?;
-    let budget = common.budget.budget()?;
-    let shard = common.shards.shard()?;
-    std::fs::create_dir_all(&common.out).map_err(|source| GenerateError::CreateDir {
-        path: common.out.clone(),
+/// Writes the corpus `plan` asks for, files in parallel; the first error (in file order) wins.
+pub fn run(plan: &Plan) -> Result<Written, GenerateError> {
+    let (game, engine, budget) = (plan.game, plan.engine, plan.budget);
+    std::fs::create_dir_all(&plan.out).map_err(|source| GenerateError::CreateDir {
+        path: plan.out.clone(),
         source,
     })?;
     let stem = |k: u64| {
         let file = FileId {
             game: game.name(),
-            profile: &common.profile,
-            seed: common.seed,
+            profile: &plan.profile,
+            seed: plan.seed,
             index: k,
         };
-        common.out.join(format!("{}.in", file.stem(common.count)))
+        plan.out.join(format!("{}.in", file.stem(plan.count)))
     };
-    let expected_of = |input: &Path| (!common.no_expected).then(|| input.with_extension("out"));
+    let expected_of = |input: &Path| plan.expected.then(|| input.with_extension("out"));
     // Which files to write is decided first, so the progress display knows its total.
-    let todo: Vec<u64> = (0..common.count)
+    let todo: Vec<u64> = (0..plan.count)
         .filter(|&k| {
             let input = stem(k);
             wanted(
-                shard,
-                common.shards.resume,
+                plan.shard,
+                plan.resume,
                 k,
                 &input,
                 expected_of(&input).as_deref(),
             )
         })
         .collect();
-    let progress = Progress::new(common.progress, "gen", todo.len(), None);
+    let progress = Progress::new(plan.progress, "gen", todo.len(), None);
     let written: Vec<Result<(), GenerateError>> = todo
         .into_par_iter()
         .map(|k| {
             let file = FileId {
                 game: game.name(),
-                profile: &common.profile,
-                seed: common.seed,
+                profile: &plan.profile,
+                seed: plan.seed,
                 index: k,
             };
             let input = stem(k);
             let expected = expected_of(&input);
             let text = game
                 .generator()
-                .generate(&file, &args.options, engine.name(), &budget)?;
+                .generate(&file, &plan.options, engine.name(), &budget)?;
             write(&input, text.as_bytes())?;
             if let Some(output) = expected {
                 let judged = judge_file(engine, text.as_bytes(), &budget);
@@ -376,7 +200,7 @@ pub fn run(args: &GenArgs) -> Result<Written, GenerateError> {
     written.into_iter().collect::<Result<(), _>>()?;
     Ok(Written {
         files,
-        dir: common.out.clone(),
+        dir: plan.out.clone(),
     })
 }
 

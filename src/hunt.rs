@@ -29,11 +29,12 @@ use gamebench_generators::{Dice, FileId, file_rng};
 
 use crate::atomic::write_atomic;
 use crate::external;
+use crate::game::AnyCase;
+use crate::game::GameOptions;
 use crate::game::{Budget, Game};
-use crate::generate::GameOptions;
 use crate::judge::judge_file;
 use crate::runner::EngineSpec;
-use crate::shrink::{AnyCase, Input};
+use crate::shrink::Input;
 
 /// Most mutations applied to a parent to make one child.
 pub const MAX_MUTATIONS: u64 = 4;

@@ -23,6 +23,7 @@
 //!   merging the shards' CSVs into the one a single machine would have written.
 
 pub mod atomic;
+pub mod cli;
 pub mod corpus;
 pub mod digest;
 pub mod export;

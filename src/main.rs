@@ -7,11 +7,8 @@ use std::io::Write;
 
 use clap::Parser;
 
+use gamebench::cli::{self, Cli, Command};
 use gamebench::status::Exit;
-
-mod cli;
-
-use cli::{Cli, Command};
 
 /// One allocator for every command: mimalloc (see README "Build configuration").
 #[global_allocator]

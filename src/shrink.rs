@@ -2,8 +2,8 @@
 //!
 //! A game lists its own candidate reductions of one case ([`Shrink::reductions`]: remove
 //! selections or turns, crop rows and columns, remove blocks or pairs, lower numbers) in its
-//! folder (`src/games/<game>/shrink.rs`); [`Registered`] erases that into a [`CaseEditor`] the
-//! generic code reaches through [`crate::game::Game::editor`]. [`shrink`] knows no game: it
+//! folder (`src/games/<game>/shrink.rs`); the game contract erases that into a [`CaseEditor`]
+//! the generic code here reaches through [`crate::game::Game::editor`]. [`shrink`] knows no game: it
 //! removes whole cases of a file, replaces one case by one of its reductions, and asks an
 //! [`Oracle`] which candidates still fail, until no single step does (a fixpoint).
 //!
@@ -15,144 +15,9 @@
 //! - every accepted step makes the input strictly smaller in the order of [`FileSize`] (fewer
 //!   cases, then fewer cells, then fewer moves, then smaller numbers), so shrinking ends.
 
-use std::any::Any;
-
-use gamebench_generators::Dice;
-
-use crate::game::{Budget, Game, ParsedCase, Registered, Rules};
-
-/// A case with its game type erased, as the runner carries it.
-pub type AnyCase = dyn Any + Send + Sync + 'static;
-
-/// The size of one case, compared in this order: cells, then moves, then the sum of its
-/// numbers. Every reduction a game offers must be strictly smaller.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct CaseSize {
-    /// Board cells (rows x columns); 0 for a game without a board.
-    pub cells: usize,
-    /// What the game calls its moves ([`Shrink::MOVES`]): selections, turns, blocks.
-    pub moves: usize,
-    /// The sum of the case's numbers (values, coordinates, letters, steps): what "lower
-    /// numbers" lowers.
-    pub magnitude: u64,
-}
-
-/// The size of a file: its number of cases, then the sum of its cases' sizes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct FileSize {
-    pub cases: usize,
-    pub cells: usize,
-    pub moves: usize,
-    pub magnitude: u64,
-}
-
-impl FileSize {
-    fn add(mut self, size: CaseSize) -> FileSize {
-        self.cases += 1;
-        self.cells += size.cells;
-        self.moves += size.moves;
-        self.magnitude = self.magnitude.saturating_add(size.magnitude);
-        self
-    }
-}
-
-/// A game's typed edits of its cases: what `stress` shrinks with and `hunt` mutates with.
-/// Implemented in each game's folder.
-pub trait Shrink: Rules {
-    /// What [`CaseSize::moves`] counts, plural (`selections`, `turns`, `blocks`).
-    const MOVES: &'static str;
-    /// The most cases one judge input may hold (Yut: one game per file).
-    const MAX_CASES: usize;
-
-    /// The judge input of a file holding exactly `cases` (at most [`Shrink::MAX_CASES`]), in
-    /// the statement's canonical layout, terminator included.
-    fn write_input(cases: &[&Self::Case]) -> String;
-
-    /// The case's size (see [`CaseSize`]).
-    fn size(case: &Self::Case) -> CaseSize;
-
-    /// Candidate reductions of `case`, each strictly smaller by [`Shrink::size`], the biggest
-    /// cuts first. They need not be admissible: the caller filters them.
-    fn reductions(case: &Self::Case) -> Vec<Self::Case>;
-
-    /// A random small change of `case` that keeps its shape (rows, columns, number of moves),
-    /// for `hunt`'s search. It need not be admissible: the caller filters.
-    fn mutate(case: &Self::Case, dice: &mut Dice) -> Self::Case;
-
-    /// Whether `case` is a fair input: one a judge could give. The default: the reference
-    /// engine plays it without error (Yut: no move of an escaped token).
-    fn admissible(case: &Self::Case) -> bool {
-        (Self::ENGINES[0].solve)(case, &Budget::UNLIMITED).is_ok()
-    }
-}
-
-/// The runs of `0..n` a delta-debugging pass tries to remove, the longest first: the halves,
-/// then the quarters, ..., then every single index. Games use it for selections, turns, rows
-/// and columns.
-pub fn runs(n: usize) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut len = n.div_ceil(2);
-    while len >= 1 {
-        out.extend((0..n).step_by(len).map(|start| start..(start + len).min(n)));
-        if len == 1 {
-            break;
-        }
-        len = len.div_ceil(2);
-    }
-    out
-}
-
-/// Object-safe view of a game's [`Shrink`], as [`crate::game::Game::editor`] returns it.
-/// Cases are the ones the game's own `parse` made.
-pub trait CaseEditor: Send + Sync {
-    /// See [`Shrink::MOVES`].
-    fn moves_noun(&self) -> &'static str;
-    /// See [`Shrink::MAX_CASES`].
-    fn max_cases(&self) -> usize;
-    /// See [`Shrink::write_input`].
-    fn write_input(&self, cases: &[&AnyCase]) -> String;
-    /// See [`Shrink::size`].
-    fn size(&self, case: &AnyCase) -> CaseSize;
-    /// See [`Shrink::reductions`].
-    fn reductions(&self, case: &AnyCase) -> Vec<Box<AnyCase>>;
-    /// See [`Shrink::mutate`].
-    fn mutate(&self, case: &AnyCase, dice: &mut Dice) -> Box<AnyCase>;
-    /// See [`Shrink::admissible`].
-    fn admissible(&self, case: &AnyCase) -> bool;
-}
-
-fn typed<R: Rules>(case: &AnyCase) -> &R::Case {
-    case.downcast_ref::<R::Case>()
-        .expect("a case is only ever edited by the game that parsed it")
-}
-
-impl<R: Shrink> CaseEditor for Registered<R> {
-    fn moves_noun(&self) -> &'static str {
-        R::MOVES
-    }
-    fn max_cases(&self) -> usize {
-        R::MAX_CASES
-    }
-    fn write_input(&self, cases: &[&AnyCase]) -> String {
-        let cases: Vec<&R::Case> = cases.iter().map(|c| typed::<R>(*c)).collect();
-        R::write_input(&cases)
-    }
-    fn size(&self, case: &AnyCase) -> CaseSize {
-        R::size(typed::<R>(case))
-    }
-    fn reductions(&self, case: &AnyCase) -> Vec<Box<AnyCase>> {
-        R::reductions(typed::<R>(case))
-            .into_iter()
-            .map(|c| Box::new(c) as Box<AnyCase>)
-            .collect()
-    }
-    fn mutate(&self, case: &AnyCase, dice: &mut Dice) -> Box<AnyCase> {
-        Box::new(R::mutate(typed::<R>(case), dice))
-    }
-    fn admissible(&self, case: &AnyCase) -> bool {
-        R::admissible(typed::<R>(case))
-    }
-}
+use crate::game::{AnyCase, FileSize, Game, ParsedCase};
+#[cfg(doc)]
+use crate::game::{CaseEditor, Shrink};
 
 /// A judge input and its cases as the game's parser reads them, all readable.
 pub struct Input {
@@ -178,9 +43,9 @@ impl Input {
 
     /// The size of the whole input.
     pub fn size(&self, game: &dyn Game) -> FileSize {
-        self.typed()
-            .into_iter()
-            .fold(FileSize::default(), |s, c| s.add(game.editor().size(c)))
+        self.typed().into_iter().fold(FileSize::default(), |s, c| {
+            s.with_case(game.editor().size(c))
+        })
     }
 
     /// A short description: `2 cases, 12 cells, 3 selections`.
@@ -326,6 +191,7 @@ pub fn shrink(game: &dyn Game, original: Input, oracle: &mut dyn Oracle) -> Shru
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Budget;
 
     use crate::registry;
 
@@ -422,16 +288,5 @@ mod tests {
                 shrunk.input.text
             );
         }
-    }
-
-    #[test]
-    fn runs_go_from_halves_to_single_indices() {
-        assert_eq!(runs(0), vec![]);
-        assert_eq!(runs(1), vec![0..1]);
-        assert_eq!(runs(4), vec![0..2, 2..4, 0..1, 1..2, 2..3, 3..4]);
-        assert_eq!(
-            runs(5),
-            vec![0..3, 3..5, 0..2, 2..4, 4..5, 0..1, 1..2, 2..3, 3..4, 4..5]
-        );
     }
 }

@@ -1,5 +1,5 @@
-//! What happened to one case, how bad that is, and the process exit codes: the one place
-//! that decides them.
+//! What happened to one case, how bad that is, what a checker says of an output
+//! ([`CheckVerdict`]), and the process exit codes: the one place that decides them.
 //!
 //! Every command's exit code comes from here: a run's code is the code of its worst case
 //! ([`Status::exit`] of [`Status::worst`]); commands that fail before judging anything exit
@@ -94,6 +94,72 @@ impl Status {
             Status::Budget => "budget",
             Status::Unchecked => "unchecked",
             Status::Timeout => "timeout",
+        }
+    }
+}
+
+/// Why an output is not accepted, as testlib's checkers say it (`Game::judge_output`).
+/// Listed from the least to the most severe: over several cases the worst one decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CheckVerdict {
+    /// The output differs from every accepted answer only in white space the format fixes
+    /// (see [`Rules::presentation`]): trailing spaces, line endings, blank lines at the end.
+    PresentationError,
+    /// The output is wrong.
+    WrongAnswer,
+    /// The checker cannot judge: the expected output is missing or not a well-formed answer
+    /// to the case (see [`Rules::well_formed`]).
+    CheckerFailure,
+}
+
+impl CheckVerdict {
+    /// The status of a case whose output got this verdict: a checker failure (no or a
+    /// malformed expected output) is `error`, a wrong answer or presentation error `mismatch`.
+    pub const fn status(self) -> Status {
+        match self {
+            CheckVerdict::CheckerFailure => Status::Error,
+            CheckVerdict::WrongAnswer | CheckVerdict::PresentationError => Status::Mismatch,
+        }
+    }
+
+    /// The exit code of `check` when this is the worst verdict of its cases (testlib-like).
+    pub const fn exit(self) -> Exit {
+        match self {
+            CheckVerdict::PresentationError => Exit::PresentationError,
+            CheckVerdict::WrongAnswer => Exit::Failures,
+            CheckVerdict::CheckerFailure => Exit::CheckerFailure,
+        }
+    }
+
+    /// The name in the CSV's `verdict` column and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckVerdict::PresentationError => "presentation-error",
+            CheckVerdict::WrongAnswer => "wrong-answer",
+            CheckVerdict::CheckerFailure => "checker-failure",
+        }
+    }
+}
+
+impl std::fmt::Display for CheckVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rejected output: the verdict and the checker's reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{verdict}: {message}")]
+pub struct Rejected {
+    pub verdict: CheckVerdict,
+    pub message: String,
+}
+
+impl Rejected {
+    pub fn new(verdict: CheckVerdict, message: impl Into<String>) -> Self {
+        Rejected {
+            verdict,
+            message: message.into(),
         }
     }
 }

@@ -24,11 +24,12 @@ use gamebench_generators::{FileId, GenError};
 
 use crate::atomic::write_atomic;
 use crate::external::{self, ExternalError};
+use crate::game::AnyCase;
+use crate::game::GameOptions;
 use crate::game::{Budget, Game, first_difference};
-use crate::generate::GameOptions;
 use crate::judge::judge_case;
 use crate::runner::EngineSpec;
-use crate::shrink::{self, AnyCase, Input, Oracle};
+use crate::shrink::{self, Input, Oracle};
 
 /// When the search for a difference stops.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,18 +5,17 @@
 //! `time ≈ c · cells^k` is fitted per engine by least squares on log-log axes (`cells`: the
 //! cases' mean size as [`crate::game::Rules::cells`] defines it), and drawn.
 //!
-//! Nothing here knows a game: a point is a list of `gen` options, parsed by the game's `gen`
-//! command as if typed (so an option the game does not have is refused like on `gen`).
+//! Nothing here knows a game: a point is a list of the game's own `gen` options, parsed by the
+//! game's generator as if typed (so an option the game does not have is refused like on
+//! `gen`), and generated through [`generate::run`].
 
 use std::path::{Path, PathBuf};
-
-use clap::Command;
 
 use crate::corpus;
 use crate::export::{Series, log_log_lines};
 use crate::game::Game;
-use crate::generate::{self, GenArgs};
-use crate::registry;
+use crate::generate::{self, Plan};
+use crate::progress::ProgressMode;
 use crate::results::{EngineSummary, Status, human_time_f, summarize};
 use crate::runner::{self, Config, RecordSink, Sink};
 use crate::stats;
@@ -176,21 +175,38 @@ pub fn run(
     points: &[Point],
     config: &Config,
 ) -> Result<Vec<PointResult>, SweepError> {
+    let game = corpus.game;
+    if !game
+        .generator()
+        .profiles()
+        .iter()
+        .any(|p| p.name == corpus.profile)
+    {
+        let names: Vec<&str> = game.generator().profiles().iter().map(|p| p.name).collect();
+        return Err(SweepError::BadSpec {
+            option: "--profile",
+            message: format!(
+                "{} has no profile {:?} (profiles: {})",
+                game.name(),
+                corpus.profile,
+                names.join(", ")
+            ),
+        });
+    }
     let mut results = Vec::new();
     for point in points {
-        let dir = corpus.dir.join(&point.label).join(corpus.game.name());
-        let args = gen_args(corpus, point, &dir)?;
-        generate::run(&args).map_err(|source| SweepError::Generate {
+        let dir = corpus.dir.join(&point.label).join(game.name());
+        let plan = plan(corpus, point, dir.clone())?;
+        generate::run(&plan).map_err(|source| SweepError::Generate {
             point: point.label.clone(),
             source: Box::new(source),
         })?;
-        let files =
-            corpus::discover(std::slice::from_ref(&dir), Some(corpus.game)).map_err(|source| {
-                SweepError::Corpus {
-                    point: point.label.clone(),
-                    source: Box::new(source),
-                }
-            })?;
+        let files = corpus::discover(std::slice::from_ref(&dir), Some(game), &[game]).map_err(
+            |source| SweepError::Corpus {
+                point: point.label.clone(),
+                source: Box::new(source),
+            },
+        )?;
         let mut records = RecordSink::default();
         let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
         let outcome =
@@ -214,29 +230,28 @@ pub fn run(
     Ok(results)
 }
 
-/// The `gen` arguments of one point, parsed by the game's own `gen` command.
-fn gen_args(corpus: &Corpus<'_>, point: &Point, dir: &Path) -> Result<GenArgs, SweepError> {
-    let mut argv: Vec<String> = vec![
-        "gen".into(),
-        corpus.game.name().into(),
-        "--profile".into(),
-        corpus.profile.into(),
-        "--seed".into(),
-        corpus.seed.to_string(),
-        "--count".into(),
-        corpus.count.to_string(),
-        "--out".into(),
-        dir.to_string_lossy().into_owned(),
-        "--no-expected".into(),
-    ];
-    argv.extend(point.options.iter().cloned());
-    let command = GenArgs::augment(Command::new("gen"), registry::GAMES);
-    let options = |source| SweepError::Options {
-        point: point.label.clone(),
-        source,
-    };
-    let matches = command.try_get_matches_from(argv).map_err(options)?;
-    GenArgs::from_matches(registry::GAMES, &matches).map_err(options)
+/// What `gen` writes for one point: the corpus's files, without expected outputs, with the
+/// point's options read by the game's generator.
+fn plan(corpus: &Corpus<'_>, point: &Point, dir: PathBuf) -> Result<Plan, SweepError> {
+    let game = corpus.game;
+    let options = game
+        .generator()
+        .parse_options(game.name(), &point.options)
+        .map_err(|source| SweepError::Options {
+            point: point.label.clone(),
+            source,
+        })?;
+    let mut plan = Plan::new(
+        game,
+        corpus.profile,
+        options,
+        corpus.seed,
+        corpus.count,
+        dir,
+    );
+    plan.expected = false;
+    plan.progress = ProgressMode::Auto;
+    Ok(plan)
 }
 
 /// Whether an engine's figures at a point can be plotted and fitted: it timed cases and none of

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use gamebench::game::FileSize;
 use gamebench::game::{Budget, first_difference};
 use gamebench::judge::judge_file;
 use gamebench::registry;
-use gamebench::shrink::{FileSize, Input};
+use gamebench::shrink::Input;
 
 /// A stress run that finds the bug must end well within this (it takes seconds; the margin
 /// is for a loaded CI machine).
@@ -262,8 +263,8 @@ fn external_programs_run_through_a_shell_unless_told_not_to() {
 
 #[test]
 fn vexed_moves_pushed_the_wrong_way_are_caught_by_the_checker_and_the_puzzle_stays_fair() {
+    use gamebench::game::Shrink;
     use gamebench::games::vexed::{Puzzle, Vexed};
-    use gamebench::shrink::Shrink;
 
     let out = tempfile::tempdir().unwrap();
     // The judge's own answer with every push's direction flipped: illegal moves, same length.

@@ -8,11 +8,12 @@
 //! from the registry, `generate::run` writing the files, and `Game::parse`, `solve` (which
 //! formats) and `check` reading them back.
 
+use gamebench::cli::GenArgs;
 use gamebench::game::{
-    Budget, CaseError, Engine, Game, Outcome, Parsed, Registered, Rules, split_blocks,
+    Budget, CaseError, CaseSize, Engine, Game, Outcome, Parsed, Registered, Rules, Shrink, Solver,
+    split_blocks,
 };
-use gamebench::generate::{self, GenArgs, Solver};
-use gamebench::shrink::{CaseSize, Shrink};
+use gamebench::generate;
 use gamebench::validate::{self, Validation, Violation};
 use gamebench_generators::{Dice, FileId, GenError, Generator, Profile, range_option};
 
@@ -195,7 +196,7 @@ fn a_game_defined_here_generates_parses_solves_formats_and_checks() {
         "sums", "-p", "even", "-s", "3", "-n", "2", "-o", out, "--terms", "2-4",
     ])
     .unwrap();
-    let written = generate::run(&args).unwrap();
+    let written = generate::run(&args.plan().unwrap()).unwrap();
     assert_eq!(written.files, 2);
 
     let game = GAMES[0];

@@ -56,7 +56,7 @@ fn every_bundled_corpus_file_is_valid() {
 }
 
 /// A game's generator options parsed from command-line words (`gen GAME WORDS`).
-fn options(game: &'static dyn Game, words: &[&str]) -> gamebench::generate::GameOptions {
+fn options(game: &'static dyn Game, words: &[&str]) -> gamebench::game::GameOptions {
     let cmd = game.generator().augment_args(clap::Command::new("gen"));
     let matches = cmd
         .try_get_matches_from(std::iter::once("gen").chain(words.iter().copied()))

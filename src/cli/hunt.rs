@@ -7,14 +7,21 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use gamebench::game::{BudgetArgs, Game};
-use gamebench::generate::GameOptions;
-use gamebench::hunt::{self, Config, Limit, Metric};
-use gamebench::runner::resolve_engines;
-use gamebench::status::Exit;
+use crate::game::{Game, GameOptions};
+use crate::hunt::{self, Config, Limit, Metric};
+use crate::registry;
+use crate::runner::resolve_engines;
+use crate::status::Exit;
 
-use super::positive_seconds;
-use super::stress::{from_game_matches, game_commands};
+use super::games::{Shape, from_game_matches, game_commands};
+use super::stress::STRESS_SHAPE;
+use super::{BudgetArgs, positive_seconds};
+
+/// How `hunt`'s per-game subcommands look: `--profile` has no default (every profile).
+const HUNT_SHAPE: Shape = Shape {
+    default_profile: false,
+    ..STRESS_SHAPE
+};
 
 /// The options of `hunt` every game has.
 #[derive(Args)]
@@ -68,7 +75,7 @@ pub struct HuntArgs {
 
 impl FromArgMatches for HuntArgs {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        let (game, options, generator) = from_game_matches(matches)?;
+        let (game, options, generator) = from_game_matches(registry::GAMES, matches)?;
         Ok(HuntArgs {
             game,
             options,
@@ -83,10 +90,10 @@ impl FromArgMatches for HuntArgs {
 
 impl Args for HuntArgs {
     fn augment_args(cmd: Command) -> Command {
-        game_commands::<HuntOptions>(cmd, false)
+        game_commands::<HuntOptions>(cmd, registry::GAMES, HUNT_SHAPE)
     }
     fn augment_args_for_update(cmd: Command) -> Command {
-        game_commands::<HuntOptions>(cmd, false)
+        game_commands::<HuntOptions>(cmd, registry::GAMES, HUNT_SHAPE)
     }
 }
 

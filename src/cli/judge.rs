@@ -7,12 +7,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use gamebench::game::{CheckVerdict, EngineRef, Game, Rejected};
-use gamebench::generate::{self, GenArgs};
-use gamebench::judge::{judge_case, judge_file};
-use gamebench::registry;
-use gamebench::runner::resolve_internal;
-use gamebench::status::Exit;
+use crate::game::{CheckVerdict, EngineRef, Game, Rejected};
+use crate::judge::{judge_case, judge_file};
+use crate::registry;
+use crate::runner::resolve_internal;
+use crate::status::Exit;
 
 use super::{CheckArgs, SolveArgs, find_game};
 
@@ -151,12 +150,6 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
             Some(CheckVerdict::CheckerFailure) => Exit::CheckerFailure,
         }
     })
-}
-
-/// `gamebench gen GAME ...`: seeded input files and their expected outputs.
-pub fn gen_corpus(args: GenArgs) -> Result<Exit> {
-    eprintln!("{}", generate::run(&args)?);
-    Ok(Exit::Ok)
 }
 
 /// `gamebench list`: games, engines and generator profiles.

@@ -1,5 +1,5 @@
 //! `gamebench levels DIR`: the Vexed level-pack report (see
-//! [`gamebench::games::vexed::levels`]): a table per pack, the levels whose minimum differs
+//! [`crate::games::vexed::levels`]): a table per pack, the levels whose minimum differs
 //! from par with their solutions, the slowest levels, and `--csv` with one row per level.
 //!
 //! A first SIGINT or SIGTERM stops the run between levels (those being solved finish within
@@ -13,11 +13,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use gamebench::atomic::{self, AtomicFile};
-use gamebench::game::{BudgetArgs, Rules};
-use gamebench::games::vexed::Vexed;
-use gamebench::games::vexed::levels::{self, Level, LevelStatus, Settings};
-use gamebench::status::Exit;
+use super::BudgetArgs;
+use crate::atomic::{self, AtomicFile};
+use crate::game::Rules;
+use crate::games::vexed::Vexed;
+use crate::games::vexed::levels::{self, Level, LevelStatus, Settings};
+use crate::status::Exit;
 
 /// The per-level time limit when none is given: the issue of record for the packs asks for
 /// every level within a minute.

@@ -1,7 +1,9 @@
 //! The command line: clap definitions of every command and the functions that carry them out.
 //! This is the CLI edge, the only place that uses anyhow: the library reports typed errors,
-//! and here they become messages; exit codes come from [`gamebench::status::Exit`].
+//! and here they become messages; exit codes come from [`crate::status::Exit`].
 
+mod games;
+mod generate;
 mod hunt;
 mod judge;
 mod levels;
@@ -17,12 +19,13 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use gamebench::game::{BudgetArgs, Game};
-use gamebench::registry;
-use gamebench::status::Exit;
+use crate::game::{BadTimeLimit, Budget, Game};
+use crate::registry;
+use crate::status::Exit;
 
+pub use generate::{GenArgs, GenCommon, gen_corpus};
 pub use hunt::hunt;
-pub use judge::{check, gen_corpus, list, solve};
+pub use judge::{check, list, solve};
 pub use levels::levels;
 pub use run::run;
 pub use stress::stress;
@@ -45,7 +48,7 @@ pub enum Command {
     /// Solve every case under PATH... in parallel; write outputs, CSV rows and a summary.
     Run(Box<RunArgs>),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
-    Gen(gamebench::generate::GenArgs),
+    Gen(GenArgs),
     /// Validate judge inputs strictly against the statement (exit 0 valid, 3 invalid).
     Validate(ValidateArgs),
     /// Check an output file against an input (and an expected output, or the reference
@@ -95,7 +98,7 @@ pub fn find_game(name: &str) -> Result<&'static dyn Game> {
         let names = registry::names();
         format!(
             "unknown game {name:?}{} (games: {})",
-            gamebench::suggest::did_you_mean(name, names.iter().copied()),
+            crate::suggest::did_you_mean(name, names.iter().copied()),
             names.join(", ")
         )
     })
@@ -169,7 +172,7 @@ pub struct RunArgs {
     /// Progress on stderr: `auto` (a bar on a terminal, else a plain line every 10 s, as in
     /// Slurm logs), `bar`, `plain` or `none` (default: auto; none with --quiet).
     #[arg(long, value_enum, value_name = "MODE")]
-    pub progress: Option<gamebench::runner::ProgressMode>,
+    pub progress: Option<crate::runner::ProgressMode>,
     /// Untimed runs of each case before the timed ones.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub warmup: u32,
@@ -236,7 +239,7 @@ pub struct ShellArgs {
     /// How external programs are started: `sh` (default: `sh -c COMMAND`), another shell, or
     /// `none` (the command split into words and run directly, without a shell's start-up).
     #[arg(long, value_name = "SHELL")]
-    pub shell: Option<gamebench::external::Shell>,
+    pub shell: Option<crate::external::Shell>,
     /// Same as `--shell none`.
     #[arg(short = 'N', conflicts_with = "shell")]
     pub no_shell: bool,
@@ -244,11 +247,44 @@ pub struct ShellArgs {
 
 impl ShellArgs {
     /// The shell these options ask for.
-    pub fn shell(&self) -> gamebench::external::Shell {
+    pub fn shell(&self) -> crate::external::Shell {
         if self.no_shell {
-            gamebench::external::Shell::None
+            crate::external::Shell::None
         } else {
             self.shell.clone().unwrap_or_default()
         }
+    }
+}
+
+/// The command-line options that set a [`Budget`] (`solve`, `run`, `gen`, `check`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct BudgetArgs {
+    /// Stop a search after expanding N states (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Memory one search may hold, in MB (Vexed; default: 384 MB for A*, then iterative
+    /// deepening with a table of 2M boards). Per search: commands with `-j N` run N at once.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory: Option<u64>,
+    /// Threads one search may use (Vexed: past a few hundred thousand states, nodes are
+    /// expanded in parallel batches; the answer is the same for every N). Separate from `-j`,
+    /// which solves several cases at once: up to `-j` times N threads run.
+    #[arg(long = "threads", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..1024))]
+    pub search_threads: u64,
+}
+
+impl BudgetArgs {
+    /// The per-case budget these options ask for.
+    pub fn budget(&self) -> Result<Budget, BadTimeLimit> {
+        Budget::from_figures(
+            self.max_states,
+            self.time_limit,
+            self.memory,
+            self.search_threads,
+        )
     }
 }

@@ -10,16 +10,17 @@ use anyhow::{Context, Result};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
 
-use gamebench::atomic::AtomicFile;
-use gamebench::corpus;
-use gamebench::export::{
+use crate::atomic::AtomicFile;
+use crate::corpus;
+use crate::export::{
     self, BoxPlot, Exporter, Json, Markdown, Report, ScalingPlot, SummaryCsv, require_svg,
 };
-use gamebench::external::{self, Shell};
-use gamebench::meta::{self, RunMeta};
-use gamebench::results::{self, Record};
-use gamebench::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
-use gamebench::status::Exit;
+use crate::external::{self, Shell};
+use crate::meta::{self, RunMeta};
+use crate::registry;
+use crate::results::{self, Record};
+use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
+use crate::status::Exit;
 
 use super::{RunArgs, find_game, positive_seconds, shards};
 
@@ -66,7 +67,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     let shell = args.launch.shell();
     let game = args.game.as_deref().map(find_game).transpose()?;
-    let files = corpus::discover(&args.paths, game)?;
+    let files = corpus::discover(&args.paths, game, registry::GAMES)?;
     let config = Config {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,
@@ -200,7 +201,7 @@ fn run_meta(
         tool,
         version,
         git,
-        host: gamebench::shard::host_name(),
+        host: crate::shard::host_name(),
         cpu: meta::cpu_model(),
         cores: meta::cores(),
         threads,
@@ -212,8 +213,8 @@ fn run_meta(
         search_threads: args.budget.search_threads,
         check: args.check,
         baseline: args.baseline.clone(),
-        start: gamebench::shard::rfc3339(started.0),
-        end: gamebench::shard::rfc3339(SystemTime::now()),
+        start: crate::shard::rfc3339(started.0),
+        end: crate::shard::rfc3339(SystemTime::now()),
         wall_ns: wall.as_nanos() as u64,
         results: records.len(),
         results_per_s: records.len() as f64 / wall.as_secs_f64().max(1e-9),

@@ -1,5 +1,5 @@
-//! `gamebench stress GAME ...` (and the per-game command builder `hunt` shares): the options,
-//! one subcommand per game with that game's own generator options, and the report.
+//! `gamebench stress GAME ...`: the options, one subcommand per game with that game's own
+//! generator options (built by [`super::games`]), and the report.
 //!
 //! A game's `--cases` (cases per generated file) is renamed `--file-cases` here: `--cases N`
 //! is the command's own budget, the number of cases to try.
@@ -8,83 +8,23 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use gamebench::game::{BudgetArgs, Game};
-use gamebench::generate::{DEFAULT_PROFILE, GameOptions};
-use gamebench::registry;
-use gamebench::runner::resolve_engines;
-use gamebench::status::Exit;
-use gamebench::stress::{self, Config, Limit, Outcome};
+use crate::game::{Game, GameOptions};
+use crate::registry;
+use crate::runner::resolve_engines;
+use crate::status::Exit;
+use crate::stress::{self, Config, Limit, Outcome};
 
-use super::positive_seconds;
+use super::games::{Shape, from_game_matches, game_commands};
+use super::{BudgetArgs, positive_seconds};
 
-/// The id and flag of the generators' cases-per-file option, and its new flag here.
-const GEN_CASES: &str = "cases";
-const FILE_CASES: &str = "file-cases";
-
-/// Builds one subcommand per game: the command's own options `C`, `--profile` limited to the
-/// game's profiles (defaulting to `random` where the game has it when `default_profile`), and
-/// the game's generator options (its `--cases` renamed `--file-cases`).
-pub fn game_commands<C: Args>(cmd: Command, default_profile: bool) -> Command {
-    cmd.subcommand_required(true)
-        .arg_required_else_help(true)
-        .subcommand_value_name("GAME")
-        .subcommand_help_heading("Games")
-        .subcommands(
-            registry::GAMES
-                .iter()
-                .map(|&game| game_command::<C>(game, default_profile)),
-        )
-}
-
-fn game_command<C: Args>(game: &'static dyn Game, default_profile: bool) -> Command {
-    let generator = game.generator();
-    let profiles = generator.profiles();
-    let values = profiles
-        .iter()
-        .map(|p| PossibleValue::new(p.name).help(p.about));
-    let has_default = profiles.iter().any(|p| p.name == DEFAULT_PROFILE);
-    let cmd = C::augment_args(Command::new(game.name())).mut_arg("profile", |arg| {
-        let arg = arg.value_parser(PossibleValuesParser::new(values));
-        if !default_profile {
-            arg
-        } else if has_default {
-            arg.default_value(DEFAULT_PROFILE).required(false)
-        } else {
-            arg.required(true)
-        }
-    });
-    let cmd = generator.augment_args(cmd.next_help_heading("Generator options of the game"));
-    let renamed = cmd.get_arguments().any(|a| a.get_id() == GEN_CASES);
-    let cmd = if renamed {
-        cmd.mut_arg(GEN_CASES, |a| {
-            a.long(FILE_CASES)
-                .help("Cases per generated file (gen's --cases)")
-        })
-    } else {
-        cmd
-    };
-    cmd.about(game.title()).long_about(None::<&str>)
-}
-
-/// Reads the game, the command's own options and the game's options from the matches of a
-/// command built by [`game_commands`].
-pub fn from_game_matches<C: FromArgMatches>(
-    matches: &ArgMatches,
-) -> Result<(&'static dyn Game, C, GameOptions), clap::Error> {
-    let (name, matches) = matches
-        .subcommand()
-        .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
-    let game = registry::find(name)
-        .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
-    Ok((
-        game,
-        C::from_arg_matches(matches)?,
-        game.generator().options(matches)?,
-    ))
-}
+/// How `stress`'s per-game subcommands look (`hunt`'s too, but for the profile's default).
+pub const STRESS_SHAPE: Shape = Shape {
+    default_profile: true,
+    heading: "Generator options of the game",
+    file_cases: true,
+};
 
 /// The options of `stress` every game has.
 #[derive(Args)]
@@ -135,7 +75,7 @@ pub struct StressArgs {
 
 impl FromArgMatches for StressArgs {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        let (game, options, generator) = from_game_matches(matches)?;
+        let (game, options, generator) = from_game_matches(registry::GAMES, matches)?;
         Ok(StressArgs {
             game,
             options,
@@ -150,10 +90,10 @@ impl FromArgMatches for StressArgs {
 
 impl Args for StressArgs {
     fn augment_args(cmd: Command) -> Command {
-        game_commands::<StressOptions>(cmd, true)
+        game_commands::<StressOptions>(cmd, registry::GAMES, STRESS_SHAPE)
     }
     fn augment_args_for_update(cmd: Command) -> Command {
-        game_commands::<StressOptions>(cmd, true)
+        game_commands::<StressOptions>(cmd, registry::GAMES, STRESS_SHAPE)
     }
 }
 

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
 
-use gamebench::atomic::write_atomic;
-use gamebench::export::require_svg;
-use gamebench::game::BudgetArgs;
-use gamebench::runner::{Config, ProgressMode};
-use gamebench::status::Exit;
-use gamebench::sweep::{self, Corpus};
+use super::BudgetArgs;
+use crate::atomic::write_atomic;
+use crate::export::require_svg;
+use crate::runner::{Config, ProgressMode};
+use crate::status::Exit;
+use crate::sweep::{self, Corpus};
 
 use super::{find_game, positive_seconds, shards};
 
@@ -22,7 +22,7 @@ pub struct SweepArgs {
     /// The game (see `gamebench list`).
     pub game: String,
     /// Generator profile (see `gamebench list`).
-    #[arg(long, short, default_value = gamebench::generate::DEFAULT_PROFILE)]
+    #[arg(long, short, default_value = crate::generate::DEFAULT_PROFILE)]
     pub profile: String,
     /// Board sizes: a range `6x6..30x30:6` (rows and columns step together) or a list
     /// `6x6,12x12,...`; each point is generated with `--size RxC`.
@@ -72,7 +72,7 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
     let game = find_game(&args.game)?;
     if let Some(plot) = &args.plot {
         require_svg(plot).map_err(anyhow::Error::msg)?;
-        gamebench::atomic::AtomicFile::create(plot)
+        crate::atomic::AtomicFile::create(plot)
             .with_context(|| format!("cannot create {}", plot.display()))?;
     }
     let points = match (&args.size, &args.param) {
@@ -93,7 +93,7 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         ..Config::default()
     };
     // Engines and programs are checked before anything is generated.
-    gamebench::runner::EngineTable::resolve([game], &config.engines, &config.shell)?;
+    crate::runner::EngineTable::resolve([game], &config.engines, &config.shell)?;
     let scratch = args.out.is_none().then(sweep::scratch_dir);
     let dir = args
         .out

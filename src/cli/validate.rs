@@ -1,14 +1,15 @@
 //! `gamebench validate GAME [FILE...]`: strict validation of judge inputs against the
-//! statement's constraints (the game's validator, see `gamebench::validate`).
+//! statement's constraints (the game's validator, see `crate::validate`).
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
 
-use gamebench::corpus;
-use gamebench::status::Exit;
-use gamebench::validate::InFile;
+use crate::corpus;
+use crate::registry;
+use crate::status::Exit;
+use crate::validate::InFile;
 
 use super::find_game;
 use super::judge::read_input;
@@ -40,7 +41,7 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
             inputs.push(Some(path.clone()));
             continue;
         }
-        match corpus::discover(std::slice::from_ref(path), Some(game)) {
+        match corpus::discover(std::slice::from_ref(path), Some(game), registry::GAMES) {
             Ok(files) => inputs.extend(files.into_iter().map(|f| Some(f.path))),
             Err(e) => {
                 eprintln!("gamebench: {e}");

@@ -21,7 +21,7 @@ use gamebench_generators::{
 };
 
 use super::{Attr, LinkPop, MAX_SIDE, SYMBOLS};
-use crate::generate::Solver;
+use crate::game::Solver;
 
 /// Link and Pop's own `gen` options.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -296,7 +296,7 @@ mod tests {
     use crate::game::Rules;
 
     fn file(profile: &str, options: &LinkPopArgs, seed: u64) -> String {
-        crate::generate::file::<LinkPop>(profile, options, seed, 0).unwrap()
+        crate::game::file::<LinkPop>(profile, options, seed, 0).unwrap()
     }
 
     /// (rows, cols, tokens) of each case.
@@ -398,7 +398,7 @@ mod tests {
 
     #[test]
     fn bad_options_are_refused() {
-        let try_with = |o: LinkPopArgs| crate::generate::file::<LinkPop>(RANDOM, &o, 0, 0).is_err();
+        let try_with = |o: LinkPopArgs| crate::game::file::<LinkPop>(RANDOM, &o, 0, 0).is_err();
         assert!(try_with(args(&["--size", "31x2"])));
         assert!(try_with(args(&["--size", "3x3"])));
         assert!(try_with(args(&["--symbols", "27"])));

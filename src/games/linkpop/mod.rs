@@ -5,7 +5,7 @@
 //! the first pair of equal symbols (fewest segments first, then row-major lexicographic order)
 //! that a path of at most three segments through empty cells links -- the path may use the
 //! empty ring around the board -- and after each pop lets blocks move in "turns of checking"
-//! until nothing moves. The output is `Case k` and the final board. See `spec/linkpop.md`.
+//! until nothing moves. The output is `Case k` and the final board. See `RULES.md` in this folder.
 //!
 //! Engines: [`reference`] follows the statement literally (a breadth-first search over straight
 //! lines on the padded board, and a per-cell "moved this turn" mark); [`bitboard_engine`] keeps

@@ -13,7 +13,7 @@ use std::ops::Range;
 use gamebench_generators::Dice;
 
 use super::{Attr, Block, Board, LinkPop, SYMBOLS};
-use crate::shrink::{CaseSize, Shrink, runs};
+use crate::game::{CaseSize, Shrink, runs};
 
 /// The attributes a mutation draws from.
 const ATTRS: [Attr; 5] = [Attr::Up, Attr::Down, Attr::Left, Attr::Right, Attr::Still];

@@ -19,7 +19,7 @@ use gamebench_generators::{
 use super::reference::Board;
 use super::{MAX_COLS as MAX_COLS_USIZE, MAX_ROWS as MAX_ROWS_USIZE, MIN_REGION, SameGame};
 use crate::game::Rules;
-use crate::generate::Solver;
+use crate::game::Solver;
 
 /// SameGame's own `gen` options.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -561,7 +561,7 @@ mod tests {
     }
 
     fn file(profile: &str, options: &SameGameArgs, seed: u64) -> String {
-        crate::generate::file::<SameGame>(profile, options, seed, 0).unwrap()
+        crate::game::file::<SameGame>(profile, options, seed, 0).unwrap()
     }
 
     fn numbers(text: &str) -> Vec<u64> {

@@ -5,7 +5,7 @@
 //! `0 0`; a header with a zero ends the stream. Each grid is replayed: a selected cell's
 //! 4-connected same-value region is removed when it has at least two cells, then gravity pulls
 //! every column down and empty columns disappear (the columns to their right slide left).
-//! The output prints the remaining grid, or `    Game Won`. See `spec/samegame.md`.
+//! The output prints the remaining grid, or `    Game Won`. See `RULES.md` in this folder.
 //!
 //! - [`parse`]: the byte-level tokenizer and the stream parser (one [`Parsed`] per grid).
 //! - [`mod@reference`]: a 2-D grid, explicit-stack flood fill, the statement followed literally.

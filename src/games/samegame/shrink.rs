@@ -13,7 +13,7 @@ use std::ops::Range;
 use gamebench_generators::Dice;
 
 use super::{Game, MAX_VALUE, SameGame, Selection};
-use crate::shrink::{CaseSize, Shrink, runs};
+use crate::game::{CaseSize, Shrink, runs};
 
 impl Shrink for SameGame {
     const MOVES: &'static str = "selections";

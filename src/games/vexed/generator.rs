@@ -14,7 +14,7 @@ use gamebench_generators::{
 
 use super::grid::{EMPTY, Grid, WALL};
 use super::{MAX_CELLS, Puzzle, Vexed};
-use crate::generate::Solver;
+use crate::game::Solver;
 
 /// Vexed's own `gen` options.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -268,7 +268,7 @@ mod tests {
     use crate::game::{Budget, Rules};
 
     fn file(profile: &str, options: &VexedArgs, seed: u64) -> Result<String, GenError> {
-        crate::generate::file::<Vexed>(profile, options, seed, 0)
+        crate::game::file::<Vexed>(profile, options, seed, 0)
     }
 
     #[test]

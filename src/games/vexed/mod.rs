@@ -3,7 +3,7 @@
 //! A judge file is a list of puzzles, each a header `NR NC NAME` and NR rows of NC cells
 //! (`#` wall, `-` empty, `A`-`Z` block), ended by a header with a zero size (`0 0 END`). For each
 //! puzzle the output is `NAME: Minimum solution length = K` and the K moves `(L,r,c,D)`, four per
-//! line; see `spec/vexed.md`. Engines that cannot finish print `NAME: No solution` (proven) or
+//! line; see `RULES.md` in this folder. Engines that cannot finish print `NAME: No solution` (proven) or
 //! `NAME: Search budget exhausted` (stopped by the [`Budget`]).
 //!
 //! `RULES.md` (beside this file) is the reading of the statement the code cites: the board,

@@ -14,7 +14,7 @@ use gamebench_generators::Dice;
 use super::grid::{EMPTY, Grid, WALL, is_block};
 use super::{Puzzle, Vexed, bitset};
 use crate::game::{Budget, Verdict};
-use crate::shrink::{CaseSize, Shrink};
+use crate::game::{CaseSize, Shrink};
 
 /// The judge's promise: every puzzle is solved in at most this many moves.
 pub const JUDGE_MOVE_LIMIT: usize = 11;

@@ -10,7 +10,7 @@ use gamebench_generators::{Dice, FileId, GenError, Generator, Profile, range_opt
 
 use super::board::{Place, Station, TOKEN_COUNT, Token};
 use super::{FinalPlaces, MAX_TURNS, STICKS, Throw, Yut, reference};
-use crate::generate::Solver;
+use crate::game::Solver;
 
 /// Yut's own `gen` options.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -143,7 +143,7 @@ mod tests {
     use super::*;
 
     fn game(profile: &str, seed: u64) -> String {
-        crate::generate::file::<Yut>(profile, &YutArgs::default(), seed, 0).unwrap()
+        crate::game::file::<Yut>(profile, &YutArgs::default(), seed, 0).unwrap()
     }
 
     /// Replays a generated game on the model, calling `each(places before, token, steps)`;

@@ -2,7 +2,7 @@
 //!
 //! A judge file holds one game: `N`, then N lines `T SSSS` (token letter, four yut sides).
 //! The output is the 32 x 32 board with every token on a station drawn in its slot.
-//! See `spec/yut.md`; the rules live in [`board`] (stations, routes, drawing) and in the
+//! See `RULES.md` in this folder; the rules live in [`board`] (stations, routes, drawing) and in the
 //! engines: [`reference`] walks the routes step by step as the statement tells it, and [`table`]
 //! looks destinations up in a hand-written (station, steps) table and keeps the board as one
 //! token mask per station. [`generator`] writes seeded games, played on the reference's model.

@@ -15,7 +15,7 @@ use super::board::{TOKEN_COUNT, Token};
 /// Tokens per team: `A`-`D`, then `a`-`d`.
 const TEAM_SIZE: usize = TOKEN_COUNT / 2;
 use super::{ALL_BACKS_STEPS, Replay, STICKS, Throw, Turn, Yut};
-use crate::shrink::{CaseSize, Shrink};
+use crate::game::{CaseSize, Shrink};
 
 /// The four sides that throw `steps` (1..=5) steps.
 fn sides(steps: u8) -> String {

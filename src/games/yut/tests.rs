@@ -252,7 +252,7 @@ fn engines_agree_on_generated_games() {
     for profile in <Yut as gamebench_generators::Generator>::PROFILES {
         let profile = profile.name;
         for k in 0..400 {
-            let text = crate::generate::file::<Yut>(profile, &options, 42, k).unwrap();
+            let text = crate::game::file::<Yut>(profile, &options, 42, k).unwrap();
             let replay = parse_replay(text.as_bytes()).unwrap();
             let a = reference::solve(&replay, &Budget::UNLIMITED)
                 .unwrap()

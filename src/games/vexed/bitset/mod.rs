@@ -37,8 +37,9 @@ use super::grid::Move;
 use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 use astar::Ended;
+use astar::buffers::Buffers;
 use planes::{Geometry, State, planes_needed};
-use workspace::{Buffers, Workspace};
+use workspace::Workspace;
 
 /// Solves one puzzle, within `budget.memory` when given (A* first with all of it, then
 /// deepening with a table that fits in it).

@@ -30,6 +30,7 @@
 //!   there is no solution.
 
 mod batch;
+pub(crate) mod buffers;
 pub(crate) mod frontier;
 pub(crate) mod index;
 
@@ -38,11 +39,11 @@ use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
 use super::planes::{Geometry, Packed, State};
 use super::slots::{populate_spare, prefer_huge_pages};
-use super::workspace::{Buffers, PlaneBuffers, give_back_freed_memory};
 use crate::games::vexed::grid::{Dir, Move};
 use crate::games::vexed::{MAX_CELLS, Meter};
 pub(crate) use batch::BATCH_NODES;
 use batch::{Seen, Worker, expand_batch};
+use buffers::{Buffers, PlaneBuffers, give_back_freed_memory};
 use frontier::Frontier;
 use index::NodeIndex;
 

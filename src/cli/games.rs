@@ -1,0 +1,89 @@
+//! The one builder of per-game subcommands (`gen`, `stress`, `hunt`): a subcommand per game,
+//! each with the command's own options, `--profile` limited to the game's profiles, and the
+//! game's generator options; and the reader of their matches.
+
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+
+use crate::game::{Game, GameOptions};
+use crate::generate::DEFAULT_PROFILE;
+
+/// The id and flag of the generators' cases-per-file option, and its flag where a command has
+/// a `--cases` of its own.
+const GEN_CASES: &str = "cases";
+const FILE_CASES: &str = "file-cases";
+
+/// How a command's per-game subcommands differ.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// `--profile` defaults to [`DEFAULT_PROFILE`] where the game has it (else it is required);
+    /// off, the command's own definition of `--profile` stands.
+    pub default_profile: bool,
+    /// The help heading of the game's own options.
+    pub heading: &'static str,
+    /// The game's `--cases` (cases per file) becomes `--file-cases`, for a command whose
+    /// `--cases` means something else.
+    pub file_cases: bool,
+}
+
+/// Adds one subcommand per game of `games` to `cmd`: the command's own options `C`, then the
+/// game's (see [`Shape`]).
+pub fn game_commands<C: Args>(cmd: Command, games: &[&'static dyn Game], shape: Shape) -> Command {
+    cmd.subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand_value_name("GAME")
+        .subcommand_help_heading("Games")
+        .subcommands(games.iter().map(|&game| game_command::<C>(game, shape)))
+}
+
+fn game_command<C: Args>(game: &'static dyn Game, shape: Shape) -> Command {
+    let generator = game.generator();
+    let profiles = generator.profiles();
+    let values = profiles
+        .iter()
+        .map(|p| PossibleValue::new(p.name).help(p.about));
+    let has_default = profiles.iter().any(|p| p.name == DEFAULT_PROFILE);
+    let cmd = C::augment_args(Command::new(game.name())).mut_arg("profile", |arg| {
+        let arg = arg.value_parser(PossibleValuesParser::new(values));
+        if !shape.default_profile {
+            arg
+        } else if has_default {
+            arg.default_value(DEFAULT_PROFILE).required(false)
+        } else {
+            arg.default_value(None::<&str>).required(true)
+        }
+    });
+    let cmd = generator.augment_args(cmd.next_help_heading(shape.heading));
+    let renamed = shape.file_cases && cmd.get_arguments().any(|a| a.get_id() == GEN_CASES);
+    let cmd = if renamed {
+        cmd.mut_arg(GEN_CASES, |a| {
+            a.long(FILE_CASES)
+                .help("Cases per generated file (gen's --cases)")
+        })
+    } else {
+        cmd
+    };
+    // The game's title last: deriving `clap::Args` sets the about text from the struct's doc.
+    cmd.about(game.title()).long_about(None::<&str>)
+}
+
+/// Reads the game, the command's own options and the game's options from the matches of a
+/// command built by [`game_commands`] with the same `games`.
+pub fn from_game_matches<C: FromArgMatches>(
+    games: &[&'static dyn Game],
+    matches: &ArgMatches,
+) -> Result<(&'static dyn Game, C, GameOptions), clap::Error> {
+    let (name, matches) = matches
+        .subcommand()
+        .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+    let game = games
+        .iter()
+        .copied()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+    Ok((
+        game,
+        C::from_arg_matches(matches)?,
+        game.generator().options(matches)?,
+    ))
+}

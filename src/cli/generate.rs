@@ -1,0 +1,129 @@
+//! `gamebench gen GAME [options]`: the options every game shares ([`GenCommon`]) and each
+//! game's own, one subcommand per game (built by [`super::games`]), turned into a
+//! [`generate::Plan`].
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+
+use crate::game::{Game, GameOptions};
+use crate::generate::{self, DEFAULT_PROFILE, Plan};
+use crate::progress::ProgressMode;
+use crate::registry;
+use crate::runner::resolve_internal;
+use crate::shard::ShardArgs;
+use crate::status::Exit;
+
+use super::BudgetArgs;
+use super::games::{Shape, from_game_matches, game_commands};
+
+/// The options of `gen` that every game has.
+#[derive(Args, Clone, Debug)]
+pub struct GenCommon {
+    /// Generator profile (see `gamebench list`).
+    #[arg(long, short, default_value = DEFAULT_PROFILE)]
+    pub profile: String,
+    /// Seed: the same arguments give the same bytes on any machine.
+    #[arg(long, short, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of files to write.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub count: u64,
+    /// Output folder.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Do not write expected outputs X.out beside the inputs.
+    #[arg(long)]
+    pub no_expected: bool,
+    /// Engine that writes the expected outputs (and that a generator may solve its candidates
+    /// with); default: the fastest.
+    #[arg(long, short)]
+    pub engine: Option<String>,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub shards: ShardArgs,
+    /// Progress on stderr: `auto` (a bar on a terminal, else a plain line every 10 s, as in
+    /// Slurm logs), `bar`, `plain` or `none`.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "auto")]
+    pub progress: ProgressMode,
+}
+
+/// How `gen`'s per-game subcommands look.
+const GEN_SHAPE: Shape = Shape {
+    default_profile: true,
+    heading: "Options of the game",
+    file_cases: false,
+};
+
+/// `gen GAME [options]`: the game, the common options and the game's own, parsed.
+pub struct GenArgs {
+    pub game: &'static dyn Game,
+    pub common: GenCommon,
+    pub options: GameOptions,
+}
+
+impl GenArgs {
+    /// Adds one subcommand per game of `games` to `cmd` (the `gen` command).
+    pub fn augment(cmd: Command, games: &[&'static dyn Game]) -> Command {
+        game_commands::<GenCommon>(cmd, games, GEN_SHAPE)
+    }
+
+    /// Reads the matches of a command built by [`GenArgs::augment`] with the same `games`.
+    pub fn from_matches(
+        games: &[&'static dyn Game],
+        matches: &ArgMatches,
+    ) -> Result<GenArgs, clap::Error> {
+        let (game, common, options) = from_game_matches(games, matches)?;
+        Ok(GenArgs {
+            game,
+            common,
+            options,
+        })
+    }
+
+    /// The plan these options ask for: the engine resolved, the budget and shard checked.
+    pub fn plan(self) -> Result<Plan> {
+        let common = self.common;
+        Ok(Plan {
+            game: self.game,
+            engine: resolve_internal(self.game, common.engine.as_deref())?,
+            budget: common.budget.budget()?,
+            shard: common.shards.shard()?,
+            resume: common.shards.resume,
+            profile: common.profile,
+            options: self.options,
+            seed: common.seed,
+            count: common.count,
+            out: common.out,
+            expected: !common.no_expected,
+            progress: common.progress,
+        })
+    }
+}
+
+impl FromArgMatches for GenArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        GenArgs::from_matches(registry::GAMES, matches)
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = GenArgs::from_matches(registry::GAMES, matches)?;
+        Ok(())
+    }
+}
+
+impl Args for GenArgs {
+    fn augment_args(cmd: Command) -> Command {
+        GenArgs::augment(cmd, registry::GAMES)
+    }
+    fn augment_args_for_update(cmd: Command) -> Command {
+        GenArgs::augment(cmd, registry::GAMES)
+    }
+}
+
+/// `gamebench gen GAME ...`: seeded input files and their expected outputs.
+pub fn gen_corpus(args: GenArgs) -> Result<Exit> {
+    eprintln!("{}", generate::run(&args.plan()?)?);
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,71 @@
+//! The limits an engine respects on one case ([`Budget`]): states, wall time, memory, threads.
+//!
+//! Simulation games ignore them; search games (Vexed) stop and report
+//! [`crate::game::Verdict::Budget`] when one runs out. The command-line options that set a
+//! budget live at the CLI edge; this is the typed value the library takes.
+
+use std::time::{Duration, Instant};
+
+/// Limits an engine must respect on one case. Simulation games ignore them; search games
+/// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Budget {
+    /// Maximum number of search states expanded for one case.
+    pub max_states: Option<u64>,
+    /// Wall-clock limit for one case.
+    pub time_limit: Option<Duration>,
+    /// Bytes a search may hold for one case (Vexed); within it an engine searches with less
+    /// memory (and more time) or stops with [`Verdict::Budget`]. `None`: the engine's default.
+    pub memory: Option<u64>,
+    /// Threads one search may use (Vexed: a deep search expands its nodes in parallel
+    /// batches), at least 1. The answer is the same whatever the count.
+    pub threads: usize,
+}
+
+impl Budget {
+    /// No limit at all, and one thread per search.
+    pub const UNLIMITED: Budget = Budget {
+        max_states: None,
+        time_limit: None,
+        memory: None,
+        threads: 1,
+    };
+
+    /// The instant after which a search started at `start` must give up, if any.
+    pub fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.time_limit.map(|limit| start + limit)
+    }
+}
+
+/// Bytes in one MB of `--memory` (MiB, as `/usr/bin/time` and `/proc` count).
+pub const BYTES_PER_MB: u64 = 1 << 20;
+
+/// A `--time-limit` that is not a positive number of seconds.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("--time-limit must be a positive number of seconds, not {0}")]
+pub struct BadTimeLimit(pub f64);
+
+impl Budget {
+    /// The budget the command-line figures ask for: `time_limit` in seconds (positive and
+    /// finite), `memory` in MB ([`BYTES_PER_MB`]), at least one thread.
+    pub fn from_figures(
+        max_states: Option<u64>,
+        time_limit: Option<f64>,
+        memory_mb: Option<u64>,
+        threads: u64,
+    ) -> Result<Budget, BadTimeLimit> {
+        let time_limit = match time_limit {
+            Some(s) if !(s.is_finite() && s > 0.0) => return Err(BadTimeLimit(s)),
+            Some(s) => Duration::try_from_secs_f64(s)
+                .map(Some)
+                .map_err(|_| BadTimeLimit(s))?,
+            None => None,
+        };
+        Ok(Budget {
+            max_states,
+            time_limit,
+            memory: memory_mb.map(|mb| mb.saturating_mul(BYTES_PER_MB)),
+            threads: usize::try_from(threads).unwrap_or(1).max(1),
+        })
+    }
+}

@@ -1,0 +1,206 @@
+//! The object-safe view of a game ([`Game`]) the rest of gamebench uses: its engines reached
+//! through [`EngineRef`]s, its cases as opaque [`ParsedCase`]s. `registered.rs` makes one from
+//! any [`super::Rules`].
+//!
+//! The runner never sees a game's types: it moves opaque [`ParsedCase`]s and text around, and
+//! reaches engines through [`EngineRef`]s, which keep an engine's id with its game so an id
+//! never reaches another game. Registering a game checks its engine table at compile time.
+
+use std::any::Any;
+use std::time::Duration;
+
+use super::budget::Budget;
+use super::edit::CaseEditor;
+use super::generator::GameGenerator;
+use super::rules::{CaseError, CheckResult, Verdict};
+use crate::status::Rejected;
+use crate::validate::Validation;
+
+/// A parsed case with its game type erased, as the runner carries it.
+pub struct ParsedCase {
+    pub line: usize,
+    pub label: String,
+    pub size: String,
+    /// See [`Rules::cells`].
+    pub cells: Option<u64>,
+    pub case: Result<Box<dyn Any + Send + Sync>, CaseError>,
+}
+
+/// The result of running one engine on one case, type-erased.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The case's judge output block.
+    pub output: String,
+    pub verdict: Verdict,
+    pub work: u64,
+    /// See [`Rules::score`].
+    pub score: Option<u64>,
+    /// See [`Outcome::at_least`].
+    pub at_least: Option<u64>,
+    /// Wall time of the engine call alone (not the formatting of its answer).
+    pub elapsed: Duration,
+}
+
+/// Which engine of a game: an index into its engine table. Only a [`Game`] makes one, and an
+/// [`EngineRef`] keeps it with its game, so an id never reaches another game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EngineId(pub(super) usize);
+
+/// Object-safe view of a game, used by the runner and CLI. Implemented by
+/// [`super::Registered`].
+/// Engines are reached through [`EngineRef`]s (see the inherent methods on `dyn Game`).
+pub trait Game: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    fn work_unit(&self) -> &'static str;
+    fn separator(&self) -> &'static str;
+    /// Number of engines; their ids are `0..engine_count()`, the reference engine first.
+    fn engine_count(&self) -> usize;
+    /// `(name, about)` of an engine.
+    fn engine_info(&self, id: EngineId) -> (&'static str, &'static str);
+    /// Id of the default (fastest) engine.
+    fn default_engine_id(&self) -> EngineId;
+    fn parse(&self, input: &[u8]) -> Vec<ParsedCase>;
+    /// See [`Rules::validate`]; the violations in line order.
+    fn validate(&self, input: &[u8]) -> Validation;
+    /// Runs engine `id` on a case produced by this game's `parse`; `index` is the case's
+    /// 1-based position in its file (it appears in some judge outputs).
+    fn solve(
+        &self,
+        id: EngineId,
+        index: usize,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+    ) -> Result<Solved, CaseError>;
+    /// Runs engine `id` on a case `repeats` times in a row and returns the time of the whole
+    /// batch (the engine calls, their answers discarded): for cases too short to time alone.
+    fn time_repeated(
+        &self,
+        id: EngineId,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+        repeats: u32,
+    ) -> Duration;
+    fn split_output(&self, output: &str) -> Vec<String>;
+    fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
+    /// See [`Rules::case_input`].
+    fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String>;
+    /// The testlib-like verdict on `actual` given the `expected` block: accepted (`Ok`), or
+    /// checker failure when the expected block is not well formed ([`Rules::well_formed`]),
+    /// presentation error when only white space stands between `actual` and acceptance
+    /// ([`Rules::presentation`]), wrong answer otherwise.
+    fn judge_output(
+        &self,
+        case: &(dyn Any + Send + Sync),
+        expected: &str,
+        actual: &str,
+    ) -> Result<(), Rejected>;
+    /// Joins per-case output blocks into a file's judge output.
+    fn join(&self, blocks: &[&str]) -> String {
+        blocks.join(self.separator())
+    }
+    /// The game's generator (its profiles, options and files; see [`crate::generate`]).
+    fn generator(&self) -> &dyn GameGenerator;
+    /// The game's edits of its cases: reductions for shrinking, mutations for hunting (see
+    /// [`crate::shrink`]).
+    fn editor(&self) -> &dyn CaseEditor;
+}
+
+impl dyn Game {
+    /// Every engine of the game, the reference engine first.
+    pub fn engines(&'static self) -> impl Iterator<Item = EngineRef> {
+        (0..self.engine_count()).map(move |i| EngineRef {
+            game: self,
+            id: EngineId(i),
+        })
+    }
+
+    /// The engine called `name`, if the game has one.
+    pub fn engine(&'static self, name: &str) -> Option<EngineRef> {
+        self.engines().find(|e| e.name() == name)
+    }
+
+    /// The literal engine, the oracle of the others.
+    pub fn reference(&'static self) -> EngineRef {
+        EngineRef {
+            game: self,
+            id: EngineId(0),
+        }
+    }
+
+    /// The engine used when the user names none.
+    pub fn default_engine(&'static self) -> EngineRef {
+        EngineRef {
+            game: self,
+            id: self.default_engine_id(),
+        }
+    }
+
+    /// Engine names, the reference engine first.
+    pub fn engine_names(&'static self) -> Vec<&'static str> {
+        self.engines().map(|e| e.name()).collect()
+    }
+}
+
+/// An engine resolved once, before any work: its game and its place in the game's table.
+/// Solving through it looks nothing up.
+#[derive(Clone, Copy)]
+pub struct EngineRef {
+    pub game: &'static dyn Game,
+    id: EngineId,
+}
+
+impl EngineRef {
+    pub fn name(&self) -> &'static str {
+        self.game.engine_info(self.id).0
+    }
+
+    pub fn about(&self) -> &'static str {
+        self.game.engine_info(self.id).1
+    }
+
+    /// Whether this is its game's reference engine.
+    pub fn is_reference(&self) -> bool {
+        self.id == EngineId(0)
+    }
+
+    /// Whether this is its game's default engine.
+    pub fn is_default(&self) -> bool {
+        self.id == self.game.default_engine_id()
+    }
+
+    /// Times `repeats` calls on a case parsed by this engine's game (see
+    /// [`Game::time_repeated`]).
+    pub fn time_repeated(
+        &self,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+        repeats: u32,
+    ) -> Duration {
+        self.game.time_repeated(self.id, case, budget, repeats)
+    }
+
+    /// Solves a case parsed by this engine's game (see [`Game::solve`]).
+    pub fn solve(
+        &self,
+        index: usize,
+        case: &(dyn Any + Send + Sync),
+        budget: &Budget,
+    ) -> Result<Solved, CaseError> {
+        self.game.solve(self.id, index, case, budget)
+    }
+}
+
+impl PartialEq for EngineRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::addr_eq(self.game, other.game) && self.id == other.id
+    }
+}
+
+impl Eq for EngineRef {}
+
+impl std::fmt::Debug for EngineRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.game.name(), self.name())
+    }
+}

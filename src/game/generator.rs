@@ -1,0 +1,98 @@
+//! The generator interface of a game, erased: [`GameGenerator`] is what a registered game's
+//! generator looks like to the `gen`, `stress`, `hunt` and `sweep` commands.
+//!
+//! Each game's generator lives in its folder (`src/games/<game>/generator.rs`): the game type
+//! implements [`gamebench_generators::Generator`] with its profiles and its own options, and
+//! is lent a [`Solver`] (one of its own engines under a budget) to filter candidates by their
+//! answer. Options are parsed by the game's own `clap::Args` (the generators crate's contract)
+//! and carried type-erased ([`GameOptions`]); only the game that parsed them reads them back.
+
+use std::any::Any;
+
+use clap::{ArgMatches, Command};
+use gamebench_generators::{self as generators, FileId, GenError, Generator, Profile};
+
+use super::budget::Budget;
+use super::rules::{CaseError, Engine, Outcome, Rules, Verdict};
+
+/// An engine of game `R` under a budget: what gamebench lends `R`'s generator (the engine that
+/// writes the expected outputs), e.g. to keep only cases whose answer has a wanted size.
+pub struct Solver<R: Rules> {
+    engine: &'static Engine<R::Case, R::Answer>,
+    budget: Budget,
+}
+
+impl<R: Rules> Solver<R> {
+    pub fn new(engine: &'static Engine<R::Case, R::Answer>, budget: Budget) -> Self {
+        Solver { engine, budget }
+    }
+
+    /// The engine's outcome on `case`.
+    pub fn solve(&self, case: &R::Case) -> Result<Outcome<R::Answer>, CaseError> {
+        (self.engine.solve)(case, &self.budget)
+    }
+
+    /// [`Rules::score`] of the engine's answer when it solves `case`; `None` when it fails,
+    /// proves there is no answer, or runs out of budget.
+    pub fn score(&self, case: &R::Case) -> Option<u64> {
+        let outcome = self.solve(case).ok()?;
+        (outcome.verdict == Verdict::Solved).then_some(())?;
+        R::score(&outcome.answer)
+    }
+}
+
+/// A game's own generator options, parsed, type-erased (read back by the same game only).
+pub struct GameOptions(pub(super) Box<dyn Any + Send + Sync>);
+
+/// Object-safe view of a game's generator, as [`Game::generator`] returns it.
+pub trait GameGenerator: Send + Sync {
+    /// The profiles, in the order `gamebench list` shows them.
+    fn profiles(&self) -> &'static [Profile];
+    /// Adds the game's own options to `cmd`.
+    fn augment_args(&self, cmd: Command) -> Command;
+    /// Reads the game's own options from matches of a command built by `augment_args`.
+    fn options(&self, matches: &ArgMatches) -> Result<GameOptions, clap::Error>;
+    /// Reads the game's own options from words as typed on `gen` (`["--size", "6x6"]`):
+    /// an option the game does not have is refused as `gen` would refuse it.
+    fn parse_options(
+        &self,
+        game: &'static str,
+        words: &[String],
+    ) -> Result<GameOptions, clap::Error> {
+        let command = self.augment_args(Command::new(game)).no_binary_name(true);
+        self.options(&command.try_get_matches_from(words)?)
+    }
+    /// Writes the judge input of `file` with `options` (from this game's `options`); `engine`
+    /// (one of the game's engines) under `budget` is lent to the generator.
+    fn generate(
+        &self,
+        file: &FileId<'_>,
+        options: &GameOptions,
+        engine: &str,
+        budget: &Budget,
+    ) -> Result<String, GenError>;
+}
+
+/// File `index` of a corpus of game `R`, generated with typed options and `R`'s default engine
+/// lent without a budget (for tests and benches; the command goes through [`run`]).
+pub fn file<R>(profile: &str, args: &R::Args, seed: u64, index: u64) -> Result<String, GenError>
+where
+    R: Rules + Generator<Tools = Solver<R>>,
+{
+    let engine = engine_of::<R>(R::DEFAULT_ENGINE);
+    let file = FileId {
+        game: R::NAME,
+        profile,
+        seed,
+        index,
+    };
+    generators::generate::<R>(&file, args, &Solver::new(engine, Budget::UNLIMITED))
+}
+
+/// The engine of `R` named `name`, which was resolved for `R` before.
+pub(super) fn engine_of<R: Rules>(name: &str) -> &'static Engine<R::Case, R::Answer> {
+    R::ENGINES
+        .iter()
+        .find(|e| e.name == name)
+        .expect("the engine was resolved for this game")
+}

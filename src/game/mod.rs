@@ -1,0 +1,38 @@
+//! The contract between a game and the rest of gamebench: the bottom layer above the leaves.
+//!
+//! A game implements [`Rules`] (how a judge input splits into cases, how an answer is printed,
+//! how an expected output splits back into per-case blocks, which engines solve it), its
+//! generator ([`gamebench_generators::Generator`], lent a [`Solver`]) and its case edits
+//! ([`Shrink`]). [`Registered`] turns all three into the object-safe [`Game`] the runner and the
+//! commands use, so nothing above this module sees a game's types.
+//!
+//! The parts, and how they relate:
+//! - [`rules`](self::Rules): the typed contract, engines and their outcomes;
+//! - `budget`: the limits an engine respects on one case;
+//! - `output`: comparing outputs (first difference, presentation, blocks), for checkers;
+//! - `generator`: the erased generator interface and the [`Solver`] lent to generators;
+//! - `edit`: the erased edit interface ([`CaseEditor`]) over [`Shrink`];
+//! - `erased`: [`Game`] and [`EngineRef`], the object-safe view;
+//! - `registered`: the adapter [`Registered`] joining the typed parts into a [`Game`].
+//!
+//! This module uses nothing above it: only the leaves (`status`, `validate`) and the generators
+//! crate (a test in `tests/layers.rs` keeps it so).
+
+mod budget;
+mod edit;
+mod erased;
+mod generator;
+mod output;
+mod registered;
+mod rules;
+
+pub use crate::status::{CheckVerdict, Rejected};
+pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget};
+pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
+pub use erased::{EngineId, EngineRef, Game, ParsedCase, Solved};
+pub use generator::{GameGenerator, GameOptions, Solver, file};
+pub use output::{first_difference, split_blocks, strip_white_space, trim_presentation};
+pub use registered::Registered;
+pub use rules::{
+    CaseError, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Rules, Verdict,
+};

@@ -1,0 +1,180 @@
+//! The contract a game implements: [`Rules`] (parse, format, split, check), its engines
+//! ([`Engine`], plain functions in a constant table) and what they return ([`Outcome`],
+//! [`Verdict`]); malformed input is a [`CaseError`] naming its line.
+//!
+//! Invariants every game keeps:
+//! - `format_case(k, answer)` for the cases of a file, in order, joined by `Rules::SEPARATOR`,
+//!   is the judge output of that file, byte for byte.
+//! - `split_output` is the inverse on judge output: it returns the per-case blocks that
+//!   `format_case` would have produced (so outputs can be checked case by case).
+//! - parsing never panics on any bytes; a malformed case becomes a [`CaseError`] that names the
+//!   line, and the parser resynchronises on the next case when the format allows it.
+
+use super::budget::Budget;
+use super::output::{first_difference, trim_presentation};
+use crate::validate::Validation;
+
+/// What an engine concluded about one case (independent of any expected output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The engine produced the answer.
+    Solved,
+    /// The engine proved there is no answer (Vexed: no solution exists).
+    Unsolved,
+    /// The engine stopped because its [`Budget`] ran out.
+    Budget,
+}
+
+/// An engine's answer to one case plus the work it did (pops, removals, states, turns…),
+/// so timings can be explained.
+#[derive(Debug, Clone)]
+pub struct Outcome<A> {
+    pub answer: A,
+    pub verdict: Verdict,
+    /// The game's work counter; its meaning is [`Rules::WORK_UNIT`].
+    pub work: u64,
+    /// When the budget stopped a search ([`Verdict::Budget`]): the least score any answer can
+    /// have, as far as the search had proven when it stopped (Vexed: no solution is shorter).
+    /// `None` otherwise, or when the engine proves no such bound.
+    pub at_least: Option<u64>,
+}
+
+impl<A> Outcome<A> {
+    /// A solved case.
+    pub fn solved(answer: A, work: u64) -> Self {
+        Outcome {
+            answer,
+            verdict: Verdict::Solved,
+            work,
+            at_least: None,
+        }
+    }
+}
+
+/// A malformed case: what is wrong and on which line (1-based, in the input file).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct CaseError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl CaseError {
+    pub fn new(line: usize, message: impl Into<String>) -> Self {
+        CaseError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// One case of a file as the parser found it.
+#[derive(Debug, Clone)]
+pub struct Parsed<C> {
+    /// 1-based line where the case starts in its file.
+    pub line: usize,
+    /// A human label (the Vexed puzzle name); empty when the game has none.
+    pub label: String,
+    /// The case's size for reports, e.g. `30x30` or `21 turns`.
+    pub size: String,
+    /// Either the case, or why it could not be read.
+    pub case: Result<C, CaseError>,
+}
+
+/// An engine of a game: a name and a function. Engines are plain functions so that a game's
+/// engine table is a constant and engines carry no state between cases.
+pub struct Engine<C, A> {
+    pub name: &'static str,
+    /// One line for `--help` and the README.
+    pub about: &'static str,
+    /// Solves one case. `Err` only when the case turns out to be invalid while being played
+    /// (e.g. a Yut move naming an escaped token); the error names the line.
+    pub solve: fn(&C, &Budget) -> Result<Outcome<A>, CaseError>,
+}
+
+/// The name every game gives its literal engine, the oracle of the others.
+pub const REFERENCE_ENGINE: &str = "reference";
+
+/// How a game checks a produced case output against the expected one.
+/// Returns `Ok(())` when accepted, or the reason (first differing line, bad move, …).
+pub type CheckResult = Result<(), String>;
+
+/// A game, with its own types. Implement this; register it with [`Registered`].
+pub trait Rules: Send + Sync + 'static {
+    /// A parsed case, ready for any engine.
+    type Case: Send + Sync + 'static;
+    /// An engine's answer, printable with [`Rules::format_case`].
+    type Answer: Send + 'static;
+
+    /// The game's name on the command line and in folder names (`yut`, `linkpop`, ...).
+    const NAME: &'static str;
+    /// One line describing the game.
+    const TITLE: &'static str;
+    /// What the work counter counts (`turns`, `pops`, `states`, ...).
+    const WORK_UNIT: &'static str;
+    /// Text between two consecutive cases' outputs in a file (SameGame: a blank line).
+    const SEPARATOR: &'static str = "";
+
+    /// The engines, [`REFERENCE_ENGINE`] first, names unique. Checked when the game is
+    /// registered ([`Registered::new`], evaluated at compile time in the registry).
+    const ENGINES: &'static [Engine<Self::Case, Self::Answer>];
+    /// The fastest engine, used when the user names none; one of [`Rules::ENGINES`].
+    const DEFAULT_ENGINE: &'static str;
+
+    /// Splits a judge input file into cases. Never panics, whatever the bytes.
+    fn parse(input: &[u8]) -> Vec<Parsed<Self::Case>>;
+
+    /// Strict validation of a judge input against the statement's constraints (sizes, counts,
+    /// alphabets, terminators, white space), separate from the lenient [`Rules::parse`]: every
+    /// violation names its case, line and constraint (see [`crate::validate`]). Never panics,
+    /// linear in the input. Lives in the game's `validate.rs`.
+    fn validate(input: &[u8]) -> Validation;
+
+    /// The judge output of case `index` (1-based within its file) with this answer.
+    fn format_case(index: usize, case: &Self::Case, outcome: &Outcome<Self::Answer>) -> String;
+
+    /// Splits a judge output file into per-case blocks (the inverse of `format_case` joined by
+    /// `SEPARATOR`; the blocks do not contain the separator). Used by `run --check` and by
+    /// external engines.
+    fn split_output(output: &str) -> Vec<String>;
+
+    /// A number summarising an answer where the game has one (Vexed: the solution length K),
+    /// reported in the CSV's `score` column and used by generators that filter on it.
+    fn score(_answer: &Self::Answer) -> Option<u64> {
+        None
+    }
+
+    /// A judge input holding this case alone, whose judge output is exactly the block this case
+    /// has in a whole file's output: lets `run --case-timeout` run an external program case by
+    /// case. `None` (the default) when the output numbers its cases (`Case 3:`), so a case run
+    /// alone would print another block.
+    fn case_input(_case: &Self::Case) -> Option<String> {
+        None
+    }
+
+    /// The case's size as one number, for plots and scaling fits (the CSV's `cells` column):
+    /// board cells, turns, selections, whatever the engines' cost grows with.
+    fn cells(_case: &Self::Case) -> Option<u64> {
+        None
+    }
+
+    /// Accepts or rejects `actual` as the output of `case`, given the `expected` block.
+    /// The default is byte equality; Vexed overrides it (any minimum solution is accepted).
+    fn check(_case: &Self::Case, expected: &str, actual: &str) -> CheckResult {
+        first_difference(expected, actual).map_or(Ok(()), Err)
+    }
+
+    /// Whether `block` is a well-formed output of `case` (its shape: header, line count and
+    /// lengths, alphabet; not whether it is right). An expected block that is not makes the
+    /// verdict a checker failure. The default accepts any block.
+    fn well_formed(_case: &Self::Case, _block: &str) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// `block` with the white space that only presentation depends on made canonical: when
+    /// [`Rules::check`] rejects an output but accepts its presentation against the expected
+    /// block's, the verdict is a presentation error. The default is [`trim_presentation`].
+    fn presentation(block: &str) -> String {
+        trim_presentation(block)
+    }
+}
