@@ -2,37 +2,22 @@
 //! and the exit code show it, results files that an unfinished run leaves intact, and the
 //! completions and manual page generated from the CLI's own definitions.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::{Output, Stdio};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-        .args(args)
-        .output()
-        .expect("gamebench runs")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{assert_exit, columns, gamebench, root, run, signal};
 
 /// (status, message) of each row of a results CSV.
-fn statuses(csv: &std::path::Path) -> Vec<(String, String)> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    let at = |name: &str| headers.iter().position(|h| h == name).unwrap();
-    let (status, message) = (at("status"), at("message"));
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            (r[status].to_string(), r[message].to_string())
-        })
+fn statuses(csv: &Path) -> Vec<(String, String)> {
+    columns(csv, &["status", "message"])
+        .into_iter()
+        .map(|mut row| (row.remove(0), row.remove(0)))
         .collect()
 }
 
 /// `run INPUT -g vexed --check --max-states 1 --csv CSV`: every search stops at once.
-fn run_with_one_state(input: &std::path::Path, csv: &std::path::Path) -> Output {
+fn run_with_one_state(input: &Path, csv: &Path) -> Output {
     let (input, csv) = (input.to_str().unwrap(), csv.to_str().unwrap());
     let args = ["run", input, "-g", "vexed", "--check", "--quiet"];
     run(&[&args[..], &["--max-states", "1", "--csv", csv]].concat())
@@ -47,7 +32,7 @@ fn a_budget_stop_stays_budget_even_when_its_output_fails_the_check() {
     let csv = dir.path().join("r.csv");
     let sample = root().join("corpora/vexed/sample.in");
     let out = run_with_one_state(&sample, &csv);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_exit(&out, 1);
     let rows = statuses(&csv);
     assert!(!rows.is_empty());
     let budget: Vec<_> = rows.iter().filter(|(s, _)| s == "budget").collect();
@@ -78,7 +63,7 @@ fn an_unreadable_expected_output_makes_errors_that_outrank_budget_stops() {
     std::fs::copy(root().join("corpora/vexed/sample.in"), &input).unwrap();
     let csv = dir.path().join("r.csv");
     let out = run_with_one_state(&input, &csv);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_exit(&out, 2);
     let rows = statuses(&csv);
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|(s, _)| s == "error"), "{rows:?}");
@@ -99,7 +84,7 @@ fn a_run_that_fails_leaves_an_existing_results_file_intact() {
         "--export-json",
         "/nonexistent/dir/x.json",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_exit(&out, 2);
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), "earlier results\n");
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(left.len(), 1, "no temporary file is left behind");
@@ -112,7 +97,7 @@ fn a_run_that_fails_leaves_an_existing_results_file_intact() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_exit(&out, 0);
     assert!(
         std::fs::read_to_string(&csv)
             .unwrap()
@@ -158,32 +143,9 @@ fn corpus_with(extra: Option<(&str, &str)>) -> tempfile::TempDir {
     dir
 }
 
-fn signal(child: &std::process::Child, name: &str) {
-    let status = Command::new("kill")
-        .args([name, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 /// Rows of a CSV file (header excluded), as (file, case, engine, status).
-fn rows(csv: &std::path::Path) -> Vec<(String, String, String, String)> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let header = reader.headers().unwrap().clone();
-    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let (file, case, engine, status) = (at("file"), at("case"), at("engine"), at("status"));
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            (
-                r[file].to_string(),
-                r[case].to_string(),
-                r[engine].to_string(),
-                r[status].to_string(),
-            )
-        })
-        .collect()
+fn rows(csv: &Path) -> Vec<Vec<String>> {
+    columns(csv, &["file", "case", "engine", "status"])
 }
 
 /// A 30-case file on which the reference engine spends about a second per case (the hunted
@@ -203,17 +165,17 @@ fn sigint_keeps_every_finished_file_and_never_touches_an_earlier_csv() {
     for csv in [&fresh, &kept] {
         // The reference engine spends seconds on the 30 x 30 file; the Yut files before it
         // are done long before the signal.
-        let child = Command::new(env!("CARGO_BIN_EXE_gamebench"))
+        let child = gamebench()
             .args(["run", corpus.path().to_str().unwrap(), "-e", "reference"])
             .args(["-j", "1", "--quiet", "--csv", csv.to_str().unwrap()])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(1500));
         signal(&child, "-INT");
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(130), "{out:?}");
+        assert_exit(&out, 130);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("interrupted"), "{err}");
     }
@@ -224,7 +186,7 @@ fn sigint_keeps_every_finished_file_and_never_touches_an_earlier_csv() {
     assert!(
         fresh_rows
             .iter()
-            .all(|r| r.0.contains("yut") && r.3 == "unchecked")
+            .all(|r| r[0].contains("yut") && r[3] == "unchecked")
     );
     // An earlier one is left as it was; the finished rows go beside it.
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), "earlier results\n");
@@ -238,7 +200,7 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
     let out = tempfile::tempdir().unwrap();
     let csv = out.path().join("r.csv");
     let args = |extra: &[&str]| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_gamebench"));
+        let mut command = gamebench();
         command
             .args(["run", corpus.path().to_str().unwrap(), "-e", "reference"])
             .args([
@@ -250,8 +212,8 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
                 csv.to_str().unwrap(),
             ])
             .args(extra)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         command
     };
     let mut child = args(&[]).spawn().unwrap();
@@ -281,12 +243,15 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
     let resumed = rows(&csv);
     // 2 Yut games and 30 Link and Pop boards, each exactly once, in corpus order.
     assert_eq!(resumed.len(), 32, "{resumed:?}");
-    let mut keys: Vec<_> = resumed.iter().map(|r| (r.0.clone(), r.1.clone())).collect();
+    let mut keys: Vec<_> = resumed
+        .iter()
+        .map(|r| (r[0].clone(), r[1].clone()))
+        .collect();
     keys.dedup();
     assert_eq!(keys.len(), 32);
-    let cases: Vec<usize> = resumed[2..].iter().map(|r| r.1.parse().unwrap()).collect();
+    let cases: Vec<usize> = resumed[2..].iter().map(|r| r[1].parse().unwrap()).collect();
     assert_eq!(cases, (1..=30).collect::<Vec<_>>());
-    assert!(resumed.iter().all(|r| r.3 == "unchecked"), "{resumed:?}");
+    assert!(resumed.iter().all(|r| r[3] == "unchecked"), "{resumed:?}");
 }
 
 #[test]
@@ -304,7 +269,7 @@ fn a_file_without_cases_gets_a_row_that_says_so() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_exit(&out, 2);
     let rows = statuses(&csv);
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].0, "error");
@@ -349,7 +314,7 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
         "-o",
         corpus.to_str().unwrap(),
     ]);
-    assert_eq!(generated.status.code(), Some(0), "{generated:?}");
+    assert_exit(&generated, 0);
     let before = children_peak_rss_kib();
     assert!(before < LIMIT_KIB, "gen alone peaked at {before} KiB");
     let csv = dir.path().join("r.csv");
@@ -365,7 +330,7 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_exit(&out, 0);
     let peak = children_peak_rss_kib();
     assert!(peak < LIMIT_KIB, "run peaked at {peak} KiB");
     assert_eq!(statuses(&csv).len(), 16 * 2_500);

@@ -4,7 +4,7 @@
 //! engines give exit 0; a program that cannot start gives exit 2.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use gamebench::game::{Budget, first_difference};
@@ -12,15 +12,18 @@ use gamebench::judge::judge_file;
 use gamebench::registry;
 use gamebench::shrink::{FileSize, Input};
 
+mod common;
+use common::{assert_exit, root};
+
 /// A stress run that finds the bug must end well within this (it takes seconds; the margin
 /// is for a loaded CI machine).
 const FOUND_WITHIN: Duration = Duration::from_secs(120);
 
+/// `gamebench ARGS...` run from the repository (the wrong solutions' paths are relative).
 fn gamebench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
+    common::gamebench()
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
+        .current_dir(root())
         .output()
         .expect("the binary runs")
 }
@@ -58,12 +61,7 @@ fn stress_finds(game: &str, script: &str, extra: &[&str], out: &Path) -> Finding
     let output = gamebench(&args);
     let elapsed = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert_eq!(
-        output.status.code(),
-        Some(1),
-        "stdout: {stdout}\nstderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_exit(&output, 1);
     assert!(elapsed < FOUND_WITHIN, "took {elapsed:?}");
     let dir = out.join(game);
     for name in [
@@ -202,12 +200,7 @@ fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
         "--cases",
         "60",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stdout)
-    );
+    assert_exit(&output, 0);
     let output = gamebench(&[
         "stress",
         "samegame",
@@ -255,9 +248,9 @@ fn external_programs_run_through_a_shell_unless_told_not_to() {
         gamebench(&args)
     };
     let through_sh = stress(&[]);
-    assert_eq!(through_sh.status.code(), Some(0), "{through_sh:?}");
+    assert_exit(&through_sh, 0);
     let direct = stress(&["-N"]);
-    assert_eq!(direct.status.code(), Some(1), "{direct:?}");
+    assert_exit(&direct, 1);
 }
 
 #[test]

@@ -3,15 +3,13 @@
 //! command's exit codes and the CSV's `verdict` column. Expected outputs are the statements'
 //! samples in `corpora/` (not engine output), altered by hand.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use gamebench::game::{CheckVerdict, Game};
 use gamebench::registry;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{gamebench, results, root};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap()
@@ -133,10 +131,6 @@ fn yut_verdicts() {
     assert_eq!(verdicts("yut", &input, &bad, &good), [Some(Fail)]);
 }
 
-fn gamebench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-}
-
 fn check(game: &str, input: &Path, output: &Path, expected: &Path) -> (Option<i32>, String) {
     let out = gamebench()
         .args(["check", game])
@@ -216,7 +210,7 @@ fn run_rows(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<Seen>) {
         .args(args)
         .output()
         .unwrap();
-    let rows = gamebench::results::read_csv(std::fs::File::open(&csv).unwrap()).unwrap();
+    let rows = results(&csv);
     let rows = rows
         .iter()
         .map(|r| {
