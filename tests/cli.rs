@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use std::process::Stdio;
 
 mod common;
-use common::{assert_exit, csv_table, files, gamebench, root, run, run_stdin, signal, yut_samples};
+use common::{
+    assert_exit, csv_table, files, game_folder, gamebench, root, run, run_stdin, signal,
+    yut_samples,
+};
 
 fn sample(name: &str) -> Vec<u8> {
     std::fs::read(root().join("corpora/yut").join(name)).unwrap()
@@ -134,9 +137,7 @@ fn run_keeps_going_past_bad_files_and_reports_them() {
 
 #[test]
 fn check_catches_a_wrong_expected_output_and_exits_1() {
-    let tree = tempfile::tempdir().unwrap();
-    let yut = tree.path().join("yut");
-    std::fs::create_dir_all(&yut).unwrap();
+    let (_tree, yut) = game_folder("yut");
     std::fs::write(yut.join("x.in"), sample("yut-sample2.in")).unwrap();
     // The expected output with one token moved: row 1 says `C.` at duet-gae; make it `.C`.
     let wrong = String::from_utf8(sample("yut-sample2.out"))

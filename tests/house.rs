@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 
 mod common;
-use common::{assert_exit, columns, gamebench, root, run, signal};
+use common::{assert_exit, columns, game_folder, gamebench, root, run, signal};
 
 /// (status, message) of each row of a results CSV.
 fn statuses(csv: &Path) -> Vec<(String, String)> {
@@ -124,9 +124,7 @@ fn completions_and_the_manual_page_come_from_the_cli() {
 /// A corpus folder (game taken from its name) holding the two Yut samples, which finish at
 /// once, and, sorted after them, `extra` (a slow file) if given.
 fn corpus_with(extra: Option<(&str, &str)>) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let yut = dir.path().join("yut");
-    std::fs::create_dir_all(&yut).unwrap();
+    let (dir, yut) = game_folder("yut");
     for name in ["yut-sample1", "yut-sample2"] {
         std::fs::copy(
             root().join(format!("corpora/yut/{name}.in")),
@@ -257,9 +255,7 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
 #[test]
 fn a_file_without_cases_gets_a_row_that_says_so() {
     // A Link and Pop file holding only its terminator: a judge input with no case.
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("linkpop");
-    std::fs::create_dir_all(&folder).unwrap();
+    let (dir, folder) = game_folder("linkpop");
     std::fs::write(folder.join("only-terminator.in"), "0 0\n").unwrap();
     let csv = dir.path().join("r.csv");
     let out = run(&[
@@ -299,6 +295,12 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
     // that kept every parsed case and row peaked near 250 MB on such a corpus; the streaming
     // one holds a window of files. The limit leaves room for the allocator's arenas.
     const LIMIT_KIB: i64 = 200 * 1024;
+    // Exit 0, and the children's peak so far (this command's included) below the limit.
+    let finished_below_limit = |out: &Output, what: &str| {
+        assert_exit(out, 0);
+        let peak = children_peak_rss_kib();
+        assert!(peak < LIMIT_KIB, "{what} peaked at {peak} KiB");
+    };
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("samegame");
     let generated = run(&[
@@ -314,9 +316,7 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
         "-o",
         corpus.to_str().unwrap(),
     ]);
-    assert_exit(&generated, 0);
-    let before = children_peak_rss_kib();
-    assert!(before < LIMIT_KIB, "gen alone peaked at {before} KiB");
+    finished_below_limit(&generated, "gen alone");
     let csv = dir.path().join("r.csv");
     // --no-repeat: memory is under test, not timing; timing each short grid by repetition
     // would only add CPU time that competes with the timing-sensitive tests beside this one.
@@ -330,8 +330,6 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_exit(&out, 0);
-    let peak = children_peak_rss_kib();
-    assert!(peak < LIMIT_KIB, "run peaked at {peak} KiB");
+    finished_below_limit(&out, "run");
     assert_eq!(statuses(&csv).len(), 16 * 2_500);
 }

@@ -74,6 +74,13 @@ fn shard(corpus: &Path, dir: &Path, k: usize, n: usize, extra: &[&str]) -> Outpu
     run(&args)
 }
 
+/// Runs every shard of `n` over `corpus` into `dir`, each successfully.
+fn all_shards(corpus: &Path, dir: &Path, n: usize) {
+    for k in 0..n {
+        assert!(shard(corpus, dir, k, n, &[]).status.success());
+    }
+}
+
 /// The unsharded run's rows.
 fn single(corpus: &Path, dir: &Path) -> Vec<Row> {
     let csv = dir.join("single.csv");
@@ -176,9 +183,7 @@ fn merge_names_missing_and_inconsistent_shards() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = corpus(tmp.path(), 6);
     let shards = tmp.path().join("shards");
-    for k in 0..3 {
-        assert!(shard(&corpus, &shards, k, 3, &[]).status.success());
-    }
+    all_shards(&corpus, &shards, 3);
     let merged = tmp.path().join("merged.csv");
     let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
 
@@ -261,9 +266,7 @@ fn merge_refuses_lost_or_duplicated_cases_even_with_matching_manifests() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = corpus(tmp.path(), 5);
     let shards = tmp.path().join("shards");
-    for k in 0..2 {
-        assert!(shard(&corpus, &shards, k, 2, &[]).status.success());
-    }
+    all_shards(&corpus, &shards, 2);
     let merged = tmp.path().join("merged.csv");
     let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
     let zero = results(&shards.join("results.shard-0-of-2.csv"));

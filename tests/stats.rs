@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{assert_exit, column, root, run, s, text, yut_samples};
+use common::{assert_exit, column, game_folder, root, run, s, text, yut_samples};
 
 #[test]
 fn one_engine_without_check_is_unchecked_exit_0_and_says_so() {
@@ -388,9 +388,7 @@ fn noisy_runs_are_reported() {
 
 #[test]
 fn case_timeout_kills_one_case_and_keeps_the_others() {
-    let dir = tempfile::tempdir().unwrap();
-    let vexed = dir.path().join("vexed");
-    std::fs::create_dir_all(&vexed).unwrap();
+    let (dir, vexed) = game_folder("vexed");
     let root = root().join("corpora/vexed");
     for ext in ["in", "out"] {
         std::fs::copy(

@@ -180,39 +180,39 @@ fn two_correct_engines_exit_0_when_the_budget_ends() {
     assert!(std::fs::read_dir(out.path()).unwrap().next().is_none());
 }
 
+/// `judge=cmd:gamebench solve samegame` followed by `tail`: a correct external program.
+fn samegame_judge(tail: &str) -> String {
+    format!(
+        "judge=cmd:{} solve samegame{tail}",
+        env!("CARGO_BIN_EXE_gamebench")
+    )
+}
+
+/// `stress samegame -e reference -e ENGINE --out OUT --cases CASES EXTRA...`.
+fn stress_samegame(engine: &str, out: &str, cases: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "stress",
+        "samegame",
+        "-e",
+        "reference",
+        "-e",
+        engine,
+        "--out",
+        out,
+        "--cases",
+        cases,
+    ];
+    args.extend_from_slice(extra);
+    gamebench(&args)
+}
+
 #[test]
 fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
-    let judge = format!(
-        "judge=cmd:{} solve samegame",
-        env!("CARGO_BIN_EXE_gamebench")
-    );
-    let output = gamebench(&[
-        "stress",
-        "samegame",
-        "-e",
-        "reference",
-        "-e",
-        &judge,
-        "--out",
-        dir,
-        "--cases",
-        "60",
-    ]);
+    let output = stress_samegame(&samegame_judge(""), dir, "60", &[]);
     assert_exit(&output, 0);
-    let output = gamebench(&[
-        "stress",
-        "samegame",
-        "-e",
-        "reference",
-        "-e",
-        "cmd:./no-such-program",
-        "--out",
-        dir,
-        "--cases",
-        "5",
-    ]);
+    let output = stress_samegame("cmd:./no-such-program", dir, "5", &[]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no-such-program"), "{stderr}");
@@ -227,29 +227,10 @@ fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
 fn external_programs_run_through_a_shell_unless_told_not_to() {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
-    let piped = format!(
-        "judge=cmd:{} solve samegame | cat",
-        env!("CARGO_BIN_EXE_gamebench")
-    );
-    let stress = |extra: &[&str]| {
-        let mut args = vec![
-            "stress",
-            "samegame",
-            "-e",
-            "reference",
-            "-e",
-            &piped,
-            "--out",
-            dir,
-            "--cases",
-            "20",
-        ];
-        args.extend_from_slice(extra);
-        gamebench(&args)
-    };
-    let through_sh = stress(&[]);
+    let piped = samegame_judge(" | cat");
+    let through_sh = stress_samegame(&piped, dir, "20", &[]);
     assert_exit(&through_sh, 0);
-    let direct = stress(&["-N"]);
+    let direct = stress_samegame(&piped, dir, "20", &["-N"]);
     assert_exit(&direct, 1);
 }
 

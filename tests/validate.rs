@@ -8,7 +8,9 @@ use gamebench::validate::Validation;
 use gamebench_generators::FileId;
 
 mod common;
-use common::{gamebench, gen_options, generate, has_option, inputs, results, root, run_stdin};
+use common::{
+    game_folder, gamebench, gen_options, generate, has_option, inputs, results, root, run_stdin,
+};
 
 fn game(name: &str) -> &'static dyn Game {
     registry::find(name).unwrap()
@@ -818,9 +820,7 @@ fn validate_exits_0_valid_3_invalid_2_unreadable() {
 
 #[test]
 fn run_validate_makes_invalid_cases_errors_and_solves_the_rest() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("linkpop");
-    std::fs::create_dir(&corpus).unwrap();
+    let (dir, corpus) = game_folder("linkpop");
     // Case 1 is valid; case 2 has a double space the lenient parser accepts.
     std::fs::write(corpus.join("f.in"), "1 2\nAS AS\n1 2\nBS  BS\n0 0\n").unwrap();
     let csv = dir.path().join("r.csv");

@@ -9,7 +9,7 @@
 //! - the binary: [`gamebench`] (a `Command` without the scheduler's shard variables),
 //!   [`run`], [`run_stdin`], [`signal`], [`text`] and [`assert_exit`] (the exit code, with the output
 //!   shown when it is not the one wanted);
-//! - corpora: [`yut_samples`] (a temporary `yut` folder holding the statement's two samples
+//! - corpora: [`game_folder`] (a temporary folder for one game's files), [`yut_samples`] (a temporary `yut` folder holding the statement's two samples
 //!   and their outputs);
 //! - results CSVs: [`csv_table`] (every cell, header first), [`col`], [`columns`],
 //!   [`column`], and [`results`] (the library's own reading, as [`Row`]s);
@@ -145,11 +145,18 @@ pub fn assert_exit(out: &Output, code: i32) {
 
 // ---- Corpora ----
 
+/// A temporary folder holding an empty `<game>/` folder (a run over the temporary folder
+/// takes the game from that name): the temporary folder, and the game's.
+pub fn game_folder(game: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join(game);
+    std::fs::create_dir_all(&folder).unwrap();
+    (dir, folder)
+}
+
 /// `DIR/yut/s1.in|out`, `DIR/yut/s2.in|out`: the statement's two samples (`corpora/yut/`).
 pub fn yut_samples() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let yut = dir.path().join("yut");
-    std::fs::create_dir_all(&yut).unwrap();
+    let (dir, yut) = game_folder("yut");
     for n in [1, 2] {
         for ext in ["in", "out"] {
             std::fs::copy(
