@@ -2,34 +2,14 @@
 //! files, determinism across thread counts, `--check`, exit codes, `gen` and `check`.
 //! Expected outputs come from the statements' samples in `corpora/yut/` (not from the engines).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::Stdio;
 
-fn gamebench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(args: &[&str]) -> Output {
-    gamebench().args(args).output().expect("gamebench runs")
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = gamebench()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The program may exit before reading (a usage error): a broken pipe is not a failure here.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::{
+    assert_exit, csv_table, files, game_folder, gamebench, root, run, run_stdin, signal,
+    yut_samples,
+};
 
 fn sample(name: &str) -> Vec<u8> {
     std::fs::read(root().join("corpora/yut").join(name)).unwrap()
@@ -41,12 +21,7 @@ fn solve_reproduces_the_yut_samples_with_every_engine() {
         for n in [1, 2] {
             let input = sample(&format!("yut-sample{n}.in"));
             let out = run_stdin(&["solve", "yut", "--engine", engine], &input);
-            assert_eq!(
-                out.status.code(),
-                Some(0),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert_exit(&out, 0);
             assert_eq!(
                 out.stdout,
                 sample(&format!("yut-sample{n}.out")),
@@ -77,18 +52,9 @@ fn solve_reports_bad_input_with_its_line_and_exit_code_2() {
 /// A corpus tree: the two samples with their outputs, one malformed file (non-UTF-8 byte),
 /// one truncated file and a file whose move names an escaped token.
 fn corpus_tree() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = yut_samples();
     let yut = dir.path().join("yut");
     std::fs::create_dir_all(yut.join("sub")).unwrap();
-    for n in [1, 2] {
-        for ext in ["in", "out"] {
-            std::fs::write(
-                yut.join(format!("s{n}.{ext}")),
-                sample(&format!("yut-sample{n}.{ext}")),
-            )
-            .unwrap();
-        }
-    }
     std::fs::write(yut.join("sub/bad.in"), b"3\nA FFFF\n\xff\xfe BBBB\n").unwrap();
     std::fs::write(yut.join("sub/short.in"), b"5\nA FFFF\n").unwrap();
     // A: START+5 = mo, +5 = sok-mo, +1 = chi-mo, +5 = cham-meoki, +1 = escaped, then moves again.
@@ -98,16 +64,6 @@ fn corpus_tree() -> tempfile::TempDir {
     )
     .unwrap();
     dir
-}
-
-fn read_csv(path: &Path) -> Vec<Vec<String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    let mut rows = vec![header];
-    for record in reader.records() {
-        rows.push(record.unwrap().iter().map(String::from).collect());
-    }
-    rows
 }
 
 #[test]
@@ -126,14 +82,9 @@ fn run_keeps_going_past_bad_files_and_reports_them() {
         "--quiet",
     ]);
     // Errors present: exit code 2.
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows = read_csv(&csv);
-    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    assert_exit(&out, 2);
+    let rows = csv_table(&csv);
+    let col = |name: &str| common::col(&rows[0], name);
     let (file, status, message) = (col("file"), col("status"), col("message"));
     let by_file = |suffix: &str| {
         rows[1..]
@@ -171,7 +122,7 @@ fn run_keeps_going_past_bad_files_and_reports_them() {
         std::fs::read(out_dir.join("s2.out")).unwrap(),
         sample("yut-sample2.out")
     );
-    let leftovers: Vec<_> = walk(&out_dir)
+    let leftovers: Vec<_> = files(&out_dir)
         .into_iter()
         .filter(|p| p.to_string_lossy().ends_with(".tmp"))
         .collect();
@@ -184,25 +135,9 @@ fn run_keeps_going_past_bad_files_and_reports_them() {
     );
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            all.extend(walk(&path));
-        } else {
-            all.push(path);
-        }
-    }
-    all.sort();
-    all
-}
-
 #[test]
 fn check_catches_a_wrong_expected_output_and_exits_1() {
-    let tree = tempfile::tempdir().unwrap();
-    let yut = tree.path().join("yut");
-    std::fs::create_dir_all(&yut).unwrap();
+    let (_tree, yut) = game_folder("yut");
     std::fs::write(yut.join("x.in"), sample("yut-sample2.in")).unwrap();
     // The expected output with one token moved: row 1 says `C.` at duet-gae; make it `.C`.
     let wrong = String::from_utf8(sample("yut-sample2.out"))
@@ -231,12 +166,7 @@ fn one_and_two_threads_give_the_same_outputs_and_csv() {
         "--out",
         corpus.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let mut results = Vec::new();
     for jobs in ["1", "2"] {
         let csv = work.path().join(format!("j{jobs}.csv"));
@@ -255,25 +185,20 @@ fn one_and_two_threads_give_the_same_outputs_and_csv() {
             "--out-dir",
             dir.to_str().unwrap(),
         ]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let mut rows = read_csv(&csv);
+        assert_exit(&out, 0);
+        let mut rows = csv_table(&csv);
         // Measurements: the time, and whether a case was short enough to be timed by
         // repetition (and how many calls a batch took).
         let measured: Vec<usize> = ["time_ns", "timing", "repeats"]
             .iter()
-            .map(|c| rows[0].iter().position(|h| h == c).unwrap())
+            .map(|c| common::col(&rows[0], c))
             .collect();
         for row in &mut rows[1..] {
             for &c in &measured {
                 row[c].clear();
             }
         }
-        let files: Vec<(PathBuf, Vec<u8>)> = walk(&dir)
+        let files: Vec<(PathBuf, Vec<u8>)> = files(&dir)
             .into_iter()
             .map(|p| {
                 (
@@ -308,7 +233,7 @@ fn gen_is_deterministic_and_writes_expected_outputs() {
         ]);
         assert_eq!(out.status.code(), Some(0));
     }
-    let (fa, fb) = (walk(a.path()), walk(b.path()));
+    let (fa, fb) = (files(a.path()), files(b.path()));
     assert_eq!(fa.len(), 24);
     assert!(fa[0].ends_with("yut-long-3-00.in"), "{:?}", fa[0]);
     for (x, y) in fa.iter().zip(&fb) {
@@ -336,7 +261,7 @@ fn gen_lists_the_registered_games_and_takes_only_a_game_s_own_options() {
     let bad = run(&["gen", "yut", "--size", "3x3", "-o", out]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--size"));
-    assert!(walk(dir.path()).is_empty(), "nothing written");
+    assert!(files(dir.path()).is_empty(), "nothing written");
 }
 
 #[test]
@@ -366,26 +291,9 @@ fn check_command_accepts_the_sample_and_rejects_a_wrong_board() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("0 passed, 1 failed"));
 }
 
-/// The bundled Yut corpus copied into a temporary `yut` folder (inputs and expected outputs).
-fn small_corpus() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let yut = dir.path().join("yut");
-    std::fs::create_dir_all(&yut).unwrap();
-    for n in [1, 2] {
-        for ext in ["in", "out"] {
-            std::fs::write(
-                yut.join(format!("s{n}.{ext}")),
-                sample(&format!("yut-sample{n}.{ext}")),
-            )
-            .unwrap();
-        }
-    }
-    dir
-}
-
 #[test]
 fn an_external_engine_that_is_correct_gets_ok_rows_timed_per_file() {
-    let dir = small_corpus();
+    let dir = yut_samples();
     let csv = dir.path().join("r.csv");
     let me = env!("CARGO_BIN_EXE_gamebench");
     let engine = format!("mine=cmd:{me} solve yut");
@@ -401,14 +309,9 @@ fn an_external_engine_that_is_correct_gets_ok_rows_timed_per_file() {
         csv.to_str().unwrap(),
         "--quiet",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows = read_csv(&csv);
-    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    assert_exit(&out, 0);
+    let rows = csv_table(&csv);
+    let col = |name: &str| common::col(&rows[0], name);
     let mine: Vec<&Vec<String>> = rows[1..]
         .iter()
         .filter(|r| r[col("engine")] == "mine")
@@ -427,7 +330,7 @@ fn an_external_engine_that_is_correct_gets_ok_rows_timed_per_file() {
 
 #[test]
 fn a_wrong_external_engine_gets_mismatch_rows_and_exit_1_even_without_expected_files() {
-    let dir = small_corpus();
+    let dir = yut_samples();
     // `cat` prints the input back: never a board. First with the .out files...
     let out = run(&[
         "run",
@@ -461,7 +364,7 @@ fn a_wrong_external_engine_gets_mismatch_rows_and_exit_1_even_without_expected_f
 
 #[test]
 fn a_hanging_external_engine_is_stopped_by_the_timeout() {
-    let dir = small_corpus();
+    let dir = yut_samples();
     let start = std::time::Instant::now();
     let out = run(&[
         "run",
@@ -486,7 +389,7 @@ fn a_hanging_external_engine_is_stopped_by_the_timeout() {
 
 #[test]
 fn exports_and_plot_are_written_and_bad_paths_fail_before_the_run() {
-    let dir = small_corpus();
+    let dir = yut_samples();
     let (json, md, svg) = (
         dir.path().join("s.json"),
         dir.path().join("s.md"),
@@ -510,12 +413,7 @@ fn exports_and_plot_are_written_and_bad_paths_fail_before_the_run() {
         "--plot",
         svg.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(value["summary"][1]["engine"], "table");
     assert_eq!(value["summary"][1]["baseline"], "reference");
@@ -559,7 +457,7 @@ fn levels_reports_each_pack_against_its_pars_and_exits_by_the_worst_level() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_exit(&out, 0);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(report.contains("| pack | 2 | 2 | 0 |"), "{report}");
     assert!(
@@ -573,12 +471,12 @@ fn levels_reports_each_pack_against_its_pars_and_exits_by_the_worst_level() {
     );
     // A budget too small for FAR: exit 1, and the level is listed as unproven.
     let out = run(&["levels", dir_arg, "--max-states", "1", "--quiet"]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_exit(&out, 1);
     assert!(String::from_utf8_lossy(&out.stdout).contains("FAR (pack): budget"));
     // No packs there: a usage error.
     let empty = tempfile::tempdir().unwrap();
     let out = run(&["levels", empty.path().to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_exit(&out, 2);
 }
 
 /// `levels` stopped by SIGINT after its first level: exit 130, the report and the CSV cover
@@ -590,10 +488,8 @@ fn an_interrupted_levels_run_reports_and_keeps_the_finished_levels() {
     use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
     // 24 puzzles on which the reference search takes a noticeable time each.
-    let pack = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/vexed/hard/vexed-hard-1-0.in"),
-    )
-    .unwrap();
+    let pack =
+        std::fs::read_to_string(root().join("corpora/vexed/hard/vexed-hard-1-0.in")).unwrap();
     let names: Vec<&str> = pack
         .lines()
         .filter_map(|l| l.split_whitespace().nth(2))
@@ -608,7 +504,7 @@ fn an_interrupted_levels_run_reports_and_keeps_the_finished_levels() {
         if let Some(text) = earlier {
             std::fs::write(&csv, text).unwrap();
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gamebench"))
+        let mut child = gamebench()
             .args(["levels", dir.path().to_str().unwrap(), "-e", "reference"])
             .args(["-j", "1", "--csv", csv.to_str().unwrap()])
             .stdout(Stdio::piped())
@@ -619,11 +515,7 @@ fn an_interrupted_levels_run_reports_and_keeps_the_finished_levels() {
         let mut first = String::new();
         stderr.read_line(&mut first).unwrap();
         assert!(first.starts_with("[1] hard HARD-"), "{first}");
-        let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        signal(&child, "-INT");
         let mut rest = String::new();
         std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
         let out = child.wait_with_output().unwrap();

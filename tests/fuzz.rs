@@ -18,11 +18,13 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use gamebench::game::{Budget, Game};
+use gamebench::game::Game;
 use gamebench::registry;
-use gamebench_generators::FileId;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+mod common;
+use common::{gen_options, generate, has_option, sample_inputs};
 
 /// The slowest a single execution (parse, validate and check one input of at most a few
 /// kilobytes) may be before it counts as a hang. Generous: the CI machine is shared.
@@ -51,48 +53,22 @@ fn seeds(game: &'static dyn Game) -> &'static [Vec<u8>] {
 }
 
 fn make_seeds(game: &'static dyn Game) -> Vec<Vec<u8>> {
-    let cmd = game.generator().augment_args(clap::Command::new("gen"));
-    let small = cmd.get_arguments().any(|a| a.get_long() == Some("cases"));
-    let words: &[&str] = if small {
-        &["gen", "--cases", "2"]
+    let words: &[&str] = if has_option(game, "cases") {
+        &["--cases", "2"]
     } else {
-        &["gen"]
+        &[]
     };
-    let matches = cmd.try_get_matches_from(words).unwrap();
-    let options = game.generator().options(&matches).unwrap();
+    let options = gen_options(game, words);
     let mut seeds = Vec::new();
     for profile in game.generator().profiles() {
         for seed in 1..=2 {
-            let file = FileId {
-                game: game.name(),
-                profile: profile.name,
-                seed,
-                index: 0,
-            };
-            let text = game
-                .generator()
-                .generate(
-                    &file,
-                    &options,
-                    game.default_engine().name(),
-                    &Budget::UNLIMITED,
-                )
-                .unwrap();
+            let text = generate(game, &options, profile.name, seed, 0);
             if text.len() <= 8192 {
                 seeds.push(text.into_bytes());
             }
         }
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpora")
-        .join(game.name());
-    let mut samples: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "in"))
-        .collect();
-    samples.sort();
-    for path in samples {
+    for path in sample_inputs(game.name()) {
         let bytes = std::fs::read(path).unwrap();
         if bytes.len() <= 8192 {
             seeds.push(bytes);

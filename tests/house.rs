@@ -2,37 +2,22 @@
 //! and the exit code show it, results files that an unfinished run leaves intact, and the
 //! completions and manual page generated from the CLI's own definitions.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::{Output, Stdio};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-        .args(args)
-        .output()
-        .expect("gamebench runs")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{assert_exit, columns, game_folder, gamebench, root, run, signal};
 
 /// (status, message) of each row of a results CSV.
-fn statuses(csv: &std::path::Path) -> Vec<(String, String)> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    let at = |name: &str| headers.iter().position(|h| h == name).unwrap();
-    let (status, message) = (at("status"), at("message"));
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            (r[status].to_string(), r[message].to_string())
-        })
+fn statuses(csv: &Path) -> Vec<(String, String)> {
+    columns(csv, &["status", "message"])
+        .into_iter()
+        .map(|mut row| (row.remove(0), row.remove(0)))
         .collect()
 }
 
 /// `run INPUT -g vexed --check --max-states 1 --csv CSV`: every search stops at once.
-fn run_with_one_state(input: &std::path::Path, csv: &std::path::Path) -> Output {
+fn run_with_one_state(input: &Path, csv: &Path) -> Output {
     let (input, csv) = (input.to_str().unwrap(), csv.to_str().unwrap());
     let args = ["run", input, "-g", "vexed", "--check", "--quiet"];
     run(&[&args[..], &["--max-states", "1", "--csv", csv]].concat())
@@ -47,7 +32,7 @@ fn a_budget_stop_stays_budget_even_when_its_output_fails_the_check() {
     let csv = dir.path().join("r.csv");
     let sample = root().join("corpora/vexed/sample.in");
     let out = run_with_one_state(&sample, &csv);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_exit(&out, 1);
     let rows = statuses(&csv);
     assert!(!rows.is_empty());
     let budget: Vec<_> = rows.iter().filter(|(s, _)| s == "budget").collect();
@@ -78,7 +63,7 @@ fn an_unreadable_expected_output_makes_errors_that_outrank_budget_stops() {
     std::fs::copy(root().join("corpora/vexed/sample.in"), &input).unwrap();
     let csv = dir.path().join("r.csv");
     let out = run_with_one_state(&input, &csv);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_exit(&out, 2);
     let rows = statuses(&csv);
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|(s, _)| s == "error"), "{rows:?}");
@@ -99,7 +84,7 @@ fn a_run_that_fails_leaves_an_existing_results_file_intact() {
         "--export-json",
         "/nonexistent/dir/x.json",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_exit(&out, 2);
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), "earlier results\n");
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(left.len(), 1, "no temporary file is left behind");
@@ -112,7 +97,7 @@ fn a_run_that_fails_leaves_an_existing_results_file_intact() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_exit(&out, 0);
     assert!(
         std::fs::read_to_string(&csv)
             .unwrap()
@@ -139,9 +124,7 @@ fn completions_and_the_manual_page_come_from_the_cli() {
 /// A corpus folder (game taken from its name) holding the two Yut samples, which finish at
 /// once, and, sorted after them, `extra` (a slow file) if given.
 fn corpus_with(extra: Option<(&str, &str)>) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let yut = dir.path().join("yut");
-    std::fs::create_dir_all(&yut).unwrap();
+    let (dir, yut) = game_folder("yut");
     for name in ["yut-sample1", "yut-sample2"] {
         std::fs::copy(
             root().join(format!("corpora/yut/{name}.in")),
@@ -158,32 +141,9 @@ fn corpus_with(extra: Option<(&str, &str)>) -> tempfile::TempDir {
     dir
 }
 
-fn signal(child: &std::process::Child, name: &str) {
-    let status = Command::new("kill")
-        .args([name, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 /// Rows of a CSV file (header excluded), as (file, case, engine, status).
-fn rows(csv: &std::path::Path) -> Vec<(String, String, String, String)> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let header = reader.headers().unwrap().clone();
-    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let (file, case, engine, status) = (at("file"), at("case"), at("engine"), at("status"));
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            (
-                r[file].to_string(),
-                r[case].to_string(),
-                r[engine].to_string(),
-                r[status].to_string(),
-            )
-        })
-        .collect()
+fn rows(csv: &Path) -> Vec<Vec<String>> {
+    columns(csv, &["file", "case", "engine", "status"])
 }
 
 /// A 30-case file on which the reference engine spends about a second per case (the hunted
@@ -203,17 +163,17 @@ fn sigint_keeps_every_finished_file_and_never_touches_an_earlier_csv() {
     for csv in [&fresh, &kept] {
         // The reference engine spends seconds on the 30 x 30 file; the Yut files before it
         // are done long before the signal.
-        let child = Command::new(env!("CARGO_BIN_EXE_gamebench"))
+        let child = gamebench()
             .args(["run", corpus.path().to_str().unwrap(), "-e", "reference"])
             .args(["-j", "1", "--quiet", "--csv", csv.to_str().unwrap()])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(1500));
         signal(&child, "-INT");
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(130), "{out:?}");
+        assert_exit(&out, 130);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("interrupted"), "{err}");
     }
@@ -224,7 +184,7 @@ fn sigint_keeps_every_finished_file_and_never_touches_an_earlier_csv() {
     assert!(
         fresh_rows
             .iter()
-            .all(|r| r.0.contains("yut") && r.3 == "unchecked")
+            .all(|r| r[0].contains("yut") && r[3] == "unchecked")
     );
     // An earlier one is left as it was; the finished rows go beside it.
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), "earlier results\n");
@@ -238,7 +198,7 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
     let out = tempfile::tempdir().unwrap();
     let csv = out.path().join("r.csv");
     let args = |extra: &[&str]| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_gamebench"));
+        let mut command = gamebench();
         command
             .args(["run", corpus.path().to_str().unwrap(), "-e", "reference"])
             .args([
@@ -250,8 +210,8 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
                 csv.to_str().unwrap(),
             ])
             .args(extra)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         command
     };
     let mut child = args(&[]).spawn().unwrap();
@@ -281,20 +241,21 @@ fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_onc
     let resumed = rows(&csv);
     // 2 Yut games and 30 Link and Pop boards, each exactly once, in corpus order.
     assert_eq!(resumed.len(), 32, "{resumed:?}");
-    let mut keys: Vec<_> = resumed.iter().map(|r| (r.0.clone(), r.1.clone())).collect();
+    let mut keys: Vec<_> = resumed
+        .iter()
+        .map(|r| (r[0].clone(), r[1].clone()))
+        .collect();
     keys.dedup();
     assert_eq!(keys.len(), 32);
-    let cases: Vec<usize> = resumed[2..].iter().map(|r| r.1.parse().unwrap()).collect();
+    let cases: Vec<usize> = resumed[2..].iter().map(|r| r[1].parse().unwrap()).collect();
     assert_eq!(cases, (1..=30).collect::<Vec<_>>());
-    assert!(resumed.iter().all(|r| r.3 == "unchecked"), "{resumed:?}");
+    assert!(resumed.iter().all(|r| r[3] == "unchecked"), "{resumed:?}");
 }
 
 #[test]
 fn a_file_without_cases_gets_a_row_that_says_so() {
     // A Link and Pop file holding only its terminator: a judge input with no case.
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("linkpop");
-    std::fs::create_dir_all(&folder).unwrap();
+    let (dir, folder) = game_folder("linkpop");
     std::fs::write(folder.join("only-terminator.in"), "0 0\n").unwrap();
     let csv = dir.path().join("r.csv");
     let out = run(&[
@@ -304,7 +265,7 @@ fn a_file_without_cases_gets_a_row_that_says_so() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_exit(&out, 2);
     let rows = statuses(&csv);
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].0, "error");
@@ -334,6 +295,12 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
     // that kept every parsed case and row peaked near 250 MB on such a corpus; the streaming
     // one holds a window of files. The limit leaves room for the allocator's arenas.
     const LIMIT_KIB: i64 = 200 * 1024;
+    // Exit 0, and the children's peak so far (this command's included) below the limit.
+    let finished_below_limit = |out: &Output, what: &str| {
+        assert_exit(out, 0);
+        let peak = children_peak_rss_kib();
+        assert!(peak < LIMIT_KIB, "{what} peaked at {peak} KiB");
+    };
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("samegame");
     let generated = run(&[
@@ -349,9 +316,7 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
         "-o",
         corpus.to_str().unwrap(),
     ]);
-    assert_eq!(generated.status.code(), Some(0), "{generated:?}");
-    let before = children_peak_rss_kib();
-    assert!(before < LIMIT_KIB, "gen alone peaked at {before} KiB");
+    finished_below_limit(&generated, "gen alone");
     let csv = dir.path().join("r.csv");
     // --no-repeat: memory is under test, not timing; timing each short grid by repetition
     // would only add CPU time that competes with the timing-sensitive tests beside this one.
@@ -365,8 +330,6 @@ fn memory_stays_bounded_by_the_window_not_the_corpus() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let peak = children_peak_rss_kib();
-    assert!(peak < LIMIT_KIB, "run peaked at {peak} KiB");
+    finished_below_limit(&out, "run");
     assert_eq!(statuses(&csv).len(), 16 * 2_500);
 }

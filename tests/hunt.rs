@@ -3,20 +3,14 @@
 //! external programs can be hunted (by time); the work metric of a program is refused.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use gamebench::game::Budget;
 use gamebench::judge::judge_file;
 use gamebench::registry;
 use gamebench::shrink::Input;
 
-fn gamebench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+use common::assert_exit;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -38,7 +32,7 @@ fn progress(path: &Path) -> Vec<(u64, u64)> {
 #[test]
 fn a_work_hunt_is_deterministic_improves_on_the_generator_and_writes_a_valid_corpus() {
     let run = |dir: &Path| {
-        let out = gamebench(&[
+        let out = common::run(&[
             "hunt",
             "samegame",
             "-e",
@@ -54,12 +48,7 @@ fn a_work_hunt_is_deterministic_improves_on_the_generator_and_writes_a_valid_cor
             "--out",
             dir.to_str().unwrap(),
         ]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_exit(&out, 0);
         String::from_utf8(out.stdout).unwrap()
     };
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -124,7 +113,7 @@ fn a_program_can_be_hunted_by_time_but_not_by_work() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().to_str().unwrap();
     let judge = format!("judge=cmd:{} solve yut", env!("CARGO_BIN_EXE_gamebench"));
-    let out = gamebench(&[
+    let out = common::run(&[
         "hunt",
         "yut",
         "-e",
@@ -140,17 +129,12 @@ fn a_program_can_be_hunted_by_time_but_not_by_work() {
         "--out",
         out_dir,
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     // Yut holds one game per file: one file per kept case.
     for name in ["hunt-1-0.in", "hunt-1-0.out", "hunt-1-1.in", "hunt-1-1.out"] {
         assert!(dir.path().join("yut").join(name).is_file(), "{name}");
     }
-    let out = gamebench(&[
+    let out = common::run(&[
         "hunt", "yut", "-e", &judge, "--metric", "work", "--out", out_dir,
     ]);
     assert_eq!(out.status.code(), Some(2));

@@ -3,12 +3,14 @@
 //! errors; solving a case the parser accepted may report errors; nothing may panic, and every
 //! error names a line inside the input.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use gamebench::game::{Budget, Game};
 use gamebench::registry;
 use proptest::prelude::*;
+
+mod common;
+use common::sample_inputs;
 
 /// Small budgets: corrupted Vexed puzzles can be unsolvable and large.
 const BUDGET: Budget = Budget {
@@ -48,24 +50,13 @@ fn exercise(game: &'static dyn Game, input: &[u8]) {
 
 /// The `.in` files directly under `corpora/<game>/` (the samples and hand-made cases).
 fn samples(game: &str) -> Vec<Vec<u8>> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("corpora")
-        .join(game);
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+    sample_inputs(game)
+        .into_iter()
         .filter(|p| {
             std::fs::metadata(p)
                 .map(|m| m.len() < 20_000)
                 .unwrap_or(false)
         })
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect()
 }

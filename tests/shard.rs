@@ -6,39 +6,13 @@
 //! nothing, not the verdicts themselves (other tests check those against the statements).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use gamebench::results::{Row, Timing, read_csv};
+use gamebench::results::{Row, Timing};
 use gamebench::shard::Manifest;
 
-fn gamebench() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gamebench"));
-    // The tests choose their shards; a CI job running inside a Slurm array must not leak its own.
-    for var in [
-        "SLURM_ARRAY_TASK_ID",
-        "SLURM_ARRAY_TASK_COUNT",
-        "SLURM_ARRAY_TASK_MIN",
-        "SLURM_ARRAY_TASK_MAX",
-        "SLURM_ARRAY_TASK_STEP",
-        "SLURM_CPUS_PER_TASK",
-        "JOB_COMPLETION_INDEX",
-    ] {
-        command.env_remove(var);
-    }
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    gamebench().args(args).output().expect("gamebench runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn s(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+mod common;
+use common::{assert_exit, gamebench, results, run, s};
 
 /// A Yut corpus of `files` generated files plus one malformed file (an `error` case that must
 /// survive sharding like any other), in `dir/yut`.
@@ -55,14 +29,10 @@ fn corpus(dir: &Path, files: usize) -> PathBuf {
         "--out",
         s(&yut),
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
     // "2" promises two throws but gives one: a parse error on line 3.
     std::fs::write(yut.join("broken.in"), "2\nA FFFF\n").unwrap();
     root
-}
-
-fn rows(path: &Path) -> Vec<Row> {
-    read_csv(std::fs::File::open(path).unwrap()).unwrap()
 }
 
 /// Rows without their measurements, which are the only thing two runs may disagree on: the
@@ -104,13 +74,20 @@ fn shard(corpus: &Path, dir: &Path, k: usize, n: usize, extra: &[&str]) -> Outpu
     run(&args)
 }
 
+/// Runs every shard of `n` over `corpus` into `dir`, each successfully.
+fn all_shards(corpus: &Path, dir: &Path, n: usize) {
+    for k in 0..n {
+        assert!(shard(corpus, dir, k, n, &[]).status.success());
+    }
+}
+
 /// The unsharded run's rows.
 fn single(corpus: &Path, dir: &Path) -> Vec<Row> {
     let csv = dir.join("single.csv");
     let out = run(&["run", s(corpus), "--check", "--quiet", "--csv", s(&csv)]);
     // The malformed file makes the plain run exit 2 (error).
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    rows(&csv)
+    assert_exit(&out, 2);
+    results(&csv)
 }
 
 #[test]
@@ -121,7 +98,7 @@ fn merged_shards_equal_a_single_run() {
     for k in 0..3 {
         let out = shard(&corpus, &shards, k, 3, &[]);
         // A shard that finished exits 0 even with an error case: verdicts are data.
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_exit(&out, 0);
     }
     // 13 cases (12 files + broken.in) round-robin over 3 shards: positions 0,3,6,9,12 | 1,4,7,10
     // | 2,5,8,11.
@@ -142,8 +119,8 @@ fn merged_shards_equal_a_single_run() {
     let merged = tmp.path().join("merged.csv");
     let out = run(&["merge", s(&shards), "-o", s(&merged)]);
     // The merged rows hold the error case: the usual policy says 2.
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let merged = rows(&merged);
+    assert_exit(&out, 2);
+    let merged = results(&merged);
     assert_eq!(untimed(merged), untimed(single(&corpus, tmp.path())));
 }
 
@@ -157,7 +134,7 @@ fn shards_with_an_external_engine_merge_like_a_single_run() {
     let shards = tmp.path().join("shards");
     for k in 0..2 {
         let out = shard(&corpus, &shards, k, 2, &engines);
-        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.status.success(), "{}", common::text(&out.stderr));
     }
     let merged = tmp.path().join("merged.csv");
     assert_eq!(
@@ -175,14 +152,14 @@ fn shards_with_an_external_engine_merge_like_a_single_run() {
     ];
     args.extend_from_slice(&engines);
     assert_eq!(run(&args).status.code(), Some(2));
-    let merged = rows(&merged);
+    let merged = results(&merged);
     assert_eq!(merged.len(), 12, "6 cases, 2 engines");
     assert!(
         merged
             .iter()
             .any(|r| r.engine == "ext" && r.status.as_str() == "ok")
     );
-    assert_eq!(untimed(merged), untimed(rows(&single_csv)));
+    assert_eq!(untimed(merged), untimed(results(&single_csv)));
 }
 
 #[test]
@@ -193,7 +170,7 @@ fn shard_contents_follow_the_rule() {
     let shards = tmp.path().join("shards");
     for k in 0..2 {
         assert!(shard(&corpus, &shards, k, 2, &[]).status.success());
-        let mine = rows(&shards.join(format!("results.shard-{k}-of-2.csv")));
+        let mine = results(&shards.join(format!("results.shard-{k}-of-2.csv")));
         // One row per case here (one engine, one run): shard k holds the rows at positions k,
         // k+2, ... of the single run, in that order.
         let expected: Vec<Row> = all.iter().skip(k).step_by(2).cloned().collect();
@@ -206,9 +183,7 @@ fn merge_names_missing_and_inconsistent_shards() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = corpus(tmp.path(), 6);
     let shards = tmp.path().join("shards");
-    for k in 0..3 {
-        assert!(shard(&corpus, &shards, k, 3, &[]).status.success());
-    }
+    all_shards(&corpus, &shards, 3);
     let merged = tmp.path().join("merged.csv");
     let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
 
@@ -219,9 +194,9 @@ fn merge_names_missing_and_inconsistent_shards() {
     let out = merge();
     assert_eq!(out.status.code(), Some(3));
     assert!(
-        stderr(&out).contains("shard 1/3 is missing"),
+        common::text(&out.stderr).contains("shard 1/3 is missing"),
         "{}",
-        stderr(&out)
+        common::text(&out.stderr)
     );
     assert!(!merged.exists());
     std::fs::write(&manifest_1, &saved).unwrap();
@@ -239,7 +214,7 @@ fn merge_names_missing_and_inconsistent_shards() {
     }
     let out = merge();
     assert_eq!(out.status.code(), Some(3));
-    let why = stderr(&out);
+    let why = common::text(&out.stderr);
     assert!(why.contains("shard 2/3: list hash"), "{why}");
     assert!(why.contains("shard 2/3: case count 8 differs"), "{why}");
 
@@ -249,9 +224,9 @@ fn merge_names_missing_and_inconsistent_shards() {
     let out = merge();
     assert_eq!(out.status.code(), Some(3));
     assert!(
-        stderr(&out).contains("shard 0/2 belongs to a partition into 2 shards"),
+        common::text(&out.stderr).contains("shard 0/2 belongs to a partition into 2 shards"),
         "{}",
-        stderr(&out)
+        common::text(&out.stderr)
     );
     std::fs::remove_file(shards.join("shard-0-of-2.json")).unwrap();
     std::fs::remove_file(shards.join("results.shard-0-of-2.csv")).unwrap();
@@ -264,9 +239,10 @@ fn merge_names_missing_and_inconsistent_shards() {
     let out = merge();
     assert_eq!(out.status.code(), Some(3));
     assert!(
-        stderr(&out).contains("shard 0/3: ") && stderr(&out).contains("but its manifest says"),
+        common::text(&out.stderr).contains("shard 0/3: ")
+            && common::text(&out.stderr).contains("but its manifest says"),
         "{}",
-        stderr(&out)
+        common::text(&out.stderr)
     );
 }
 
@@ -290,13 +266,11 @@ fn merge_refuses_lost_or_duplicated_cases_even_with_matching_manifests() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = corpus(tmp.path(), 5);
     let shards = tmp.path().join("shards");
-    for k in 0..2 {
-        assert!(shard(&corpus, &shards, k, 2, &[]).status.success());
-    }
+    all_shards(&corpus, &shards, 2);
     let merged = tmp.path().join("merged.csv");
     let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
-    let zero = rows(&shards.join("results.shard-0-of-2.csv"));
-    let one = rows(&shards.join("results.shard-1-of-2.csv"));
+    let zero = results(&shards.join("results.shard-0-of-2.csv"));
+    let one = results(&shards.join("results.shard-1-of-2.csv"));
 
     // Shard 1 also claims shard 0's first case.
     let mut claimed = one.clone();
@@ -305,9 +279,10 @@ fn merge_refuses_lost_or_duplicated_cases_even_with_matching_manifests() {
     let out = merge();
     assert_eq!(out.status.code(), Some(3));
     assert!(
-        stderr(&out).contains(&format!("{} case 1 is in shards 0/2 and 1/2", zero[0].file)),
+        common::text(&out.stderr)
+            .contains(&format!("{} case 1 is in shards 0/2 and 1/2", zero[0].file)),
         "{}",
-        stderr(&out)
+        common::text(&out.stderr)
     );
 
     // Shard 1 lost its last case.
@@ -315,9 +290,9 @@ fn merge_refuses_lost_or_duplicated_cases_even_with_matching_manifests() {
     let out = merge();
     assert_eq!(out.status.code(), Some(3));
     assert!(
-        stderr(&out).contains("the shards hold 5 cases but the case list has 6"),
+        common::text(&out.stderr).contains("the shards hold 5 cases but the case list has 6"),
         "{}",
-        stderr(&out)
+        common::text(&out.stderr)
     );
     assert!(!merged.exists());
 }
@@ -346,7 +321,7 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     let shards = tmp.path().join("shards");
     assert!(shard(&corpus, &shards, 0, 1, &[]).status.success());
     let csv = shards.join("results.shard-0-of-1.csv");
-    let complete = rows(&csv);
+    let complete = results(&csv);
     assert_eq!(complete.len(), 6);
     let list_hash = manifest(&shards, 0, 1).list_hash;
 
@@ -371,8 +346,8 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     std::fs::write(&journal_path, journal).unwrap();
 
     let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let resumed = rows(&csv);
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    let resumed = results(&csv);
     assert_eq!(resumed[0], first, "case 0 was taken from the journal");
     assert_eq!(
         untimed(resumed[1..].to_vec()),
@@ -384,12 +359,12 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     // Resuming a finished shard keeps every row: nothing is solved again.
     let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
     assert!(out.status.success());
-    assert_eq!(rows(&csv), resumed);
+    assert_eq!(results(&csv), resumed);
     assert_eq!(manifest(&shards, 0, 1).resumed, 6);
 
     // Without --resume, everything is solved again.
     assert!(shard(&corpus, &shards, 0, 1, &[]).status.success());
-    assert_eq!(rows(&csv)[0].digest, complete[0].digest);
+    assert_eq!(results(&csv)[0].digest, complete[0].digest);
 
     // A journal of another case list, or of other options, is refused, not mixed in.
     for other in [
@@ -400,9 +375,9 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
         let out = shard(&corpus, &shards, 0, 1, &["--resume"]);
         assert_eq!(out.status.code(), Some(2));
         assert!(
-            stderr(&out).contains("belongs to another run"),
+            common::text(&out.stderr).contains("belongs to another run"),
             "{}",
-            stderr(&out)
+            common::text(&out.stderr)
         );
     }
     std::fs::remove_file(&journal_path).unwrap();
@@ -411,9 +386,9 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     let out = shard(&corpus, &shards, 0, 1, &["--resume", "--runs", "2"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("records another run"),
+        common::text(&out.stderr).contains("records another run"),
         "{}",
-        stderr(&out)
+        common::text(&out.stderr)
     );
 }
 
@@ -428,7 +403,7 @@ fn resume_a_plain_results_file() {
         run(&args)
     };
     assert_eq!(plain(&[]).status.code(), Some(2));
-    let complete = rows(&csv);
+    let complete = results(&csv);
     // Keep the first two cases (one marked), drop the rest.
     let mut kept = complete[..2].to_vec();
     kept[1].digest = RESUMED_MARK.to_string();
@@ -437,7 +412,7 @@ fn resume_a_plain_results_file() {
     std::fs::write(&csv, bytes).unwrap();
     // The usual exit code (the error case of broken.in is among the kept ones).
     assert_eq!(plain(&["--resume"]).status.code(), Some(2));
-    let resumed = rows(&csv);
+    let resumed = results(&csv);
     assert_eq!(resumed[1], kept[1]);
     assert_eq!(
         untimed(resumed[2..].to_vec()),
@@ -461,7 +436,7 @@ fn gen_shards_write_exactly_the_single_run_files() {
         ];
         args.extend_from_slice(extra);
         let out = run(&args);
-        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.status.success(), "{}", common::text(&out.stderr));
     };
     let whole = tmp.path().join("whole");
     generate(&whole, &[]);
@@ -542,12 +517,12 @@ fn shard_auto_reads_the_scheduler_and_fails_loudly() {
         ],
         &[],
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
     let m = manifest(&dir, 1, 2);
     assert_eq!((m.shard, m.shards, m.threads), (1, 2, 1));
 
     let out = auto(&[("JOB_COMPLETION_INDEX", "2")], &["--shard-count", "3"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
     assert_eq!(manifest(&dir, 2, 3).shard_cases, 1);
 
     for (vars, extra, why) in [
@@ -573,7 +548,11 @@ fn shard_auto_reads_the_scheduler_and_fails_loudly() {
     ] {
         let out = auto(vars, extra);
         assert_eq!(out.status.code(), Some(2), "{vars:?}");
-        assert!(stderr(&out).contains(why), "{vars:?}: {}", stderr(&out));
+        assert!(
+            common::text(&out.stderr).contains(why),
+            "{vars:?}: {}",
+            common::text(&out.stderr)
+        );
     }
 }
 
@@ -585,10 +564,14 @@ fn shard_refuses_flags_that_would_lose_data() {
     let csv = tmp.path().join("x.csv");
     let out = shard(&corpus, &dir, 0, 2, &["--csv", s(&csv)]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--csv does not go with --shard"));
+    assert!(common::text(&out.stderr).contains("--csv does not go with --shard"));
     let out = shard(&corpus, &dir, 0, 2, &["--out-dir", s(&dir)]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["run", s(&corpus), "--resume"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--resume needs"), "{}", stderr(&out));
+    assert!(
+        common::text(&out.stderr).contains("--resume needs"),
+        "{}",
+        common::text(&out.stderr)
+    );
 }

@@ -3,64 +3,17 @@
 //! exports that stand alone (metadata, samples, summary CSV, relative file names, `cells`), and
 //! plots refused under a non-SVG name. Expected outputs are the statements' Yut samples.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-        .args(args)
-        .output()
-        .expect("gamebench runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// `DIR/yut/s1.in|out`, `DIR/yut/s2.in|out`: the statement's two samples.
-fn corpus() -> tempfile::TempDir {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/yut");
-    let dir = tempfile::tempdir().unwrap();
-    let yut = dir.path().join("yut");
-    std::fs::create_dir_all(&yut).unwrap();
-    for n in [1, 2] {
-        for ext in ["in", "out"] {
-            std::fs::copy(
-                root.join(format!("yut-sample{n}.{ext}")),
-                yut.join(format!("s{n}.{ext}")),
-            )
-            .unwrap();
-        }
-    }
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Column `name` of every row of a CSV.
-fn column(csv: &Path, name: &str) -> Vec<String> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let at = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .position(|h| h == name)
-        .unwrap();
-    reader
-        .records()
-        .map(|r| r.unwrap()[at].to_string())
-        .collect()
-}
+mod common;
+use common::{assert_exit, column, game_folder, root, run, s, text, yut_samples};
 
 #[test]
 fn one_engine_without_check_is_unchecked_exit_0_and_says_so() {
-    let dir = corpus();
+    let dir = yut_samples();
     let csv = dir.path().join("r.csv");
     let out = run(&["run", s(dir.path()), "-e", "table", "-q", "--csv", s(&csv)]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_exit(&out, 0);
     assert_eq!(column(&csv, "status"), ["unchecked", "unchecked"]);
     let summary = text(&out.stdout);
     assert!(summary.contains("no output was compared"), "{summary}");
@@ -86,9 +39,9 @@ fn one_engine_without_check_is_unchecked_exit_0_and_says_so() {
 
 #[test]
 fn an_external_engine_alone_compares_nothing_unless_checked() {
-    let dir = corpus();
+    let dir = yut_samples();
     let out = run(&["run", s(dir.path()), "-e", "mine=cmd:cat", "-q"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_exit(&out, 0);
     let summary = text(&out.stdout);
     assert!(summary.contains("no output was compared"), "{summary}");
     assert!(
@@ -99,7 +52,7 @@ fn an_external_engine_alone_compares_nothing_unless_checked() {
 
 #[test]
 fn wrong_answers_get_no_speed_up() {
-    let dir = corpus();
+    let dir = yut_samples();
     let out = run(&[
         "run",
         s(dir.path()),
@@ -118,7 +71,7 @@ fn wrong_answers_get_no_speed_up() {
 
 #[test]
 fn a_missing_program_fails_the_run_at_once() {
-    let dir = corpus();
+    let dir = yut_samples();
     let start = Instant::now();
     let out = run(&[
         "run",
@@ -153,7 +106,7 @@ fn a_missing_program_fails_the_run_at_once() {
 
 #[test]
 fn near_misses_get_a_suggestion() {
-    let dir = corpus();
+    let dir = yut_samples();
     let out = run(&["run", s(dir.path()), "-e", "mine=./sol"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
@@ -174,7 +127,7 @@ fn near_misses_get_a_suggestion() {
 
 #[test]
 fn no_shell_runs_the_program_directly_with_cpu_columns() {
-    let dir = corpus();
+    let dir = yut_samples();
     let csv = dir.path().join("r.csv");
     let me = env!("CARGO_BIN_EXE_gamebench");
     let engine = format!("mine=cmd:{me} solve yut");
@@ -189,7 +142,7 @@ fn no_shell_runs_the_program_directly_with_cpu_columns() {
         "--csv",
         s(&csv),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_exit(&out, 0);
     assert_eq!(column(&csv, "status"), ["ok", "ok"]);
     assert_eq!(column(&csv, "timing"), ["file", "file"]);
     assert!(
@@ -212,7 +165,7 @@ fn no_shell_runs_the_program_directly_with_cpu_columns() {
 
 #[test]
 fn exports_stand_alone() {
-    let dir = corpus();
+    let dir = yut_samples();
     let (json, csv, summary_csv, md) = (
         dir.path().join("s.json"),
         dir.path().join("r.csv"),
@@ -240,7 +193,7 @@ fn exports_stand_alone() {
         "--export-markdown",
         s(&md),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_exit(&out, 0);
     let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let meta = &value["meta"];
     for key in [
@@ -312,7 +265,7 @@ fn exports_stand_alone() {
 
 #[test]
 fn plots_must_be_svg_and_are_checked_before_the_run() {
-    let dir = corpus();
+    let dir = yut_samples();
     let png = dir.path().join("p.png");
     let start = Instant::now();
     let out = run(&["run", s(dir.path()), "--plot", s(&png)]);
@@ -334,7 +287,7 @@ fn plots_must_be_svg_and_are_checked_before_the_run() {
         "--plot-scaling",
         s(&svg),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_exit(&out, 0);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("yut/table"));
 }
 
@@ -360,7 +313,7 @@ fn sweep_prints_a_table_and_exponents_and_draws_the_plot() {
         "2",
     ];
     let out = run(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_exit(&out, 0);
     let table = text(&out.stdout);
     assert!(table.starts_with("point  cells"), "{table}");
     assert!(
@@ -401,7 +354,7 @@ fn sweep_prints_a_table_and_exponents_and_draws_the_plot() {
 
 #[test]
 fn noisy_runs_are_reported() {
-    let dir = corpus();
+    let dir = yut_samples();
     let counter = dir.path().join("count");
     let me = env!("CARGO_BIN_EXE_gamebench");
     // Every fourth run sleeps 0.3 s: 2 of 8 runs are 100 times slower than the others.
@@ -420,7 +373,7 @@ fn noisy_runs_are_reported() {
         "--check",
         "-q",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_exit(&out, 0);
     let summary = text(&out.stdout);
     assert!(
         summary.contains("warning: yut/noisy: 1 of 1 files have statistical outliers"),
@@ -435,10 +388,8 @@ fn noisy_runs_are_reported() {
 
 #[test]
 fn case_timeout_kills_one_case_and_keeps_the_others() {
-    let dir = tempfile::tempdir().unwrap();
-    let vexed = dir.path().join("vexed");
-    std::fs::create_dir_all(&vexed).unwrap();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/vexed");
+    let (dir, vexed) = game_folder("vexed");
+    let root = root().join("corpora/vexed");
     for ext in ["in", "out"] {
         std::fs::copy(
             root.join(format!("sample.{ext}")),
@@ -477,7 +428,7 @@ fn case_timeout_kills_one_case_and_keeps_the_others() {
         "{:?}",
         start.elapsed()
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_exit(&out, 1);
     assert_eq!(column(&csv, "status"), ["ok", "timeout"]);
     assert_eq!(column(&csv, "timing"), ["case", "case"]);
     assert!(

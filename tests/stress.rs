@@ -4,7 +4,7 @@
 //! engines give exit 0; a program that cannot start gives exit 2.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use gamebench::game::FileSize;
@@ -13,15 +13,18 @@ use gamebench::judge::judge_file;
 use gamebench::registry;
 use gamebench::shrink::Input;
 
+mod common;
+use common::{assert_exit, root};
+
 /// A stress run that finds the bug must end well within this (it takes seconds; the margin
 /// is for a loaded CI machine).
 const FOUND_WITHIN: Duration = Duration::from_secs(120);
 
+/// `gamebench ARGS...` run from the repository (the wrong solutions' paths are relative).
 fn gamebench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
+    common::gamebench()
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
+        .current_dir(root())
         .output()
         .expect("the binary runs")
 }
@@ -59,12 +62,7 @@ fn stress_finds(game: &str, script: &str, extra: &[&str], out: &Path) -> Finding
     let output = gamebench(&args);
     let elapsed = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert_eq!(
-        output.status.code(),
-        Some(1),
-        "stdout: {stdout}\nstderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_exit(&output, 1);
     assert!(elapsed < FOUND_WITHIN, "took {elapsed:?}");
     let dir = out.join(game);
     for name in [
@@ -183,44 +181,39 @@ fn two_correct_engines_exit_0_when_the_budget_ends() {
     assert!(std::fs::read_dir(out.path()).unwrap().next().is_none());
 }
 
+/// `judge=cmd:gamebench solve samegame` followed by `tail`: a correct external program.
+fn samegame_judge(tail: &str) -> String {
+    format!(
+        "judge=cmd:{} solve samegame{tail}",
+        env!("CARGO_BIN_EXE_gamebench")
+    )
+}
+
+/// `stress samegame -e reference -e ENGINE --out OUT --cases CASES EXTRA...`.
+fn stress_samegame(engine: &str, out: &str, cases: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "stress",
+        "samegame",
+        "-e",
+        "reference",
+        "-e",
+        engine,
+        "--out",
+        out,
+        "--cases",
+        cases,
+    ];
+    args.extend_from_slice(extra);
+    gamebench(&args)
+}
+
 #[test]
 fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
-    let judge = format!(
-        "judge=cmd:{} solve samegame",
-        env!("CARGO_BIN_EXE_gamebench")
-    );
-    let output = gamebench(&[
-        "stress",
-        "samegame",
-        "-e",
-        "reference",
-        "-e",
-        &judge,
-        "--out",
-        dir,
-        "--cases",
-        "60",
-    ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stdout)
-    );
-    let output = gamebench(&[
-        "stress",
-        "samegame",
-        "-e",
-        "reference",
-        "-e",
-        "cmd:./no-such-program",
-        "--out",
-        dir,
-        "--cases",
-        "5",
-    ]);
+    let output = stress_samegame(&samegame_judge(""), dir, "60", &[]);
+    assert_exit(&output, 0);
+    let output = stress_samegame("cmd:./no-such-program", dir, "5", &[]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no-such-program"), "{stderr}");
@@ -235,30 +228,11 @@ fn a_correct_external_program_agrees_and_a_missing_one_exits_2() {
 fn external_programs_run_through_a_shell_unless_told_not_to() {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
-    let piped = format!(
-        "judge=cmd:{} solve samegame | cat",
-        env!("CARGO_BIN_EXE_gamebench")
-    );
-    let stress = |extra: &[&str]| {
-        let mut args = vec![
-            "stress",
-            "samegame",
-            "-e",
-            "reference",
-            "-e",
-            &piped,
-            "--out",
-            dir,
-            "--cases",
-            "20",
-        ];
-        args.extend_from_slice(extra);
-        gamebench(&args)
-    };
-    let through_sh = stress(&[]);
-    assert_eq!(through_sh.status.code(), Some(0), "{through_sh:?}");
-    let direct = stress(&["-N"]);
-    assert_eq!(direct.status.code(), Some(1), "{direct:?}");
+    let piped = samegame_judge(" | cat");
+    let through_sh = stress_samegame(&piped, dir, "20", &[]);
+    assert_exit(&through_sh, 0);
+    let direct = stress_samegame(&piped, dir, "20", &["-N"]);
+    assert_exit(&direct, 1);
 }
 
 #[test]

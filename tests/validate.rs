@@ -2,38 +2,18 @@
 //! profile and every bundled corpus file is valid, and each statement violation, written by
 //! hand below, is rejected with its case, line and constraint.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
 use gamebench::game::{Budget, Game};
 use gamebench::registry;
 use gamebench::validate::Validation;
 use gamebench_generators::FileId;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{
+    game_folder, gamebench, gen_options, generate, has_option, inputs, results, root, run_stdin,
+};
 
 fn game(name: &str) -> &'static dyn Game {
     registry::find(name).unwrap()
-}
-
-/// Every `*.in` under `dir`, sorted.
-fn inputs(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "in") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 #[test]
@@ -55,23 +35,6 @@ fn every_bundled_corpus_file_is_valid() {
     assert!(checked > 20, "only {checked} corpus files");
 }
 
-/// A game's generator options parsed from command-line words (`gen GAME WORDS`).
-fn options(game: &'static dyn Game, words: &[&str]) -> gamebench::game::GameOptions {
-    let cmd = game.generator().augment_args(clap::Command::new("gen"));
-    let matches = cmd
-        .try_get_matches_from(std::iter::once("gen").chain(words.iter().copied()))
-        .unwrap();
-    game.generator().options(&matches).unwrap()
-}
-
-/// Whether the game's generator reads `--NAME`.
-fn has_option(game: &'static dyn Game, name: &str) -> bool {
-    game.generator()
-        .augment_args(clap::Command::new("gen"))
-        .get_arguments()
-        .any(|a| a.get_long() == Some(name))
-}
-
 #[test]
 fn generated_files_of_every_profile_are_valid() {
     let mut files = 0;
@@ -90,23 +53,9 @@ fn generated_files_of_every_profile_are_valid() {
         }
         for profile in game.generator().profiles() {
             for words in &variants {
-                let options = options(game, words);
+                let options = gen_options(game, words);
                 for (seed, index) in [(1, 0), (2, 1), (3, 2)] {
-                    let file = FileId {
-                        game: game.name(),
-                        profile: profile.name,
-                        seed,
-                        index,
-                    };
-                    let text = game
-                        .generator()
-                        .generate(
-                            &file,
-                            &options,
-                            game.default_engine().name(),
-                            &Budget::UNLIMITED,
-                        )
-                        .unwrap();
+                    let text = generate(game, &options, profile.name, seed, index);
                     let validation = game.validate(text.as_bytes());
                     assert!(
                         validation.is_valid(),
@@ -140,7 +89,7 @@ fn generated_files_of_every_profile_are_valid() {
         .generator()
         .generate(
             &file,
-            &options(linkpop, &[]),
+            &gen_options(linkpop, &[]),
             "bitboard",
             &Budget::UNLIMITED,
         )
@@ -807,23 +756,6 @@ fn a_flood_of_violations_stops_at_the_cap() {
 
 // ---- The command line ----
 
-fn gamebench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = gamebench()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn validate_exits_0_valid_3_invalid_2_unreadable() {
     let dir = tempfile::tempdir().unwrap();
@@ -888,9 +820,7 @@ fn validate_exits_0_valid_3_invalid_2_unreadable() {
 
 #[test]
 fn run_validate_makes_invalid_cases_errors_and_solves_the_rest() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("linkpop");
-    std::fs::create_dir(&corpus).unwrap();
+    let (dir, corpus) = game_folder("linkpop");
     // Case 1 is valid; case 2 has a double space the lenient parser accepts.
     std::fs::write(corpus.join("f.in"), "1 2\nAS AS\n1 2\nBS  BS\n0 0\n").unwrap();
     let csv = dir.path().join("r.csv");
@@ -902,7 +832,7 @@ fn run_validate_makes_invalid_cases_errors_and_solves_the_rest() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "an error case: exit 2");
-    let rows = gamebench::results::read_csv(std::fs::File::open(&csv).unwrap()).unwrap();
+    let rows = results(&csv);
     assert_eq!(rows.len(), 2);
     // Solved but compared with nothing (one engine, no --check): unchecked, not ok.
     assert_eq!(rows[0].status, gamebench::status::Status::Unchecked);

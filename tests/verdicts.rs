@@ -3,15 +3,13 @@
 //! command's exit codes and the CSV's `verdict` column. Expected outputs are the statements'
 //! samples in `corpora/` (not engine output), altered by hand.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use gamebench::game::{CheckVerdict, Game};
 use gamebench::registry;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{game_folder, gamebench, results, root};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap()
@@ -133,10 +131,6 @@ fn yut_verdicts() {
     assert_eq!(verdicts("yut", &input, &bad, &good), [Some(Fail)]);
 }
 
-fn gamebench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamebench"))
-}
-
 fn check(game: &str, input: &Path, output: &Path, expected: &Path) -> (Option<i32>, String) {
     let out = gamebench()
         .args(["check", game])
@@ -167,20 +161,17 @@ fn check_exit_codes_follow_the_verdicts() {
     let both = write("both.out", "Case 1\n...\n...\n..F\nCase 2\n.. \n");
     let bad = write("bad.out", "Case 1\n...\n");
 
-    let (code, stdout) = check("linkpop", &input, &good, &good);
-    assert_eq!(code, Some(0), "{stdout}");
-    assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
-
-    let (code, stdout) = check("linkpop", &input, &pe, &good);
-    assert_eq!(code, Some(4), "{stdout}");
-    assert!(
-        stdout.contains("case 1: presentation-error: line 4"),
-        "{stdout}"
-    );
-
-    let (code, stdout) = check("linkpop", &input, &wa, &good);
-    assert_eq!(code, Some(1), "{stdout}");
-    assert!(stdout.contains("case 1: wrong-answer: line 4"), "{stdout}");
+    for (output, expected, exit, says) in [
+        (&good, &good, 0, "2 passed, 0 failed"),
+        (&pe, &good, 4, "case 1: presentation-error: line 4"),
+        (&wa, &good, 1, "case 1: wrong-answer: line 4"),
+        // A malformed expected file: checker failure, whatever the output.
+        (&good, &bad, 5, "checker-failure"),
+    ] {
+        let (code, stdout) = check("linkpop", &input, output, expected);
+        assert_eq!(code, Some(exit), "{stdout}");
+        assert!(stdout.contains(says), "{stdout}");
+    }
 
     // A wrong answer outweighs a presentation error.
     let (code, stdout) = check("linkpop", &input, &both, &good);
@@ -191,10 +182,6 @@ fn check_exit_codes_follow_the_verdicts() {
         "{stdout}"
     );
 
-    // A malformed expected file: checker failure, whatever the output.
-    let (code, stdout) = check("linkpop", &input, &good, &bad);
-    assert_eq!(code, Some(5), "{stdout}");
-    assert!(stdout.contains("checker-failure"), "{stdout}");
     let binary = dir.path().join("binary.out");
     std::fs::write(&binary, [0xff, 0xfe, b'\n']).unwrap();
     let (code, _) = check("linkpop", &input, &good, &binary);
@@ -216,7 +203,7 @@ fn run_rows(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<Seen>) {
         .args(args)
         .output()
         .unwrap();
-    let rows = gamebench::results::read_csv(std::fs::File::open(&csv).unwrap()).unwrap();
+    let rows = results(&csv);
     let rows = rows
         .iter()
         .map(|r| {
@@ -235,9 +222,7 @@ fn run_rows(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<Seen>) {
 
 #[test]
 fn run_check_writes_the_verdict_column() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("linkpop");
-    std::fs::create_dir(&corpus).unwrap();
+    let (dir, corpus) = game_folder("linkpop");
     std::fs::copy(
         root().join("corpora/linkpop/linkpop-sample.in"),
         corpus.join("s.in"),
