@@ -25,7 +25,7 @@ pub mod warnings;
 
 pub use crate::status::Status;
 pub use crate::units::{TimeUnit, human_time, human_time_f};
-pub use record::{CaseTimes, Record, median_u64, per_case_times};
+pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, speed_text, summary_table, verdict_lines};
 pub use schema::{Row, read_csv, write_csv};
 pub use summary::{EngineSummary, SlowCase, slowest, summarize};

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use super::{Row, Timing};
+use crate::stats;
 use crate::status::Status;
 
 /// What the summary keeps of one case of one engine: its status and times, without the output,
@@ -38,18 +39,6 @@ pub struct Record {
     pub user_ns: Option<u64>,
     pub sys_ns: Option<u64>,
     pub memory_kb: Option<u64>,
-}
-
-/// The median of integers, the mean of the two middle values (rounded down) for an even count;
-/// `None` for an empty list.
-pub fn median_u64(values: &mut [u64]) -> Option<u64> {
-    values.sort_unstable();
-    let n = values.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(values[n / 2]),
-        _ => Some(((u128::from(values[n / 2 - 1]) + u128::from(values[n / 2])) / 2) as u64),
-    }
 }
 
 impl Record {
@@ -91,8 +80,7 @@ impl Record {
         }
         for (record, runs) in records.iter_mut().zip(times) {
             record.runs = runs.iter().map(|(t, _)| *t).collect();
-            let mut sorted = record.runs.to_vec();
-            record.time_ns = median_u64(&mut sorted);
+            record.time_ns = stats::median_u64(&record.runs);
             // The resources of the run whose time is nearest the median.
             if let Some(median) = record.time_ns
                 && let Some((_, row)) = runs.iter().min_by_key(|(t, _)| t.abs_diff(median))
