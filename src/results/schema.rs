@@ -37,6 +37,7 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use super::Timing;
+use crate::game::CheckVerdict;
 use crate::status::Status;
 
 /// One row of the results CSV.
@@ -67,10 +68,11 @@ pub struct Row {
     pub score: Option<u64>,
     pub digest: String,
     pub message: String,
-    /// [`crate::game::CheckVerdict`] of a rejected output (`--check` or the comparison with
-    /// the baseline), empty otherwise. Absent from CSVs of older versions: read as empty.
+    /// The checker's verdict on a rejected output (`--check` or the comparison with the
+    /// baseline), `None` otherwise. Written as [`CheckVerdict::as_str`] (`wrong-answer`, ...),
+    /// `None` as an empty field. Absent from CSVs of older versions: read as `None`.
     #[serde(default)]
-    pub verdict: String,
+    pub verdict: Option<CheckVerdict>,
 }
 
 /// Writes rows as CSV with a header row.
@@ -112,7 +114,7 @@ pub(super) fn test_row(engine: &str, case: usize, status: Status, time: Option<u
         score: None,
         digest: String::new(),
         message: String::new(),
-        verdict: String::new(),
+        verdict: None,
     }
 }
 
@@ -145,9 +147,31 @@ mod tests {
                    toy,reference,f.in,1,1,,,mismatch,5,case,1,turns,,,why\n";
         let rows = read_csv(old.as_bytes()).unwrap();
         assert_eq!(rows.len(), 1);
-        assert_eq!(
-            (rows[0].status, rows[0].verdict.as_str()),
-            (Status::Mismatch, "")
-        );
+        assert_eq!((rows[0].status, rows[0].verdict), (Status::Mismatch, None));
+    }
+
+    #[test]
+    fn verdicts_are_written_by_name_and_read_back() {
+        let verdicts = [
+            (None, ""),
+            (Some(CheckVerdict::WrongAnswer), "wrong-answer"),
+            (Some(CheckVerdict::PresentationError), "presentation-error"),
+            (Some(CheckVerdict::CheckerFailure), "checker-failure"),
+        ];
+        for (verdict, name) in verdicts {
+            let rows = vec![Row {
+                verdict,
+                ..row("reference", 1, Status::Mismatch, Some(5))
+            }];
+            let mut bytes = Vec::new();
+            write_csv(&mut bytes, &rows).unwrap();
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            let line = text.lines().nth(1).unwrap();
+            assert_eq!(
+                line,
+                format!("toy,reference,f.in,1,1,,,,mismatch,5,case,,,,,1,turns,,,,{name}")
+            );
+            assert_eq!(read_csv(&bytes[..]).unwrap(), rows);
+        }
     }
 }
