@@ -34,6 +34,7 @@ use crate::generate::GameOptions;
 use crate::judge::judge_file;
 use crate::runner::EngineSpec;
 use crate::shrink::{AnyCase, Input};
+use crate::units::human_time;
 
 /// Most mutations applied to a parent to make one child.
 pub const MAX_MUTATIONS: u64 = 4;
@@ -368,14 +369,10 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     Ok(hunted)
 }
 
-/// From this many nanoseconds on, times are shown in milliseconds.
-const TEN_MS: u64 = 10_000_000;
-
-/// A metric for people: microseconds or work units.
+/// A metric for people: a time ([`human_time`]) or work units.
 pub fn shown(metric: Metric, value: u64, unit: &str) -> String {
     match metric {
-        Metric::Time if value >= TEN_MS => format!("{:.1} ms", value as f64 / 1e6),
-        Metric::Time => format!("{:.1} µs", value as f64 / 1e3),
+        Metric::Time => human_time(value),
         Metric::Work => format!("{value} {unit}"),
     }
 }

@@ -19,6 +19,11 @@ pub fn human_time_f(ns: f64) -> String {
     format!("{} {}", unit.number(ns), unit.symbol())
 }
 
+/// [`human_time`] of a [`std::time::Duration`] (elapsed times of searches and solves).
+pub fn human_duration(d: std::time::Duration) -> String {
+    human_time(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
 /// A unit of time for a column or a number: the largest in which the value is at least 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeUnit {
@@ -87,5 +92,9 @@ mod tests {
         assert_eq!(human_time(3_410), "3.41 µs");
         assert_eq!(human_time(12_040_000), "12.0 ms");
         assert_eq!(human_time(1_520_000_000), "1.52 s");
+        assert_eq!(
+            human_duration(std::time::Duration::from_millis(680)),
+            "680 ms"
+        );
     }
 }

@@ -12,6 +12,7 @@ use gamebench::generate::GameOptions;
 use gamebench::hunt::{self, Config, Limit, Metric};
 use gamebench::runner::resolve_engines;
 use gamebench::status::Exit;
+use gamebench::units::human_duration;
 
 use super::positive_seconds;
 use super::stress::{from_game_matches, game_commands};
@@ -124,11 +125,11 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let unit = args.game.work_unit();
     let show = |v| hunt::shown(o.metric, v, unit);
     println!(
-        "{}: {} evaluations ({} invalid children) in {:.1} s against {}",
+        "{}: {} evaluations ({} invalid children) in {} against {}",
         args.game.name(),
         hunted.evaluations,
         hunted.rejected,
-        hunted.time.as_secs_f64(),
+        human_duration(hunted.time),
         config.engine.name()
     );
     println!(

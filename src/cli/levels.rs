@@ -18,6 +18,7 @@ use gamebench::game::{BudgetArgs, Rules};
 use gamebench::games::vexed::Vexed;
 use gamebench::games::vexed::levels::{self, Level, LevelStatus, Settings};
 use gamebench::status::Exit;
+use gamebench::units::human_time_f;
 
 /// The per-level time limit when none is given: the issue of record for the packs asks for
 /// every level within a minute.
@@ -92,12 +93,12 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if !quiet {
             eprintln!(
-                "[{n}] {} {}: {} {} in {:.2} s",
+                "[{n}] {} {}: {} {} in {}",
                 level.pack,
                 level.name,
                 level.status.as_str(),
                 level.minimum(),
-                level.seconds
+                human_time_f(level.seconds * 1e9)
             );
         }
     })?;

@@ -17,6 +17,7 @@ use gamebench::registry;
 use gamebench::runner::resolve_engines;
 use gamebench::status::Exit;
 use gamebench::stress::{self, Config, Limit, Outcome};
+use gamebench::units::human_duration;
 
 use super::positive_seconds;
 
@@ -183,9 +184,9 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     match stress::run(&config)? {
         Outcome::NoDifference { cases_tried, time } => {
             println!(
-                "{}: no difference in {cases_tried} case(s), {:.2} s (seed {})",
+                "{}: no difference in {cases_tried} case(s), {} (seed {})",
                 args.game.name(),
-                time.as_secs_f64(),
+                human_duration(time),
                 config.seed
             );
             Ok(Exit::Ok)
