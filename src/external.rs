@@ -283,12 +283,13 @@ pub fn calibrate(shell: &Shell) -> Option<Duration> {
         Shell::Program(sh) => vec![sh.clone(), "-c".into(), String::new()],
         Shell::None => vec![find_program("true").ok()?.to_string_lossy().into_owned()],
     };
-    let mut times: Vec<Duration> = (0..CALIBRATION_RUNS)
-        .map(|_| run_argv(&argv, "", b"", Duration::from_secs(10)).map(|r| r.elapsed))
+    let times: Vec<u64> = (0..CALIBRATION_RUNS)
+        .map(|_| {
+            run_argv(&argv, "", b"", Duration::from_secs(10)).map(|r| r.elapsed.as_nanos() as u64)
+        })
         .collect::<Result<_, _>>()
         .ok()?;
-    times.sort_unstable();
-    Some(times[times.len() / 2])
+    crate::stats::median_u64(&times).map(Duration::from_nanos)
 }
 
 /// Runs `program` with `input` on stdin, waiting at most `timeout`.

@@ -35,6 +35,7 @@ use crate::game::{Budget, Game};
 use crate::judge::judge_file;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
+use crate::units::human_time;
 
 /// Most mutations applied to a parent to make one child.
 pub const MAX_MUTATIONS: u64 = 4;
@@ -369,14 +370,10 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     Ok(hunted)
 }
 
-/// From this many nanoseconds on, times are shown in milliseconds.
-const TEN_MS: u64 = 10_000_000;
-
-/// A metric for people: microseconds or work units.
+/// A metric for people: a time ([`human_time`]) or work units.
 pub fn shown(metric: Metric, value: u64, unit: &str) -> String {
     match metric {
-        Metric::Time if value >= TEN_MS => format!("{:.1} ms", value as f64 / 1e6),
-        Metric::Time => format!("{:.1} µs", value as f64 / 1e3),
+        Metric::Time => human_time(value),
         Metric::Work => format!("{value} {unit}"),
     }
 }

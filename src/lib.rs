@@ -12,7 +12,8 @@
 //!   registry.
 //! - [`corpus`]: finding case files and their expected outputs.
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
-//! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG.
+//! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG;
+//!   [`units`]: the one formatter of durations; [`stats`]: the one median and quantile.
 //! - [`external`]: external programs used as engines (`cmd:COMMAND`).
 //! - [`validate`]: strict validation of judge inputs (`validate`, `run --validate`); each
 //!   game's validator lives in its folder.
@@ -46,4 +47,5 @@ pub mod status;
 pub mod stress;
 pub mod suggest;
 pub mod sweep;
+pub mod units;
 pub mod validate;

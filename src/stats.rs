@@ -23,6 +23,13 @@ pub fn median(values: &[f64]) -> Option<f64> {
     quantile_sorted(&sorted(values), 0.5)
 }
 
+/// [`median`] of whole numbers (nanoseconds), rounded down: the mean of the two middle values,
+/// rounded down, for an even count. Exact below 2^52 (52 days of nanoseconds).
+pub fn median_u64(values: &[u64]) -> Option<u64> {
+    let floats: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+    median(&floats).map(|m| m.floor() as u64)
+}
+
 /// A sorted copy (NaNs are not expected; they sort last).
 pub fn sorted(values: &[f64]) -> Vec<f64> {
     let mut v = values.to_vec();
@@ -163,6 +170,11 @@ mod tests {
         // Even count: the mean of the two middle values, not the lower one.
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
         assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        // Whole numbers: the same median, rounded down.
+        assert_eq!(median_u64(&[]), None);
+        assert_eq!(median_u64(&[50, 10, 30, 40]), Some(35));
+        assert_eq!(median_u64(&[1, 2]), Some(1));
+        assert_eq!(median_u64(&[7]), Some(7));
         let s = sorted(&[10.0, 20.0, 30.0, 40.0, 50.0]);
         // Position (5 - 1) * 0.1 = 0.4: 10 + 0.4 * 10.
         assert_eq!(quantile_sorted(&s, 0.1), Some(14.0));

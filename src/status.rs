@@ -100,7 +100,8 @@ impl Status {
 
 /// Why an output is not accepted, as testlib's checkers say it (`Game::judge_output`).
 /// Listed from the least to the most severe: over several cases the worst one decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CheckVerdict {
     /// The output differs from every accepted answer only in white space the format fixes
     /// (see [`Rules::presentation`]): trailing spaces, line endings, blank lines at the end.

@@ -30,6 +30,7 @@ use crate::game::{Budget, Game, first_difference};
 use crate::judge::judge_case;
 use crate::runner::EngineSpec;
 use crate::shrink::{self, Input, Oracle};
+use crate::units::human_duration;
 
 /// When the search for a difference stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -740,8 +741,8 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
     };
     format!(
         "{game}: {fail}\n\
-         found after {tried} case(s) in {search:.2} s (seed {seed}, generated file {file}, case {case})\n\
-         shrunk in {steps} step(s), {candidates} candidate(s), {shrink:.2} s:\n\
+         found after {tried} case(s) in {search} (seed {seed}, generated file {file}, case {case})\n\
+         shrunk in {steps} step(s), {candidates} candidate(s), {shrink}:\n\
          \x20 before: {before}\n\
          \x20 after:  {after}\n\
          on the shrunk input: {shrunk_fail}\n\
@@ -749,13 +750,13 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
         game = game.name(),
         fail = found.original_failure.describe(engines),
         tried = found.cases_tried,
-        search = found.search_time.as_secs_f64(),
+        search = human_duration(found.search_time),
         seed = config.seed,
         file = found.file_index,
         case = found.case_index + 1,
         steps = found.shrink_steps,
         candidates = found.shrink_candidates,
-        shrink = found.shrink_time.as_secs_f64(),
+        shrink = human_duration(found.shrink_time),
         before = found.original.describe(game),
         after = found.shrunk.describe(game),
         shrunk_fail = found.shrunk_failure.describe(engines),

@@ -213,7 +213,7 @@ fn run_rows(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<Seen>) {
                 r.case,
                 r.engine.clone(),
                 r.status.as_str().to_string(),
-                r.verdict.clone(),
+                r.verdict.map_or(String::new(), |v| v.as_str().to_string()),
             )
         })
         .collect();

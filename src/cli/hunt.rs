@@ -12,6 +12,7 @@ use crate::hunt::{self, Config, Limit, Metric};
 use crate::registry;
 use crate::runner::resolve_engines;
 use crate::status::Exit;
+use crate::units::human_duration;
 
 use super::games::{Shape, from_game_matches, game_commands};
 use super::stress::STRESS_SHAPE;
@@ -131,11 +132,11 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let unit = args.game.work_unit();
     let show = |v| hunt::shown(o.metric, v, unit);
     println!(
-        "{}: {} evaluations ({} invalid children) in {:.1} s against {}",
+        "{}: {} evaluations ({} invalid children) in {} against {}",
         args.game.name(),
         hunted.evaluations,
         hunted.rejected,
-        hunted.time.as_secs_f64(),
+        human_duration(hunted.time),
         config.engine.name()
     );
     println!(

@@ -19,6 +19,7 @@ use crate::game::Rules;
 use crate::games::vexed::Vexed;
 use crate::games::vexed::levels::{self, Level, LevelStatus, Settings};
 use crate::status::Exit;
+use crate::units::human_time_f;
 
 /// The per-level time limit when none is given: the issue of record for the packs asks for
 /// every level within a minute.
@@ -93,12 +94,12 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if !quiet {
             eprintln!(
-                "[{n}] {} {}: {} {} in {:.2} s",
+                "[{n}] {} {}: {} {} in {}",
                 level.pack,
                 level.name,
                 level.status.as_str(),
                 level.minimum(),
-                level.seconds
+                human_time_f(level.seconds * 1e9)
             );
         }
     })?;

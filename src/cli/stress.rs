@@ -15,6 +15,7 @@ use crate::registry;
 use crate::runner::resolve_engines;
 use crate::status::Exit;
 use crate::stress::{self, Config, Limit, Outcome};
+use crate::units::human_duration;
 
 use super::games::{Shape, from_game_matches, game_commands};
 use super::{BudgetArgs, positive_seconds};
@@ -123,9 +124,9 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     match stress::run(&config)? {
         Outcome::NoDifference { cases_tried, time } => {
             println!(
-                "{}: no difference in {cases_tried} case(s), {:.2} s (seed {})",
+                "{}: no difference in {cases_tried} case(s), {} (seed {})",
                 args.game.name(),
-                time.as_secs_f64(),
+                human_duration(time),
                 config.seed
             );
             Ok(Exit::Ok)

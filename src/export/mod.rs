@@ -144,7 +144,7 @@ mod tests {
             score: None,
             digest: String::new(),
             message: String::new(),
-            verdict: String::new(),
+            verdict: None,
         }
     }
 

@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 use super::{ExportError, Exporter, Report};
 use crate::results::{Record, Timing, human_time, per_case_times};
+use crate::stats;
 
 /// Box plots of each engine's case times (SVG).
 pub struct BoxPlot;
@@ -156,10 +157,12 @@ fn log_log(title: &str, x_desc: &str, series: &[Series], lines: bool) -> Result<
     Ok(svg)
 }
 
-/// Quartiles of a sorted, non-empty list (nearest-rank).
+/// Min, quartiles and max of a sorted, non-empty list: [`stats::quantile_sorted`], so the bar at
+/// the median is the summary's median (the mean of the two middle values for an even count).
 fn quartiles(sorted: &[u64]) -> [f64; 5] {
-    let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize] as f64;
-    [at(0.0), at(0.25), at(0.5), at(0.75), at(1.0)]
+    let values: Vec<f64> = sorted.iter().map(|&t| t as f64).collect();
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+        .map(|q| stats::quantile_sorted(&values, q).expect("a non-empty list"))
 }
 
 /// Draws one box per (game, engine) of its per-case times (median of runs; an external
@@ -260,4 +263,22 @@ fn plot_svg(records: &[Record]) -> Result<String, String> {
         root.present().map_err(|e| err(&e))?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_plot_quartiles_are_the_summarys_quantiles() {
+        // 1, 2, 3, 4: positions 3q, interpolated: q1 at 0.75 -> 1.75, the median at 1.5 -> 2.5
+        // (the mean of 2 and 3, as the table's median), q3 at 2.25 -> 3.25.
+        assert_eq!(quartiles(&[1, 2, 3, 4]), [1.0, 1.75, 2.5, 3.25, 4.0]);
+        // An odd count: order statistics, no interpolation.
+        assert_eq!(
+            quartiles(&[10, 20, 30, 40, 50]),
+            [10.0, 20.0, 30.0, 40.0, 50.0]
+        );
+        assert_eq!(quartiles(&[7]), [7.0; 5]);
+    }
 }

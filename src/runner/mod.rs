@@ -609,10 +609,7 @@ impl Pipeline<'_> {
                     score: result.score,
                     digest: result.digest.clone(),
                     message: result.message.clone(),
-                    verdict: result
-                        .verdict
-                        .map(|v| v.as_str().to_string())
-                        .unwrap_or_default(),
+                    verdict: result.verdict,
                 });
             }
             if !result.message.is_empty() {

@@ -19,8 +19,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use gamebench::game::{Budget, Game};
 use gamebench::game::GameOptions;
+use gamebench::game::{Budget, Game};
 use gamebench::results::Row;
 use gamebench_generators::FileId;
 

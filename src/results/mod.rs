@@ -1,0 +1,33 @@
+//! The results of a run: one CSV row per case, engine and timed run, and the summary of them.
+//!
+//! How the parts relate, from the raw data to the text:
+//!
+//! - [`schema`]: the CSV ([`Row`], its column table, [`write_csv`] / [`read_csv`]). The CSV is
+//!   the raw data: everything below is derived from rows only, so a summary can be recomputed
+//!   from a CSV file.
+//! - [`timing`]: what a row's time covers ([`Timing`]) and the runner's rule for it
+//!   ([`REPEAT_BELOW_NS`], [`MIN_TIMED_NS`]), kept here beside the column they decide.
+//! - [`record`]: the compact per-case [`Record`] (runs folded into their median, no outputs),
+//!   built from rows by the runner's sink or from a CSV, and grouped per (game, engine).
+//! - [`summary`]: [`EngineSummary`] per (game, engine) from records, and the [`slowest`] cases.
+//! - [`warnings`]: hyperfine's warnings about the timings, from records.
+//! - [`render`]: the summary as text for the terminal (table, details, verdicts).
+//!
+//! Times are printed by [`crate::units`] (re-exported here for the callers that import them
+//! from `results`); medians and quantiles come from [`crate::stats`].
+
+pub mod record;
+pub mod render;
+pub mod schema;
+pub mod summary;
+pub mod timing;
+pub mod warnings;
+
+pub use crate::status::Status;
+pub use crate::units::{TimeUnit, human_time, human_time_f};
+pub use record::{CaseTimes, Record, per_case_times};
+pub use render::{aligned, detail_lines, speed_text, summary_table, verdict_lines};
+pub use schema::{Row, read_csv, write_csv};
+pub use summary::{EngineSummary, SlowCase, slowest, summarize};
+pub use timing::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
+pub use warnings::{FIRST_RUN_FACTOR, MIN_RUNS_FOR_OUTLIERS, ROUGH_NS, SPREAD_WARNING, warnings};

@@ -1,0 +1,224 @@
+//! The compact per-case [`Record`]: what the summary keeps of one case of one engine (its
+//! status and the times of its runs, folded into their median), and the grouping of records
+//! per (game, engine) that the summary, the warnings and the plots share.
+//!
+//! Invariants: one record per (game, engine, file, case), whatever the number of runs; its
+//! status is the worst over its runs; a `file`-timed case's time is its whole file's, and
+//! [`Groups::times`] is the one place that shares it out over the file's cases.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use super::{Row, Timing};
+use crate::stats;
+use crate::status::Status;
+
+/// What the summary keeps of one case of one engine: its status and times, without the output,
+/// digest or message, so that a run's memory does not grow with its outputs. Names are shared
+/// (`Arc<str>`): one allocation per file and per engine, not per case.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub game: Arc<str>,
+    pub engine: Arc<str>,
+    pub file: Arc<str>,
+    /// 1-based case index.
+    pub case: usize,
+    pub label: Box<str>,
+    /// The case's size as a number (see the `cells` column).
+    pub cells: Option<u64>,
+    /// The worst status over the case's runs.
+    pub status: Status,
+    /// The median of the timed runs (none for a case that could not be timed).
+    pub time_ns: Option<u64>,
+    /// Every timed run, in order.
+    pub runs: Box<[u64]>,
+    pub timing: Timing,
+    /// Calls per timed batch (1 unless `timing` is `case-repeated`).
+    pub repeats: u32,
+    /// External programs: CPU times and peak memory of the median run (the whole file's).
+    pub user_ns: Option<u64>,
+    pub sys_ns: Option<u64>,
+    pub memory_kb: Option<u64>,
+}
+
+impl Record {
+    /// The records of CSV rows: one per (game, engine, file, case), runs folded into the median.
+    pub fn from_rows(rows: &[Row]) -> Vec<Record> {
+        fn name<'r>(names: &mut HashMap<&'r str, Arc<str>>, s: &'r str) -> Arc<str> {
+            names.entry(s).or_insert_with(|| s.into()).clone()
+        }
+        let mut index: HashMap<(&str, &str, &str, usize), usize> = HashMap::new();
+        let mut records: Vec<Record> = Vec::new();
+        let mut times: Vec<Vec<(u64, &Row)>> = Vec::new();
+        let mut names: HashMap<&str, Arc<str>> = HashMap::new();
+        for row in rows {
+            let key = (&*row.game, &*row.engine, &*row.file, row.case);
+            let i = *index.entry(key).or_insert_with(|| {
+                records.push(Record {
+                    game: name(&mut names, &row.game),
+                    engine: name(&mut names, &row.engine),
+                    file: name(&mut names, &row.file),
+                    case: row.case,
+                    label: row.label.as_str().into(),
+                    cells: row.cells,
+                    status: row.status,
+                    time_ns: None,
+                    runs: Box::new([]),
+                    timing: row.timing,
+                    repeats: row.repeats.unwrap_or(1),
+                    user_ns: None,
+                    sys_ns: None,
+                    memory_kb: None,
+                });
+                times.push(Vec::new());
+                records.len() - 1
+            });
+            records[i].status = records[i].status.worst(row.status);
+            if let Some(t) = row.time_ns {
+                times[i].push((t, row));
+            }
+        }
+        for (record, runs) in records.iter_mut().zip(times) {
+            record.runs = runs.iter().map(|(t, _)| *t).collect();
+            record.time_ns = stats::median_u64(&record.runs);
+            // The resources of the run whose time is nearest the median.
+            if let Some(median) = record.time_ns
+                && let Some((_, row)) = runs.iter().min_by_key(|(t, _)| t.abs_diff(median))
+            {
+                record.user_ns = row.user_ns;
+                record.sys_ns = row.sys_ns;
+                record.memory_kb = row.memory_kb;
+            }
+        }
+        records
+    }
+}
+
+/// Records grouped per (game, engine) in first-appearance order, each group's cases sorted by
+/// (file, case).
+pub(super) struct Groups<'a> {
+    pub(super) keys: Vec<(&'a str, &'a str)>,
+    pub(super) cases: Vec<BTreeMap<(&'a str, usize), &'a Record>>,
+}
+
+impl<'a> Groups<'a> {
+    pub(super) fn new(records: &'a [Record]) -> Self {
+        let mut index: HashMap<(&str, &str), usize> = HashMap::new();
+        let mut groups = Groups {
+            keys: Vec::new(),
+            cases: Vec::new(),
+        };
+        for record in records {
+            let g = *index
+                .entry((&record.game, &record.engine))
+                .or_insert_with(|| {
+                    groups.keys.push((&record.game, &record.engine));
+                    groups.cases.push(BTreeMap::new());
+                    groups.keys.len() - 1
+                });
+            groups.cases[g].insert((&record.file, record.case), record);
+        }
+        groups
+    }
+
+    pub(super) fn find(&self, game: &str, engine: &str) -> Option<usize> {
+        self.keys.iter().position(|&k| k == (game, engine))
+    }
+
+    /// How many `file`-timed cases each file of group `g` has.
+    pub(super) fn file_cases(&self, g: usize) -> BTreeMap<&'a str, u64> {
+        let mut per_file: BTreeMap<&str, u64> = BTreeMap::new();
+        for ((file, _), case) in &self.cases[g] {
+            if case.timing == Timing::File {
+                *per_file.entry(file).or_default() += 1;
+            }
+        }
+        per_file
+    }
+
+    /// Per-case time of group `g`. A `file`-timed case (an external program, timed per file)
+    /// gets its file's time spread evenly over the file's cases, so totals and speed-ups stay
+    /// per-file exact.
+    pub(super) fn times(&self, g: usize) -> BTreeMap<(&'a str, usize), u64> {
+        let per_file = self.file_cases(g);
+        self.cases[g]
+            .iter()
+            .filter_map(|(&(file, n), c)| Some(((file, n), share(c, c.time_ns?, &per_file))))
+            .collect()
+    }
+}
+
+/// A case's share of a time: all of it, or for a `file`-timed case its file's time / cases.
+pub(super) fn share(record: &Record, t: u64, file_cases: &BTreeMap<&str, u64>) -> u64 {
+    match record.timing {
+        Timing::File => t / file_cases.get(&*record.file).copied().unwrap_or(1).max(1),
+        _ => t,
+    }
+}
+
+/// One engine's per-case times for a plot: game, engine, what the times cover, and per case
+/// its size (`cells`) and time.
+pub type CaseTimes = (String, String, Timing, Vec<(Option<u64>, u64)>);
+
+/// Per-case times of every (game, engine), as summarised: the median of runs, an external
+/// program's file time spread evenly over its cases. For plots.
+pub fn per_case_times(records: &[Record]) -> Vec<CaseTimes> {
+    let groups = Groups::new(records);
+    (0..groups.keys.len())
+        .map(|g| {
+            let (game, engine) = groups.keys[g];
+            let times = groups.times(g);
+            let timing = group_timing(&groups.cases[g]);
+            let points = times
+                .iter()
+                .map(|(key, &t)| (groups.cases[g][key].cells, t))
+                .collect();
+            (game.to_string(), engine.to_string(), timing, points)
+        })
+        .collect()
+}
+
+/// `file` if any case of the group was timed with its file, else `case-repeated` if every case
+/// was, else `case`.
+pub(super) fn group_timing(cases: &BTreeMap<(&str, usize), &Record>) -> Timing {
+    if cases.values().any(|c| c.timing == Timing::File) {
+        Timing::File
+    } else if !cases.is_empty() && cases.values().all(|c| c.timing == Timing::CaseRepeated) {
+        Timing::CaseRepeated
+    } else {
+        Timing::Case
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::schema::test_row as row;
+    use crate::results::summarize;
+
+    #[test]
+    fn median_of_runs_is_the_case_time_and_runs_are_kept() {
+        let mut rows = vec![
+            row("reference", 1, Status::Ok, Some(50)),
+            row("reference", 1, Status::Ok, Some(10)),
+        ];
+        rows[1].run = 2;
+        rows.push(Row {
+            run: 3,
+            time_ns: Some(30),
+            ..rows[0].clone()
+        });
+        let records = Record::from_rows(&rows);
+        assert_eq!(&*records[0].runs, &[50, 10, 30]);
+        let s = summarize(&records, "reference");
+        assert_eq!((s[0].cases, s[0].total_ns, s[0].runs), (1, 30, 3));
+        assert_eq!(s[0].run_mean_ns, Some(30.0));
+        // An even count of runs: the mean of the middle two.
+        rows.push(Row {
+            run: 4,
+            time_ns: Some(40),
+            ..rows[0].clone()
+        });
+        assert_eq!(Record::from_rows(&rows)[0].time_ns, Some(35));
+    }
+}

@@ -1,0 +1,140 @@
+//! Hyperfine's warnings about a run's timings, per engine: outlier runs, runs spread widely, a
+//! first run much slower than the others (cold caches), and cases timed alone too briefly to
+//! be timed well.
+//!
+//! Invariants: a warning is advice, never an error (it changes no status and no exit code); a
+//! file-timed engine's cases share their file's runs, so they are counted once per file.
+
+use super::record::Groups;
+use super::{Record, Timing};
+use crate::stats;
+use crate::units::{human_time, human_time_f};
+
+/// A case timed alone in less than this gets a warning: the cost of reading the clock (tens
+/// of nanoseconds) is then a visible part of its time.
+pub const ROUGH_NS: u64 = 1_000;
+/// Fewest runs of a case for its outliers to mean something: with three, the median absolute
+/// deviation is that of two values and flags ordinary noise.
+pub const MIN_RUNS_FOR_OUTLIERS: usize = 5;
+/// A run's spread worth a warning: a case whose slowest run is this many times its fastest.
+pub const SPREAD_WARNING: f64 = 10.0;
+/// The first run is "much slower" when its total is this many times the median of the others.
+pub const FIRST_RUN_FACTOR: f64 = 2.0;
+
+/// Hyperfine's warnings, per engine: outlier runs, runs spread widely, a first run much slower
+/// than the others (cold caches), and cases timed alone below [`ROUGH_NS`].
+pub fn warnings(records: &[Record]) -> Vec<String> {
+    let groups = Groups::new(records);
+    let mut out = Vec::new();
+    for g in 0..groups.keys.len() {
+        let (game, engine) = groups.keys[g];
+        let who = format!("{game}/{engine}");
+        let cases = &groups.cases[g];
+        // A file-timed engine's cases share their file's runs: count each file once.
+        let mut seen_files: Vec<&str> = Vec::new();
+        let (mut units, mut with_outliers, mut spread, mut widest) = (0, 0, 0, (0u64, 0u64));
+        for ((file, _), c) in cases {
+            if c.timing == Timing::File {
+                if seen_files.last() == Some(file) {
+                    continue;
+                }
+                seen_files.push(file);
+            }
+            if c.runs.len() < 2 {
+                continue;
+            }
+            units += 1;
+            let runs: Vec<f64> = c.runs.iter().map(|&t| t as f64).collect();
+            if runs.len() >= MIN_RUNS_FOR_OUTLIERS && stats::outliers(&runs) > 0 {
+                with_outliers += 1;
+            }
+            let (lo, hi) = (
+                *c.runs.iter().min().expect("runs"),
+                *c.runs.iter().max().expect("runs"),
+            );
+            if hi as f64 > SPREAD_WARNING * lo.max(1) as f64 {
+                spread += 1;
+                if hi - lo > widest.1 - widest.0 {
+                    widest = (lo, hi);
+                }
+            }
+        }
+        let unit = if seen_files.is_empty() {
+            "cases"
+        } else {
+            "files"
+        };
+        if with_outliers > 0 {
+            out.push(format!(
+                "warning: {who}: {with_outliers} of {units} {unit} have statistical outliers among their runs (modified Z-score > {}): another program or a cold cache may have disturbed them; use --warmup, more --runs or a quieter machine",
+                stats::OUTLIER_Z
+            ));
+        }
+        if spread > 0 {
+            out.push(format!(
+                "warning: {who}: the runs of {spread} of {units} {unit} differ more than {SPREAD_WARNING}-fold (widest: {} to {}): its times are not reproducible",
+                human_time(widest.0),
+                human_time(widest.1)
+            ));
+        }
+        let runs = cases.values().map(|c| c.runs.len()).min().unwrap_or(0);
+        if runs >= 3 {
+            let totals: Vec<f64> = (0..runs)
+                .map(|r| cases.values().map(|c| c.runs[r]).sum::<u64>() as f64)
+                .collect();
+            let rest = stats::median(&totals[1..]).expect("runs >= 3");
+            if totals[0] > FIRST_RUN_FACTOR * rest {
+                out.push(format!(
+                    "warning: {who}: the first run was much slower than the others ({} against a median of {}): caches were probably cold; use --warmup",
+                    human_time_f(totals[0]),
+                    human_time_f(rest)
+                ));
+            }
+        }
+        let short = cases
+            .values()
+            .filter(|c| c.timing == Timing::Case && c.time_ns.is_some_and(|t| t < ROUGH_NS))
+            .count();
+        if short > 0 {
+            out.push(format!(
+                "warning: {who}: {short} cases were timed alone in under {}, near the clock's resolution and the cost of reading it: their times are rough (drop --no-repeat to time them by repetition)",
+                human_time(ROUGH_NS)
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Status;
+    use crate::results::schema::test_row as row;
+
+    #[test]
+    fn warnings_for_noisy_runs_and_a_cold_first_run() {
+        let mut rows = Vec::new();
+        // Case 1: runs 10, 10, 10, 10, 1000 µs (an outlier, a 100-fold spread); case 2: a
+        // first run 50 times the others.
+        for (r, t) in [10, 10, 10, 10, 1000].into_iter().enumerate() {
+            let mut x = row("e", 1, Status::Ok, Some(t * 1000));
+            x.run = r as u32 + 1;
+            rows.push(x);
+        }
+        for (r, t) in [5000, 100, 100, 100, 100].into_iter().enumerate() {
+            let mut x = row("e", 2, Status::Ok, Some(t * 1000));
+            x.run = r as u32 + 1;
+            rows.push(x);
+        }
+        let w = warnings(&Record::from_rows(&rows)).join("\n");
+        assert!(w.contains("2 of 2 cases have statistical outliers"), "{w}");
+        assert!(w.contains("differ more than 10-fold"), "{w}");
+        assert!(w.contains("first run was much slower"), "{w}");
+        assert!(warnings(&Record::from_rows(&[row("e", 1, Status::Ok, Some(20_000))])).is_empty());
+        let rough = warnings(&Record::from_rows(&[row("e", 1, Status::Ok, Some(200))]));
+        assert!(
+            rough[0].contains("1 cases were timed alone in under 1.00 µs"),
+            "{rough:?}"
+        );
+    }
+}
