@@ -118,7 +118,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     let table = runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines, &shell)?;
     let startup = calibrate(&table);
     let (outcome, records) = match &plan {
-        Some(plan) => plan.run(&files, &config)?,
+        Some(plan) => plan.run(&files, &config, &table)?,
         None => {
             let mut csv = args.csv.as_deref().map(CsvSink::create).transpose()?;
             let several = table.several_names();
