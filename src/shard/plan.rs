@@ -147,30 +147,8 @@ impl Plan {
             return Ok((outcome, records.records));
         }
         if let (Some(shard), Some(path)) = (self.shard, &self.manifest) {
-            let (shard_cases, shard_hash, failures) = hasher.finish();
-            let (tool, version, _) = meta::build_info();
-            let manifest = Manifest {
-                tool,
-                version,
-                rule: RULE.to_string(),
-                shard: shard.index,
-                shards: shard.count,
-                cases: list.len,
-                list_hash: list.hash.clone(),
-                shard_cases,
-                shard_hash,
-                failures,
-                engines: config.engines.clone(),
-                runs: config.runs,
-                check: config.check,
-                validate: config.validate,
-                resumed: carried.cases,
-                host: host_name(),
-                threads,
-                start: rfc3339(start),
-                end: rfc3339(SystemTime::now()),
-            };
-            manifest.write(path)?;
+            let counts = hasher.finish();
+            manifest_of(shard, &list, config, counts, carried.cases, threads, start).write(path)?;
         }
         if let Some(journal) = journal {
             journal.remove()?;
@@ -283,5 +261,41 @@ impl Plan {
                 source,
             }),
         }
+    }
+}
+
+/// The manifest of `shard` of `list`, run with `config` on `threads` threads from `start` until
+/// now: `counts` are the (cases, hash, failures) of the rows written, `resumed` the cases taken
+/// from an earlier attempt.
+fn manifest_of(
+    shard: Shard,
+    list: &CaseList,
+    config: &Config,
+    (shard_cases, shard_hash, failures): (usize, String, usize),
+    resumed: usize,
+    threads: usize,
+    start: SystemTime,
+) -> Manifest {
+    let (tool, version, _) = meta::build_info();
+    Manifest {
+        tool,
+        version,
+        rule: RULE.to_string(),
+        shard: shard.index,
+        shards: shard.count,
+        cases: list.len,
+        list_hash: list.hash.clone(),
+        shard_cases,
+        shard_hash,
+        failures,
+        engines: config.engines.clone(),
+        runs: config.runs,
+        check: config.check,
+        validate: config.validate,
+        resumed,
+        host: host_name(),
+        threads,
+        start: rfc3339(start),
+        end: rfc3339(SystemTime::now()),
     }
 }
