@@ -14,7 +14,7 @@
 //! all share the folder as prefix).
 //!
 //! The steps of [`merge`], each its own function: find the shards' files by name
-//! ([`ShardFile`]: manifest, results CSV, journal), choose the partition N, read each shard K of
+//! (`ShardFile`: manifest, results CSV, journal), choose the partition N, read each shard K of
 //! N (its manifest, then its rows, checked against the manifest), check that the manifests
 //! agree, check that every case is in exactly one shard, and join the rows. Every step notes
 //! its problems and the merge goes on, so one failed merge names all of them, in that order.

@@ -2,7 +2,7 @@
 //! possible after a crash or a scheduler's requeue, and the [`Attempt`] heading it.
 //!
 //! [`super::plan`] creates the journal before the run, appends each finished case's rows to it
-//! through [`super::pipeline`]'s sink, reads it back on `--resume`, and removes it once the
+//! through `pipeline`'s sink, reads it back on `--resume`, and removes it once the
 //! final CSV (and a shard's [`Manifest`]) is written; [`crate::merge`] treats a journal beside a
 //! finished CSV as a sign of another attempt still running.
 //!

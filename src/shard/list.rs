@@ -4,7 +4,7 @@
 //! The list is the corpus order of [`crate::corpus::discover`] (files sorted bytewise by
 //! relative path, then cases in file order); case number `p` of it belongs to shard `p mod N`
 //! ([`Shard::owns`](super::Shard::owns)). [`super::manifest`] records its length and hash,
-//! [`super::journal`]'s [`Attempt`](super::Attempt) its hash, and [`super::pipeline`]'s filter
+//! [`super::journal`]'s [`Attempt`](super::Attempt) its hash, and `pipeline`'s filter
 //! asks it for positions.
 //!
 //! Invariants: a file that cannot be read, or holds no case, counts as one case (as in the

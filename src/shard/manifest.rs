@@ -9,7 +9,7 @@
 //!
 //! Invariants: the hash is over the rows as written in the CSV (`file` column and case, in
 //! order of first appearance), so it is computed the same way while writing (the streaming
-//! [`RowsHasher`]) and when reading back ([`rows_hash`]); fields added later default when
+//! `RowsHasher`) and when reading back ([`rows_hash`]); fields added later default when
 //! absent (`validate`), so manifests of older versions still merge. The manifest's bytes are
 //! pretty-printed JSON with a final newline.
 

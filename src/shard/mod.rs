@@ -47,7 +47,7 @@
 //!
 //! - [`args`]: the `--shard`, `--shard-count`, `--resume` flags ([`ShardArgs`]), shared by `run`
 //!   and `gen`.
-//! - [`env`]: what a scheduler's environment says: the shard of a Slurm array task or a
+//! - [`env`](mod@env): what a scheduler's environment says: the shard of a Slurm array task or a
 //!   Kubernetes Indexed Job pod ([`Shard::from_env`]), and the task's threads
 //!   ([`scheduler_threads`]).
 //! - [`list`]: the case list every shard computes the same way ([`CaseList`]).
@@ -57,7 +57,7 @@
 //!   [`Attempt`] it belongs to.
 //! - [`plan`]: a journaled run from start to finish ([`Plan::run`]): what it resumes, the run,
 //!   the final CSV and the manifest.
-//! - [`pipeline`]: the plan's pieces plugged into the runner: the case filter and the sink.
+//! - `pipeline`: the plan's pieces plugged into the runner: the case filter and the sink.
 //!
 //! The machine's name and the UTC timestamps a manifest records come from [`crate::meta`].
 

@@ -3,7 +3,7 @@
 //!
 //! [`Plan::run`] lists the cases ([`super::list`]), takes back what an earlier attempt finished
 //! when resuming (the final CSV, checked against its [`Manifest`] if there is one, then the
-//! [`Journal`]), runs the rest through the runner with [`super::pipeline`]'s filter and sink,
+//! [`Journal`]), runs the rest through the runner with `pipeline`'s filter and sink,
 //! and then commits the CSV, writes the manifest ([`super::manifest`]) and deletes the journal,
 //! in that order.
 //!
