@@ -12,8 +12,14 @@
 //! case's rows (engines, runs) in the order the shard wrote them. For a run over one corpus
 //! folder this is exactly the order of an unsharded run (files sorted by relative path, which
 //! all share the folder as prefix).
+//!
+//! The steps of [`merge`], each its own function: find the shards' files by name
+//! (`ShardFile`: manifest, results CSV, journal), choose the partition N, read each shard K of
+//! N (its manifest, then its rows, checked against the manifest), check that the manifests
+//! agree, check that every case is in exactly one shard, and join the rows. Every step notes
+//! its problems and the merge goes on, so one failed merge names all of them, in that order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::results::Row;
@@ -44,6 +50,31 @@ pub struct Merged {
     pub manifests: Vec<Manifest>,
 }
 
+/// The kinds of file a shard leaves in its folder, told apart by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ShardFile {
+    /// `shard-K-of-N.json`, written last: the shard finished.
+    Manifest,
+    /// `results.shard-K-of-N.csv`: the shard's rows.
+    Results,
+    /// `results.shard-K-of-N.csv.partial`: the journal of an attempt that did not finish.
+    Journal,
+}
+
+impl ShardFile {
+    const ALL: [ShardFile; 3] = [ShardFile::Manifest, ShardFile::Results, ShardFile::Journal];
+
+    /// The shard whose file of this kind is called `name`, if it is one.
+    fn shard_of(self, name: &str) -> Option<Shard> {
+        let (prefix, suffix) = match self {
+            ShardFile::Manifest => ("shard-", ".json"),
+            ShardFile::Results => ("results.shard-", ".csv"),
+            ShardFile::Journal => ("results.shard-", ".csv.partial"),
+        };
+        shard_of_name(name, prefix, suffix)
+    }
+}
+
 /// What a shard folder holds for one (K, N), by file name.
 #[derive(Debug, Default)]
 struct Found {
@@ -51,6 +82,25 @@ struct Found {
     csv: bool,
     journal: bool,
 }
+
+impl Found {
+    /// Notes a file of kind `kind`.
+    fn add(&mut self, kind: ShardFile) {
+        match kind {
+            ShardFile::Manifest => self.manifest = true,
+            ShardFile::Results => self.csv = true,
+            ShardFile::Journal => self.journal = true,
+        }
+    }
+
+    /// Whether the shard got as far as its CSV (a journal alone does not count).
+    fn counts(&self) -> bool {
+        self.manifest || self.csv
+    }
+}
+
+/// The shards found, by (N, K).
+type FoundShards = BTreeMap<(usize, usize), Found>;
 
 /// Parses `<prefix>K-of-N<suffix>`.
 fn shard_of_name(name: &str, prefix: &str, suffix: &str) -> Option<Shard> {
@@ -63,165 +113,216 @@ fn shard_of_name(name: &str, prefix: &str, suffix: &str) -> Option<Shard> {
     Shard::parse(&format!("{k}/{n}")).ok()
 }
 
-/// Merges the shards in `dir` (see the module doc for what is checked).
-pub fn merge(dir: &Path) -> Result<Merged, MergeError> {
-    let io = |path: &Path, source| MergeError::Io {
+fn io_error(path: &Path, source: std::io::Error) -> MergeError {
+    MergeError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let mut found: BTreeMap<(usize, usize), Found> = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
-        let entry = entry.map_err(|e| io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let kinds = [
-            (shard_of_name(&name, "shard-", ".json"), 0),
-            (shard_of_name(&name, "results.shard-", ".csv"), 1),
-            (shard_of_name(&name, "results.shard-", ".csv.partial"), 2),
-        ];
-        for (shard, kind) in kinds {
-            if let Some(s) = shard {
-                let f = found.entry((s.count, s.index)).or_default();
-                match kind {
-                    0 => f.manifest = true,
-                    1 => f.csv = true,
-                    _ => f.journal = true,
-                }
-            }
-        }
     }
+}
+
+/// Merges the shards in `dir` (see the module doc for what is checked): finds the shards'
+/// files, chooses the partition, reads each shard, checks that they agree and hold every case
+/// once, and joins their rows.
+pub fn merge(dir: &Path) -> Result<Merged, MergeError> {
+    let mut found = find_shards(dir)?;
     if found.is_empty() {
         return Err(MergeError::Empty {
             dir: dir.to_path_buf(),
         });
     }
-
     let mut problems = Vec::new();
-    // The partition: the N with the most manifests (ties: the largest); others are named.
+    let n = choose_partition(&found, &mut problems);
+    let mut manifests: Vec<Manifest> = Vec::new();
+    let mut rows_of: Vec<Vec<Row>> = Vec::new();
+    for k in 0..n {
+        let shard = Shard { index: k, count: n };
+        let f = found.remove(&(n, k)).unwrap_or_default();
+        if let Some((manifest, rows)) = read_shard(dir, shard, &f, &mut problems) {
+            manifests.push(manifest);
+            rows_of.push(rows);
+        }
+    }
+    check_agreement(&manifests, n, &mut problems);
+    check_cases(&manifests, &rows_of, n, &mut problems);
+    if !problems.is_empty() {
+        return Err(MergeError::Problems {
+            dir: dir.to_path_buf(),
+            problems,
+        });
+    }
+    Ok(Merged {
+        rows: join_rows(rows_of),
+        manifests,
+    })
+}
+
+/// The shard files in `dir`, by (N, K); other files are ignored.
+fn find_shards(dir: &Path) -> Result<FoundShards, MergeError> {
+    let mut found = FoundShards::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| io_error(dir, e))? {
+        let entry = entry.map_err(|e| io_error(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        for kind in ShardFile::ALL {
+            if let Some(s) = kind.shard_of(&name) {
+                found.entry((s.count, s.index)).or_default().add(kind);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The partition to merge: the N with the most shards that got as far as their CSV (ties: the
+/// largest). A shard of another N is a problem.
+fn choose_partition(found: &FoundShards, problems: &mut Vec<String>) -> usize {
     let mut per_n: BTreeMap<usize, usize> = BTreeMap::new();
-    for (&(n, _), f) in &found {
-        *per_n.entry(n).or_default() += usize::from(f.manifest || f.csv);
+    for (&(n, _), f) in found {
+        *per_n.entry(n).or_default() += usize::from(f.counts());
     }
     let n = per_n
         .iter()
         .max_by_key(|&(&n, &count)| (count, n))
         .map(|(&n, _)| n)
         .expect("something was found");
-    for (&(other, k), f) in &found {
-        if other != n && (f.manifest || f.csv) {
+    for (&(other, k), f) in found {
+        if other != n && f.counts() {
             problems.push(format!(
                 "shard {k}/{other} belongs to a partition into {other} shards, not {n}"
             ));
         }
     }
+    n
+}
 
-    let mut manifests: Vec<Manifest> = Vec::new();
-    let mut rows_of: Vec<Vec<Row>> = Vec::new();
-    for k in 0..n {
-        let shard = Shard { index: k, count: n };
-        let f = found.remove(&(n, k)).unwrap_or_default();
-        if !f.manifest {
-            let why = if f.csv {
-                "its CSV is there but not its manifest: it did not finish"
-            } else if f.journal {
-                "only its journal is there: it was interrupted; rerun it with --resume"
-            } else {
-                "nothing of it is there"
-            };
-            problems.push(format!(
-                "shard {shard} is missing (no {}): {why}",
-                shard.manifest_name()
-            ));
-            continue;
-        }
-        let path = dir.join(shard.manifest_name());
-        let manifest: Manifest = match std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-        {
-            Ok(m) => m,
-            Err(why) => {
-                problems.push(format!("shard {shard}: {}: {why}", path.display()));
-                continue;
-            }
-        };
-        if (manifest.shard, manifest.shards) != (k, n) {
-            problems.push(format!(
-                "shard {shard}: {} describes shard {}/{}",
-                path.display(),
-                manifest.shard,
-                manifest.shards
-            ));
-            continue;
-        }
-        let csv_path = dir.join(shard.csv_name());
-        let rows = match std::fs::File::open(&csv_path)
-            .map_err(|e| e.to_string())
-            .and_then(|f| {
-                crate::results::read_csv(std::io::BufReader::new(f)).map_err(|e| e.to_string())
-            }) {
-            Ok(rows) => rows,
-            Err(why) => {
-                problems.push(format!("shard {shard}: {}: {why}", csv_path.display()));
-                continue;
-            }
-        };
-        let (cases, hash) = rows_hash(&rows);
-        if (cases, hash.as_str()) != (manifest.shard_cases, manifest.shard_hash.as_str()) {
-            problems.push(format!(
-                "shard {shard}: {} holds {cases} cases (hash {hash}) but its manifest says {} (hash {})",
-                csv_path.display(),
-                manifest.shard_cases,
-                manifest.shard_hash
-            ));
-            continue;
-        }
-        if Journal::path_for(&csv_path).exists() {
-            problems.push(format!(
-                "shard {shard}: a journal {} is beside its finished CSV: another attempt of this shard may be running",
-                Journal::path_for(&csv_path).display()
-            ));
-        }
-        manifests.push(manifest);
-        rows_of.push(rows);
+/// The manifest and rows of `shard`, whose files in `dir` are `f`; `None`, with the problem
+/// noted, when it is missing or inconsistent. A journal beside a finished shard is a problem
+/// too, but the shard is still read.
+fn read_shard(
+    dir: &Path,
+    shard: Shard,
+    f: &Found,
+    problems: &mut Vec<String>,
+) -> Option<(Manifest, Vec<Row>)> {
+    if !f.manifest {
+        problems.push(missing(shard, f));
+        return None;
     }
+    let read = read_manifest(dir, shard)
+        .and_then(|manifest| read_rows(dir, shard, &manifest).map(|rows| (manifest, rows)));
+    let (manifest, rows) = match read {
+        Ok(read) => read,
+        Err(problem) => {
+            problems.push(problem);
+            return None;
+        }
+    };
+    let journal = Journal::path_for(&dir.join(shard.csv_name()));
+    if journal.exists() {
+        problems.push(format!(
+            "shard {shard}: a journal {} is beside its finished CSV: another attempt of this shard may be running",
+            journal.display()
+        ));
+    }
+    Some((manifest, rows))
+}
 
-    // Every manifest must describe the same partition of the same list, run the same way.
-    if let Some(first) = manifests.first() {
-        for m in &manifests[1..] {
-            let fields = [
-                ("rule", first.rule.clone(), m.rule.clone()),
-                ("case count", first.cases.to_string(), m.cases.to_string()),
-                ("list hash", first.list_hash.clone(), m.list_hash.clone()),
-                ("version", first.version.clone(), m.version.clone()),
-                (
-                    "engines",
-                    format!("{:?}", first.engines),
-                    format!("{:?}", m.engines),
-                ),
-                ("runs", first.runs.to_string(), m.runs.to_string()),
-                ("check", first.check.to_string(), m.check.to_string()),
-                (
-                    "validate",
-                    first.validate.to_string(),
-                    m.validate.to_string(),
-                ),
-            ];
-            for (what, a, b) in fields {
-                if a != b {
-                    problems.push(format!(
-                        "shard {}/{n}: {what} {b} differs from shard {}/{n}'s {a}",
-                        m.shard, first.shard
-                    ));
-                }
+/// Why `shard`, whose files are `f` but no manifest, is missing.
+fn missing(shard: Shard, f: &Found) -> String {
+    let why = if f.csv {
+        "its CSV is there but not its manifest: it did not finish"
+    } else if f.journal {
+        "only its journal is there: it was interrupted; rerun it with --resume"
+    } else {
+        "nothing of it is there"
+    };
+    format!(
+        "shard {shard} is missing (no {}): {why}",
+        shard.manifest_name()
+    )
+}
+
+/// The manifest of `shard` in `dir`, which must describe that shard.
+fn read_manifest(dir: &Path, shard: Shard) -> Result<Manifest, String> {
+    let path = dir.join(shard.manifest_name());
+    let manifest: Manifest = std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        .map_err(|why| format!("shard {shard}: {}: {why}", path.display()))?;
+    if (manifest.shard, manifest.shards) != (shard.index, shard.count) {
+        return Err(format!(
+            "shard {shard}: {} describes shard {}/{}",
+            path.display(),
+            manifest.shard,
+            manifest.shards
+        ));
+    }
+    Ok(manifest)
+}
+
+/// The rows of `shard`'s CSV in `dir`, which must hold exactly the cases its `manifest`
+/// counted and hashed.
+fn read_rows(dir: &Path, shard: Shard, manifest: &Manifest) -> Result<Vec<Row>, String> {
+    let csv_path = dir.join(shard.csv_name());
+    let rows = std::fs::File::open(&csv_path)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            crate::results::read_csv(std::io::BufReader::new(f)).map_err(|e| e.to_string())
+        })
+        .map_err(|why| format!("shard {shard}: {}: {why}", csv_path.display()))?;
+    let (cases, hash) = rows_hash(&rows);
+    if (cases, hash.as_str()) != (manifest.shard_cases, manifest.shard_hash.as_str()) {
+        return Err(format!(
+            "shard {shard}: {} holds {cases} cases (hash {hash}) but its manifest says {} (hash {})",
+            csv_path.display(),
+            manifest.shard_cases,
+            manifest.shard_hash
+        ));
+    }
+    Ok(rows)
+}
+
+/// Checks that every manifest describes the same partition of the same list, run the same
+/// way, as the first; each difference is a problem.
+fn check_agreement(manifests: &[Manifest], n: usize, problems: &mut Vec<String>) {
+    let Some(first) = manifests.first() else {
+        return;
+    };
+    for m in &manifests[1..] {
+        let fields = [
+            ("rule", first.rule.clone(), m.rule.clone()),
+            ("case count", first.cases.to_string(), m.cases.to_string()),
+            ("list hash", first.list_hash.clone(), m.list_hash.clone()),
+            ("version", first.version.clone(), m.version.clone()),
+            (
+                "engines",
+                format!("{:?}", first.engines),
+                format!("{:?}", m.engines),
+            ),
+            ("runs", first.runs.to_string(), m.runs.to_string()),
+            ("check", first.check.to_string(), m.check.to_string()),
+            (
+                "validate",
+                first.validate.to_string(),
+                m.validate.to_string(),
+            ),
+        ];
+        for (what, a, b) in fields {
+            if a != b {
+                problems.push(format!(
+                    "shard {}/{n}: {what} {b} differs from shard {}/{n}'s {a}",
+                    m.shard, first.shard
+                ));
             }
         }
     }
+}
 
-    // No case in two shards, and all of them there.
+/// Checks that no case is in two shards (naming the first [`NAMED_DUPLICATES`]) and, when
+/// every shard is there without duplicates, that together they hold the whole list.
+fn check_cases(manifests: &[Manifest], rows_of: &[Vec<Row>], n: usize, problems: &mut Vec<String>) {
     let mut owner: HashMap<(&str, usize), usize> = HashMap::new();
     let mut duplicates = Vec::new();
-    for (m, rows) in manifests.iter().zip(&rows_of) {
-        let mut mine = std::collections::HashSet::new();
+    for (m, rows) in manifests.iter().zip(rows_of) {
+        let mut mine = HashSet::new();
         for row in rows {
             let key = (row.file.as_str(), row.case);
             if !mine.insert(key) {
@@ -256,13 +357,11 @@ pub fn merge(dir: &Path) -> Result<Merged, MergeError> {
             first.cases
         ));
     }
+}
 
-    if !problems.is_empty() {
-        return Err(MergeError::Problems {
-            dir: dir.to_path_buf(),
-            problems,
-        });
-    }
+/// The shards' rows in one list, sorted by the `file` column bytewise, then by case; a case's
+/// rows keep the order its shard wrote them in (the sort is stable).
+fn join_rows(rows_of: Vec<Vec<Row>>) -> Vec<Row> {
     let mut rows: Vec<Row> = rows_of.into_iter().flatten().collect();
     rows.sort_by(|a, b| {
         a.file
@@ -270,7 +369,7 @@ pub fn merge(dir: &Path) -> Result<Merged, MergeError> {
             .cmp(b.file.as_bytes())
             .then(a.case.cmp(&b.case))
     });
-    Ok(Merged { rows, manifests })
+    rows
 }
 
 #[cfg(test)]
@@ -297,5 +396,23 @@ mod tests {
         ] {
             assert_eq!(shard_of_name(bad, "shard-", ".json"), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn shard_file_kinds() {
+        let s = Some(Shard { index: 1, count: 3 });
+        let kinds = |name: &str| -> Vec<ShardFile> {
+            ShardFile::ALL
+                .into_iter()
+                .filter(|k| k.shard_of(name) == s)
+                .collect()
+        };
+        assert_eq!(kinds("shard-1-of-3.json"), [ShardFile::Manifest]);
+        assert_eq!(kinds("results.shard-1-of-3.csv"), [ShardFile::Results]);
+        assert_eq!(
+            kinds("results.shard-1-of-3.csv.partial"),
+            [ShardFile::Journal]
+        );
+        assert_eq!(kinds("results.shard-1-of-3.csv.tmp"), []);
     }
 }

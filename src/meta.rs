@@ -2,6 +2,14 @@
 //! still says which build, machine and options produced its numbers: tool version and
 //! `git describe` (recorded at build time by `build.rs`, when known), host, CPU model and
 //! cores, threads, runs, warm-up, budget, start and end (UTC), wall time and the command line.
+//!
+//! Also the one home of the facts about the machine and the clock that other records share:
+//! [`host_name`] and the UTC timestamps of [`rfc3339`] are what both the JSON export's `meta`
+//! and a shard's manifest (`shard::Manifest`) write, so the two always agree.
+//!
+//! A leaf: this module uses nothing of the crate, so any module may take its facts from here.
+
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
@@ -73,6 +81,48 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// This machine's name (for manifests): the kernel's hostname, else `$HOSTNAME`, else `unknown`.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+const SECONDS_PER_DAY: u64 = 86_400;
+
+/// `time` as RFC 3339 UTC with seconds, e.g. `2026-11-22T04:24:20Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rest) = (secs / SECONDS_PER_DAY, secs % SECONDS_PER_DAY);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +134,15 @@ mod tests {
         assert_eq!(cpu_model_of("processor : 0\n"), None);
         let (tool, version, _) = build_info();
         assert_eq!((tool.as_str(), version.is_empty()), ("gamebench", false));
+    }
+
+    #[test]
+    fn dates() {
+        // 0 = 1970-01-01; 951_782_400 = 2000-02-29 (a leap day, checked with `date -u -d @951782400`);
+        // 1_795_321_460 = 2026-11-22T04:24:20Z.
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let at = |s| UNIX_EPOCH + std::time::Duration::from_secs(s);
+        assert_eq!(rfc3339(at(951_782_400)), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(at(1_795_321_460)), "2026-11-22T04:24:20Z");
     }
 }

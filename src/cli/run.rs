@@ -119,7 +119,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     let table = runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines, &shell)?;
     let startup = calibrate(&table);
     let (outcome, records) = match &plan {
-        Some(plan) => plan.run(&files, &config)?,
+        Some(plan) => plan.run(&files, &config, &table)?,
         None => {
             let mut csv = args.csv.as_deref().map(CsvSink::create).transpose()?;
             let several = table.several_names();
@@ -201,7 +201,7 @@ fn run_meta(
         tool,
         version,
         git,
-        host: crate::shard::host_name(),
+        host: meta::host_name(),
         cpu: meta::cpu_model(),
         cores: meta::cores(),
         threads,
@@ -213,8 +213,8 @@ fn run_meta(
         search_threads: args.budget.search_threads,
         check: args.check,
         baseline: args.baseline.clone(),
-        start: crate::shard::rfc3339(started.0),
-        end: crate::shard::rfc3339(SystemTime::now()),
+        start: meta::rfc3339(started.0),
+        end: meta::rfc3339(SystemTime::now()),
         wall_ns: wall.as_nanos() as u64,
         results: records.len(),
         results_per_s: records.len() as f64 / wall.as_secs_f64().max(1e-9),

@@ -1,0 +1,105 @@
+//! The case list: every case of a corpus in partition order, which every shard computes the
+//! same way to find its part ([`CaseList`]).
+//!
+//! The list is the corpus order of [`crate::corpus::discover`] (files sorted bytewise by
+//! relative path, then cases in file order); case number `p` of it belongs to shard `p mod N`
+//! ([`Shard::owns`](super::Shard::owns)). [`super::manifest`] records its length and hash,
+//! [`super::journal`]'s [`Attempt`](super::Attempt) its hash, and `pipeline`'s filter
+//! asks it for positions.
+//!
+//! Invariants: a file that cannot be read, or holds no case, counts as one case (as in the
+//! runner), so the list agrees with the rows the runner writes; the hash (XXH3-64 of
+//! `relative<TAB>case<LF>` for every case in order, `case` 1-based, `/` as separator) depends on
+//! the relative paths only, never on the mount point or the thread count. No case is kept in
+//! memory, only counts.
+
+use rayon::prelude::*;
+
+use crate::corpus::CaseFile;
+use crate::digest::Digest;
+
+/// Every case of a corpus, in partition order, with the list's hash: the number of cases of
+/// each file, and where each file's cases start in the list. No case is kept.
+#[derive(Debug, Clone)]
+pub struct CaseList {
+    /// Per file of the run's list, its position of its first case in the case list.
+    starts: Vec<usize>,
+    /// Cases in the whole list.
+    pub len: usize,
+    /// XXH3-64 (hex) of `relative<TAB>case<LF>` over the list, `case` 1-based.
+    pub hash: String,
+}
+
+impl CaseList {
+    /// Lists the cases of `files`, counting them with a streaming pass (read and parsed in
+    /// parallel, each file dropped once counted: every shard must know the whole list to find
+    /// its part).
+    pub fn of(files: &[CaseFile]) -> CaseList {
+        let counts: Vec<usize> = files
+            .par_iter()
+            .map(|f| match std::fs::read(&f.path) {
+                // The runner reports a file without cases as one `error` case.
+                Ok(bytes) => f.game.parse(&bytes).len().max(1),
+                // And an unreadable file too.
+                Err(_) => 1,
+            })
+            .collect();
+        CaseList::from_counts(files, &counts)
+    }
+
+    /// The list for files with the given case counts.
+    pub fn from_counts(files: &[CaseFile], counts: &[usize]) -> CaseList {
+        let mut hasher = Digest::default();
+        let mut starts = Vec::with_capacity(files.len());
+        let mut len = 0;
+        for (f, &count) in files.iter().zip(counts) {
+            starts.push(len);
+            let relative = f.relative.to_string_lossy().replace('\\', "/");
+            for case in 0..count {
+                hasher.write(format!("{relative}\t{}\n", case + 1).as_bytes());
+            }
+            len += count;
+        }
+        CaseList {
+            starts,
+            len,
+            hash: hasher.hex(),
+        }
+    }
+
+    /// The list position of case `case` (0-based) of the file at `file` in the run's list.
+    pub fn position(&self, file: usize, case: usize) -> usize {
+        self.starts[file] + case
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn case_list_splits_files_by_case() {
+        let game = crate::registry::GAMES[0];
+        let file = |name: &str| CaseFile {
+            path: PathBuf::from("root").join(name),
+            relative: PathBuf::from(name),
+            game,
+        };
+        let files = [file("a.in"), file("b.in"), file("c.in")];
+        // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
+        let list = CaseList::from_counts(&files, &[3, 0, 2]);
+        assert_eq!(list.len, 5);
+        assert_eq!(list.position(0, 2), 2);
+        assert_eq!(list.position(2, 0), 3);
+        assert_eq!(list.position(2, 1), 4);
+        // The hash is XXH3-64 of the documented text.
+        assert_eq!(
+            list.hash,
+            crate::digest::digest(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n")
+        );
+        // Another list (one case fewer) has another hash.
+        assert_ne!(CaseList::from_counts(&files, &[3, 0, 1]).hash, list.hash);
+    }
+}

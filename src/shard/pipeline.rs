@@ -1,0 +1,191 @@
+//! The two pieces a [`Plan`](super::Plan) plugs into the runner's streaming run: the
+//! [`CaseFilter`] choosing the cases it solves ([`ShardFilter`]), and the [`Sink`] its rows go
+//! to ([`PlanSink`]).
+//!
+//! The filter asks [`super::list`]'s [`CaseList`] for each case's position and the shard
+//! whether it owns it; the sink appends to [`super::journal`]'s [`Journal`] and feeds
+//! [`super::manifest`]'s [`RowsHasher`]. [`super::plan`] builds both, runs, and takes the sink's
+//! counts back for the manifest and the outcome.
+//!
+//! Invariants: a (case, engine) an earlier attempt finished is never solved again, and one it
+//! did not finish always is; every case goes to the journal exactly once (as soon as its case
+//! event comes, else with its file); the CSV gets each file's rows once, the resumed and the
+//! fresh ones together, in (case, engine as the table orders them, run) order, so a resumed
+//! CSV is the one an uninterrupted run would have written.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::manifest::RowsHasher;
+use super::{CaseList, Journal, Shard};
+use crate::corpus::CaseFile;
+use crate::results::{Row, Status};
+use crate::runner::{CaseFilter, CsvSink, EngineTable, FileResults, RecordSink, Sink, SinkError};
+
+/// The cases a plan solves: those of its shard (all without one) that no earlier attempt
+/// finished for the engine at hand.
+pub(super) struct ShardFilter {
+    pub(super) list: Arc<CaseList>,
+    pub(super) shard: Option<Shard>,
+    /// (file as written in rows, 1-based case, engine) already done.
+    pub(super) done: HashSet<(String, usize, String)>,
+}
+
+impl CaseFilter for ShardFilter {
+    fn wants(&self, position: usize, file: &CaseFile, case: usize, engine: &str) -> bool {
+        let owned = self
+            .shard
+            .is_none_or(|s| s.owns(self.list.position(position, case)));
+        owned
+            && (self.done.is_empty()
+                || !self
+                    .done
+                    .contains(&(file.row_name(), case + 1, engine.to_string())))
+    }
+}
+
+/// The sink of a plan: each file's rows, merged with the rows resumed for that file in (case,
+/// engine, run) order, go to the CSV, the summary records and the manifest's hash; the rows
+/// solved now go to the journal.
+pub(super) struct PlanSink<'a> {
+    csv: CsvSink,
+    pub(super) journal: Option<Journal>,
+    /// Resumed rows by file (as written in rows), taken as their file comes.
+    carried: HashMap<String, Vec<Row>>,
+    engines: &'a EngineTable,
+    /// The manifest's count, hash and failures over every row written to the CSV.
+    pub(super) hasher: RowsHasher,
+    /// Every row written to the CSV, for the summary.
+    pub(super) records: RecordSink,
+    /// The worst status and the number of the rows written to the CSV.
+    pub(super) worst: Option<Status>,
+    pub(super) rows: usize,
+    /// (file position, 1-based case) already in the journal, from case events.
+    journaled: HashSet<(usize, usize)>,
+}
+
+impl<'a> PlanSink<'a> {
+    /// A sink writing to `csv` and `journal`, putting back the `carried` rows (by file, as
+    /// written in rows) among the rows of their file, in the order of `engines`.
+    pub(super) fn new(
+        csv: CsvSink,
+        journal: Journal,
+        carried: HashMap<String, Vec<Row>>,
+        engines: &'a EngineTable,
+    ) -> PlanSink<'a> {
+        PlanSink {
+            csv,
+            journal: Some(journal),
+            carried,
+            engines,
+            hasher: RowsHasher::default(),
+            records: RecordSink::default(),
+            journaled: HashSet::new(),
+            worst: None,
+            rows: 0,
+        }
+    }
+
+    /// Appends `rows` to the journal.
+    fn journal(&mut self, rows: &[Row]) -> Result<(), SinkError> {
+        if let Some(journal) = &mut self.journal {
+            journal.append(rows).map_err(|e| {
+                let path = Journal::path_for(self.csv.path());
+                SinkError::new(
+                    "cannot append to",
+                    &path,
+                    std::io::Error::other(e.to_string()),
+                )
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl Sink for PlanSink<'_> {
+    fn case(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        if let Some(row) = results.rows.first() {
+            self.journaled.insert((results.position, row.case));
+        }
+        self.journal(results.rows)
+    }
+
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        let fresh: Vec<Row> = results
+            .rows
+            .iter()
+            .filter(|r| !self.journaled.contains(&(results.position, r.case)))
+            .cloned()
+            .collect();
+        self.journaled
+            .retain(|&(position, _)| position != results.position);
+        self.journal(&fresh)?;
+        let rows: Vec<Row> = match self.carried.remove(&results.file.row_name()) {
+            None => results.rows.to_vec(),
+            Some(mut rows) => {
+                let order: Vec<String> = self
+                    .engines
+                    .of(results.file.game)
+                    .iter()
+                    .map(|e| e.name().to_string())
+                    .collect();
+                let rank = |engine: &str| order.iter().position(|e| e == engine);
+                rows.extend(results.rows.iter().cloned());
+                rows.sort_by_key(|r| (r.case, rank(&r.engine), r.run));
+                rows
+            }
+        };
+        for row in &rows {
+            self.hasher.add(row);
+            self.worst = Some(self.worst.unwrap_or(Status::Ok).worst(row.status));
+        }
+        self.rows += rows.len();
+        self.csv.write_rows(&rows)?;
+        self.records.file(&FileResults {
+            rows: &rows,
+            ..*results
+        })
+    }
+
+    fn finish(&mut self, complete: bool) -> Result<(), SinkError> {
+        self.csv.close(complete)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn shard_filter_wants_the_shards_cases() {
+        let game = crate::registry::GAMES[0];
+        let file = |name: &str| CaseFile {
+            path: PathBuf::from("root").join(name),
+            relative: PathBuf::from(name),
+            game,
+        };
+        let files = [file("a.in"), file("b.in"), file("c.in")];
+        // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
+        let list = CaseList::from_counts(&files, &[3, 0, 2]);
+        // Shard 1 of 2 owns positions 1 and 3: a's second case and c's first.
+        let filter = ShardFilter {
+            list: Arc::new(list),
+            shard: Some(Shard { index: 1, count: 2 }),
+            done: HashSet::new(),
+        };
+        let wanted: Vec<(usize, usize)> = [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1)]
+            .into_iter()
+            .filter(|&(f, c)| filter.wants(f, &files[f], c, "table"))
+            .collect();
+        assert_eq!(wanted, [(0, 1), (2, 0)]);
+        // A (case, engine) done before is not wanted again; another engine still is.
+        let resumed = ShardFilter {
+            done: HashSet::from([("a.in".to_string(), 2, "table".to_string())]),
+            ..filter
+        };
+        assert!(!resumed.wants(0, &files[0], 1, "table"));
+        assert!(resumed.wants(0, &files[0], 1, "reference"));
+    }
+}
