@@ -13,6 +13,7 @@
 //! - parsing never panics on any bytes; a malformed case becomes a [`CaseError`] that names the
 //!   line, and the parser resynchronises on the next case when the format allows it.
 
+pub use crate::status::{CheckVerdict, Rejected};
 use std::any::Any;
 use std::time::{Duration, Instant};
 
@@ -181,54 +182,6 @@ pub const REFERENCE_ENGINE: &str = "reference";
 /// How a game checks a produced case output against the expected one.
 /// Returns `Ok(())` when accepted, or the reason (first differing line, bad move, …).
 pub type CheckResult = Result<(), String>;
-
-/// Why an output is not accepted, as testlib's checkers say it ([`Game::judge_output`]).
-/// Listed from the least to the most severe: over several cases the worst one decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CheckVerdict {
-    /// The output differs from every accepted answer only in white space the format fixes
-    /// (see [`Rules::presentation`]): trailing spaces, line endings, blank lines at the end.
-    PresentationError,
-    /// The output is wrong.
-    WrongAnswer,
-    /// The checker cannot judge: the expected output is missing or not a well-formed answer
-    /// to the case (see [`Rules::well_formed`]).
-    CheckerFailure,
-}
-
-impl CheckVerdict {
-    /// The name in the CSV's `verdict` column and in messages.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CheckVerdict::PresentationError => "presentation-error",
-            CheckVerdict::WrongAnswer => "wrong-answer",
-            CheckVerdict::CheckerFailure => "checker-failure",
-        }
-    }
-}
-
-impl std::fmt::Display for CheckVerdict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A rejected output: the verdict and the checker's reason.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{verdict}: {message}")]
-pub struct Rejected {
-    pub verdict: CheckVerdict,
-    pub message: String,
-}
-
-impl Rejected {
-    pub fn new(verdict: CheckVerdict, message: impl Into<String>) -> Self {
-        Rejected {
-            verdict,
-            message: message.into(),
-        }
-    }
-}
 
 /// `block` without any white space: the presentation of outputs whose every space is layout,
 /// not data (Link and Pop, Yut), so a presentation error is any difference in white space.

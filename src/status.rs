@@ -157,6 +157,75 @@ impl Exit {
     }
 }
 
+/// Why an output is not accepted, as testlib's checkers say it (`Game::judge_output`).
+/// Listed from the least to the most severe: over several cases the worst one decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CheckVerdict {
+    /// The output differs from every accepted answer only in white space the format fixes
+    /// (see `Rules::presentation`): trailing spaces, line endings, blank lines at the end.
+    PresentationError,
+    /// The output is wrong.
+    WrongAnswer,
+    /// The checker cannot judge: the expected output is missing or not a well-formed answer
+    /// to the case (see `Rules::well_formed`).
+    CheckerFailure,
+}
+
+impl CheckVerdict {
+    /// The name in the CSV's `verdict` column and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckVerdict::PresentationError => "presentation-error",
+            CheckVerdict::WrongAnswer => "wrong-answer",
+            CheckVerdict::CheckerFailure => "checker-failure",
+        }
+    }
+}
+
+impl std::fmt::Display for CheckVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rejected output: the verdict and the checker's reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{verdict}: {message}")]
+pub struct Rejected {
+    pub verdict: CheckVerdict,
+    pub message: String,
+}
+
+impl Rejected {
+    pub fn new(verdict: CheckVerdict, message: impl Into<String>) -> Self {
+        Rejected {
+            verdict,
+            message: message.into(),
+        }
+    }
+}
+
+impl CheckVerdict {
+    /// The status a case whose output got this verdict has (the one mapping of checker
+    /// verdicts to statuses): a wrong answer or a presentation error is a `mismatch`, a
+    /// checker failure (nothing to compare with, a malformed expected output) an `error`.
+    pub const fn status(self) -> Status {
+        match self {
+            CheckVerdict::PresentationError | CheckVerdict::WrongAnswer => Status::Mismatch,
+            CheckVerdict::CheckerFailure => Status::Error,
+        }
+    }
+
+    /// The exit code of `check` when this is its worst verdict (testlib-like: see [`Exit`]).
+    pub const fn exit(self) -> Exit {
+        match self {
+            CheckVerdict::PresentationError => Exit::PresentationError,
+            CheckVerdict::WrongAnswer => Exit::Failures,
+            CheckVerdict::CheckerFailure => Exit::CheckerFailure,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

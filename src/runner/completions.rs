@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-use super::Loaded;
+use super::load::Loaded;
 
 /// What the workers tell the calling thread.
 pub(super) enum Message {
