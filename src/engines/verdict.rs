@@ -3,8 +3,9 @@
 //! `check` command. The verdict's status and exit code are [`CheckVerdict::status`] and
 //! [`CheckVerdict::exit`] (in `status.rs`), nowhere else.
 
+use std::any::Any;
+
 use crate::game::{Game, Rejected};
-use crate::shrink::AnyCase;
 use crate::status::CheckVerdict;
 
 /// Why a case whose output has no block is rejected.
@@ -16,7 +17,7 @@ pub const NO_BLOCK: &str = "the output has no block for this case";
 /// checker failure on a malformed expected block).
 pub fn judge_block(
     game: &dyn Game,
-    case: &AnyCase,
+    case: &(dyn Any + Send + Sync),
     expected: Result<&str, String>,
     actual: Option<&str>,
 ) -> Result<(), Rejected> {

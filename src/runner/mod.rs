@@ -6,8 +6,8 @@
 //! The pipeline: files in corpus order -> a bounded window of files in flight (by count and by
 //! bytes, scaled with the thread count) -> each file read and parsed on a worker, then one
 //! task per (case, engine) for engines that run a case alone and one per (file, engine) for
-//! those that run whole files (programs), all on one rayon pool
-//! so work flows across files and games -> each task stores its result in its file; the task
+//! those that run whole files (programs), all on one rayon pool so work flows across files and
+//! games -> each task stores its result in its file; the task
 //! that finishes a file's last slot hands the file to the calling thread, which keeps it until
 //! every earlier file is retired (a reordering buffer) -> the file's rows, outputs and problems
 //! go to the sinks and the file is dropped. Memory is bounded by the window, not by the corpus.
