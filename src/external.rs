@@ -185,7 +185,7 @@ pub struct Ran {
 }
 
 /// Why a run failed.
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq)]
 pub enum ExternalError {
     #[error("cannot start `{command}`: {message}")]
     Spawn { command: String, message: String },

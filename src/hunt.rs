@@ -28,9 +28,8 @@ use std::time::{Duration, Instant};
 use gamebench_generators::{Dice, FileId, file_rng};
 
 use crate::atomic::write_atomic;
-use crate::external;
-use crate::game::AnyCase;
-use crate::game::GameOptions;
+use crate::engines::{Clock, Fault, FileJob, Limits, Plan};
+use crate::game::{AnyCase, GameOptions};
 use crate::game::{Budget, Game};
 use crate::judge::judge_file;
 use crate::runner::EngineSpec;
@@ -141,58 +140,46 @@ impl Measurer<'_> {
             engine: config.engine.name().to_string(),
             message,
         };
-        let mut samples = Vec::with_capacity(runs as usize);
-        let case = input.typed()[0];
-        match &config.engine {
-            EngineSpec::Internal(engine) => {
-                let runs = if config.metric == Metric::Work {
-                    1
-                } else {
-                    runs
-                };
-                for _ in 0..runs {
-                    let before = thread_cpu_time();
-                    let solved = engine
-                        .solve(1, case, &config.budget)
-                        .map_err(|e| failed(e.to_string()))?;
-                    let cpu = thread_cpu_time().saturating_sub(before);
-                    samples.push(match config.metric {
-                        Metric::Work => solved.work,
-                        Metric::Time => cpu.as_nanos() as u64,
-                    });
-                }
-            }
-            EngineSpec::External(program) => {
-                if config.metric == Metric::Work {
-                    return Err(HuntError::WorkOfProgram(program.name.clone()));
-                }
-                for _ in 0..runs {
-                    let ran = external::run(program, input.text.as_bytes(), config.timeout)
-                        .map_err(|e| failed(e.to_string()))?;
-                    samples.push(ran.elapsed.as_nanos() as u64);
-                }
-            }
+        if config.metric == Metric::Work && config.engine.is_program() {
+            return Err(HuntError::WorkOfProgram(config.engine.name().to_string()));
         }
+        let job = FileJob {
+            game: config.game,
+            bytes: input.text.as_bytes(),
+            cases: &input.cases,
+        };
+        // Work is exact: one run. Time: the thread's CPU time of each engine call (a program:
+        // the wall time of whole runs).
+        let plan = Plan {
+            warmup: 0,
+            runs: if config.metric == Metric::Work {
+                1
+            } else {
+                runs
+            },
+            repeat_short: false,
+            clock: Clock::ThreadCpu,
+            budget: config.budget,
+            limits: Limits {
+                timeout: config.timeout,
+                case_timeout: None,
+            },
+        };
+        let executor = config.engine.executor();
+        let run = if executor.per_case() {
+            executor.run_case(&job, 0, &plan)
+        } else {
+            executor.run_file(&job, &plan).swap_remove(0)
+        };
+        let samples = match (run.result, config.metric) {
+            (Ok(answer), Metric::Work) => answer.work.into_iter().collect(),
+            // A program is timed whatever it printed.
+            (Ok(_) | Err(Fault::NoOutput), Metric::Time) => run.times,
+            (Err(fault), _) => return Err(failed(fault.to_string())),
+        };
         // The fastest run: load from other processes only ever adds time.
         Ok(samples.into_iter().min().unwrap_or(0))
     }
-}
-
-/// CPU time of the calling thread: unlike wall time, it does not grow while other processes
-/// hold the core (on a shared machine, a wall-time hunt kept cases that had merely been timed
-/// during someone else's build).
-fn thread_cpu_time() -> Duration {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec into the struct we own; the clock id is a
-    // constant every Linux and BSD has.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
-    if !ok {
-        return Duration::ZERO;
-    }
-    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
 /// The cases that start the search: the first file of each profile, one input per case.
@@ -287,10 +274,8 @@ fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Resu
 
 /// Runs the hunt of `config`.
 pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
-    if config.metric == Metric::Work
-        && let EngineSpec::External(p) = &config.engine
-    {
-        return Err(HuntError::WorkOfProgram(p.name.clone()));
+    if config.metric == Metric::Work && config.engine.is_program() {
+        return Err(HuntError::WorkOfProgram(config.engine.name().to_string()));
     }
     let start = Instant::now();
     let game = config.game;

@@ -11,6 +11,8 @@
 //! - [`generate`]: `gen`, seeded corpora from any game's generator; the command built from the
 //!   registry.
 //! - [`corpus`]: finding case files and their expected outputs.
+//! - [`engines`]: engine names resolved to engines, and the one [`engines::Executor`] that runs
+//!   them (internal engines and external programs); the one comparison with expected outputs.
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
 //! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG;
 //!   [`units`]: the one formatter of durations; [`stats`]: the one median and quantile.
@@ -27,6 +29,7 @@ pub mod atomic;
 pub mod cli;
 pub mod corpus;
 pub mod digest;
+pub mod engines;
 pub mod export;
 pub mod external;
 pub mod game;

@@ -250,6 +250,19 @@ mod tests {
     }
 
     #[test]
+    fn a_rejection_has_one_status_and_one_exit_code() {
+        assert_eq!(CheckVerdict::WrongAnswer.status(), Status::Mismatch);
+        assert_eq!(CheckVerdict::PresentationError.status(), Status::Mismatch);
+        assert_eq!(CheckVerdict::CheckerFailure.status(), Status::Error);
+        assert_eq!(CheckVerdict::WrongAnswer.exit(), Exit::Failures);
+        assert_eq!(
+            CheckVerdict::PresentationError.exit(),
+            Exit::PresentationError
+        );
+        assert_eq!(CheckVerdict::CheckerFailure.exit(), Exit::CheckerFailure);
+    }
+
+    #[test]
     fn severity_agrees_with_exit_codes() {
         for a in Status::ALL {
             for b in Status::ALL {

@@ -23,11 +23,10 @@ use std::time::{Duration, Instant};
 use gamebench_generators::{FileId, GenError};
 
 use crate::atomic::write_atomic;
-use crate::external::{self, ExternalError};
-use crate::game::AnyCase;
-use crate::game::GameOptions;
-use crate::game::{Budget, Game, first_difference};
-use crate::judge::judge_case;
+use crate::engines::{self, FileJob, Limits, Plan};
+use crate::external::ExternalError;
+use crate::game::{AnyCase, Budget, Game, GameOptions, first_difference};
+use crate::results::Timing;
 use crate::runner::EngineSpec;
 use crate::shrink::{self, Input, Oracle};
 use crate::units::human_duration;
@@ -195,61 +194,54 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// One engine on every case of `input`; `Err` only when a program cannot start at all.
+    /// One engine on every case of `input` (a program once, on the whole file); `Err` only
+    /// when a program cannot start at all. The flag says a program failed on the whole file.
     fn run(
         &self,
         engine: &EngineSpec,
         input: &Input,
     ) -> Result<(Vec<Result<String, Fault>>, bool), StressError> {
-        match engine {
-            EngineSpec::Internal(e) => Ok((
-                input
-                    .cases
-                    .iter()
-                    .enumerate()
-                    .map(|(i, parsed)| {
-                        judge_case(*e, i + 1, parsed, &self.budget)
-                            .map(|s| s.output)
-                            .map_err(|err| Fault::Error(err.to_string()))
-                    })
-                    .collect(),
-                false,
-            )),
-            EngineSpec::External(program) => {
-                match external::run(program, input.text.as_bytes(), self.timeout) {
-                    Ok(ran) => {
-                        let text = String::from_utf8_lossy(&ran.stdout);
-                        let blocks = self.game.split_output(&text);
-                        // A case the program printed nothing for gets an empty block: the
-                        // checker then rejects it as a difference.
-                        Ok((
-                            (0..input.cases.len())
-                                .map(|i| Ok(blocks.get(i).cloned().unwrap_or_default()))
-                                .collect(),
-                            false,
-                        ))
-                    }
-                    Err(e) if e.cannot_start() => Err(StressError::CannotStart {
-                        engine: program.name.clone(),
-                        source: e,
-                    }),
-                    Err(e) => {
-                        let fault = match e {
-                            ExternalError::Timeout { .. } => Fault::Timeout(e.to_string()),
-                            _ => Fault::Error(e.to_string()),
-                        };
-                        Ok((vec![Err(fault); input.cases.len()], true))
-                    }
+        let job = FileJob {
+            game: self.game,
+            bytes: input.text.as_bytes(),
+            cases: &input.cases,
+        };
+        let plan = Plan::once(
+            self.budget,
+            Limits {
+                timeout: self.timeout,
+                case_timeout: None,
+            },
+        );
+        let mut whole_file = false;
+        let mut outputs = Vec::with_capacity(input.cases.len());
+        for run in engine.executor().run_file(&job, &plan) {
+            outputs.push(match run.result {
+                Ok(answer) => Ok(answer.output),
+                // A case the program printed nothing for gets an empty block: the checker
+                // then rejects it as a difference.
+                Err(engines::Fault::NoOutput) => Ok(String::new()),
+                Err(engines::Fault::CannotStart(source)) => {
+                    return Err(StressError::CannotStart {
+                        engine: engine.name().to_string(),
+                        source,
+                    });
                 }
-            }
+                Err(fault) => {
+                    whole_file |= run.timing == Timing::File;
+                    Err(match fault {
+                        engines::Fault::Timeout(e) => Fault::Timeout(e.to_string()),
+                        other => Fault::Error(other.to_string()),
+                    })
+                }
+            });
         }
+        Ok((outputs, whole_file))
     }
 
     /// Whether one of the engines is an external program.
     pub fn has_program(&self) -> bool {
-        self.engines
-            .iter()
-            .any(|e| matches!(e, EngineSpec::External(_)))
+        self.engines.iter().any(EngineSpec::is_program)
     }
 
     /// [`Judge::judge`] of each input, on one thread each.

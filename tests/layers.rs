@@ -293,13 +293,50 @@ fn resolve(path: &str, from: &ModPath, known: &BTreeSet<ModPath>) -> Option<ModP
 /// The dependency edges inside each folder: folder -> (child -> children it uses).
 type FolderEdges = BTreeMap<ModPath, BTreeMap<String, BTreeSet<String>>>;
 
+/// The modules declared `#[cfg(test)] mod NAME;` in `code` (their files are test code).
+fn test_modules(code: &str, module: &ModPath) -> Vec<ModPath> {
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        let after = rest[at + "#[cfg(test)]".len()..].trim_start();
+        let after = after
+            .strip_prefix("pub(crate)")
+            .unwrap_or(after)
+            .trim_start();
+        if let Some(decl) = after.strip_prefix("mod ")
+            && let Some(end) = decl.find(';')
+            && decl[..end]
+                .trim()
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_')
+        {
+            let mut child = module.clone();
+            child.push(decl[..end].trim().to_string());
+            found.push(child);
+        }
+        rest = &rest[at + 1..];
+    }
+    found
+}
+
 fn folder_edges() -> FolderEdges {
     let mut files = BTreeMap::new();
     modules(&src(), &Vec::new(), &mut files);
     let known: BTreeSet<ModPath> = files.keys().cloned().collect();
+    let texts: BTreeMap<&ModPath, String> = files
+        .iter()
+        .map(|(m, p)| (m, code_only(&std::fs::read_to_string(p).unwrap())))
+        .collect();
+    let tests: Vec<ModPath> = texts
+        .iter()
+        .flat_map(|(m, code)| test_modules(code, m))
+        .collect();
     let mut edges = FolderEdges::new();
-    for (module, path) in &files {
-        let code = without_tests(&code_only(&std::fs::read_to_string(path).unwrap()));
+    for module in files.keys() {
+        if tests.iter().any(|t| module.starts_with(t)) {
+            continue; // test code may use anything
+        }
+        let code = without_tests(&texts[module]);
         for written in paths_in(&code) {
             let Some(target) = resolve(&written, module, &known) else {
                 continue;
@@ -475,6 +512,13 @@ fn the_reader_sees_what_a_maintainer_sees() {
     assert_eq!(paths_in(&code), ["crate::z", "crate::z"]);
     let code = without_tests("use crate::a;\n#[cfg(test)]\nmod tests { use crate::b; }\n");
     assert_eq!(paths_in(&code), ["crate::a", "crate::a"]);
+    assert_eq!(
+        test_modules(
+            "#[cfg(test)]\nmod tests;\n#[cfg(test)]\nmod inline {}",
+            &vec!["x".into()]
+        ),
+        [vec!["x".to_string(), "tests".to_string()]]
+    );
     let known: BTreeSet<ModPath> = [vec!["a".into()], vec!["a".into(), "b".into()]].into();
     let from: ModPath = vec!["a".into(), "c".into()];
     assert_eq!(

@@ -7,11 +7,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use crate::game::{CheckVerdict, EngineRef, Game, Rejected};
-use crate::judge::{judge_case, judge_file};
+use crate::engines::{Executor, FileJob, Limits, Plan, judge_block};
+use crate::game::{EngineRef, Game};
+use crate::judge::judge_file;
 use crate::registry;
 use crate::runner::resolve_internal;
-use crate::status::Exit;
+use crate::status::{CheckVerdict, Exit};
 
 use super::{CheckArgs, SolveArgs, find_game};
 
@@ -79,11 +80,18 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
                 Err(_) => Err(format!("{} is not UTF-8", path.display())),
             }
         }
-        None => Ok(parsed
-            .iter()
-            .enumerate()
-            .map(|(i, p)| judge_case(engine, i + 1, p, &budget).ok().map(|s| s.output))
-            .collect()),
+        None => {
+            let job = FileJob {
+                game,
+                bytes: &input,
+                cases: &parsed,
+            };
+            Ok(engine
+                .run_file(&job, &Plan::once(budget, Limits::default()))
+                .into_iter()
+                .map(|run| run.result.ok().map(|answer| answer.output))
+                .collect())
+        }
     };
     let mut counts: BTreeMap<CheckVerdict, usize> = BTreeMap::new();
     let (mut passed, mut errors) = (0, 0);
@@ -105,14 +113,13 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
                 .flatten()
                 .ok_or_else(|| "no expected output for this case".to_string()),
         };
-        let verdict = match (expected_block, actual.get(i)) {
-            (Err(why), _) => Err(Rejected::new(CheckVerdict::CheckerFailure, why)),
-            (_, None) => Err(Rejected::new(
-                CheckVerdict::WrongAnswer,
-                "the output has no block for this case",
-            )),
-            (Ok(exp), Some(act)) => game.judge_output(case.as_ref(), &exp, act),
-        };
+        let expected_block = expected_block.as_deref().map_err(Clone::clone);
+        let verdict = judge_block(
+            game,
+            case.as_ref(),
+            expected_block,
+            actual.get(i).map(String::as_str),
+        );
         match verdict {
             Ok(()) => passed += 1,
             Err(rejected) => {
@@ -143,12 +150,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     Ok(if errors > 0 {
         Exit::Error
     } else {
-        match worst {
-            None => Exit::Ok,
-            Some(CheckVerdict::PresentationError) => Exit::PresentationError,
-            Some(CheckVerdict::WrongAnswer) => Exit::Failures,
-            Some(CheckVerdict::CheckerFailure) => Exit::CheckerFailure,
-        }
+        worst.map_or(Exit::Ok, CheckVerdict::exit)
     })
 }
 

@@ -20,14 +20,14 @@ pub mod record;
 pub mod render;
 pub mod schema;
 pub mod summary;
-pub mod timing;
+
 pub mod warnings;
 
+pub use crate::engines::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use crate::status::Status;
 pub use crate::units::{TimeUnit, human_time, human_time_f};
 pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, speed_text, summary_table, verdict_lines};
 pub use schema::{Row, read_csv, write_csv};
 pub use summary::{EngineSummary, SlowCase, slowest, summarize};
-pub use timing::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use warnings::{FIRST_RUN_FACTOR, MIN_RUNS_FOR_OUTLIERS, ROUGH_NS, SPREAD_WARNING, warnings};

@@ -13,38 +13,36 @@
 //! sleep under the same lock the workers push under.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use super::Loaded;
-
-/// What the workers tell the calling thread.
-pub(super) enum Message {
-    /// Every engine finished this case (0-based) of this file.
-    Case(Arc<Loaded>, usize),
-    /// Every slot of this file is finished.
-    File(Arc<Loaded>),
+/// A message the workers push: urgent ones (a journal event) always wake the calling thread,
+/// the others only a batch at a time.
+pub(super) trait Urgency {
+    fn urgent(&self) -> bool;
 }
 
-pub(super) struct Completions {
-    queue: Mutex<Queue>,
+pub(super) struct Completions<Message> {
+    queue: Mutex<Queue<Message>>,
     ready: Condvar,
     /// Queued messages that wake the calling thread.
     wake_at: AtomicUsize,
 }
 
-#[derive(Default)]
-struct Queue {
+struct Queue<Message> {
     messages: Vec<Message>,
     /// The calling thread is asleep in [`Completions::take`] (a notification costs a system
     /// call, so it is sent only then).
     sleeping: bool,
 }
 
-impl Completions {
-    pub(super) fn new() -> Completions {
+impl<Message: Urgency> Completions<Message> {
+    pub(super) fn new() -> Completions<Message> {
         Completions {
-            queue: Mutex::new(Queue::default()),
+            queue: Mutex::new(Queue {
+                messages: Vec::new(),
+                sleeping: false,
+            }),
             ready: Condvar::new(),
             wake_at: AtomicUsize::new(1),
         }
@@ -54,12 +52,8 @@ impl Completions {
     pub(super) fn push(&self, message: Message) {
         let mut queue = self.queue.lock().expect("no thread panics holding it");
         let wake = queue.sleeping
-            && match &message {
-                Message::Case(..) => true,
-                Message::File(_) => {
-                    queue.messages.len() + 1 >= self.wake_at.load(Ordering::Relaxed)
-                }
-            };
+            && (message.urgent()
+                || queue.messages.len() + 1 >= self.wake_at.load(Ordering::Relaxed));
         queue.messages.push(message);
         if wake {
             queue.sleeping = false;
@@ -90,9 +84,17 @@ impl Completions {
 mod tests {
     use super::*;
 
+    struct Quiet;
+
+    impl Urgency for Quiet {
+        fn urgent(&self) -> bool {
+            false
+        }
+    }
+
     #[test]
     fn an_empty_queue_times_out_empty() {
-        let completions = Completions::new();
+        let completions = Completions::<Quiet>::new();
         let start = std::time::Instant::now();
         assert!(completions.take(0, Duration::from_millis(20)).is_empty());
         assert!(start.elapsed() >= Duration::from_millis(20));

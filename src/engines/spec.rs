@@ -1,9 +1,15 @@
 //! Which engines a run uses on each game: names as the user gave them, resolved once, before
 //! any file is read, to typed handles ([`EngineRef`]) or external programs.
+//!
+//! An [`EngineSpec`] gives its [`Executor`] ([`EngineSpec::executor`]); nothing outside
+//! `engines/` tells internal engines from programs to run them. [`EngineSpec::Custom`] holds
+//! any other executor (a test's mock), so one can be handed to the runner
+//! ([`EngineTable::from_specs`]) without registering a game.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::executor::Executor;
 use crate::external::{self, External, ExternalError, Shell};
 use crate::game::{EngineRef, Game};
 use crate::suggest::did_you_mean;
@@ -11,18 +17,71 @@ use crate::suggest::did_you_mean;
 /// Engine name that selects every internal engine of a game.
 pub const ALL_ENGINES: &str = "all";
 
-/// An engine selected for a run: one of the game's own, or an external program.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An engine selected for a run: one of the game's own, an external program, or another
+/// executor (tests).
+#[derive(Clone)]
 pub enum EngineSpec {
     Internal(EngineRef),
     External(External),
+    /// Any other executor; two are the same engine when they are the same object.
+    Custom(Arc<dyn Executor>),
 }
 
 impl EngineSpec {
     pub fn name(&self) -> &str {
+        self.executor().name()
+    }
+
+    /// How this engine is run.
+    pub fn executor(&self) -> &dyn Executor {
         match self {
-            EngineSpec::Internal(engine) => engine.name(),
-            EngineSpec::External(e) => &e.name,
+            EngineSpec::Internal(engine) => engine,
+            EngineSpec::External(program) => program,
+            EngineSpec::Custom(executor) => executor.as_ref(),
+        }
+    }
+
+    /// Whether this is an external program (which has no work counter, and runs whole files).
+    pub fn is_program(&self) -> bool {
+        matches!(self, EngineSpec::External(_))
+    }
+
+    /// The external program, if this is one (its shell, for calibration).
+    pub fn program(&self) -> Option<&External> {
+        match self {
+            EngineSpec::External(program) => Some(program),
+            _ => None,
+        }
+    }
+}
+
+impl From<EngineRef> for EngineSpec {
+    fn from(engine: EngineRef) -> Self {
+        EngineSpec::Internal(engine)
+    }
+}
+
+impl PartialEq for EngineSpec {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (EngineSpec::Internal(a), EngineSpec::Internal(b)) => a == b,
+            (EngineSpec::External(a), EngineSpec::External(b)) => a == b,
+            (EngineSpec::Custom(a), EngineSpec::Custom(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for EngineSpec {}
+
+impl std::fmt::Debug for EngineSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineSpec::Internal(engine) => f.debug_tuple("Internal").field(engine).finish(),
+            EngineSpec::External(program) => f.debug_tuple("External").field(program).finish(),
+            EngineSpec::Custom(executor) => {
+                f.debug_tuple("Custom").field(&executor.name()).finish()
+            }
         }
     }
 }
@@ -143,6 +202,18 @@ impl EngineTable {
         Ok(table)
     }
 
+    /// A table of given engines per game (tests: a mock executor as a game's engine).
+    pub fn from_specs(
+        specs: impl IntoIterator<Item = (&'static dyn Game, Vec<EngineSpec>)>,
+    ) -> EngineTable {
+        EngineTable {
+            per_game: specs
+                .into_iter()
+                .map(|(game, engines)| (game.name(), engines.into()))
+                .collect(),
+        }
+    }
+
     /// The engines of `game` (which must have been resolved).
     pub fn of(&self, game: &dyn Game) -> Arc<[EngineSpec]> {
         self.per_game[game.name()].clone()
@@ -153,7 +224,7 @@ impl EngineTable {
         let mut seen: Vec<&External> = Vec::new();
         for engines in self.per_game.values() {
             for e in engines.iter() {
-                if let EngineSpec::External(x) = e
+                if let Some(x) = e.program()
                     && !seen.contains(&x)
                 {
                     seen.push(x);

@@ -1,0 +1,132 @@
+//! What one slot (a case for one engine) got: [`Done`], built from the executor's
+//! [`CaseRun`] ([`Done::of_run`]) or from why the slot could not run ([`Done::failed`]); the
+//! verdicts (`verdict.rs`) then amend its status and message, and `rows.rs` turns it into rows.
+//!
+//! Invariants: a failed slot has no times and timing `case`; a message names the file and the
+//! case; the output is kept only while something still needs it (a comparison, `--out-dir`).
+
+use crate::corpus::CaseFile;
+use crate::digest::digest;
+use crate::engines::{CaseRun, Fault};
+use crate::external::Usage;
+use crate::judge::status_of;
+use crate::results::{Status, Timing};
+use crate::status::CheckVerdict;
+
+/// What a slot got.
+#[derive(Clone)]
+pub(super) struct Done {
+    pub status: Status,
+    pub times: Vec<u64>,
+    pub timing: Timing,
+    /// Calls per timed batch (`case-repeated`), else 1.
+    pub repeats: u32,
+    /// External programs: what each timed run used.
+    pub usage: Vec<Usage>,
+    pub work: Option<u64>,
+    pub score: Option<u64>,
+    /// Kept only when needed (another engine to compare with, or outputs kept).
+    pub output: Option<String>,
+    pub digest: String,
+    pub message: String,
+    /// Whether the output was compared with anything (the expected output or another
+    /// engine's); an `ok` compared with nothing becomes `unchecked`.
+    pub compared: bool,
+    /// The checker's verdict when it rejected the output.
+    pub verdict: Option<CheckVerdict>,
+    /// Not run: the run was stopped before this slot started.
+    pub dropped: bool,
+}
+
+impl Default for Done {
+    /// An `error` without a message, times or output.
+    fn default() -> Self {
+        Done {
+            status: Status::Error,
+            times: Vec::new(),
+            timing: Timing::Case,
+            repeats: 1,
+            usage: Vec::new(),
+            work: None,
+            score: None,
+            output: None,
+            digest: String::new(),
+            message: String::new(),
+            compared: false,
+            verdict: None,
+            dropped: false,
+        }
+    }
+}
+
+impl Done {
+    /// Adds `line` to the message, after what is already said (`; ` between them).
+    pub fn tell(&mut self, line: String) {
+        self.message = if self.message.is_empty() {
+            line
+        } else {
+            format!("{}; {line}", self.message)
+        };
+    }
+
+    /// A slot the run was stopped before.
+    pub fn dropped() -> Done {
+        Done {
+            dropped: true,
+            ..Done::default()
+        }
+    }
+
+    /// An `error`: case `index` (1-based) of `file` could not be run, and why.
+    pub fn failed(file: &CaseFile, index: usize, message: impl std::fmt::Display) -> Done {
+        Done {
+            message: format!("{}: case {index}: {message}", file.display()),
+            ..Done::default()
+        }
+    }
+
+    /// What case `index` (1-based) of `file` got from its executor: the answer's status
+    /// (`ok` for a program's output until a comparison says otherwise), or its fault: a
+    /// program killed at its limit is `timeout`, one that printed no block for the case a
+    /// wrong answer (`mismatch`, times kept), anything else `error`.
+    pub fn of_run(file: &CaseFile, index: usize, run: CaseRun) -> Done {
+        let CaseRun {
+            result,
+            times,
+            timing,
+            repeats,
+            usage,
+        } = run;
+        match result {
+            Ok(answer) => Done {
+                status: status_of(answer.verdict),
+                times,
+                timing,
+                repeats,
+                usage,
+                work: answer.work,
+                score: answer.score,
+                digest: digest(answer.output.as_bytes()),
+                output: Some(answer.output),
+                // A search the budget stopped may still have proven something: say it.
+                message: answer.at_least.map_or(String::new(), |least| {
+                    format!("the search had proven a score of at least {least}")
+                }),
+                ..Done::default()
+            },
+            Err(Fault::NoOutput) => Done {
+                status: CheckVerdict::WrongAnswer.status(),
+                times,
+                timing,
+                usage,
+                verdict: Some(CheckVerdict::WrongAnswer),
+                ..Done::failed(file, index, Fault::NoOutput)
+            },
+            Err(fault @ Fault::Timeout(_)) => Done {
+                status: Status::Timeout,
+                ..Done::failed(file, index, fault)
+            },
+            Err(fault) => Done::failed(file, index, fault),
+        }
+    }
+}

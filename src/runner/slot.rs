@@ -1,0 +1,145 @@
+//! Scheduling a loaded file's slots on the pool, each engine run through its executor
+//! ([`crate::engines::Executor`]): one task per slot for executors that run a case alone
+//! (internal engines), one task per (file, engine) for those that run whole files (programs:
+//! the program solves the file once per run, and its results fill that engine's slots). A
+//! tiny file of case-by-case executors is solved by the task that loaded it.
+//!
+//! Each result goes through the same steps: the executor's `CaseRun` becomes a [`Done`], the
+//! check against the expected output (`verdict.rs`), the output dropped unless still needed,
+//! and [`Loaded::finish`].
+//!
+//! Invariants: a slot whose file is unreadable, or whose case breaks the statement
+//! (`--validate`), is never run (it is an `error`); once [`super::Config::stop`] is set, no
+//! slot starts (each is `dropped`).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::Config;
+use super::done::Done;
+use super::load::Completions;
+use super::load::{Loaded, Slot};
+use super::verdict::check_expected;
+use crate::engines::{CaseRun, Fault, Plan};
+
+/// A file with at most this many (case, engine) slots is solved by the task that loaded it
+/// (Yut: one game per file), instead of one task per slot.
+const INLINE_SLOTS: usize = 4;
+
+/// Schedules a loaded file's work on the pool: one task per slot of a case-by-case executor,
+/// one per whole-file executor.
+pub(super) fn schedule(
+    loaded: Arc<Loaded>,
+    config: Arc<Config>,
+    plan: Arc<Plan>,
+    tx: Arc<Completions>,
+) {
+    let keep = config.keep_outputs || loaded.engines.len() > 1;
+    let per_case_only = loaded.engines.iter().all(|e| e.executor().per_case());
+    if per_case_only && loaded.slots.len() <= INLINE_SLOTS {
+        // A task per slot costs more than a tiny file's work; its own task solves it.
+        for (i, &slot) in loaded.slots.iter().enumerate() {
+            let done = if config.stop.load(Ordering::Relaxed) {
+                Done::dropped()
+            } else {
+                run_slot(&loaded, slot, &plan, keep)
+            };
+            loaded.finish(i, done, &tx);
+        }
+        return;
+    }
+    for (e, spec) in loaded.engines.iter().enumerate() {
+        let mine: Vec<usize> = (0..loaded.slots.len())
+            .filter(|&i| loaded.slots[i].engine == e)
+            .collect();
+        if spec.executor().per_case() {
+            for i in mine {
+                let (loaded, config, plan, tx) =
+                    (loaded.clone(), config.clone(), plan.clone(), tx.clone());
+                rayon::spawn_fifo(move || {
+                    let done = if config.stop.load(Ordering::Relaxed) {
+                        Done::dropped()
+                    } else {
+                        run_slot(&loaded, loaded.slots[i], &plan, keep)
+                    };
+                    loaded.finish(i, done, &tx);
+                });
+            }
+        } else if !mine.is_empty() {
+            let (loaded, config, plan, tx) =
+                (loaded.clone(), config.clone(), plan.clone(), tx.clone());
+            rayon::spawn_fifo(move || {
+                let stopped = config.stop.load(Ordering::Relaxed);
+                let mut results: Vec<Option<Done>> = if stopped {
+                    Vec::new()
+                } else {
+                    run_file(&loaded, e, &plan, keep)
+                        .into_iter()
+                        .map(Some)
+                        .collect()
+                };
+                for i in mine {
+                    let done = match results.get_mut(loaded.slots[i].case) {
+                        Some(done) => done.take().expect("one result per case of the file"),
+                        None => Done::dropped(),
+                    };
+                    loaded.finish(i, done, &tx);
+                }
+            });
+        }
+    }
+}
+
+/// Why case `case` of the file is not run: the file is unreadable, or the case breaks the
+/// statement.
+fn not_runnable(loaded: &Loaded, case: usize) -> Option<Done> {
+    let why = loaded
+        .unreadable
+        .as_ref()
+        .or_else(|| loaded.invalid.get(case)?.as_ref())?;
+    Some(Done::failed(&loaded.file, case + 1, why))
+}
+
+/// One slot of a case-by-case executor: the run, then the check.
+fn run_slot(loaded: &Loaded, slot: Slot, plan: &Plan, keep: bool) -> Done {
+    if let Some(done) = not_runnable(loaded, slot.case) {
+        return done;
+    }
+    let executor = loaded.engines[slot.engine].executor();
+    let run = executor.run_case(&loaded.job(), slot.case, plan);
+    settle(loaded, slot.case, run, keep)
+}
+
+/// Every case of the file with whole-file executor `engine`: one result per case (one for
+/// an unreadable file).
+fn run_file(loaded: &Loaded, engine: usize, plan: &Plan, keep: bool) -> Vec<Done> {
+    if let Some(why) = &loaded.unreadable {
+        return vec![Done::failed(&loaded.file, 1, why)];
+    }
+    let executor = loaded.engines[engine].executor();
+    executor
+        .run_file(&loaded.job(), plan)
+        .into_iter()
+        .enumerate()
+        .map(|(case, run)| {
+            // The program's failure (or the case's own parse error) first, then the case's
+            // violation of the statement.
+            let failed = matches!(&run.result, Err(fault) if *fault != Fault::NoOutput);
+            match not_runnable(loaded, case) {
+                Some(done) if !failed => done,
+                _ => settle(loaded, case, run, keep),
+            }
+        })
+        .collect()
+}
+
+/// A case's run made a [`Done`], checked against the expected output; the output kept only
+/// when `keep`.
+fn settle(loaded: &Loaded, case: usize, run: CaseRun, keep: bool) -> Done {
+    let mut done = Done::of_run(&loaded.file, case + 1, run);
+    check_expected(loaded, case, &mut done);
+    if !keep {
+        done.output = None;
+    }
+    done
+}
