@@ -243,7 +243,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, problems: &mut Vec<CorpusError>) {
             walk(&path, out, problems);
             continue;
         }
-        if !path.extension().is_some_and(|e| e == INPUT_EXTENSION) {
+        if path.extension().is_none_or(|e| e != INPUT_EXTENSION) {
             continue;
         }
         if kind.is_symlink() {
