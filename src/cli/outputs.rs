@@ -63,9 +63,11 @@ pub(super) fn check(
         if is_stdout(path) {
             continue;
         }
-        let target = Target::of(path)
-            .and_then(|t| t.check_writable().map(|()| t))
-            .map_err(|e| anyhow::anyhow!("{option} {}: {e}", path.display()))?;
+        let target =
+            Target::of(path).map_err(|e| anyhow::anyhow!("{option} {}: {e}", path.display()))?;
+        target
+            .check_writable()
+            .map_err(|e| anyhow::anyhow!("{option}: cannot create {}: {e}", path.display()))?;
         let Target::Replace(file) = target else {
             // A device or FIFO is written in place; several outputs may share one.
             continue;
