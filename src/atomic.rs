@@ -5,9 +5,18 @@
 //! Both ways write to a temporary name beside the target (same folder, so the final rename is
 //! atomic on one file system) and rename at the end: [`write_atomic`] for bytes at hand,
 //! [`AtomicFile`] for a file written as a stream (the runner's CSV), which is renamed only by
-//! [`AtomicFile::commit`] and removed when dropped uncommitted.
+//! [`AtomicFile::commit`] and removed when dropped uncommitted, or when a write, flush or
+//! rename fails: no temporary file outlives an error.
+//!
+//! What is already at the path decides how it is written ([`Target::of`]): a regular file (or
+//! nothing) is replaced by rename; a symbolic link is followed, and the file it names is
+//! replaced (the temporary file beside that file, the link kept); a character device or a FIFO
+//! (`/dev/null`, `/dev/stdout`, a pipe to a reader) is opened and written in place, since a
+//! rename would put a regular file where the device was. A directory, a block device or a
+//! socket is refused.
 
 use std::io::{BufWriter, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// `path` with `suffix` appended to its file name: the names kept beside a results file (its
@@ -36,39 +45,220 @@ fn create_parent(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename (creating the folder).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    create_parent(path)?;
-    let tmp = temporary_path(path);
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+/// What a file type is, in words, for messages: "a FIFO", "a directory", ...
+pub fn kind_of(kind: std::fs::FileType) -> &'static str {
+    if kind.is_file() {
+        "a regular file"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
 }
 
-/// A file being written under a temporary name; it takes `path` only on [`commit`].
+/// How many links [`Target::of`] follows before it gives up (as the kernel's `ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// How an output path is written, from what is there now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A regular file, or nothing: replaced through a temporary file and a rename. The path is
+    /// the file to replace: a symbolic link's target (followed to the end), else the path.
+    Replace(PathBuf),
+    /// A character device or a FIFO: opened for writing and written in place.
+    InPlace(PathBuf),
+}
+
+impl Target {
+    /// What writing `path` means; an error for a directory, a block device, a socket or a loop
+    /// of links, whose message says what the path is.
+    pub fn of(path: &Path) -> std::io::Result<Target> {
+        let mut current = path.to_path_buf();
+        for _ in 0..MAX_LINKS {
+            let meta = match std::fs::symlink_metadata(&current) {
+                Ok(meta) => meta,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Ok(Target::Replace(current));
+                }
+                Err(e) => return Err(e),
+            };
+            let kind = meta.file_type();
+            if kind.is_symlink() {
+                let link = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+                continue;
+            }
+            if kind.is_file() {
+                return Ok(Target::Replace(current));
+            }
+            if kind.is_char_device() || kind.is_fifo() {
+                return Ok(Target::InPlace(current));
+            }
+            let error_kind = if kind.is_dir() {
+                std::io::ErrorKind::IsADirectory
+            } else {
+                std::io::ErrorKind::InvalidInput
+            };
+            return Err(std::io::Error::new(
+                error_kind,
+                format!("{}, not a file to write", kind_of(kind)),
+            ));
+        }
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "too many levels of symbolic links",
+        ))
+    }
+
+    /// The file written in the end (a link's target).
+    pub fn path(&self) -> &Path {
+        match self {
+            Target::Replace(p) | Target::InPlace(p) => p,
+        }
+    }
+
+    /// Checks, without writing anything, that the target can be written: an existing device or
+    /// FIFO must be writable; a file to replace must have a writable folder (the temporary
+    /// file is created and removed).
+    pub fn check_writable(&self) -> std::io::Result<()> {
+        match self {
+            Target::InPlace(path) => access_w(path),
+            Target::Replace(path) => {
+                let tmp = temporary_path(path);
+                std::fs::File::create(&tmp)?;
+                std::fs::remove_file(&tmp)
+            }
+        }
+    }
+}
+
+fn access_w(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    // SAFETY: `c` is a valid NUL-terminated string that outlives the call.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Opens a device or FIFO for writing in place. A FIFO is opened without blocking (no reader:
+/// an error, `ENXIO`, rather than a wait forever), then switched back to blocking writes.
+fn open_in_place(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ENXIO) {
+                std::io::Error::new(e.kind(), "a FIFO with no reader")
+            } else {
+                e
+            }
+        })?;
+    let fd = file.as_raw_fd();
+    // SAFETY: `fd` is an open descriptor owned by `file`; F_GETFL/F_SETFL only change its flags.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
+    }
+    Ok(file)
+}
+
+/// Renames `tmp` to `path`; across file systems (a link's target elsewhere, `.interrupted`
+/// beside the link), copies and removes. `tmp` is gone afterwards, whatever happened.
+fn rename_or_copy(tmp: &Path, path: &Path) -> std::io::Result<()> {
+    let result = match std::fs::rename(tmp, path) {
+        Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
+            std::fs::copy(tmp, path).map(|_| ())
+        }
+        other => other,
+    };
+    let _ = std::fs::remove_file(tmp);
+    result
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename (creating the folder); a
+/// device or FIFO is written in place, a link's target replaced (see the module's docs).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    match Target::of(path)? {
+        Target::InPlace(device) => {
+            let mut file = open_in_place(&device)?;
+            file.write_all(bytes)?;
+            file.flush()
+        }
+        Target::Replace(path) => {
+            create_parent(&path)?;
+            let tmp = temporary_path(&path);
+            if let Err(e) = std::fs::write(&tmp, bytes) {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
+            rename_or_copy(&tmp, &path)
+        }
+    }
+}
+
+/// A file being written under a temporary name; it takes `path` only on [`commit`]. A device
+/// or FIFO at `path` is written in place from the start (there is nothing to rename).
 ///
 /// [`commit`]: AtomicFile::commit
 pub struct AtomicFile {
     path: PathBuf,
-    tmp: PathBuf,
+    /// The temporary file, `None` when writing in place.
+    tmp: Option<PathBuf>,
     writer: Option<BufWriter<std::fs::File>>,
 }
 
 impl AtomicFile {
     /// Starts writing the replacement of `path`, whose folder must exist (so a mistyped path
-    /// fails here, before any work).
+    /// fails here, before any work). A symbolic link is followed: its target is replaced and
+    /// the link kept; a directory is refused.
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
-        let tmp = temporary_path(path);
-        let file = std::fs::File::create(&tmp)?;
-        Ok(AtomicFile {
-            path: path.to_path_buf(),
-            tmp,
-            writer: Some(BufWriter::new(file)),
-        })
+        match Target::of(path)? {
+            Target::InPlace(device) => Ok(AtomicFile {
+                path: device.clone(),
+                tmp: None,
+                writer: Some(BufWriter::new(open_in_place(&device)?)),
+            }),
+            Target::Replace(target) => {
+                let tmp = temporary_path(&target);
+                let file = std::fs::File::create(&tmp)?;
+                Ok(AtomicFile {
+                    path: target,
+                    tmp: Some(tmp),
+                    writer: Some(BufWriter::new(file)),
+                })
+            }
+        }
     }
 
-    /// The file it will replace.
+    /// The file it will replace (a link's target).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether it writes a device or FIFO in place (nothing is renamed on commit).
+    pub fn in_place(&self) -> bool {
+        self.tmp.is_none()
     }
 
     /// Flushes what was written and renames the file into place.
@@ -77,13 +267,29 @@ impl AtomicFile {
         self.commit_as(&path)
     }
 
-    /// Flushes what was written and renames the file to `path` instead (same folder).
+    /// Flushes what was written and renames the file to `path` instead. Written in place (a
+    /// device), it is only flushed: what was written is where it went.
     pub fn commit_as(mut self, path: &Path) -> std::io::Result<()> {
         let writer = self.writer.take().expect("committed once");
-        let file = writer.into_inner().map_err(|e| e.into_error())?;
-        file.sync_data()?;
-        drop(file);
-        std::fs::rename(&self.tmp, path)
+        let tmp = self.tmp.take();
+        let in_place = tmp.is_none();
+        let finished = writer
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| {
+                // A device cannot be synced (`/dev/null`: EINVAL), only flushed.
+                if in_place { Ok(()) } else { file.sync_data() }
+            });
+        match tmp {
+            None => finished,
+            Some(tmp) => match finished {
+                Ok(()) => rename_or_copy(&tmp, path),
+                Err(e) => {
+                    let _ = std::fs::remove_file(&tmp);
+                    Err(e)
+                }
+            },
+        }
     }
 }
 
@@ -99,9 +305,11 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.writer.take().is_some() {
+        if self.writer.take().is_some()
+            && let Some(tmp) = &self.tmp
+        {
             // Not committed: the target keeps its old content (or stays absent).
-            let _ = std::fs::remove_file(&self.tmp);
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }
@@ -128,6 +336,43 @@ mod tests {
         file.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_link_is_followed_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.csv");
+        let link = dir.path().join("link.csv");
+        std::fs::write(&target, "old\n").unwrap();
+        std::os::unix::fs::symlink("real.csv", &link).unwrap();
+        write_atomic(&link, b"new\n").unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new\n");
+        let mut file = AtomicFile::create(&link).unwrap();
+        file.write_all(b"streamed\n").unwrap();
+        file.commit().unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "streamed\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_directory_is_refused_and_a_device_written_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = AtomicFile::create(dir.path()).err().unwrap();
+        assert_eq!(error.kind(), std::io::ErrorKind::IsADirectory);
+        assert!(write_atomic(dir.path(), b"x").is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let null = Path::new("/dev/null");
+        assert_eq!(Target::of(null).unwrap(), Target::InPlace(null.into()));
+        let mut file = AtomicFile::create(null).unwrap();
+        file.write_all(b"x").unwrap();
+        file.commit().unwrap();
+        write_atomic(null, b"x").unwrap();
+        assert!(null.metadata().unwrap().file_type().is_char_device());
+        if Path::new("/dev/full").exists() {
+            assert!(write_atomic(Path::new("/dev/full"), b"x").is_err());
+        }
     }
 
     #[test]

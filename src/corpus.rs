@@ -1,6 +1,13 @@
 //! Finding case files: the `.in` files under the paths a user names, the game of each, and the
 //! expected `.out` beside it.
 //!
+//! Only regular files are cases: a FIFO, a device or a socket named `X.in` (directly, or
+//! through a symbolic link) is never opened for reading (a FIFO would block forever,
+//! `/dev/zero` never ends). [`discover_all`] lists such entries, and folders it cannot read,
+//! as [`Corpus::problems`] next to the files it found, so a run goes on with the rest; the
+//! command prints each problem and ends with exit code 2. [`read_case_file`] checks again when
+//! it opens a file (a swap between listing and reading cannot hang it either).
+//!
 //! Invariants: the file list is sorted bytewise by its path relative to the root it was found
 //! under, without duplicates, so every run (whatever the thread count or machine) sees the same
 //! files in the same order. Nothing here knows a game's format.
@@ -32,6 +39,54 @@ pub enum CorpusError {
     },
     #[error("{path}: no .in files found")]
     Empty { path: PathBuf },
+    #[error("{path}: skipped: {kind}, not a regular file")]
+    NotRegular { path: PathBuf, kind: &'static str },
+}
+
+/// The files of a corpus, and the entries under it that are not cases.
+#[derive(Debug, Default)]
+pub struct Corpus {
+    /// The `.in` files, sorted (see the module's invariants).
+    pub files: Vec<CaseFile>,
+    /// A folder that could not be read ([`CorpusError::Io`]), or a `.in` entry that is not a
+    /// regular file ([`CorpusError::NotRegular`]), in the order found: not cases, but not
+    /// silently dropped either.
+    pub problems: Vec<CorpusError>,
+}
+
+/// Why a non-regular `.in` cannot be read: "a FIFO, not a regular file".
+fn not_regular(kind: std::fs::FileType) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("{}, not a regular file", crate::atomic::kind_of(kind)),
+    )
+}
+
+/// Reads a case file whole, refusing anything but a regular file (symbolic links followed):
+/// a FIFO, a device or a socket gives an error naming what it is ("a FIFO, not a regular
+/// file") without being read. The path is stat'ed first (a device is not even opened), then
+/// opened with `O_NONBLOCK` and checked again on the open descriptor (`fstat`), so a FIFO put
+/// in the file's place between the two cannot block. `size_hint` (the size a listing saw) only
+/// sizes the buffer; the file is read to its end.
+pub fn read_case_file(path: &Path, size_hint: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let kind = std::fs::metadata(path)?.file_type();
+    if !kind.is_file() {
+        return Err(not_regular(kind));
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        return Err(not_regular(kind));
+    }
+    // One byte more than the size, so that the read which finds the end needs no growth.
+    let mut bytes = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0).saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// One judge input file of a corpus.
@@ -76,12 +131,29 @@ impl std::fmt::Debug for CaseFile {
 
 /// Lists the `.in` files under `paths` (files, or directories searched recursively).
 /// The game of each file is `game` when given, else the nearest enclosing folder named after
-/// one of `games` (`corpora/yut/x.in` is Yut).
+/// one of `games` (`corpora/yut/x.in` is Yut). Strict: the first of [`discover_all`]'s
+/// problems is the error (for corpora the program made itself).
 pub fn discover(
     paths: &[PathBuf],
     game: Option<&'static dyn Game>,
     games: &[&'static dyn Game],
 ) -> Result<Vec<CaseFile>, CorpusError> {
+    let mut corpus = discover_all(paths, game, games)?;
+    match corpus.problems.is_empty() {
+        true => Ok(corpus.files),
+        false => Err(corpus.problems.swap_remove(0)),
+    }
+}
+
+/// As [`discover`], but a folder that cannot be read and a `.in` that is not a regular file
+/// are [`Corpus::problems`], not errors: the rest of the corpus is listed. A path named on the
+/// command line that does not exist, a file of no known game, or a root with neither a file nor
+/// a problem is still an error.
+pub fn discover_all(
+    paths: &[PathBuf],
+    game: Option<&'static dyn Game>,
+    games: &[&'static dyn Game],
+) -> Result<Corpus, CorpusError> {
     let unknown = |path: &Path| CorpusError::UnknownGame {
         path: path.to_path_buf(),
         games: games
@@ -90,79 +162,109 @@ pub fn discover(
             .collect::<Vec<_>>()
             .join(", "),
     };
-    let mut files = Vec::new();
+    let mut corpus = Corpus::default();
     for root in paths {
         let meta = std::fs::metadata(root).map_err(|source| CorpusError::Io {
             path: root.clone(),
             source,
         })?;
-        let found_before = files.len();
+        let found_before = corpus.files.len() + corpus.problems.len();
         if meta.is_dir() {
             let mut inputs = Vec::new();
-            walk(root, &mut inputs)?;
+            walk(root, &mut inputs, &mut corpus.problems);
             for path in inputs {
                 let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
                 let game = match game {
                     Some(g) => g,
                     None => game_of(&path, games).ok_or_else(|| unknown(&path))?,
                 };
-                files.push(CaseFile {
+                corpus.files.push(CaseFile {
                     path,
                     relative,
                     game,
                 });
             }
+        } else if !meta.is_file() {
+            corpus.problems.push(CorpusError::NotRegular {
+                path: root.clone(),
+                kind: crate::atomic::kind_of(meta.file_type()),
+            });
         } else {
             let relative = PathBuf::from(root.file_name().unwrap_or(root.as_os_str()));
             let game = match game {
                 Some(g) => g,
                 None => game_of(root, games).ok_or_else(|| unknown(root))?,
             };
-            files.push(CaseFile {
+            corpus.files.push(CaseFile {
                 path: root.clone(),
                 relative,
                 game,
             });
         }
-        if files.len() == found_before {
+        if corpus.files.len() + corpus.problems.len() == found_before {
             return Err(CorpusError::Empty { path: root.clone() });
         }
     }
-    files.sort_by(|a, b| {
+    corpus.files.sort_by(|a, b| {
         a.relative
             .as_os_str()
             .as_encoded_bytes()
             .cmp(b.relative.as_os_str().as_encoded_bytes())
             .then_with(|| a.path.cmp(&b.path))
     });
-    files.dedup_by(|a, b| a.path == b.path);
-    Ok(files)
+    corpus.files.dedup_by(|a, b| a.path == b.path);
+    Ok(corpus)
 }
 
-/// Appends every `*.in` file under `dir`, recursively.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> {
+/// Appends every regular `*.in` file under `dir`, recursively (a link to a regular file
+/// counts; links to folders are not followed). A folder that cannot be read, and a `.in` that
+/// is not a regular file, go to `problems`.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, problems: &mut Vec<CorpusError>) {
     let io = |source| CorpusError::Io {
         path: dir.to_path_buf(),
         source,
     };
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(io)?
-        .collect::<Result<_, _>>()
-        .map_err(io)?;
+    let entries: Result<Vec<_>, _> = std::fs::read_dir(dir).and_then(|d| d.collect());
+    let mut entries = match entries {
+        Ok(entries) => entries,
+        Err(e) => return problems.push(io(e)),
+    };
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let path = entry.path();
-        let kind = entry.file_type().map_err(|source| CorpusError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let mut kind = match entry.file_type() {
+            Ok(kind) => kind,
+            Err(source) => {
+                problems.push(CorpusError::Io { path, source });
+                continue;
+            }
+        };
         if kind.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == INPUT_EXTENSION) {
+            walk(&path, out, problems);
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != INPUT_EXTENSION) {
+            continue;
+        }
+        if kind.is_symlink() {
+            kind = match std::fs::metadata(&path) {
+                Ok(meta) => meta.file_type(),
+                // A dangling link: listed, so that reading it gives the file its error row.
+                Err(_) => {
+                    out.push(path);
+                    continue;
+                }
+            };
+        }
+        if kind.is_file() {
             out.push(path);
+        } else {
+            problems.push(CorpusError::NotRegular {
+                path,
+                kind: crate::atomic::kind_of(kind),
+            });
         }
     }
-    Ok(())
 }
 
 /// The game of `games` named by the nearest enclosing folder of `path`, if any.
@@ -212,5 +314,38 @@ mod tests {
         ));
         let forced = discover(&[plain], Some(registry::GAMES[0]), registry::GAMES).unwrap();
         assert_eq!(forced.len(), 1);
+    }
+
+    fn mkfifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+
+    #[test]
+    fn special_inputs_are_problems_and_never_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = registry::GAMES[0];
+        let folder = dir.path().join(game.name());
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("a.in"), "x").unwrap();
+        mkfifo(&folder.join("fifo.in"));
+        std::os::unix::fs::symlink("/dev/zero", folder.join("zero.in")).unwrap();
+        let corpus = discover_all(&[dir.path().to_path_buf()], None, registry::GAMES).unwrap();
+        assert_eq!(corpus.files.len(), 1);
+        let problems: Vec<String> = corpus.problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].ends_with("fifo.in: skipped: a FIFO, not a regular file"));
+        assert!(problems[1].ends_with("zero.in: skipped: a character device, not a regular file"));
+        assert!(discover(&[dir.path().to_path_buf()], None, registry::GAMES).is_err());
+        let fifo = read_case_file(&folder.join("fifo.in"), 0).unwrap_err();
+        assert_eq!(fifo.to_string(), "a FIFO, not a regular file");
+        let zero = read_case_file(&folder.join("zero.in"), 0).unwrap_err();
+        assert_eq!(zero.to_string(), "a character device, not a regular file");
+        assert_eq!(read_case_file(&folder.join("a.in"), 0).unwrap(), b"x");
+        // Named directly, too.
+        let direct = discover_all(&[folder.join("fifo.in")], Some(game), registry::GAMES).unwrap();
+        assert!(direct.files.is_empty() && direct.problems.len() == 1);
     }
 }

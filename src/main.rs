@@ -16,6 +16,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let cli = Cli::parse();
+    quiet_on_closed_stdout(&cli.command);
     let result = match cli.command {
         Command::Solve(args) => cli::solve(args),
         Command::Run(args) => cli::run(*args),
@@ -38,22 +39,63 @@ fn main() {
     exit_now(exit)
 }
 
+/// A closed stdout (`gamebench list | head -1`) ends the command quietly, as it ends `cat`.
+///
+/// Commands that start no external program take SIGPIPE's default action back (Rust ignores
+/// it), so the kernel ends them at the first write to the closed pipe: exit status 141 in a
+/// shell, no message. Commands that may start programs (`run`, `sweep`, `stress`, `hunt`,
+/// `gen`) keep ignoring it, since a program that exits without reading its input must not
+/// kill them through the pipe to its stdin; for them a print to a closed stdout (which panics
+/// in `print!`) ends the process with status 141 and no panic message.
+fn quiet_on_closed_stdout(command: &Command) {
+    let starts_programs = matches!(
+        command,
+        Command::Run(_)
+            | Command::Sweep(_)
+            | Command::Stress(_)
+            | Command::Hunt(_)
+            | Command::Gen(_)
+    );
+    if !starts_programs {
+        // SAFETY: restoring a signal's default action; no handler runs Rust code.
+        unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    }
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            // SAFETY: ends the process, as `exit_now` does.
+            unsafe { libc::_exit(SIGPIPE_STATUS) }
+        }
+        default_hook(info)
+    }));
+}
+
+/// The exit status of a process ended by SIGPIPE, as a shell reports it.
+const SIGPIPE_STATUS: i32 = 128 + libc::SIGPIPE;
+
 /// Ends the process with `exit` once stdout is flushed, without running exit handlers.
 ///
 /// Every command has finished when it returns: its files are written and closed, its threads
 /// idle. What exit handlers would still do is the allocator's teardown, handing back pages the
 /// kernel frees anyway when the process ends. A failed flush of stdout (a closed pipe, a full
-/// disk) is an error, exit code 2, where the runtime would have ignored it.
+/// disk) is an error, exit code 2 (a closed pipe: 141, quietly), where the runtime would have ignored it.
 fn exit_now(exit: Exit) -> ! {
     let code = match std::io::stdout().flush() {
-        Ok(()) => exit.code(),
+        Ok(()) => i32::from(exit.code()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => SIGPIPE_STATUS,
         Err(e) => {
             eprintln!("gamebench: writing the output: {e}");
-            Exit::Error.code()
+            i32::from(Exit::Error.code())
         }
     };
     // SAFETY: `_exit` only ends the process: no exit handler or destructor runs, so no Rust
     // invariant can be observed broken afterwards. stdout is flushed above and stderr is not
     // buffered.
-    unsafe { libc::_exit(i32::from(code)) }
+    unsafe { libc::_exit(code) }
 }

@@ -37,7 +37,7 @@ pub struct HuntOptions {
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
     /// Search for SECONDS (default 60).
-    #[arg(long, value_name = "SECONDS", conflicts_with = "evaluations")]
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg, conflicts_with = "evaluations")]
     pub time: Option<f64>,
     /// Stop after N evaluated cases (deterministic with --metric work).
     #[arg(long, value_name = "N")]
@@ -56,7 +56,7 @@ pub struct HuntOptions {
     #[arg(long, short, default_value = "hunt", value_name = "DIR")]
     pub out: PathBuf,
     /// Time limit of one external program run, in seconds.
-    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS", value_parser = super::seconds_arg)]
     pub timeout: f64,
     #[command(flatten)]
     pub budget: BudgetArgs,

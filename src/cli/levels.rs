@@ -86,7 +86,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
     let settings = Settings {
         engine,
         budget,
-        threads: args.jobs,
+        threads: args.jobs.map(super::shards::cap_jobs),
     };
     let done = AtomicUsize::new(0);
     let quiet = args.quiet;

@@ -7,6 +7,7 @@ mod generate;
 mod hunt;
 mod judge;
 mod levels;
+mod outputs;
 mod run;
 pub mod shards;
 mod stress;
@@ -104,12 +105,28 @@ pub fn find_game(name: &str) -> Result<&'static dyn Game> {
     })
 }
 
+/// The value parser of every option given in seconds: a positive number small enough to be a
+/// `Duration` (`1e300` is a usage error, exit 2, not a panic).
+pub fn seconds_arg(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!("must be a positive number of seconds, not {text}"));
+    }
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("{text} seconds is too long a duration"))?;
+    Ok(seconds)
+}
+
 /// A duration option given in seconds.
 pub fn positive_seconds(option: &str, seconds: f64) -> Result<Duration> {
     if !(seconds.is_finite() && seconds > 0.0) {
         bail!("{option} must be a positive number of seconds, not {seconds}");
     }
-    Ok(Duration::from_secs_f64(seconds))
+    Duration::try_from_secs_f64(seconds)
+        .with_context(|| format!("{option}: {seconds} seconds is too long a duration"))
 }
 
 #[derive(Args)]
@@ -140,13 +157,13 @@ pub struct RunArgs {
     pub engines: Vec<String>,
     /// Time limit of one external program run (one file), in seconds; a program killed at it
     /// gets status `timeout` on the file's cases.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = seconds_arg)]
     pub timeout: f64,
     /// Per-case time limit of external programs, in seconds: a one-case file (Yut) runs under
     /// it, and a file of a game whose output does not number its cases (Vexed) runs case by
     /// case, each killed at the limit (status `timeout`); other files run whole under
     /// --timeout.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
     pub case_timeout: Option<f64>,
     #[command(flatten)]
     pub launch: ShellArgs,
@@ -263,7 +280,7 @@ pub struct BudgetArgs {
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
     /// Stop a search after SECONDS of wall time per case (Vexed); the case gets status `budget`.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
     pub time_limit: Option<f64>,
     /// Memory one search may hold, in MB (Vexed; default: 384 MB for A*, then iterative
     /// deepening with a table of 2M boards). Per search: commands with `-j N` run N at once.

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
 
-use crate::atomic::AtomicFile;
+use crate::atomic::{self, Target};
 use crate::corpus;
 use crate::export::{
     self, BoxPlot, Exporter, Json, Markdown, Report, ScalingPlot, SummaryCsv, require_svg,
@@ -22,20 +22,8 @@ use crate::results::{self, Record};
 use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
 use crate::status::Exit;
 
+use super::outputs::{self, is_stdout};
 use super::{RunArgs, find_game, positive_seconds, shards};
-
-/// Whether an output path means stdout.
-fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-/// Fails now, before the run, if `path` cannot be written (nothing is left behind).
-fn preflight(path: &Path) -> Result<()> {
-    if !is_stdout(path) {
-        AtomicFile::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    }
-    Ok(())
-}
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
 /// once with the signal's exit code.
@@ -67,7 +55,16 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     let shell = args.launch.shell();
     let game = args.game.as_deref().map(find_game).transpose()?;
-    let files = corpus::discover(&args.paths, game, registry::GAMES)?;
+    let corpus::Corpus { files, problems } =
+        corpus::discover_all(&args.paths, game, registry::GAMES)?;
+    // Unreadable folders and `.in` entries that are not regular files: reported, counted in
+    // the exit code (2), and the rest of the corpus runs.
+    for problem in &problems {
+        eprintln!("gamebench: {problem}");
+    }
+    if files.is_empty() {
+        anyhow::bail!("no readable .in files (see above)");
+    }
     let config = Config {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,
@@ -98,25 +95,50 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     // A shard or --resume writes its own CSV, journaled.
     let plan = shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
     // Every output is checked before the long run, so a bad path fails at once.
-    let exports: Vec<(&PathBuf, &dyn Exporter, &str)> = [
+    let exports: Vec<Export> = [
         (
             args.export_json.as_ref(),
             &Json as &dyn Exporter,
             "JSON export",
+            "--export-json",
         ),
-        (args.export_markdown.as_ref(), &Markdown, "Markdown export"),
-        (args.export_csv.as_ref(), &SummaryCsv, "CSV export"),
-        (args.plot.as_ref(), &BoxPlot, "plot"),
-        (args.plot_scaling.as_ref(), &ScalingPlot, "scaling plot"),
+        (
+            args.export_markdown.as_ref(),
+            &Markdown,
+            "Markdown export",
+            "--export-markdown",
+        ),
+        (
+            args.export_csv.as_ref(),
+            &SummaryCsv,
+            "CSV export",
+            "--export-csv",
+        ),
+        (args.plot.as_ref(), &BoxPlot, "plot", "--plot"),
+        (
+            args.plot_scaling.as_ref(),
+            &ScalingPlot,
+            "scaling plot",
+            "--plot-scaling",
+        ),
     ]
     .into_iter()
-    .filter_map(|(path, exporter, what)| path.map(|p| (p, exporter, what)))
+    .filter_map(|(path, exporter, what, option)| {
+        path.map(|path| Export {
+            path,
+            exporter,
+            what,
+            option,
+        })
+    })
     .collect();
-    for (path, _, _) in &exports {
-        preflight(path)?;
-    }
     // Engines (and external programs) are checked now, before any file is read or run.
     let table = runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines, &shell)?;
+    let mut paths: Vec<(&str, &Path)> = exports.iter().map(|e| (e.option, &**e.path)).collect();
+    if let Some(csv) = &args.csv {
+        paths.insert(0, ("--csv", csv));
+    }
+    outputs::check(&paths, args.out_dir.as_deref(), &files, &table)?;
     let startup = calibrate(&table);
     let (outcome, records) = match &plan {
         Some(plan) => plan.run(&files, &config, &table)?,
@@ -159,7 +181,14 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             outcome.files
         );
     }
-    summarize(&args, &records, &exports, stdout_taken, &meta)?;
+    summarize(
+        &args,
+        &records,
+        &exports,
+        stdout_taken,
+        &meta,
+        outcome.interrupted,
+    )?;
     if outcome.interrupted {
         return Ok(if signals.terminated.load(Ordering::Relaxed) {
             Exit::Terminated
@@ -167,7 +196,15 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             Exit::Interrupted
         });
     }
-    Ok(shards::exit_code(plan.as_ref(), outcome.exit()))
+    let exit = shards::exit_code(plan.as_ref(), outcome.exit());
+    if !problems.is_empty() && exit < Exit::Error {
+        eprintln!(
+            "gamebench: {} path(s) under the corpus were not cases (see above)",
+            problems.len()
+        );
+        return Ok(Exit::Error);
+    }
+    Ok(exit)
 }
 
 /// The start-up cost of the run's external programs' shape, timed once before the run:
@@ -224,13 +261,35 @@ fn run_meta(
     }
 }
 
-/// Prints the summary (to stderr when stdout carries an export) and writes the exports.
+/// One export of the run: its path, format, name in messages and option.
+struct Export<'a> {
+    path: &'a PathBuf,
+    exporter: &'a dyn Exporter,
+    what: &'static str,
+    option: &'static str,
+}
+
+/// Where an export goes: its path, or, after an interrupted run, `FILE.interrupted` beside it
+/// (a partial summary never takes an export's name, so an earlier complete one stays intact).
+/// Stdout, devices and FIFOs take it in place.
+fn export_path(path: &Path, interrupted: bool) -> PathBuf {
+    let in_place = is_stdout(path) || matches!(Target::of(path), Ok(Target::InPlace(_)));
+    if interrupted && !in_place {
+        atomic::interrupted_path(path)
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Prints the summary (to stderr when stdout carries an export) and writes the exports (after
+/// an interrupted run, to `FILE.interrupted`).
 fn summarize(
     args: &RunArgs,
     records: &[Record],
-    exports: &[(&PathBuf, &dyn Exporter, &str)],
+    exports: &[Export<'_>],
     stdout_taken: bool,
     meta: &RunMeta,
+    interrupted: bool,
 ) -> Result<()> {
     let summary = results::summarize(records, &args.baseline);
     let slowest = results::slowest(records, args.top.unwrap_or(0));
@@ -241,9 +300,17 @@ fn summarize(
         samples: args.samples,
         ..Report::new(&summary, &slowest, records)
     };
-    for (path, exporter, what) in exports {
-        export::write_export(*exporter, &report, path)
-            .with_context(|| format!("cannot write the {what}"))?;
+    for e in exports {
+        let path = export_path(e.path, interrupted);
+        export::write_export(e.exporter, &report, &path)
+            .with_context(|| format!("cannot write the {}", e.what))?;
+        if interrupted && path != **e.path {
+            eprintln!(
+                "gamebench: interrupted: the {} of the finished files is in {}",
+                e.what,
+                path.display()
+            );
+        }
     }
     let mut text = results::summary_table(&summary);
     text.push_str(&results::detail_lines(&summary));

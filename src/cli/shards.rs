@@ -37,7 +37,27 @@ fn env_var(name: &str) -> Option<String> {
 
 /// `-j`: as given, else the scheduler's `SLURM_CPUS_PER_TASK`, else `None` (all cores).
 pub fn default_jobs(jobs: Option<usize>) -> Option<usize> {
-    jobs.or_else(|| shard::scheduler_threads(env_var))
+    jobs.map(cap_jobs)
+        .or_else(|| shard::scheduler_threads(env_var))
+}
+
+/// The most worker threads `-j` may start: four per core, and never more than 1024.
+pub fn max_jobs() -> usize {
+    crate::meta::cores().saturating_mul(4).clamp(1, 1024)
+}
+
+/// `-j N`, capped at [`max_jobs`] with a warning (`-j 100000` would start that many threads).
+pub fn cap_jobs(jobs: usize) -> usize {
+    let max = max_jobs();
+    if jobs > max {
+        eprintln!(
+            "gamebench: warning: -j {jobs} is more than this machine can use ({} cores); using {max}",
+            crate::meta::cores()
+        );
+        max
+    } else {
+        jobs
+    }
 }
 
 /// The journaled plan of a `run`, or `None` for a plain run.

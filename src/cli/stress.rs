@@ -47,7 +47,7 @@ pub struct StressOptions {
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
     /// Stop after SECONDS without a difference (default 10 s).
-    #[arg(long, value_name = "SECONDS", conflicts_with = "stress_cases")]
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg, conflicts_with = "stress_cases")]
     pub time: Option<f64>,
     /// Stop after N cases without a difference.
     #[arg(long = "cases", id = "stress_cases", value_name = "N")]
@@ -56,7 +56,7 @@ pub struct StressOptions {
     #[arg(long, short, default_value = "stress", value_name = "DIR")]
     pub out: PathBuf,
     /// Time limit of one external program run (one file), in seconds.
-    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS", value_parser = super::seconds_arg)]
     pub timeout: f64,
     #[command(flatten)]
     pub budget: BudgetArgs,

@@ -53,7 +53,7 @@ pub struct SweepArgs {
     #[arg(long, default_value = "reference", value_name = "NAME")]
     pub baseline: String,
     /// Time limit of one external program run (one file), in seconds.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = super::seconds_arg)]
     pub timeout: f64,
     #[command(flatten)]
     pub launch: super::ShellArgs,

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 
 use crate::corpus;
@@ -41,8 +41,15 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
             inputs.push(Some(path.clone()));
             continue;
         }
-        match corpus::discover(std::slice::from_ref(path), Some(game), registry::GAMES) {
-            Ok(files) => inputs.extend(files.into_iter().map(|f| Some(f.path))),
+        match corpus::discover_all(std::slice::from_ref(path), Some(game), registry::GAMES) {
+            Ok(found) => {
+                // A folder that cannot be read, a FIFO or a device: counted as unreadable.
+                for problem in &found.problems {
+                    eprintln!("gamebench: {problem}");
+                }
+                unreadable += found.problems.len();
+                inputs.extend(found.files.into_iter().map(|f| Some(f.path)));
+            }
             Err(e) => {
                 eprintln!("gamebench: {e}");
                 unreadable += 1;
@@ -50,7 +57,14 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
         }
     }
     for input in &inputs {
-        let (bytes, name) = match read_input(input.as_ref()) {
+        let read = match input {
+            // Only regular files: a FIFO or a device would block or never end.
+            Some(path) => corpus::read_case_file(path, 0)
+                .map(|bytes| (bytes, path.display().to_string()))
+                .with_context(|| format!("cannot read {}", path.display())),
+            None => read_input(None),
+        };
+        let (bytes, name) = match read {
             Ok(read) => read,
             Err(e) => {
                 eprintln!("gamebench: {e:#}");

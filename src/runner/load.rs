@@ -128,7 +128,7 @@ pub(super) fn load(
         case_left: Vec::new(),
         finished,
     };
-    match read_sized(&loaded.file.path, size) {
+    match crate::corpus::read_case_file(&loaded.file.path, size) {
         Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
         Ok(bytes) => {
             loaded.cases = loaded.file.game.parse(&bytes);
@@ -194,21 +194,9 @@ fn invalid_cases(file: &CaseFile, cases: &[ParsedCase], bytes: &[u8]) -> Vec<Opt
         .collect()
 }
 
-/// Reads a whole file whose size is already known, without `std::fs::read`'s own stat (the
-/// window's stat pass made one; a second per file showed on corpora of many tiny files). A size
-/// that changed since is only a capacity hint: the file is read to its end either way.
-fn read_sized(path: &std::path::Path, size: u64) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    // One byte more than the size, so that the read which finds the end needs no growth.
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
 fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
     let path = file.expected_path();
-    match std::fs::read(&path) {
+    match crate::corpus::read_case_file(&path, 0) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(file.game.split_output(&text)),
             Err(_) => Err(format!("expected output {} is not UTF-8", path.display())),

@@ -1,0 +1,130 @@
+//! The output paths of `run`, checked before any case runs: each can be written (not a
+//! directory, its folder writable), no two name the same file, none is an input of the corpus
+//! (a `.in`, or the expected `.out` beside one), and `--out-dir` would overwrite none of them
+//! nor write two inputs' outputs to one file.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+
+use crate::atomic::Target;
+use crate::corpus::CaseFile;
+use crate::runner::{EngineTable, OutDirSink};
+
+/// Whether an output path means stdout.
+pub(super) fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Canonical folders, computed once per folder (a corpus has far fewer folders than files).
+#[derive(Default)]
+struct Canon {
+    folders: HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl Canon {
+    /// `path` with its folder canonical (links resolved), or `None` when the folder does not
+    /// exist (then nothing of the corpus is there).
+    fn of(&mut self, path: &Path) -> Option<PathBuf> {
+        let name = path.file_name()?;
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let canonical = self
+            .folders
+            .entry(folder)
+            .or_insert_with_key(|f| std::fs::canonicalize(f).ok())
+            .clone()?;
+        Some(canonical.join(name))
+    }
+}
+
+/// Checks every output against the others and the corpus; `outputs` are (option, path).
+pub(super) fn check(
+    outputs: &[(&str, &Path)],
+    out_dir: Option<&Path>,
+    files: &[CaseFile],
+    table: &EngineTable,
+) -> Result<()> {
+    let mut canon = Canon::default();
+    // The corpus's files: every input and its expected output.
+    let mut corpus: HashMap<PathBuf, &Path> = HashMap::new();
+    for file in files {
+        for path in [file.path.clone(), file.expected_path()] {
+            if let Some(key) = canon.of(&path) {
+                corpus.insert(key, &file.path);
+            }
+        }
+    }
+    let mut written: HashMap<PathBuf, &str> = HashMap::new();
+    for &(option, path) in outputs {
+        if is_stdout(path) {
+            continue;
+        }
+        let target =
+            Target::of(path).map_err(|e| anyhow::anyhow!("{option} {}: {e}", path.display()))?;
+        target
+            .check_writable()
+            .map_err(|e| anyhow::anyhow!("{option}: cannot create {}: {e}", path.display()))?;
+        let Target::Replace(file) = target else {
+            // A device or FIFO is written in place; several outputs may share one.
+            continue;
+        };
+        let Some(key) = canon.of(&file) else { continue };
+        if let Some(input) = corpus.get(&key) {
+            bail!(
+                "{option} {} would overwrite a file of the corpus ({} or its expected output)",
+                path.display(),
+                input.display()
+            );
+        }
+        if let Some(other) = written.insert(key, option) {
+            bail!(
+                "{other} and {option} name the same file {}: each output needs its own",
+                path.display()
+            );
+        }
+    }
+    let Some(dir) = out_dir else { return Ok(()) };
+    if dir.exists() && !dir.is_dir() {
+        bail!("--out-dir {}: not a directory", dir.display());
+    }
+    let sink = OutDirSink::new(dir, table.several_names());
+    let mut outputs_of: HashMap<PathBuf, &Path> = HashMap::new();
+    let mut seen = HashSet::new();
+    for file in files {
+        for spec in table.of(file.game).iter() {
+            let path = sink.output_path(file, spec.name());
+            if !seen.insert(path.clone()) {
+                let other = outputs_of.get(&path).copied().unwrap_or(&file.path);
+                bail!(
+                    "--out-dir {}: {} and {} would both write {} (same path under different roots); use one root, or run them apart",
+                    dir.display(),
+                    other.display(),
+                    file.path.display(),
+                    path.display()
+                );
+            }
+            outputs_of.insert(path.clone(), &file.path);
+            let Some(key) = canon.of(&path) else { continue };
+            if let Some(input) = corpus.get(&key) {
+                bail!(
+                    "--out-dir {} would overwrite {} (a file of the corpus: {} or its expected output); choose a folder outside the corpus",
+                    dir.display(),
+                    path.display(),
+                    input.display()
+                );
+            }
+            if let Some(option) = written.get(&key) {
+                bail!(
+                    "--out-dir {} would overwrite the {option} file {}",
+                    dir.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
