@@ -254,6 +254,7 @@ fn forge_shard(dir: &Path, k: usize, n: usize, rows: &[Row]) {
     std::fs::write(dir.join(format!("results.shard-{k}-of-{n}.csv")), bytes).unwrap();
     let mut m = manifest(dir, k, n);
     (m.shard_cases, m.shard_hash) = gamebench::shard::rows_hash(rows);
+    (m.rows, m.rows_hash) = gamebench::shard::row_keys_hash(rows);
     std::fs::write(
         dir.join(format!("shard-{k}-of-{n}.json")),
         serde_json::to_string(&m).unwrap(),
@@ -324,6 +325,8 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     let complete = results(&csv);
     assert_eq!(complete.len(), 6);
     let list_hash = manifest(&shards, 0, 1).list_hash;
+    // The attempt as the run records it (--check, 1 run, the default engine...).
+    let header = serde_json::to_string(&manifest(&shards, 0, 1).attempt.unwrap()).unwrap();
 
     // A crash after two chunks: no final files, a journal with two whole lines (cases 0 and 1,
     // the first marked) and a third cut short.
@@ -331,10 +334,6 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     std::fs::remove_file(shards.join("shard-0-of-1.json")).unwrap();
     let mut first = complete[0].clone();
     first.digest = RESUMED_MARK.to_string();
-    // The attempt as the run writes it: --check, 1 run, the default engine.
-    let header = format!(
-        "{{\"list_hash\":\"{list_hash}\",\"shard\":{{\"index\":0,\"count\":1}},\"engines\":[],\"runs\":1,\"check\":true}}"
-    );
     let chunk = |rows: &[Row]| format!("{{\"rows\":{}}}", serde_json::to_string(rows).unwrap());
     let journal = format!(
         "{header}\n{}\n{}\n{}",
@@ -397,27 +396,51 @@ fn resume_a_plain_results_file() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = corpus(tmp.path(), 4);
     let csv = tmp.path().join("results.csv");
+    let record = tmp.path().join("results.csv.attempt.json");
     let plain = |extra: &[&str]| {
         let mut args = vec!["run", s(&corpus), "--check", "--quiet", "--csv", s(&csv)];
         args.extend_from_slice(extra);
         run(&args)
     };
+    let write = |rows: &[Row]| {
+        let mut bytes = Vec::new();
+        gamebench::results::write_csv(&mut bytes, rows).unwrap();
+        std::fs::write(&csv, bytes).unwrap();
+    };
+    // A plain run without --resume writes no record of its options.
     assert_eq!(plain(&[]).status.code(), Some(2));
+    assert!(!record.exists());
     let complete = results(&csv);
-    // Keep the first two cases (one marked), drop the rest.
+    // Keep the first two cases (one marked), drop the rest: a bare CSV, whose rows are
+    // checked but not trusted (nothing says which options wrote them): solved again.
     let mut kept = complete[..2].to_vec();
     kept[1].digest = RESUMED_MARK.to_string();
-    let mut bytes = Vec::new();
-    gamebench::results::write_csv(&mut bytes, &kept).unwrap();
-    std::fs::write(&csv, bytes).unwrap();
+    write(&kept);
     // The usual exit code (the error case of broken.in is among the kept ones).
-    assert_eq!(plain(&["--resume"]).status.code(), Some(2));
-    let resumed = results(&csv);
-    assert_eq!(resumed[1], kept[1]);
-    assert_eq!(
-        untimed(resumed[2..].to_vec()),
-        untimed(complete[2..].to_vec())
+    let out = plain(&["--resume"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::text(&out.stderr).contains("has no record of the run that wrote it"),
+        "{}",
+        common::text(&out.stderr)
     );
+    let resumed = results(&csv);
+    assert_eq!(untimed(resumed.clone()), untimed(complete.clone()));
+    // A run with --resume records its attempt beside the CSV: resuming it keeps every row.
+    assert!(record.exists());
+    assert_eq!(plain(&["--resume"]).status.code(), Some(2));
+    assert_eq!(results(&csv), resumed, "nothing was solved again");
+    // A recorded CSV edited since (a row marked) is bare again.
+    let mut edited = resumed.clone();
+    edited[1].digest = RESUMED_MARK.to_string();
+    write(&edited);
+    let out = plain(&["--resume"]);
+    assert!(
+        common::text(&out.stderr).contains("has changed since its record was written"),
+        "{}",
+        common::text(&out.stderr)
+    );
+    assert_eq!(results(&csv)[1].digest, complete[1].digest);
 }
 
 #[test]

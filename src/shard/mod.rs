@@ -68,6 +68,7 @@ pub mod list;
 pub mod manifest;
 mod pipeline;
 pub mod plan;
+mod resume;
 
 use std::path::PathBuf;
 
@@ -80,9 +81,9 @@ pub use env::{
     K8S_INDEX, SLURM_CPUS, SLURM_TASK_COUNT, SLURM_TASK_ID, SLURM_TASK_MAX, SLURM_TASK_MIN,
     SLURM_TASK_STEP, scheduler_threads,
 };
-pub use journal::{Attempt, JOURNAL_SYNC_INTERVAL, Journal};
+pub use journal::{ATTEMPT_FORMAT, Attempt, JOURNAL_SYNC_INTERVAL, Journal, JournalContents};
 pub use list::CaseList;
-pub use manifest::{Manifest, failures, rows_hash};
+pub use manifest::{CsvRecord, Manifest, failures, row_keys_hash, rows_hash};
 pub use plan::Plan;
 
 /// The name of the partition rule, as recorded in manifests.
