@@ -201,15 +201,19 @@ fn find_shards(dir: &Path) -> Result<FoundShards, MergeError> {
 }
 
 /// The partition to merge: the N with the most shards that got as far as their CSV (ties: the
-/// largest). A shard of another N is a problem.
+/// one with the most shards holding both manifest and CSV, then the largest). A shard of
+/// another N is a problem. N comes from file names: nothing here costs in proportion to it.
 fn choose_partition(found: &FoundShards, problems: &mut Vec<String>) -> usize {
-    let mut per_n: BTreeMap<usize, usize> = BTreeMap::new();
+    // Per N: (shards with both manifest and CSV, shards that got as far as their CSV).
+    let mut per_n: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
     for (&(n, _), f) in found {
-        *per_n.entry(n).or_default() += usize::from(f.counts());
+        let entry = per_n.entry(n).or_default();
+        entry.0 += usize::from(f.manifest && f.csv);
+        entry.1 += usize::from(f.counts());
     }
     let n = per_n
         .iter()
-        .max_by_key(|&(&n, &count)| (count, n))
+        .max_by_key(|&(&n, &(whole, count))| (count, whole, n))
         .map(|(&n, _)| n)
         .expect("something was found");
     for (&(other, k), f) in found {
