@@ -1,17 +1,18 @@
 //! A journaled run from start to finish ([`Plan`]): a shard (`run --shard`), or a plain run
 //! with `--resume`.
 //!
-//! [`Plan::run`] lists the cases ([`super::list`]), takes back what an earlier attempt finished
-//! when resuming (the final CSV, checked against its [`Manifest`] if there is one, then the
-//! [`Journal`]), runs the rest through the runner with `pipeline`'s filter and sink,
-//! and then commits the CSV, writes the manifest ([`super::manifest`]) and deletes the journal,
-//! in that order.
+//! [`Plan::run`] lists the cases ([`super::list`]), takes back what earlier attempts finished
+//! when resuming (`resume`: the final CSV if its record vouches for it, then the
+//! [`Journal`]), continues the journal or replaces it by one holding every row kept, runs the
+//! rest through the runner with `pipeline`'s filter and sink, and then commits the CSV, writes
+//! its record (a shard's manifest, [`super::manifest`], or a plain run's `<csv>.attempt.json`)
+//! and deletes the journal, in that order.
 //!
-//! Invariants: the manifest is written last and only when the run was not interrupted, so a
-//! manifest means a complete shard; an interrupted run keeps its journal for `--resume`; rows
-//! are resumed only from the same [`Attempt`] (list, shard, engines, runs, check, validate), by
-//! (`file` column, case, engine), and each such key counts once, from the first source that has
-//! it (the CSV before the journal).
+//! Invariants: the record is written last and only when the run was not interrupted, so a
+//! manifest means a complete shard; an interrupted or killed run keeps its journal for
+//! `--resume`, holding every case any attempt finished; rows are resumed only from the same
+//! [`Attempt`], by (`file` column, case, engine), and each such key counts once, from the first
+//! source that has it whole (the CSV before the journal).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
