@@ -1,11 +1,13 @@
-//! What a finished shard records, `shard-K-of-N.json` ([`Manifest`]), and the hash of its rows
-//! that `merge` checks against it ([`rows_hash`]).
+//! What a finished shard records, `shard-K-of-N.json` ([`Manifest`]), and the hashes of its rows
+//! that `merge` checks against it ([`rows_hash`], [`row_keys_hash`]); what a plain `--resume`
+//! run records beside its CSV ([`CsvRecord`]).
 //!
 //! [`super::plan`] writes the manifest last, after the shard's CSV is committed, so a manifest
 //! means a complete shard; [`crate::merge`] reads every manifest of a folder, checks that they
 //! describe one partition of one list run one way, and that each CSV holds the cases its
-//! manifest counted and hashed. [`super::journal`]'s [`Attempt`](super::Attempt) compares itself
-//! with a manifest to decide whether `--resume` may keep the finished shard's rows.
+//! manifest counted and hashed, row by row. `resume` compares the manifest's [`Attempt`] (and
+//! the digest of the CSV's bytes) with its own to decide whether `--resume` may keep the
+//! finished shard's rows.
 //!
 //! Invariants: the hashes are over the rows as written in the CSV (the cases' keys, `file`
 //! column and case, in order of first appearance: [`rows_hash`]; and every row's key with
