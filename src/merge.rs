@@ -23,10 +23,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::results::Row;
-use crate::shard::{Journal, Manifest, Shard, rows_hash};
+use crate::shard::{Attempt, Journal, Manifest, Shard, row_keys_hash, rows_hash};
 
 /// How many duplicated cases a problem list names before it only counts them.
 const NAMED_DUPLICATES: usize = 10;
+
+/// How many missing shards a problem list names before it only counts them.
+const NAMED_MISSING: usize = 10;
 
 /// Why shards could not be merged.
 #[derive(Debug, thiserror::Error)]
@@ -134,13 +137,39 @@ pub fn merge(dir: &Path) -> Result<Merged, MergeError> {
     let n = choose_partition(&found, &mut problems);
     let mut manifests: Vec<Manifest> = Vec::new();
     let mut rows_of: Vec<Vec<Row>> = Vec::new();
-    for k in 0..n {
+    // Only the shards found are read, and only the first missing ones named: N comes from a
+    // file name, so nothing may cost in proportion to it.
+    let present: Vec<usize> = found
+        .range((n, 0)..=(n, usize::MAX))
+        .map(|(&(_, k), _)| k)
+        .collect();
+    let missing = n - present.len();
+    let mut named = 0;
+    let mut next = present.iter().peekable();
+    for k in 0.. {
+        if next.peek().is_none() && (named == NAMED_MISSING || named == missing) {
+            break;
+        }
         let shard = Shard { index: k, count: n };
-        let f = found.remove(&(n, k)).unwrap_or_default();
+        let f = if next.peek() == Some(&&k) {
+            next.next();
+            found.remove(&(n, k)).unwrap_or_default()
+        } else if named < NAMED_MISSING {
+            named += 1;
+            Found::default()
+        } else {
+            continue;
+        };
         if let Some((manifest, rows)) = read_shard(dir, shard, &f, &mut problems) {
             manifests.push(manifest);
             rows_of.push(rows);
         }
+    }
+    if missing > named {
+        problems.push(format!(
+            "... {} more shards of {n} are missing",
+            missing - named
+        ));
     }
     check_agreement(&manifests, n, &mut problems);
     check_cases(&manifests, &rows_of, n, &mut problems);
@@ -172,15 +201,19 @@ fn find_shards(dir: &Path) -> Result<FoundShards, MergeError> {
 }
 
 /// The partition to merge: the N with the most shards that got as far as their CSV (ties: the
-/// largest). A shard of another N is a problem.
+/// one with the most shards holding both manifest and CSV, then the largest). A shard of
+/// another N is a problem. N comes from file names: nothing here costs in proportion to it.
 fn choose_partition(found: &FoundShards, problems: &mut Vec<String>) -> usize {
-    let mut per_n: BTreeMap<usize, usize> = BTreeMap::new();
+    // Per N: (shards with both manifest and CSV, shards that got as far as their CSV).
+    let mut per_n: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
     for (&(n, _), f) in found {
-        *per_n.entry(n).or_default() += usize::from(f.counts());
+        let entry = per_n.entry(n).or_default();
+        entry.0 += usize::from(f.manifest && f.csv);
+        entry.1 += usize::from(f.counts());
     }
     let n = per_n
         .iter()
-        .max_by_key(|&(&n, &count)| (count, n))
+        .max_by_key(|&(&n, &(whole, count))| (count, whole, n))
         .map(|(&n, _)| n)
         .expect("something was found");
     for (&(other, k), f) in found {
@@ -277,6 +310,18 @@ fn read_rows(dir: &Path, shard: Shard, manifest: &Manifest) -> Result<Vec<Row>, 
             manifest.shard_hash
         ));
     }
+    // Every row, with multiplicity (absent from older versions' manifests).
+    let (count, keys) = row_keys_hash(&rows);
+    if !manifest.rows_hash.is_empty()
+        && (count, keys.as_str()) != (manifest.rows, manifest.rows_hash.as_str())
+    {
+        return Err(format!(
+            "shard {shard}: {} holds {count} rows (hash {keys}) but its manifest says {} (hash {}): a row was deleted, duplicated or moved",
+            csv_path.display(),
+            manifest.rows,
+            manifest.rows_hash
+        ));
+    }
     Ok(rows)
 }
 
@@ -309,6 +354,25 @@ fn check_agreement(manifests: &[Manifest], n: usize, problems: &mut Vec<String>)
             if a != b {
                 problems.push(format!(
                     "shard {}/{n}: {what} {b} differs from shard {}/{n}'s {a}",
+                    m.shard, first.shard
+                ));
+            }
+        }
+        // Every other option that changes a row, when both manifests record them.
+        if let (Some(a), Some(b)) = (&first.attempt, &m.attempt) {
+            let a = Attempt {
+                shard: b.shard,
+                ..a.clone()
+            };
+            // (The fields compared above are not named twice.)
+            let compared = ["list_hash", "engines", "runs", "check", "validate"];
+            for (_, what, theirs, ours) in a
+                .differences(b)
+                .into_iter()
+                .filter(|(field, ..)| !compared.contains(field))
+            {
+                problems.push(format!(
+                    "shard {}/{n}: {what} {ours} differs from shard {}/{n}'s {theirs}",
                     m.shard, first.shard
                 ));
             }

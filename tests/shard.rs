@@ -254,6 +254,7 @@ fn forge_shard(dir: &Path, k: usize, n: usize, rows: &[Row]) {
     std::fs::write(dir.join(format!("results.shard-{k}-of-{n}.csv")), bytes).unwrap();
     let mut m = manifest(dir, k, n);
     (m.shard_cases, m.shard_hash) = gamebench::shard::rows_hash(rows);
+    (m.rows, m.rows_hash) = gamebench::shard::row_keys_hash(rows);
     std::fs::write(
         dir.join(format!("shard-{k}-of-{n}.json")),
         serde_json::to_string(&m).unwrap(),
@@ -324,6 +325,8 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     let complete = results(&csv);
     assert_eq!(complete.len(), 6);
     let list_hash = manifest(&shards, 0, 1).list_hash;
+    // The attempt as the run records it (--check, 1 run, the default engine...).
+    let header = serde_json::to_string(&manifest(&shards, 0, 1).attempt.unwrap()).unwrap();
 
     // A crash after two chunks: no final files, a journal with two whole lines (cases 0 and 1,
     // the first marked) and a third cut short.
@@ -331,10 +334,6 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
     std::fs::remove_file(shards.join("shard-0-of-1.json")).unwrap();
     let mut first = complete[0].clone();
     first.digest = RESUMED_MARK.to_string();
-    // The attempt as the run writes it: --check, 1 run, the default engine.
-    let header = format!(
-        "{{\"list_hash\":\"{list_hash}\",\"shard\":{{\"index\":0,\"count\":1}},\"engines\":[],\"runs\":1,\"check\":true}}"
-    );
     let chunk = |rows: &[Row]| format!("{{\"rows\":{}}}", serde_json::to_string(rows).unwrap());
     let journal = format!(
         "{header}\n{}\n{}\n{}",
@@ -397,27 +396,51 @@ fn resume_a_plain_results_file() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = corpus(tmp.path(), 4);
     let csv = tmp.path().join("results.csv");
+    let record = tmp.path().join("results.csv.attempt.json");
     let plain = |extra: &[&str]| {
         let mut args = vec!["run", s(&corpus), "--check", "--quiet", "--csv", s(&csv)];
         args.extend_from_slice(extra);
         run(&args)
     };
+    let write = |rows: &[Row]| {
+        let mut bytes = Vec::new();
+        gamebench::results::write_csv(&mut bytes, rows).unwrap();
+        std::fs::write(&csv, bytes).unwrap();
+    };
+    // A plain run without --resume writes no record of its options.
     assert_eq!(plain(&[]).status.code(), Some(2));
+    assert!(!record.exists());
     let complete = results(&csv);
-    // Keep the first two cases (one marked), drop the rest.
+    // Keep the first two cases (one marked), drop the rest: a bare CSV, whose rows are
+    // checked but not trusted (nothing says which options wrote them): solved again.
     let mut kept = complete[..2].to_vec();
     kept[1].digest = RESUMED_MARK.to_string();
-    let mut bytes = Vec::new();
-    gamebench::results::write_csv(&mut bytes, &kept).unwrap();
-    std::fs::write(&csv, bytes).unwrap();
+    write(&kept);
     // The usual exit code (the error case of broken.in is among the kept ones).
-    assert_eq!(plain(&["--resume"]).status.code(), Some(2));
-    let resumed = results(&csv);
-    assert_eq!(resumed[1], kept[1]);
-    assert_eq!(
-        untimed(resumed[2..].to_vec()),
-        untimed(complete[2..].to_vec())
+    let out = plain(&["--resume"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::text(&out.stderr).contains("has no record of the run that wrote it"),
+        "{}",
+        common::text(&out.stderr)
     );
+    let resumed = results(&csv);
+    assert_eq!(untimed(resumed.clone()), untimed(complete.clone()));
+    // A run with --resume records its attempt beside the CSV: resuming it keeps every row.
+    assert!(record.exists());
+    assert_eq!(plain(&["--resume"]).status.code(), Some(2));
+    assert_eq!(results(&csv), resumed, "nothing was solved again");
+    // A recorded CSV edited since (a row marked) is bare again.
+    let mut edited = resumed.clone();
+    edited[1].digest = RESUMED_MARK.to_string();
+    write(&edited);
+    let out = plain(&["--resume"]);
+    assert!(
+        common::text(&out.stderr).contains("has changed since its record was written"),
+        "{}",
+        common::text(&out.stderr)
+    );
+    assert_eq!(results(&csv)[1].digest, complete[1].digest);
 }
 
 #[test]
@@ -571,6 +594,333 @@ fn shard_refuses_flags_that_would_lose_data() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         common::text(&out.stderr).contains("--resume needs"),
+        "{}",
+        common::text(&out.stderr)
+    );
+}
+
+/// The rows of the whole lines of a journal (its header skipped, a cut-short last line
+/// ignored).
+fn journal_rows(path: &Path) -> Vec<Row> {
+    #[derive(serde::Deserialize)]
+    struct Chunk {
+        rows: Vec<Row>,
+    }
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut rows = Vec::new();
+    for line in text.split_inclusive('\n').skip(1) {
+        match line
+            .strip_suffix('\n')
+            .and_then(|l| serde_json::from_str::<Chunk>(l).ok())
+        {
+            Some(chunk) => rows.extend(chunk.rows),
+            None => break,
+        }
+    }
+    rows
+}
+
+/// Issue 1: a `--resume` run SIGKILLed every few seconds keeps all it ever finished: the
+/// journal never loses a case across kills, and the last attempt solves only the cases no
+/// attempt finished (the others' rows come back byte for byte, times included).
+#[test]
+fn resume_survives_repeated_sigkill() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus");
+    // One 30x30 worst-case Link Pop file: about a second per case with the reference engine.
+    let out = run(&[
+        "gen",
+        "linkpop",
+        "--profile",
+        "worst",
+        "--count",
+        "1",
+        "--cases",
+        "10",
+        "--out",
+        s(&corpus.join("linkpop")),
+    ]);
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    let csv = tmp.path().join("r.csv");
+    let journal = tmp.path().join("r.csv.partial");
+    let attempt = || {
+        gamebench()
+            .args([
+                "run",
+                s(&corpus),
+                "-e",
+                "reference",
+                "-j",
+                "1",
+                "--quiet",
+                "--resume",
+                "--csv",
+                s(&csv),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let cases = |rows: &[Row]| -> std::collections::BTreeSet<usize> {
+        rows.iter().map(|r| r.case).collect()
+    };
+    let mut held: Vec<std::collections::BTreeSet<usize>> = Vec::new();
+    let mut kept: Vec<Row> = Vec::new();
+    for _ in 0..12 {
+        let mut child = attempt();
+        std::thread::sleep(std::time::Duration::from_millis(2500));
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        common::signal(&child, "-KILL");
+        child.wait().unwrap();
+        let rows = journal_rows(&journal);
+        let now = cases(&rows);
+        if let Some(before) = held.last() {
+            assert!(
+                now.is_superset(before),
+                "the journal lost cases: {before:?} then {now:?}"
+            );
+        }
+        // Every case keeps the rows it was first journaled with.
+        for row in &kept {
+            assert!(
+                rows.contains(row),
+                "case {} changed in the journal",
+                row.case
+            );
+        }
+        kept = rows;
+        held.push(now);
+    }
+    let sizes: Vec<usize> = held.iter().map(|h| h.len()).collect();
+    eprintln!("cases in the journal after each kill: {sizes:?}");
+    assert!(held.len() >= 2, "killed only {} times", held.len());
+    assert!(
+        sizes.last() > sizes.first(),
+        "progress did not accumulate over the kills: {sizes:?}"
+    );
+    // The last attempt, uninterrupted.
+    let before = journal_rows(&journal);
+    let out = gamebench()
+        .args([
+            "run",
+            s(&corpus),
+            "-e",
+            "reference",
+            "-j",
+            "1",
+            "--quiet",
+            "--resume",
+            "--csv",
+            s(&csv),
+        ])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let rows = results(&csv);
+    assert_eq!(
+        rows.iter().map(|r| r.case).collect::<Vec<_>>(),
+        (1..=10).collect::<Vec<_>>()
+    );
+    for row in &before {
+        assert!(rows.contains(row), "case {} was solved again", row.case);
+    }
+    assert!(!journal.exists());
+}
+
+/// Runs `gamebench run CORPUS --check --quiet --csv CSV --resume EXTRA...`.
+fn plain_resume(corpus: &Path, csv: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        s(corpus),
+        "--check",
+        "--quiet",
+        "--csv",
+        s(csv),
+        "--resume",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// Issue 6: rows written with other options, or over another corpus with the same file names
+/// and case counts, are refused (exit 2, naming what differs), never reused.
+#[test]
+fn resume_refuses_rows_of_other_options_or_corpus_contents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 4);
+    let csv = tmp.path().join("r.csv");
+    assert_eq!(plain_resume(&corpus, &csv, &[]).status.code(), Some(2));
+    let written = std::fs::read(&csv).unwrap();
+    for (extra, named) in [
+        (&["--warmup", "1"][..], "--warmup 0 (this run: 1)"),
+        (&["--max-states", "50"][..], "--max-states"),
+        (&["--timeout", "5"][..], "--timeout"),
+        (&["--no-repeat"][..], "--no-repeat"),
+        (&["--runs", "2"][..], "--runs 1 (this run: 2)"),
+        (&["--validate"][..], "--validate"),
+    ] {
+        let out = plain_resume(&corpus, &csv, extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let why = common::text(&out.stderr);
+        assert!(
+            why.contains("records another run") && why.contains(named),
+            "{extra:?}: {why}"
+        );
+        assert_eq!(std::fs::read(&csv).unwrap(), written, "{extra:?}");
+    }
+    // Another corpus under the same names, with the same case counts: one expected output
+    // differs.
+    let out_file = common::files(&corpus.join("yut"))
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "out"))
+        .unwrap();
+    std::fs::write(&out_file, "0\n").unwrap();
+    let out = plain_resume(&corpus, &csv, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::text(&out.stderr).contains("the corpus contents"),
+        "{}",
+        common::text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&csv).unwrap(), written);
+}
+
+/// Issue 6: a duplicated row and a case the corpus does not have are dropped with a warning,
+/// from a journal and from a bare CSV alike.
+#[test]
+fn resume_drops_duplicates_and_cases_not_in_the_corpus() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 4);
+    let csv = tmp.path().join("r.csv");
+    let record = tmp.path().join("r.csv.attempt.json");
+    let journal = tmp.path().join("r.csv.partial");
+    assert_eq!(plain_resume(&corpus, &csv, &[]).status.code(), Some(2));
+    let complete = results(&csv);
+    let attempt: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let header = attempt["attempt"].to_string();
+
+    // A crash: only the journal, holding the first case twice (marked), a case 999 of a file
+    // that has 1, and a file that does not exist.
+    std::fs::remove_file(&csv).unwrap();
+    std::fs::remove_file(&record).unwrap();
+    let mut first = complete[0].clone();
+    first.digest = RESUMED_MARK.to_string();
+    let mut far = complete[1].clone();
+    far.case = 999;
+    let mut ghost = complete[1].clone();
+    ghost.file = "yut/ghost.in".to_string();
+    let chunk = |rows: &[Row]| format!("{{\"rows\":{}}}\n", serde_json::to_string(rows).unwrap());
+    std::fs::write(
+        &journal,
+        format!(
+            "{header}\n{}{}{}",
+            chunk(&[first.clone()]),
+            chunk(&[first.clone(), far.clone()]),
+            chunk(&[ghost])
+        ),
+    )
+    .unwrap();
+    let out = plain_resume(&corpus, &csv, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let why = common::text(&out.stderr);
+    assert!(why.contains("dropped 1 row(s) duplicated"), "{why}");
+    assert!(
+        why.contains("dropped 2 row(s) of cases not in this corpus's case list"),
+        "{why}"
+    );
+    let resumed = results(&csv);
+    assert_eq!(resumed[0], first, "the first copy is kept");
+    assert_eq!(
+        untimed(resumed[1..].to_vec()),
+        untimed(complete[1..].to_vec())
+    );
+
+    // A bare CSV (no record) with the same defects: warned about, and its rows not reused.
+    std::fs::remove_file(&record).unwrap();
+    let mut bare = complete.clone();
+    bare.insert(1, complete[0].clone());
+    bare.push(far);
+    let mut bytes = Vec::new();
+    gamebench::results::write_csv(&mut bytes, &bare).unwrap();
+    std::fs::write(&csv, bytes).unwrap();
+    let out = plain_resume(&corpus, &csv, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let why = common::text(&out.stderr);
+    assert!(why.contains("dropped 1 row(s) duplicated"), "{why}");
+    assert!(why.contains("not in this corpus's case list"), "{why}");
+    assert!(why.contains("has no record"), "{why}");
+    assert_eq!(untimed(results(&csv)), untimed(complete));
+}
+
+/// Issue 7: a shard CSV with one row deleted or duplicated (its cases intact) is refused.
+#[test]
+fn merge_refuses_a_deleted_or_duplicated_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 5);
+    let shards = tmp.path().join("shards");
+    for k in 0..2 {
+        assert!(
+            shard(&corpus, &shards, k, 2, &["--runs", "2"])
+                .status
+                .success()
+        );
+    }
+    let merged = tmp.path().join("merged.csv");
+    let merge = || run(&["merge", s(&shards), "-o", s(&merged)]);
+    assert_eq!(merge().status.code(), Some(2));
+    let path = shards.join("results.shard-0-of-2.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Line 1 is the header; lines 1 and 2 are the first case's two runs.
+    let deleted = [&lines[..2], &lines[3..]].concat();
+    let duplicated = [&lines[..3], &lines[2..]].concat();
+    for edited in [deleted, duplicated] {
+        std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+        let _ = std::fs::remove_file(&merged);
+        let out = merge();
+        assert_eq!(out.status.code(), Some(3));
+        assert!(
+            common::text(&out.stderr).contains("a row was deleted, duplicated or moved"),
+            "{}",
+            common::text(&out.stderr)
+        );
+        assert!(!merged.exists());
+    }
+}
+
+/// Issue 7: a stray empty manifest naming a huge shard count is a problem, named quickly, not
+/// an allocation proportional to its N.
+#[test]
+fn merge_bounds_shard_counts_by_the_files_present() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = corpus(tmp.path(), 2);
+    let shards = tmp.path().join("shards");
+    assert!(shard(&corpus, &shards, 0, 1, &[]).status.success());
+    std::fs::write(shards.join("shard-0-of-9000000000000.json"), "").unwrap();
+    let merged = tmp.path().join("merged.csv");
+    let mut child = gamebench()
+        .args(["merge", s(&shards), "-o", s(&merged)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("merge still running after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_exit(&out, 3);
+    assert!(
+        common::text(&out.stderr).contains("shard 0/9000000000000"),
         "{}",
         common::text(&out.stderr)
     );

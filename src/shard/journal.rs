@@ -1,65 +1,185 @@
 //! The journal of a run, `<csv>.partial` ([`Journal`]): the progress file that makes `--resume`
 //! possible after a crash or a scheduler's requeue, and the [`Attempt`] heading it.
 //!
-//! [`super::plan`] creates the journal before the run, appends each finished case's rows to it
-//! through `pipeline`'s sink, reads it back on `--resume`, and removes it once the
-//! final CSV (and a shard's [`Manifest`]) is written; [`crate::merge`] treats a journal beside a
-//! finished CSV as a sign of another attempt still running.
+//! [`super::plan`] reads the journal back on `--resume`, then either appends to it as it is
+//! ([`Journal::open`]) or replaces it atomically by one holding every row it carries over
+//! ([`Journal::create`]), before any case is solved; `pipeline`'s sink appends each finished
+//! case's rows; the plan removes it once the final CSV and its record (a shard's
+//! [`Manifest`](super::Manifest), a plain run's `<csv>.attempt.json`) are written.
+//! [`crate::merge`] treats a journal beside a finished CSV as a sign of another attempt still
+//! running.
 //!
-//! Invariants: the first line is the [`Attempt`] (list hash, shard, engines, runs, check,
-//! validate), written atomically with the file; rows of another attempt are never resumed (an
-//! error, not a silent restart). Every later line is one JSON chunk holding the complete rows of
-//! some cases, written with one `write` so the kernel has it at once; only the last line can be
-//! cut short, and it is then ignored, so the cases a journal holds are final. The file is
-//! synced to disk at most once per [`JOURNAL_SYNC_INTERVAL`].
+//! Invariants: the journal only grows over the attempts of a run: every case it holds at the
+//! start of an attempt is in it, or in its replacement, until the run finishes; nothing carried
+//! over lives only in memory, so a SIGKILL at any instant loses at most the cases then running.
+//! The first line is the [`Attempt`] (list and corpus hashes, shard, engines and every option
+//! that changes a row), written atomically with the file; rows of another attempt are never
+//! resumed (an error naming what differs, not a silent restart). Every later line is one JSON
+//! chunk holding the complete rows of some cases, written with one `write` so the kernel has it
+//! at once; only the last line can be cut short, and it is then ignored (and the journal
+//! rewritten without it before anything is appended), so the cases a journal holds are final.
+//! The file is synced to disk at most once per [`JOURNAL_SYNC_INTERVAL`].
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Manifest, Shard, ShardError};
+use super::{CaseList, Shard, ShardError};
 use crate::atomic::write_atomic;
 use crate::results::Row;
+use crate::runner::Config;
+
+/// The version of the [`Attempt`] record: a journal or manifest with another (an older
+/// gamebench's, which recorded fewer options) is never resumed.
+pub const ATTEMPT_FORMAT: u32 = 2;
 
 /// What an attempt at a run is, for deciding whether an earlier attempt's rows may be kept:
-/// the same case list and shard, solved by the same engines the same way. It is the first line
-/// of a journal.
+/// the same case list and corpus contents, the same shard, solved by the same engines the same
+/// way (every option that changes a row but `-j`). It is the first line of a journal, and a
+/// shard's manifest (or a plain run's `<csv>.attempt.json`) records it beside the final CSV.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Attempt {
+    /// [`ATTEMPT_FORMAT`] (absent from older versions' records: 0).
+    #[serde(default)]
+    pub format: u32,
     pub list_hash: String,
+    /// [`CaseList::content_hash`](super::CaseList::content_hash).
+    #[serde(default)]
+    pub corpus_hash: String,
     pub shard: Option<Shard>,
     pub engines: Vec<String>,
     pub runs: u32,
     pub check: bool,
     #[serde(default)]
     pub validate: bool,
+    #[serde(default)]
+    pub warmup: u32,
+    #[serde(default)]
+    pub repeat_short: bool,
+    #[serde(default)]
+    pub max_states: Option<u64>,
+    #[serde(default)]
+    pub time_limit_ns: Option<u64>,
+    #[serde(default)]
+    pub memory: Option<u64>,
+    #[serde(default)]
+    pub search_threads: usize,
+    #[serde(default)]
+    pub timeout_ns: u64,
+    #[serde(default)]
+    pub case_timeout_ns: Option<u64>,
+    #[serde(default)]
+    pub baseline: String,
+    #[serde(default)]
+    pub shell: String,
 }
 
+/// The option (or what else) behind each field of an [`Attempt`], for messages.
+const ATTEMPT_FIELDS: [(&str, &str); 18] = [
+    ("format", "the gamebench version (record format)"),
+    ("list_hash", "the case list (file names and case counts)"),
+    ("corpus_hash", "the corpus contents (.in and .out files)"),
+    ("shard", "--shard"),
+    ("engines", "--engine"),
+    ("runs", "--runs"),
+    ("check", "--check"),
+    ("validate", "--validate"),
+    ("warmup", "--warmup"),
+    ("repeat_short", "--no-repeat"),
+    ("max_states", "--max-states"),
+    ("time_limit_ns", "--time-limit"),
+    ("memory", "--memory"),
+    ("search_threads", "--threads"),
+    ("timeout_ns", "--timeout"),
+    ("case_timeout_ns", "--case-timeout"),
+    ("baseline", "--baseline"),
+    ("shell", "--shell/--no-shell"),
+];
+
 impl Attempt {
-    /// Whether `manifest` records this attempt's work.
-    pub(super) fn matches(&self, manifest: &Manifest) -> bool {
-        let shard = Shard {
-            index: manifest.shard,
-            count: manifest.shards,
-        };
-        (
-            &manifest.list_hash,
-            Some(shard),
-            &manifest.engines,
-            manifest.runs,
-            manifest.check,
-            manifest.validate,
-        ) == (
-            &self.list_hash,
-            self.shard,
-            &self.engines,
-            self.runs,
-            self.check,
-            self.validate,
-        )
+    /// The attempt of a run of `config` over `list` (shard `shard`, or the whole list).
+    pub fn of(list: &CaseList, shard: Option<Shard>, config: &Config) -> Attempt {
+        let ns = |d: std::time::Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        Attempt {
+            format: ATTEMPT_FORMAT,
+            list_hash: list.hash.clone(),
+            corpus_hash: list.content_hash.clone(),
+            shard,
+            engines: config.engines.clone(),
+            runs: config.runs,
+            check: config.check,
+            validate: config.validate,
+            warmup: config.warmup,
+            repeat_short: config.repeat_short,
+            max_states: config.budget.max_states,
+            time_limit_ns: config.budget.time_limit.map(ns),
+            memory: config.budget.memory,
+            search_threads: config.budget.threads,
+            timeout_ns: ns(config.timeout),
+            case_timeout_ns: config.case_timeout.map(ns),
+            baseline: config.baseline.clone(),
+            shell: format!("{:?}", config.shell),
+        }
     }
+
+    /// What differs between `self` and `other`: per differing field, its name, the option (or
+    /// what else) it is, and the two values as JSON; empty when they are equal.
+    pub fn differences(
+        &self,
+        other: &Attempt,
+    ) -> Vec<(&'static str, &'static str, String, String)> {
+        let a = serde_json::to_value(self).expect("attempt serializes");
+        let b = serde_json::to_value(other).expect("attempt serializes");
+        let show =
+            |v: &serde_json::Value, field: &str| v.get(field).map_or("-".into(), |v| v.to_string());
+        ATTEMPT_FIELDS
+            .iter()
+            .filter(|(field, _)| a.get(field) != b.get(field))
+            .map(|&(field, what)| (field, what, show(&a, field), show(&b, field)))
+            .collect()
+    }
+
+    /// Why `recorded` (the attempt of the rows at `path`) cannot be resumed by `self`, if it
+    /// cannot: `what` it is ("belongs to another run", "records another run").
+    pub(super) fn refuse(
+        &self,
+        recorded: &Attempt,
+        path: &Path,
+        what: &str,
+    ) -> Result<(), ShardError> {
+        let mut differences: Vec<String> = recorded
+            .differences(self)
+            .into_iter()
+            .map(|(_, what, theirs, ours)| format!("{what} {theirs} (this run: {ours})"))
+            .collect();
+        // Another version recorded other fields: the first difference says it all.
+        if recorded.format != self.format {
+            differences.truncate(1);
+        }
+        if differences.is_empty() {
+            return Ok(());
+        }
+        Err(ShardError::Journal {
+            path: path.to_path_buf(),
+            message: format!(
+                "{what}: {}; delete it or run without --resume",
+                differences.join("; ")
+            ),
+        })
+    }
+}
+
+/// What a journal held when an attempt began.
+#[derive(Debug, Default)]
+pub struct JournalContents {
+    /// Whether there was a journal (with its header).
+    pub found: bool,
+    /// Whether every line was whole (no cut-short last line): appending after it is safe.
+    pub whole: bool,
+    /// The rows of its whole lines, in the order written.
+    pub rows: Vec<Row>,
 }
 
 /// One journal line: the complete rows of some cases.
@@ -86,33 +206,29 @@ impl Journal {
         crate::atomic::beside(csv, ".partial")
     }
 
-    /// Rows of the finished chunks in the journal at `path`, if it was written by the same
-    /// `attempt`; `Ok(empty)` when there is no journal. A journal of another attempt (another
-    /// list, shard, engines, runs or check) is an error: resuming it would mix results.
-    pub fn read(path: &Path, attempt: &Attempt) -> Result<Vec<Row>, ShardError> {
-        let io = |source| ShardError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(io(e)),
-        };
-        let mut lines = std::io::BufReader::new(file).lines();
-        let Some(first) = lines.next().transpose().map_err(io)? else {
-            return Ok(Vec::new());
-        };
-        match serde_json::from_str::<Attempt>(&first) {
-            Ok(header) if header == *attempt => {}
-            Ok(header) => {
-                return Err(ShardError::Journal {
+    /// What the journal at `path` holds, if it was written by the same `attempt` (an absent or
+    /// empty file holds nothing). A journal of another attempt (another list, corpus, shard,
+    /// engines or option) is an error naming what differs: resuming it would mix results.
+    pub fn read(path: &Path, attempt: &Attempt) -> Result<JournalContents, ShardError> {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(JournalContents::default());
+            }
+            Err(source) => {
+                return Err(ShardError::Io {
                     path: path.to_path_buf(),
-                    message: format!(
-                        "belongs to another run ({header:?}; this run: {attempt:?}); delete it or run without --resume"
-                    ),
+                    source,
                 });
             }
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut lines = text.split_inclusive('\n');
+        let Some(first) = lines.next() else {
+            return Ok(JournalContents::default());
+        };
+        match serde_json::from_str::<Attempt>(first.trim_end()) {
+            Ok(header) => attempt.refuse(&header, path, "belongs to another run")?,
             // Not a journal header (the header is written atomically, so it is never cut
             // short): nothing after it can be trusted.
             Err(_) => {
@@ -123,35 +239,54 @@ impl Journal {
                 });
             }
         }
-        let mut rows = Vec::new();
+        let mut contents = JournalContents {
+            found: true,
+            whole: first.ends_with('\n'),
+            rows: Vec::new(),
+        };
         for line in lines {
-            let Ok(line) = line else { break };
-            match serde_json::from_str::<JournalChunk>(&line) {
-                Ok(chunk) => rows.extend(chunk.rows),
-                // Only the last line can be cut short (the process died while writing it).
-                Err(_) => break,
+            // Only the last line can be cut short (the process died while writing it): one
+            // without its newline, or not a whole chunk, ends the journal.
+            let chunk = line
+                .strip_suffix('\n')
+                .and_then(|l| serde_json::from_str::<JournalChunk>(l).ok());
+            match chunk {
+                Some(chunk) => contents.rows.extend(chunk.rows),
+                None => {
+                    contents.whole = false;
+                    break;
+                }
             }
         }
-        Ok(rows)
+        Ok(contents)
     }
 
-    /// Starts a fresh journal at `path` holding `carried` (rows kept from an earlier attempt),
-    /// replacing any previous one atomically.
+    /// Starts a journal at `path` holding `carried` (rows kept from earlier attempts, one line
+    /// per case), replacing any previous one atomically: until the rename the old journal is
+    /// there, after it the new one holds all it held that is kept.
     pub fn create(path: &Path, attempt: &Attempt, carried: &[Row]) -> Result<Journal, ShardError> {
-        let io = |source| ShardError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         let mut text = serde_json::to_string(attempt).expect("header serializes");
         text.push('\n');
-        if !carried.is_empty() {
-            text.push_str(&chunk_line(carried));
+        for case in carried.chunk_by(|a, b| (&a.file, a.case) == (&b.file, b.case)) {
+            text.push_str(&chunk_line(case));
         }
-        write_atomic(path, text.as_bytes()).map_err(io)?;
+        write_atomic(path, text.as_bytes()).map_err(|source| ShardError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Journal::open(path)
+    }
+
+    /// Appends to the journal at `path` as it is (a whole journal of this attempt, see
+    /// [`JournalContents::whole`]).
+    pub fn open(path: &Path) -> Result<Journal, ShardError> {
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(path)
-            .map_err(io)?;
+            .map_err(|source| ShardError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Ok(Journal {
             path: path.to_path_buf(),
             file,

@@ -16,7 +16,7 @@
 use rayon::prelude::*;
 
 use crate::corpus::CaseFile;
-use crate::digest::Digest;
+use crate::digest::{Digest, digest};
 
 /// Every case of a corpus, in partition order, with the list's hash: the number of cases of
 /// each file, and where each file's cases start in the list. No case is kept.
@@ -28,6 +28,12 @@ pub struct CaseList {
     pub len: usize,
     /// XXH3-64 (hex) of `relative<TAB>case<LF>` over the list, `case` 1-based.
     pub hash: String,
+    /// XXH3-64 (hex) of the files' contents: `relative<TAB>input<SPACE>expected<LF>` per file
+    /// in list order, `input` and `expected` the XXH3-64 of the `.in` and `.out` files' bytes
+    /// (`-` for a missing or unreadable one), so that two corpora with the same names and case
+    /// counts but other cases (or other expected outputs) are told apart. Empty for a list
+    /// made by [`CaseList::from_counts`].
+    pub content_hash: String,
 }
 
 impl CaseList {
@@ -35,16 +41,31 @@ impl CaseList {
     /// parallel, each file dropped once counted: every shard must know the whole list to find
     /// its part).
     pub fn of(files: &[CaseFile]) -> CaseList {
-        let counts: Vec<usize> = files
+        let counted: Vec<(usize, String)> = files
             .par_iter()
-            .map(|f| match std::fs::read(&f.path) {
-                // The runner reports a file without cases as one `error` case.
-                Ok(bytes) => f.game.parse(&bytes).len().max(1),
-                // And an unreadable file too.
-                Err(_) => 1,
+            .map(|f| {
+                // The expected output counts too: `--check` compares with it.
+                let expected = std::fs::read(f.expected_path())
+                    .map_or_else(|_| "-".to_string(), |b| digest(&b));
+                match std::fs::read(&f.path) {
+                    // The runner reports a file without cases as one `error` case.
+                    Ok(bytes) => (
+                        f.game.parse(&bytes).len().max(1),
+                        format!("{} {expected}", digest(&bytes)),
+                    ),
+                    // And an unreadable file too.
+                    Err(_) => (1, format!("- {expected}")),
+                }
             })
             .collect();
-        CaseList::from_counts(files, &counts)
+        let counts: Vec<usize> = counted.iter().map(|(n, _)| *n).collect();
+        let mut list = CaseList::from_counts(files, &counts);
+        let mut contents = Digest::default();
+        for (f, (_, hash)) in files.iter().zip(&counted) {
+            contents.write(format!("{}\t{hash}\n", relative(f)).as_bytes());
+        }
+        list.content_hash = contents.hex();
+        list
     }
 
     /// The list for files with the given case counts.
@@ -54,7 +75,7 @@ impl CaseList {
         let mut len = 0;
         for (f, &count) in files.iter().zip(counts) {
             starts.push(len);
-            let relative = f.relative.to_string_lossy().replace('\\', "/");
+            let relative = relative(f);
             for case in 0..count {
                 hasher.write(format!("{relative}\t{}\n", case + 1).as_bytes());
             }
@@ -64,6 +85,7 @@ impl CaseList {
             starts,
             len,
             hash: hasher.hex(),
+            content_hash: String::new(),
         }
     }
 
@@ -71,6 +93,17 @@ impl CaseList {
     pub fn position(&self, file: usize, case: usize) -> usize {
         self.starts[file] + case
     }
+
+    /// The number of cases of the file at `file` in the run's list.
+    pub fn cases_of(&self, file: usize) -> usize {
+        let end = self.starts.get(file + 1).copied().unwrap_or(self.len);
+        end - self.starts[file]
+    }
+}
+
+/// A file's path relative to its root, `/`-separated (as hashed).
+fn relative(f: &CaseFile) -> String {
+    f.relative.to_string_lossy().replace('\\', "/")
 }
 
 #[cfg(test)]
@@ -94,6 +127,10 @@ mod tests {
         assert_eq!(list.position(0, 2), 2);
         assert_eq!(list.position(2, 0), 3);
         assert_eq!(list.position(2, 1), 4);
+        assert_eq!(
+            (list.cases_of(0), list.cases_of(1), list.cases_of(2)),
+            (3, 0, 2)
+        );
         // The hash is XXH3-64 of the documented text.
         assert_eq!(
             list.hash,

@@ -1,24 +1,30 @@
-//! What a finished shard records, `shard-K-of-N.json` ([`Manifest`]), and the hash of its rows
-//! that `merge` checks against it ([`rows_hash`]).
+//! What a finished shard records, `shard-K-of-N.json` ([`Manifest`]), and the hashes of its rows
+//! that `merge` checks against it ([`rows_hash`], [`row_keys_hash`]); what a plain `--resume`
+//! run records beside its CSV ([`CsvRecord`]).
 //!
 //! [`super::plan`] writes the manifest last, after the shard's CSV is committed, so a manifest
 //! means a complete shard; [`crate::merge`] reads every manifest of a folder, checks that they
 //! describe one partition of one list run one way, and that each CSV holds the cases its
-//! manifest counted and hashed. [`super::journal`]'s [`Attempt`](super::Attempt) compares itself
-//! with a manifest to decide whether `--resume` may keep the finished shard's rows.
+//! manifest counted and hashed, row by row. `resume` compares the manifest's [`Attempt`] (and
+//! the digest of the CSV's bytes) with its own to decide whether `--resume` may keep the
+//! finished shard's rows.
 //!
-//! Invariants: the hash is over the rows as written in the CSV (`file` column and case, in
-//! order of first appearance), so it is computed the same way while writing (the streaming
-//! `RowsHasher`) and when reading back ([`rows_hash`]); fields added later default when
-//! absent (`validate`), so manifests of older versions still merge. The manifest's bytes are
+//! Invariants: the hashes are over the rows as written in the CSV (the cases' keys, `file`
+//! column and case, in order of first appearance: [`rows_hash`]; and every row's key with
+//! multiplicity, `file`, case, engine and run: [`row_keys_hash`]), so they are computed the
+//! same way while writing (the streaming `RowsHasher`) and when reading back; fields added
+//! later default when absent (`validate`, `rows_hash`, `attempt`...), so manifests of older
+//! versions still merge (without the checks those fields allow). A manifest, like a plain
+//! run's [`CsvRecord`], records the [`Attempt`] and the digest of the CSV's bytes: what
+//! `--resume` needs to keep the CSV's rows. The manifest's bytes are
 //! pretty-printed JSON with a final newline.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::ShardError;
+use super::{Attempt, ShardError};
 use crate::atomic::write_atomic;
 use crate::digest::Digest;
 use crate::results::{Row, Status};
@@ -38,6 +44,20 @@ pub struct Manifest {
     /// Cases of this shard, and the hash of their keys as written in the CSV ([`rows_hash`]).
     pub shard_cases: usize,
     pub shard_hash: String,
+    /// Rows of the CSV, and the hash of every row's key with multiplicity ([`row_keys_hash`]),
+    /// so that a deleted or duplicated row is seen (absent from older versions: not checked).
+    #[serde(default)]
+    pub rows: usize,
+    #[serde(default)]
+    pub rows_hash: String,
+    /// The XXH3-64 of the CSV's bytes as written: `--resume` keeps the CSV's rows only while
+    /// it is unchanged (absent from older versions: never kept).
+    #[serde(default)]
+    pub csv_digest: String,
+    /// Everything the shard was run with ([`Attempt`]), which `--resume` compares with its own
+    /// (absent from older versions).
+    #[serde(default)]
+    pub attempt: Option<Attempt>,
     /// Cases of this shard whose worst status is a failure (not `ok` or `unchecked`).
     pub failures: usize,
     /// The engines as requested (empty = each game's default), so `merge` can refuse to mix
@@ -76,15 +96,53 @@ pub fn rows_hash(rows: &[Row]) -> (usize, String) {
     for row in rows {
         hasher.add(row);
     }
-    let (cases, hash, _) = hasher.finish();
+    let (cases, hash, _, _) = hasher.finish_all();
     (cases, hash)
 }
 
-/// [`rows_hash`] and [`failures`], streamed over rows written in case order (the rows of a
+/// The hash of every row's key with multiplicity: XXH3-64 of `file<TAB>case<TAB>engine<TAB>run<LF>`
+/// for each row in order, and the number of rows. A deleted, duplicated or moved row changes it.
+pub fn row_keys_hash(rows: &[Row]) -> (usize, String) {
+    let mut hasher = RowsHasher::default();
+    for row in rows {
+        hasher.add(row);
+    }
+    let (_, _, _, keys) = hasher.finish_all();
+    keys
+}
+
+/// What vouches for a plain run's final CSV, `<csv>.attempt.json`: the [`Attempt`] that wrote
+/// it and the digest of its bytes (a shard's [`Manifest`] records the same two).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CsvRecord {
+    pub attempt: Attempt,
+    pub csv_digest: String,
+}
+
+impl CsvRecord {
+    /// The record of the CSV at `csv`: `<csv>.attempt.json`.
+    pub fn path_for(csv: &Path) -> PathBuf {
+        crate::atomic::beside(csv, ".attempt.json")
+    }
+
+    /// Writes the record to `path` atomically.
+    pub fn write(&self, path: &Path) -> Result<(), ShardError> {
+        let mut text = serde_json::to_string_pretty(self).expect("record serializes");
+        text.push('\n');
+        write_atomic(path, text.as_bytes()).map_err(|source| ShardError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+/// [`rows_hash`], [`row_keys_hash`] and [`failures`], streamed over rows written in case order (the rows of a
 /// case are consecutive).
 #[derive(Default)]
 pub(super) struct RowsHasher {
     hasher: Digest,
+    keys: Digest,
+    rows: usize,
     last: Option<(String, usize, Status)>,
     cases: usize,
     failures: usize,
@@ -92,6 +150,9 @@ pub(super) struct RowsHasher {
 
 impl RowsHasher {
     pub(super) fn add(&mut self, row: &Row) {
+        self.rows += 1;
+        self.keys
+            .write(format!("{}\t{}\t{}\t{}\n", row.file, row.case, row.engine, row.run).as_bytes());
         match &mut self.last {
             Some((file, case, worst)) if *file == row.file && *case == row.case => {
                 *worst = worst.worst(row.status);
@@ -114,10 +175,15 @@ impl RowsHasher {
         }
     }
 
-    /// (cases, hash, failures).
-    pub(super) fn finish(mut self) -> (usize, String, usize) {
+    /// (cases, hash, failures, (rows, row keys' hash)).
+    pub(super) fn finish_all(mut self) -> (usize, String, usize, (usize, String)) {
         self.close_case();
-        (self.cases, self.hasher.hex(), self.failures)
+        (
+            self.cases,
+            self.hasher.hex(),
+            self.failures,
+            (self.rows, self.keys.hex()),
+        )
     }
 }
 

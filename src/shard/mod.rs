@@ -29,10 +29,14 @@
 //! `results.shard-K-of-N.csv.partial` (one JSON line per case, handed to the kernel at once and
 //! synced to disk at least once a second), which `--resume` reads after a crash or a
 //! scheduler's requeue; a truncated last line is ignored. The journal's first line is the
-//! [`Attempt`] (list, shard, engines, runs, check); rows of another attempt are never resumed.
-//! Resumed rows are matched by (`file` column, case, engine): the path as given on the command
-//! line, so a resumed run must name the corpus the same way (a different spelling only costs
-//! re-solving, never mixes rows), and an engine without rows is run, never skipped.
+//! [`Attempt`] (list and corpus hashes, shard, engines, every option that changes a row); rows
+//! of another attempt are never resumed. The journal only grows over the attempts: `--resume`
+//! continues it, or replaces it atomically by one holding every row kept, before solving
+//! anything. Resumed rows are matched by (`file` column, case, engine, run) against the case
+//! list and the run (see `resume`): the path as given on the command line, so a resumed run
+//! must name the corpus the same way (a different spelling only costs re-solving, never mixes
+//! rows), and an engine without rows is run, never skipped. A final CSV is reused only with its
+//! record (the manifest, or a plain run's `<csv>.attempt.json`) of the same attempt.
 //!
 //! # On which pipeline
 //!
@@ -51,12 +55,13 @@
 //!   Kubernetes Indexed Job pod ([`Shard::from_env`]), and the task's threads
 //!   ([`scheduler_threads`]).
 //! - [`list`]: the case list every shard computes the same way ([`CaseList`]).
-//! - [`manifest`]: what a finished shard records ([`Manifest`]), and the hash of its rows that
-//!   `merge` checks ([`rows_hash`]).
+//! - [`manifest`]: what a finished shard records ([`Manifest`]; a plain run's [`CsvRecord`]),
+//!   and the hashes of its rows that `merge` checks ([`rows_hash`], [`row_keys_hash`]).
 //! - [`journal`]: the progress file `--resume` reads back ([`Journal`]), headed by the
 //!   [`Attempt`] it belongs to.
 //! - [`plan`]: a journaled run from start to finish ([`Plan::run`]): what it resumes, the run,
 //!   the final CSV and the manifest.
+//! - `resume`: what `--resume` takes back from the final CSV and the journal, each row checked.
 //! - `pipeline`: the plan's pieces plugged into the runner: the case filter and the sink.
 //!
 //! The machine's name and the UTC timestamps a manifest records come from [`crate::meta`].
@@ -68,6 +73,7 @@ pub mod list;
 pub mod manifest;
 mod pipeline;
 pub mod plan;
+mod resume;
 
 use std::path::PathBuf;
 
@@ -80,9 +86,9 @@ pub use env::{
     K8S_INDEX, SLURM_CPUS, SLURM_TASK_COUNT, SLURM_TASK_ID, SLURM_TASK_MAX, SLURM_TASK_MIN,
     SLURM_TASK_STEP, scheduler_threads,
 };
-pub use journal::{Attempt, JOURNAL_SYNC_INTERVAL, Journal};
+pub use journal::{ATTEMPT_FORMAT, Attempt, JOURNAL_SYNC_INTERVAL, Journal, JournalContents};
 pub use list::CaseList;
-pub use manifest::{Manifest, failures, rows_hash};
+pub use manifest::{CsvRecord, Manifest, failures, row_keys_hash, rows_hash};
 pub use plan::Plan;
 
 /// The name of the partition rule, as recorded in manifests.

@@ -1,17 +1,18 @@
 //! A journaled run from start to finish ([`Plan`]): a shard (`run --shard`), or a plain run
 //! with `--resume`.
 //!
-//! [`Plan::run`] lists the cases ([`super::list`]), takes back what an earlier attempt finished
-//! when resuming (the final CSV, checked against its [`Manifest`] if there is one, then the
-//! [`Journal`]), runs the rest through the runner with `pipeline`'s filter and sink,
-//! and then commits the CSV, writes the manifest ([`super::manifest`]) and deletes the journal,
-//! in that order.
+//! [`Plan::run`] lists the cases ([`super::list`]), takes back what earlier attempts finished
+//! when resuming (`resume`: the final CSV if its record vouches for it, then the
+//! [`Journal`]), continues the journal or replaces it by one holding every row kept, runs the
+//! rest through the runner with `pipeline`'s filter and sink, and then commits the CSV, writes
+//! its record (a shard's manifest, [`super::manifest`], or a plain run's `<csv>.attempt.json`)
+//! and deletes the journal, in that order.
 //!
-//! Invariants: the manifest is written last and only when the run was not interrupted, so a
-//! manifest means a complete shard; an interrupted run keeps its journal for `--resume`; rows
-//! are resumed only from the same [`Attempt`] (list, shard, engines, runs, check, validate), by
-//! (`file` column, case, engine), and each such key counts once, from the first source that has
-//! it (the CSV before the journal).
+//! Invariants: the record is written last and only when the run was not interrupted, so a
+//! manifest means a complete shard; an interrupted or killed run keeps its journal for
+//! `--resume`, holding every case any attempt finished; rows are resumed only from the same
+//! [`Attempt`], by (`file` column, case, engine), and each such key counts once, from the first
+//! source that has it whole (the CSV before the journal).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -19,7 +20,8 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::pipeline::{PlanSink, ShardFilter};
-use super::{Attempt, CaseList, Journal, Manifest, RULE, Shard, ShardError};
+use super::resume::{RecordAt, earlier_rows, file_digest};
+use super::{Attempt, CaseList, CsvRecord, Journal, Manifest, RULE, Shard, ShardError};
 use crate::corpus::CaseFile;
 use crate::meta::{self, host_name, rfc3339};
 use crate::results::{Record, Row};
@@ -100,20 +102,25 @@ impl Plan {
             .build()
             .map_err(RunError::from)?;
         let list = Arc::new(pool.install(|| CaseList::of(files)));
-        let attempt = Attempt {
-            list_hash: list.hash.clone(),
-            shard: self.shard,
-            engines: config.engines.clone(),
-            runs: config.runs,
-            check: config.check,
-            validate: config.validate,
-        };
-        let carried = Carried::of(if self.resume {
-            self.earlier_rows(&attempt, engines, files, &list)?
+        let attempt = Attempt::of(&list, self.shard, config);
+        let journal_path = Journal::path_for(&self.csv);
+        // The journal holds everything carried over before any case is solved: continued as
+        // it is, or replaced (atomically) by one holding every row kept.
+        let (carried, journal) = if self.resume {
+            let earlier =
+                earlier_rows(&self.csv, self.record_at(), &attempt, engines, files, &list)?;
+            let journal = if earlier.append {
+                Journal::open(&journal_path)?
+            } else {
+                Journal::create(&journal_path, &attempt, &earlier.rows)?
+            };
+            (Carried::of(earlier.rows), journal)
         } else {
-            Vec::new()
-        });
-        let journal = Journal::create(&Journal::path_for(&self.csv), &attempt, &[])?;
+            (
+                Carried::of(Vec::new()),
+                Journal::create(&journal_path, &attempt, &[])?,
+            )
+        };
         let csv = CsvSink::create(&self.csv)?;
         let select = ShardFilter {
             list: list.clone(),
@@ -142,13 +149,30 @@ impl Plan {
             ..outcome
         };
         if outcome.interrupted {
-            // Stopped: the journal keeps every finished file for `--resume`; no manifest, so
-            // the shard does not count as complete.
+            // Stopped: the journal keeps every finished case for `--resume`; no record, so
+            // neither a shard nor the CSV counts as complete.
             return Ok((outcome, records.records));
         }
-        if let (Some(shard), Some(path)) = (self.shard, &self.manifest) {
-            let counts = hasher.finish();
-            manifest_of(shard, &list, config, counts, carried.cases, threads, start).write(path)?;
+        // The CSV is committed: its record (the manifest of a shard) vouches for it, then the
+        // journal goes.
+        let csv_digest = file_digest(&self.csv)?;
+        match (self.shard, &self.manifest) {
+            (Some(shard), Some(path)) => {
+                let counts = hasher.finish_all();
+                let manifest =
+                    manifest_of(shard, &list, config, counts, carried.cases, threads, start);
+                Manifest {
+                    csv_digest,
+                    attempt: Some(attempt),
+                    ..manifest
+                }
+                .write(path)?;
+            }
+            _ => CsvRecord {
+                attempt,
+                csv_digest,
+            }
+            .write(&CsvRecord::path_for(&self.csv))?,
         }
         if let Some(journal) = journal {
             journal.remove()?;
@@ -156,110 +180,11 @@ impl Plan {
         Ok((outcome, records.records))
     }
 
-    /// Rows of this plan's cases from an earlier attempt, for the engines this run uses: the
-    /// final CSV if there is one, then the journal; a (case, engine) counts once, from the
-    /// first source that has it. An engine absent from both is run, never skipped.
-    fn earlier_rows(
-        &self,
-        attempt: &Attempt,
-        engines: &EngineTable,
-        files: &[CaseFile],
-        list: &CaseList,
-    ) -> Result<Vec<Row>, ShardError> {
-        self.check_manifest(attempt)?;
-        let from_csv = self.final_rows()?;
-        let from_journal = Journal::read(&Journal::path_for(&self.csv), attempt)?;
-        // Where each file (as written in rows) is in the run's list.
-        let position: HashMap<String, usize> = files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.row_name(), i))
-            .collect();
-        let mine = |file: &str, case: usize| -> bool {
-            let Some(&f) = position.get(file) else {
-                return false;
-            };
-            let Some(p) = case.checked_sub(1).map(|c| list.position(f, c)) else {
-                return false;
-            };
-            self.shard.is_none_or(|s| s.owns(p))
-        };
-        // The engine names this run uses on each game.
-        let used: HashSet<(&str, String)> = files
-            .iter()
-            .flat_map(|f| {
-                engines
-                    .of(f.game)
-                    .iter()
-                    .map(|e| (f.game.name(), e.name().to_string()))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let mut kept = Vec::new();
-        let mut done: HashSet<(String, usize, String)> = HashSet::new();
-        for source in [from_csv, from_journal] {
-            let keys: HashSet<(String, usize, String)> = source
-                .iter()
-                .filter(|r| used.contains(&(r.game.as_str(), r.engine.clone())))
-                .map(|r| (r.file.clone(), r.case, r.engine.clone()))
-                .filter(|k| mine(&k.0, k.1) && !done.contains(k))
-                .collect();
-            kept.extend(
-                source
-                    .into_iter()
-                    .filter(|r| keys.contains(&(r.file.clone(), r.case, r.engine.clone()))),
-            );
-            done.extend(keys);
-        }
-        Ok(kept)
-    }
-
-    /// Refuses to resume over a finished shard's manifest that records another attempt (no
-    /// manifest, or an unreadable one, is no objection).
-    fn check_manifest(&self, attempt: &Attempt) -> Result<(), ShardError> {
-        let Some(path) = &self.manifest else {
-            return Ok(());
-        };
-        let Ok(text) = std::fs::read_to_string(path) else {
-            return Ok(());
-        };
-        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| ShardError::Journal {
-            path: path.clone(),
-            message: format!("not a shard manifest: {e}"),
-        })?;
-        if attempt.matches(&manifest) {
-            return Ok(());
-        }
-        Err(ShardError::Journal {
-            path: path.clone(),
-            message: format!(
-                "records another run (list hash {}, engines {:?}, runs {}, check {}; this run: {}, {:?}, {}, {}); delete it or run without --resume",
-                manifest.list_hash,
-                manifest.engines,
-                manifest.runs,
-                manifest.check,
-                attempt.list_hash,
-                attempt.engines,
-                attempt.runs,
-                attempt.check
-            ),
-        })
-    }
-
-    /// The rows of the final CSV of an earlier attempt, if there is one.
-    fn final_rows(&self) -> Result<Vec<Row>, ShardError> {
-        match std::fs::File::open(&self.csv) {
-            Ok(file) => crate::results::read_csv(std::io::BufReader::new(file)).map_err(|source| {
-                ShardError::Csv {
-                    path: self.csv.clone(),
-                    source,
-                }
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(source) => Err(ShardError::Io {
-                path: self.csv.clone(),
-                source,
-            }),
+    /// Where the final CSV's record is.
+    fn record_at(&self) -> RecordAt {
+        match &self.manifest {
+            Some(path) => RecordAt::Manifest(path.clone()),
+            None => RecordAt::Plain(CsvRecord::path_for(&self.csv)),
         }
     }
 }
@@ -271,7 +196,7 @@ fn manifest_of(
     shard: Shard,
     list: &CaseList,
     config: &Config,
-    (shard_cases, shard_hash, failures): (usize, String, usize),
+    (shard_cases, shard_hash, failures, (rows, rows_hash)): (usize, String, usize, (usize, String)),
     resumed: usize,
     threads: usize,
     start: SystemTime,
@@ -287,6 +212,10 @@ fn manifest_of(
         list_hash: list.hash.clone(),
         shard_cases,
         shard_hash,
+        rows,
+        rows_hash,
+        csv_digest: String::new(),
+        attempt: None,
         failures,
         engines: config.engines.clone(),
         runs: config.runs,
