@@ -488,6 +488,63 @@ fn every_module_uses_only_its_layer_and_those_below() {
     );
 }
 
+/// The module table of ARCHITECTURE.md: module -> the modules its "uses" column names.
+fn documented_uses() -> BTreeMap<String, BTreeSet<String>> {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"))
+            .unwrap();
+    let block = doc
+        .split("<!-- modules -->")
+        .nth(1)
+        .expect("ARCHITECTURE.md has a table between <!-- modules --> markers");
+    let names = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|n| n.trim_end_matches(".rs").trim_end_matches('/').to_string())
+            .collect()
+    };
+    block
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            let module = names(cells[0]).remove(0);
+            let uses = names(cells.last().unwrap()).into_iter().collect();
+            (module, uses)
+        })
+        .collect()
+}
+
+#[test]
+fn the_module_table_says_what_each_module_uses() {
+    let documented = documented_uses();
+    let edges = folder_edges();
+    let actual = edges.get(&Vec::new()).cloned().unwrap_or_default();
+    let mut files = BTreeMap::new();
+    modules(&src(), &Vec::new(), &mut files);
+    let mut wrong = Vec::new();
+    for module in files
+        .keys()
+        .filter_map(|m| m.first())
+        .collect::<BTreeSet<_>>()
+    {
+        let uses = actual.get(module).cloned().unwrap_or_default();
+        match documented.get(module) {
+            None => wrong.push(format!("{module}: no row in the module table")),
+            Some(doc) if *doc != uses => wrong.push(format!(
+                "{module}: the table says it uses {doc:?}, the code uses {uses:?}"
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "ARCHITECTURE.md's module table:\n{}",
+        wrong.join("\n")
+    );
+}
+
 #[test]
 fn the_games_use_only_the_contract_and_validation() {
     let edges = folder_edges();

@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
+use super::shard_args::ShardArgs;
 use crate::game::{Game, GameOptions};
 use crate::generate::{self, DEFAULT_PROFILE, Plan};
 use crate::progress::ProgressMode;
 use crate::registry;
 use crate::runner::resolve_internal;
-use crate::shard::ShardArgs;
 use crate::status::Exit;
 
 use super::BudgetArgs;

@@ -9,6 +9,7 @@ mod judge;
 mod levels;
 mod outputs;
 mod run;
+mod shard_args;
 pub mod shards;
 mod stress;
 mod sweep;
@@ -196,7 +197,7 @@ pub struct RunArgs {
     /// Timed runs of each case (the CSV keeps every run; the summary uses the median).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
-    /// Time every case alone, however short (by default a case under 10 µs is timed by
+    /// Time every case alone, however short (by default a case under 1 µs is timed by
     /// repetition: batches of calls lasting at least 10 µs, divided by the calls). Faster on
     /// corpora of tiny cases; cases under 1 µs are then flagged as rough.
     #[arg(long)]

@@ -1,5 +1,5 @@
 //! The command line of shards: `run`'s shard flags (the shared `--shard`, `--shard-count`,
-//! `--resume` are [`crate::shard::ShardArgs`], also used by `gen`; `--shard-dir` is `run`'s
+//! `--resume` are [`ShardArgs`], also used by `gen`; `--shard-dir` is `run`'s
 //! own), the `merge` subcommand, the scheduler's thread count, and the exit-code policy of
 //! shards.
 //!
@@ -15,10 +15,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use super::shard_args::ShardArgs;
 use crate::atomic::write_atomic;
 use crate::merge;
 use crate::results::{self, Record};
-use crate::shard::{self, Plan, ShardArgs};
+use crate::shard::{self, Plan};
 use crate::status::Exit;
 
 /// The shard flags of `run`.

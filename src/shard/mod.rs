@@ -49,8 +49,6 @@
 //! One concept per file; this file keeps what they all share: the [`Shard`] itself (`K/N`,
 //! which positions it owns, the names of its files), the partition [`RULE`] and [`ShardError`].
 //!
-//! - [`args`]: the `--shard`, `--shard-count`, `--resume` flags ([`ShardArgs`]), shared by `run`
-//!   and `gen`.
 //! - [`env`](mod@env): what a scheduler's environment says: the shard of a Slurm array task or a
 //!   Kubernetes Indexed Job pod ([`Shard::from_env`]), and the task's threads
 //!   ([`scheduler_threads`]).
@@ -66,7 +64,6 @@
 //!
 //! The machine's name and the UTC timestamps a manifest records come from [`crate::meta`].
 
-pub mod args;
 pub mod env;
 pub mod journal;
 pub mod list;
@@ -81,7 +78,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::runner::{RunError, SinkError};
 
-pub use args::ShardArgs;
 pub use env::{
     K8S_INDEX, SLURM_CPUS, SLURM_TASK_COUNT, SLURM_TASK_ID, SLURM_TASK_MAX, SLURM_TASK_MIN,
     SLURM_TASK_STEP, scheduler_threads,

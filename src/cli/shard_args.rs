@@ -2,13 +2,13 @@
 //! shared by `run` and `gen` ([`ShardArgs`]).
 //!
 //! Only the flags and their reading into a [`Shard`] live here: what `auto` means is
-//! [`Shard::from_env`] ([`super::env`]), and what `K/N` means is [`Shard::parse`]. A clap type,
-//! kept apart so that it can move to the command line's modules with no other change.
+//! [`Shard::from_env`], and what `K/N` means is [`Shard::parse`]; the library takes the
+//! typed `Option<Shard>`.
 //!
 //! Invariant: `--shard-count` never silently disagrees with the shard: given with `K/N`, it
 //! must equal N, and with `auto` it must match the scheduler's count.
 
-use super::{Shard, ShardError};
+use crate::shard::{Shard, ShardError};
 
 /// The shard flags shared by `run` and `gen`.
 #[derive(clap::Args, Clone, Debug, Default)]

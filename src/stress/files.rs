@@ -1,0 +1,99 @@
+//! What a stress run leaves behind: the original and shrunk inputs, each engine's output on the
+//! shrunk one, and the report (printed, and written beside the inputs).
+
+use std::path::{Path, PathBuf};
+
+use super::{Config, Found, StressError};
+use crate::atomic::write_atomic;
+use crate::game::first_difference;
+use crate::units::human_duration;
+
+/// A file-name-safe form of an engine label (`cmd:python3 x.py` -> `cmd_python3_x.py`).
+fn file_label(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn write(path: &Path, text: &str) -> Result<PathBuf, StressError> {
+    write_atomic(path, text.as_bytes()).map_err(|source| StressError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(path.to_path_buf())
+}
+
+/// Writes `<out>/<game>/stress-<seed>.in` (the original), `stress-<seed>-min.in` (shrunk),
+/// each engine's output on the shrunk input (`stress-<seed>-min.<engine>.out`) and the report
+/// (`stress-<seed>.txt`, with the first differing line).
+pub(super) fn write_files(config: &Config<'_>, found: &Found) -> Result<Vec<PathBuf>, StressError> {
+    let dir = config.out.join(config.game.name());
+    std::fs::create_dir_all(&dir).map_err(|source| StressError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    let stem = format!("stress-{}", config.seed);
+    let mut files = vec![
+        write(&dir.join(format!("{stem}.in")), &found.original.text)?,
+        write(&dir.join(format!("{stem}-min.in")), &found.shrunk.text)?,
+    ];
+    let labels = config.engines.each_ref().map(|e| file_label(e.name()));
+    for (k, output) in found.shrunk_outputs.iter().enumerate() {
+        let label = if labels[0] == labels[1] {
+            format!("{}-{}", k + 1, labels[k])
+        } else {
+            labels[k].clone()
+        };
+        let text = match output {
+            Ok(text) => text.clone(),
+            Err(fault) => format!("{fault}\n"),
+        };
+        files.push(write(&dir.join(format!("{stem}-min.{label}.out")), &text)?);
+    }
+    files.push(write(
+        &dir.join(format!("{stem}.txt")),
+        &report(config, found),
+    )?);
+    Ok(files)
+}
+
+/// The report of a difference found (printed, and written beside the inputs).
+pub fn report(config: &Config<'_>, found: &Found) -> String {
+    let game = config.game;
+    let engines = &config.engines;
+    let first_line = match &found.shrunk_outputs {
+        [Ok(a), Ok(b)] => first_difference(a, b).map_or_else(
+            || found.shrunk_failure.describe(engines),
+            |d| format!("{} vs {}: {d}", engines[0].name(), engines[1].name()),
+        ),
+        _ => found.shrunk_failure.describe(engines),
+    };
+    format!(
+        "{game}: {fail}\n\
+         found after {tried} case(s) in {search} (seed {seed}, generated file {file}, case {case})\n\
+         shrunk in {steps} step(s), {candidates} candidate(s), {shrink}:\n\
+         \x20 before: {before}\n\
+         \x20 after:  {after}\n\
+         on the shrunk input: {shrunk_fail}\n\
+         first differing line on the shrunk input: {first_line}\n",
+        game = game.name(),
+        fail = found.original_failure.describe(engines),
+        tried = found.cases_tried,
+        search = human_duration(found.search_time),
+        seed = config.seed,
+        file = found.file_index,
+        case = found.case_index + 1,
+        steps = found.shrink_steps,
+        candidates = found.shrink_candidates,
+        shrink = human_duration(found.shrink_time),
+        before = found.original.describe(game),
+        after = found.shrunk.describe(game),
+        shrunk_fail = found.shrunk_failure.describe(engines),
+    )
+}
