@@ -63,15 +63,10 @@ fn run(args: &[&str]) -> Output {
     finish(spawn(gamebench().args(args)), LIMIT)
 }
 
+/// [`common::assert_exit`], and no panic message on stderr.
 #[track_caller]
 fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stderr:\n{}\nstdout:\n{}",
-        text(&out.stderr),
-        text(&out.stdout)
-    );
+    common::assert_exit(out, code);
     assert!(
         !text(&out.stderr).contains("panicked"),
         "{}",

@@ -192,12 +192,7 @@ fn merge_names_missing_and_inconsistent_shards() {
     let saved = std::fs::read(&manifest_1).unwrap();
     std::fs::remove_file(&manifest_1).unwrap();
     let out = merge();
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        common::text(&out.stderr).contains("shard 1/3 is missing"),
-        "{}",
-        common::text(&out.stderr)
-    );
+    common::assert_exit_saying(&out, 3, "shard 1/3 is missing");
     assert!(!merged.exists());
     std::fs::write(&manifest_1, &saved).unwrap();
     assert_eq!(merge().status.code(), Some(2));
@@ -222,12 +217,7 @@ fn merge_names_missing_and_inconsistent_shards() {
     assert!(shard(&corpus, &shards, 2, 3, &[]).status.success());
     assert!(shard(&corpus, &shards, 0, 2, &[]).status.success());
     let out = merge();
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        common::text(&out.stderr).contains("shard 0/2 belongs to a partition into 2 shards"),
-        "{}",
-        common::text(&out.stderr)
-    );
+    common::assert_exit_saying(&out, 3, "shard 0/2 belongs to a partition into 2 shards");
     std::fs::remove_file(shards.join("shard-0-of-2.json")).unwrap();
     std::fs::remove_file(shards.join("results.shard-0-of-2.csv")).unwrap();
 
@@ -289,12 +279,7 @@ fn merge_refuses_lost_or_duplicated_cases_even_with_matching_manifests() {
     // Shard 1 lost its last case.
     forge_shard(&shards, 1, 2, &one[..one.len() - 1]);
     let out = merge();
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        common::text(&out.stderr).contains("the shards hold 5 cases but the case list has 6"),
-        "{}",
-        common::text(&out.stderr)
-    );
+    common::assert_exit_saying(&out, 3, "the shards hold 5 cases but the case list has 6");
     assert!(!merged.exists());
 }
 
@@ -383,12 +368,7 @@ fn resume_keeps_finished_cases_and_solves_the_rest() {
 
     // So is a finished shard run with other options.
     let out = shard(&corpus, &shards, 0, 1, &["--resume", "--runs", "2"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        common::text(&out.stderr).contains("records another run"),
-        "{}",
-        common::text(&out.stderr)
-    );
+    common::assert_exit_saying(&out, 2, "records another run");
 }
 
 #[test]
@@ -418,12 +398,7 @@ fn resume_a_plain_results_file() {
     write(&kept);
     // The usual exit code (the error case of broken.in is among the kept ones).
     let out = plain(&["--resume"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        common::text(&out.stderr).contains("has no record of the run that wrote it"),
-        "{}",
-        common::text(&out.stderr)
-    );
+    common::assert_exit_saying(&out, 2, "has no record of the run that wrote it");
     let resumed = results(&csv);
     assert_eq!(untimed(resumed.clone()), untimed(complete.clone()));
     // A run with --resume records its attempt beside the CSV: resuming it keeps every row.
@@ -591,12 +566,7 @@ fn shard_refuses_flags_that_would_lose_data() {
     let out = shard(&corpus, &dir, 0, 2, &["--out-dir", s(&dir)]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["run", s(&corpus), "--resume"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        common::text(&out.stderr).contains("--resume needs"),
-        "{}",
-        common::text(&out.stderr)
-    );
+    common::assert_exit_saying(&out, 2, "--resume needs");
 }
 
 /// The rows of the whole lines of a journal (its header skipped, a cut-short last line
@@ -644,23 +614,20 @@ fn resume_survives_repeated_sigkill() {
     let csv = tmp.path().join("r.csv");
     let journal = tmp.path().join("r.csv.partial");
     let attempt = || {
-        gamebench()
-            .args([
-                "run",
-                s(&corpus),
-                "-e",
-                "reference",
-                "-j",
-                "1",
-                "--quiet",
-                "--resume",
-                "--csv",
-                s(&csv),
-            ])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap()
+        let mut command = gamebench();
+        command.args([
+            "run",
+            s(&corpus),
+            "-e",
+            "reference",
+            "-j",
+            "1",
+            "--quiet",
+            "--resume",
+            "--csv",
+            s(&csv),
+        ]);
+        command
     };
     let cases = |rows: &[Row]| -> std::collections::BTreeSet<usize> {
         rows.iter().map(|r| r.case).collect()
@@ -668,7 +635,11 @@ fn resume_survives_repeated_sigkill() {
     let mut held: Vec<std::collections::BTreeSet<usize>> = Vec::new();
     let mut kept: Vec<Row> = Vec::new();
     for _ in 0..12 {
-        let mut child = attempt();
+        let mut child = attempt()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(2500));
         if child.try_wait().unwrap().is_some() {
             break;
@@ -703,21 +674,7 @@ fn resume_survives_repeated_sigkill() {
     );
     // The last attempt, uninterrupted.
     let before = journal_rows(&journal);
-    let out = gamebench()
-        .args([
-            "run",
-            s(&corpus),
-            "-e",
-            "reference",
-            "-j",
-            "1",
-            "--quiet",
-            "--resume",
-            "--csv",
-            s(&csv),
-        ])
-        .output()
-        .unwrap();
+    let out = attempt().output().unwrap();
     assert_exit(&out, 0);
     let rows = results(&csv);
     assert_eq!(
@@ -779,12 +736,7 @@ fn resume_refuses_rows_of_other_options_or_corpus_contents() {
         .unwrap();
     std::fs::write(&out_file, "0\n").unwrap();
     let out = plain_resume(&corpus, &csv, &[]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        common::text(&out.stderr).contains("the corpus contents"),
-        "{}",
-        common::text(&out.stderr)
-    );
+    common::assert_exit_saying(&out, 2, "the corpus contents");
     assert_eq!(std::fs::read(&csv).unwrap(), written);
 }
 

@@ -143,6 +143,13 @@ pub fn assert_exit(out: &Output, code: i32) {
     );
 }
 
+/// Asserts that the program exited with `code` and said `why` on stderr.
+#[track_caller]
+pub fn assert_exit_saying(out: &Output, code: i32, why: &str) {
+    assert_exit(out, code);
+    assert!(text(&out.stderr).contains(why), "{}", text(&out.stderr));
+}
+
 // ---- Corpora ----
 
 /// A temporary folder holding an empty `<game>/` folder (a run over the temporary folder
