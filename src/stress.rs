@@ -51,8 +51,8 @@ pub struct Config<'a> {
     pub options: &'a GameOptions,
     pub seed: u64,
     pub limit: Limit,
-    /// Time limit of one external program run (one file).
-    pub timeout: Duration,
+    /// Limits of one external program run (one file): `--timeout` and the judge's limits.
+    pub limits: Limits,
     /// Budget of internal engines (Vexed searches) and of the generator's solver.
     pub budget: Budget,
     /// Output folder; files go to `<out>/<game>/`.
@@ -180,7 +180,7 @@ impl Judged {
 pub struct Judge<'a> {
     game: &'static dyn Game,
     engines: &'a [EngineSpec; 2],
-    timeout: Duration,
+    limits: Limits,
     budget: Budget,
 }
 
@@ -189,7 +189,7 @@ impl<'a> Judge<'a> {
         Judge {
             game: config.game,
             engines: &config.engines,
-            timeout: config.timeout,
+            limits: config.limits.clone(),
             budget: config.budget,
         }
     }
@@ -206,13 +206,7 @@ impl<'a> Judge<'a> {
             bytes: input.text.as_bytes(),
             cases: &input.cases,
         };
-        let plan = Plan::once(
-            self.budget,
-            Limits {
-                timeout: self.timeout,
-                case_timeout: None,
-            },
-        );
+        let plan = Plan::once(self.budget, self.limits.clone());
         let mut whole_file = false;
         let mut outputs = Vec::with_capacity(input.cases.len());
         for run in engine.executor().run_file(&job, &plan) {

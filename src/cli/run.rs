@@ -34,7 +34,8 @@ pub(super) struct Signals {
 
 pub(super) fn catch_signals() -> Result<Signals> {
     let signals = Signals {
-        stop: Arc::new(AtomicBool::new(false)),
+        // The same flag kills running external programs at once.
+        stop: external::stop_flag(),
         terminated: Arc::new(AtomicBool::new(false)),
     };
     for (signal, exit) in [(SIGINT, Exit::Interrupted), (SIGTERM, Exit::Terminated)] {
@@ -81,7 +82,12 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         runs: args.runs,
         repeat_short: !args.no_repeat,
         baseline: args.baseline.clone(),
-        timeout: positive_seconds("--timeout", args.timeout)?,
+        timeout: args
+            .launch
+            .wall(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
+        program_limits: args
+            .launch
+            .limits(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
         shell: shell.clone(),
         case_timeout: args
             .case_timeout
