@@ -21,7 +21,9 @@ struct Outcome {
     own_peak_kb: u64,
 }
 
-/// `gamebench run yut-sample1.in -e g=cmd:COMMAND EXTRA... --csv`, killed after `deadline`.
+/// `gamebench run yut-sample1.in -e g=cmd:COMMAND EXTRA... --csv`, killed after `deadline`
+/// (reaped by `wait4`, for its resource usage).
+#[allow(clippy::zombie_processes)]
 fn run_program(command: &str, extra: &[&str], deadline: Duration) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("r.csv");

@@ -256,8 +256,11 @@ impl CaseRun {
     }
 
     /// With what the failed run used (a program that ran, then failed or passed a limit).
-    pub fn used(mut self, usage: Option<Usage>) -> CaseRun {
-        self.usage.extend(usage);
+    pub fn used(mut self) -> CaseRun {
+        if let Err(fault) = &self.result {
+            self.usage
+                .extend(fault.program_error().and_then(ExternalError::usage));
+        }
         self
     }
 }
@@ -386,12 +389,9 @@ fn timed_runs(
     input: &[u8],
     limit: Duration,
     plan: &Plan,
-) -> Result<TimedRuns, (Fault, Option<Usage>)> {
+) -> Result<TimedRuns, Fault> {
     let limits = plan.limits.run(limit);
-    let fail = |e: ExternalError| {
-        let usage = e.usage();
-        (Fault::of_program(e), usage)
-    };
+    let fail = Fault::of_program;
     for _ in 0..plan.warmup {
         external::run(program, input, &limits).map_err(fail)?;
     }
@@ -427,8 +427,8 @@ impl External {
         let count = job.cases.len();
         let runs = match timed_runs(self, job.bytes, limit, plan) {
             Ok(runs) => runs,
-            Err((fault, usage)) => {
-                return vec![CaseRun::fault(fault, Timing::File).used(usage); count];
+            Err(fault) => {
+                return vec![CaseRun::fault(fault, Timing::File).used(); count];
             }
         };
         let text = String::from_utf8_lossy(&runs.stdout);
@@ -461,7 +461,7 @@ impl External {
                 repeats: 1,
                 usage: runs.usage,
             },
-            Err((fault, usage)) => CaseRun::fault(fault, Timing::Case).used(usage),
+            Err(fault) => CaseRun::fault(fault, Timing::Case).used(),
         }
     }
 }

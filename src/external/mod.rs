@@ -273,11 +273,10 @@ pub enum ExternalError {
         seconds: f64,
         usage: Usage,
     },
-    #[error("`{command}` {status}{stderr}")]
+    /// Said as `exited with code 3`, `killed by signal 11 (SIGSEGV)` ([`describe_exit`]).
+    #[error("`{command}` {}{stderr}", describe_exit(*code, *signal))]
     Failed {
         command: String,
-        /// `exited with code 3`, `killed by signal 11 (SIGSEGV)`.
-        status: String,
         /// The exit code, when the program exited (not killed by a signal).
         code: Option<i32>,
         /// The signal that killed it.

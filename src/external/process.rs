@@ -13,7 +13,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::launcher::{CONTROL_FD, ChildSetup, LAUNCH_ARG, REPORT_FD};
-use super::{ExternalError, Ran, RunLimits, TimeLimit, Usage, describe_exit, stop_flag};
+use super::{ExternalError, Ran, RunLimits, TimeLimit, Usage, stop_flag};
 
 /// How long a program's pipes are still read after its run ended (the launcher has killed
 /// everything by then; this only bounds a pipe some stray process still holds).
@@ -637,7 +637,6 @@ pub(super) fn decide(
         let code = status.code().filter(|_| signal.is_none());
         return Err(ExternalError::Failed {
             command,
-            status: describe_exit(code, signal),
             code,
             signal,
             stderr: if first.is_empty() {
