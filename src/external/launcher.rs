@@ -80,6 +80,10 @@ impl ChildSetup {
     }
 }
 
+pub(super) fn timeval_ns(t: libc::timeval) -> u64 {
+    (t.tv_sec.max(0) as u64) * 1_000_000_000 + (t.tv_usec.max(0) as u64) * 1_000
+}
+
 /// The launcher's entry point, when this process was started as one: `Some(exit code)`.
 /// `main` calls it first.
 pub fn launcher_main() -> Option<i32> {
@@ -187,8 +191,8 @@ fn launch(args: &[String]) -> i32 {
     unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
     let report = format!(
         "{status} {} {} {} {} {}\n",
-        super::process::timeval_ns(usage.ru_utime),
-        super::process::timeval_ns(usage.ru_stime),
+        timeval_ns(usage.ru_utime),
+        timeval_ns(usage.ru_stime),
         usage.ru_maxrss.max(0),
         elapsed.as_nanos(),
         u8::from(memory_killed.load(Ordering::SeqCst)),

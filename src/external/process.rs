@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::launcher::{CONTROL_FD, ChildSetup, LAUNCH_ARG, REPORT_FD};
+use super::launcher::{CONTROL_FD, ChildSetup, LAUNCH_ARG, REPORT_FD, timeval_ns};
 use super::{ExternalError, Ran, RunLimits, TimeLimit, Usage, stop_flag};
 
 /// How long a program's pipes are still read after its run ended (the launcher has killed
@@ -81,10 +81,6 @@ impl Drop for Pinned {
             free.push(self.0);
         }
     }
-}
-
-pub(super) fn timeval_ns(t: libc::timeval) -> u64 {
-    (t.tv_sec.max(0) as u64) * 1_000_000_000 + (t.tv_usec.max(0) as u64) * 1_000
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
