@@ -78,7 +78,8 @@ pub struct Config<'a> {
     pub top: usize,
     /// Timed runs per candidate (`time` metric).
     pub runs: u32,
-    pub timeout: Duration,
+    /// Limits of one external program run: `--timeout` and the judge's limits.
+    pub limits: Limits,
     pub budget: Budget,
     pub out: PathBuf,
 }
@@ -160,10 +161,7 @@ impl Measurer<'_> {
             repeat_short: false,
             clock: Clock::ThreadCpu,
             budget: config.budget,
-            limits: Limits {
-                timeout: config.timeout,
-                case_timeout: None,
-            },
+            limits: config.limits.clone(),
         };
         let executor = config.engine.executor();
         let run = if executor.per_case() {

@@ -15,6 +15,13 @@ use gamebench::status::Exit;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // Started as the launcher of an external program (see `external::launcher`).
+    if let Some(code) = gamebench::external::launcher_main() {
+        std::process::exit(code);
+    }
+    // Programs run through this same binary as their launcher (exact peak memory, every
+    // descendant killed); `/proc/self/exe` still works if the file is replaced meanwhile.
+    gamebench::external::use_launcher("/proc/self/exe".into());
     let cli = Cli::parse();
     quiet_on_closed_stdout(&cli.command);
     let result = match cli.command {

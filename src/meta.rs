@@ -48,6 +48,13 @@ pub struct RunMeta {
     /// External programs: the time of an empty run of the same shape (`sh -c ''`, or `true`
     /// without a shell), which each file's time includes.
     pub external_startup_ns: Option<u64>,
+    /// External programs ran each on a core of its own (`--pin`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
+    /// More external programs could run at once than there are cores (`-j` above the cores):
+    /// their times are inflated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub oversubscribed: bool,
     pub command_line: Vec<String>,
 }
 

@@ -24,21 +24,36 @@ pub enum Status {
     Mismatch,
     /// The engine's budget ran out.
     Budget,
-    /// An external program passed its per-case time limit (`--case-timeout`) and was killed.
+    /// An external program passed a time limit (`--timeout`, `--case-timeout`: verdict
+    /// `wall`; `--cpu-limit`: verdict `cpu`) and was killed.
     Timeout,
-    /// The case could not be read or played (malformed input) or the engine failed.
+    /// An external program used more memory than `--memory-limit`.
+    #[serde(rename = "memory-limit")]
+    MemoryLimit,
+    /// An external program wrote more than `--output-limit` and was killed.
+    #[serde(rename = "output-limit")]
+    OutputLimit,
+    /// An external program crashed (a signal) or exited with a non-zero code; the message
+    /// names the signal or the code.
+    #[serde(rename = "runtime-error")]
+    RuntimeError,
+    /// The case could not be read or played (malformed input), or gamebench itself failed (a
+    /// program that cannot start, a checker failure).
     Error,
 }
 
 impl Status {
     /// Every status, from the least to the most severe.
-    pub const ALL: [Status; 7] = [
+    pub const ALL: [Status; 10] = [
         Status::Ok,
         Status::Unchecked,
         Status::Unsolved,
         Status::Mismatch,
         Status::Budget,
         Status::Timeout,
+        Status::MemoryLimit,
+        Status::OutputLimit,
+        Status::RuntimeError,
         Status::Error,
     ];
 
@@ -47,7 +62,9 @@ impl Status {
     /// keeps the more severe one:
     /// - `error` is worst: nothing the engine produced can be trusted, and it is the only
     ///   status with exit code 2;
-    /// - `timeout` next: the program was killed, so whatever it printed is incomplete;
+    /// - `runtime-error`: the program crashed or failed, so whatever it printed is incomplete;
+    /// - `output-limit`, `memory-limit`, `timeout`: the program was stopped at a limit (a
+    ///   runaway writer first, then memory, then time), so whatever it printed is incomplete;
     /// - `budget`: the engine gave no answer, so a failed check of its output is a
     ///   consequence of the stop, not a second finding;
     /// - `mismatch`: an answer that is wrong;
@@ -61,7 +78,10 @@ impl Status {
             Status::Mismatch => 3,
             Status::Budget => 4,
             Status::Timeout => 5,
-            Status::Error => 6,
+            Status::MemoryLimit => 6,
+            Status::OutputLimit => 7,
+            Status::RuntimeError => 8,
+            Status::Error => 9,
         }
     }
 
@@ -78,9 +98,13 @@ impl Status {
     pub const fn exit(self) -> Exit {
         match self {
             Status::Ok | Status::Unchecked => Exit::Ok,
-            Status::Unsolved | Status::Mismatch | Status::Budget | Status::Timeout => {
-                Exit::Failures
-            }
+            Status::Unsolved
+            | Status::Mismatch
+            | Status::Budget
+            | Status::Timeout
+            | Status::MemoryLimit
+            | Status::OutputLimit
+            | Status::RuntimeError => Exit::Failures,
             Status::Error => Exit::Error,
         }
     }
@@ -94,6 +118,9 @@ impl Status {
             Status::Budget => "budget",
             Status::Unchecked => "unchecked",
             Status::Timeout => "timeout",
+            Status::MemoryLimit => "memory-limit",
+            Status::OutputLimit => "output-limit",
+            Status::RuntimeError => "runtime-error",
         }
     }
 }
@@ -148,6 +175,59 @@ impl std::fmt::Display for CheckVerdict {
     }
 }
 
+/// The CSV's `verdict` column: a checker's verdict on a rejected output, or which time limit a
+/// `timeout` passed (`cpu`, `wall`). Written by name, as [`CheckVerdict::as_str`] for the
+/// checker's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RowVerdict {
+    PresentationError,
+    WrongAnswer,
+    CheckerFailure,
+    /// `timeout`: the CPU-time limit (`--cpu-limit`).
+    Cpu,
+    /// `timeout`: the wall-time limit (`--timeout`, `--case-timeout`).
+    Wall,
+}
+
+impl RowVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RowVerdict::PresentationError => "presentation-error",
+            RowVerdict::WrongAnswer => "wrong-answer",
+            RowVerdict::CheckerFailure => "checker-failure",
+            RowVerdict::Cpu => "cpu",
+            RowVerdict::Wall => "wall",
+        }
+    }
+
+    /// The checker's verdict, when it is one.
+    pub fn check(self) -> Option<CheckVerdict> {
+        match self {
+            RowVerdict::PresentationError => Some(CheckVerdict::PresentationError),
+            RowVerdict::WrongAnswer => Some(CheckVerdict::WrongAnswer),
+            RowVerdict::CheckerFailure => Some(CheckVerdict::CheckerFailure),
+            RowVerdict::Cpu | RowVerdict::Wall => None,
+        }
+    }
+}
+
+impl From<CheckVerdict> for RowVerdict {
+    fn from(v: CheckVerdict) -> RowVerdict {
+        match v {
+            CheckVerdict::PresentationError => RowVerdict::PresentationError,
+            CheckVerdict::WrongAnswer => RowVerdict::WrongAnswer,
+            CheckVerdict::CheckerFailure => RowVerdict::CheckerFailure,
+        }
+    }
+}
+
+impl std::fmt::Display for RowVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A rejected output: the verdict and the checker's reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{verdict}: {message}")]
@@ -170,7 +250,7 @@ impl Rejected {
 /// | code | meaning |
 /// |---|---|
 /// | 0 | every case `ok` or `unchecked` (`validate`: every file valid; `check`: every output accepted) |
-/// | 1 | some case `mismatch`, `unsolved`, `budget` or `timeout`; `check`: a wrong answer |
+/// | 1 | some case `mismatch`, `unsolved`, `budget`, `timeout`, `memory-limit`, `output-limit` or `runtime-error`; `check`: a wrong answer |
 /// | 2 | some case `error`, or a usage / I/O error |
 /// | 3 | `validate`: some input breaks the statement's constraints; `merge`: shards incomplete |
 /// | 4 | `check`: a presentation error (differs from an accepted answer in white space only) |
@@ -183,7 +263,8 @@ impl Rejected {
 pub enum Exit {
     /// Every case `ok` or `unchecked`.
     Ok,
-    /// Some case is `mismatch`, `unsolved`, `budget` or `timeout` (`check`: a wrong answer).
+    /// Some case is `mismatch`, `unsolved`, `budget`, `timeout`, `memory-limit`,
+    /// `output-limit` or `runtime-error` (`check`: a wrong answer).
     Failures,
     /// Some case is `error`, or the command could not do its work (bad option, unreadable
     /// file, a program that cannot start).
@@ -282,6 +363,15 @@ mod tests {
             Exit::Failures
         );
         assert_eq!(Status::Unchecked.worst(Status::Mismatch), Status::Mismatch);
+        for s in [
+            Status::MemoryLimit,
+            Status::OutputLimit,
+            Status::RuntimeError,
+        ] {
+            assert_eq!(s.exit(), Exit::Failures);
+            assert_eq!(s.worst(Status::Timeout), s);
+            assert_eq!(s.worst(Status::Error), Status::Error);
+        }
         assert_eq!(Exit::ShardsIncomplete.code(), 3);
         assert_eq!(Exit::Invalid.code(), 3);
         assert_eq!(Exit::PresentationError.code(), 4);

@@ -156,10 +156,11 @@ pub struct RunArgs {
     /// the game's fastest).
     #[arg(long = "engine", short = 'e', value_name = "NAME")]
     pub engines: Vec<String>,
-    /// Time limit of one external program run (one file), in seconds; a program killed at it
-    /// gets status `timeout` on the file's cases.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = seconds_arg)]
-    pub timeout: f64,
+    /// Wall-time limit of one external program run (one file), in seconds (default 60, or
+    /// 3 x --cpu-limit + 1 s); a program killed at it gets status `timeout` (verdict `wall`) on
+    /// the file's cases.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
+    pub timeout: Option<f64>,
     /// Per-case time limit of external programs, in seconds: a one-case file (Yut) runs under
     /// it, and a file of a game whose output does not number its cases (Vexed) runs case by
     /// case, each killed at the limit (status `timeout`); other files run whole under
@@ -250,10 +251,27 @@ pub struct CheckArgs {
     pub budget: BudgetArgs,
 }
 
-/// How external programs are started (`--shell`, `-N`): the options of every command that
-/// runs them (`run`, `sweep`, `stress`, `hunt`).
+/// How external programs are started and limited (`--shell`, `-N`, `--cpu-limit`,
+/// `--memory-limit`, `--output-limit`, `--pin`): the options of every command that runs them
+/// (`run`, `sweep`, `stress`, `hunt`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ShellArgs {
+    /// CPU-time limit of one external program run (user + system time of the program and
+    /// everything it started), in seconds; a program over it is `timeout` (verdict `cpu`).
+    /// Sets --timeout's default to 3 x the limit + 1 s.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
+    pub cpu_limit: Option<f64>,
+    /// Peak memory limit of one external program run, in MB (MiB); a program over it is
+    /// killed and gets status `memory-limit`.
+    #[arg(long, value_name = "MB", value_parser = megabytes_arg)]
+    pub memory_limit: Option<f64>,
+    /// Output limit of one external program run, in MB (MiB): past it the program is killed
+    /// and gets status `output-limit`.
+    #[arg(long, value_name = "MB", default_value_t = crate::external::DEFAULT_OUTPUT_LIMIT_MB as f64, value_parser = megabytes_arg)]
+    pub output_limit: f64,
+    /// Run each external program on a core of its own (one program per core).
+    #[arg(long)]
+    pub pin: bool,
     /// How external programs are started: `sh` (default: `sh -c COMMAND`), another shell, or
     /// `none` (the command split into words and run directly, without a shell's start-up).
     #[arg(long, value_name = "SHELL")]
@@ -263,7 +281,47 @@ pub struct ShellArgs {
     pub no_shell: bool,
 }
 
+/// Parses a positive number of megabytes.
+pub fn megabytes_arg(text: &str) -> Result<f64, String> {
+    let mb: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of megabytes"))?;
+    if !(mb.is_finite() && mb > 0.0 && mb < 1e9) {
+        return Err(format!(
+            "must be a positive number of megabytes, not {text}"
+        ));
+    }
+    Ok(mb)
+}
+
+/// --timeout's default without --cpu-limit, seconds.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+
 impl ShellArgs {
+    /// The wall-time limit: `timeout` if given, else 3 x --cpu-limit + 1 s, else `default`.
+    pub fn wall(&self, timeout: Option<f64>, default: f64) -> Result<Duration> {
+        let seconds = timeout
+            .or(self.cpu_limit.map(|c| 3.0 * c + 1.0))
+            .unwrap_or(default);
+        positive_seconds("--timeout", seconds)
+    }
+
+    /// The limits of one program run these options (and `--timeout`) ask for.
+    pub fn limits(&self, timeout: Option<f64>, default: f64) -> Result<crate::engines::Limits> {
+        Ok(crate::engines::Limits {
+            timeout: self.wall(timeout, default)?,
+            case_timeout: None,
+            cpu: self
+                .cpu_limit
+                .map(|c| positive_seconds("--cpu-limit", c))
+                .transpose()?,
+            memory_kb: self.memory_limit.map(|mb| (mb * 1024.0).ceil() as u64),
+            output_bytes: Some((self.output_limit * 1048576.0).ceil() as u64),
+            pin: self.pin,
+        })
+    }
+
     /// The shell these options ask for.
     pub fn shell(&self) -> crate::external::Shell {
         if self.no_shell {

@@ -34,7 +34,8 @@ pub(super) struct Signals {
 
 pub(super) fn catch_signals() -> Result<Signals> {
     let signals = Signals {
-        stop: Arc::new(AtomicBool::new(false)),
+        // The same flag kills running external programs at once.
+        stop: external::stop_flag(),
         terminated: Arc::new(AtomicBool::new(false)),
     };
     for (signal, exit) in [(SIGINT, Exit::Interrupted), (SIGTERM, Exit::Terminated)] {
@@ -81,7 +82,12 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         runs: args.runs,
         repeat_short: !args.no_repeat,
         baseline: args.baseline.clone(),
-        timeout: positive_seconds("--timeout", args.timeout)?,
+        timeout: args
+            .launch
+            .wall(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
+        program_limits: args
+            .launch
+            .limits(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
         shell: shell.clone(),
         case_timeout: args
             .case_timeout
@@ -92,6 +98,14 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         stop: signals.stop.clone(),
         case_events: false,
     };
+    let threads = config.threads.unwrap_or_else(meta::cores);
+    if oversubscribed(&args, threads) {
+        let cores = external::allowed_cpus().len();
+        eprintln!(
+            "gamebench: warning: up to {threads} external programs run at once on {cores} cores: \
+             their times are inflated; use -j {cores} or fewer (with --pin, one program per core)"
+        );
+    }
     // A shard or --resume writes its own CSV, journaled.
     let plan = shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
     // Every output is checked before the long run, so a bad path fails at once.
@@ -218,6 +232,15 @@ fn calibrate(table: &runner::EngineTable) -> Option<(String, std::time::Duration
     external::calibrate(&program.shell).map(|t| (what, t))
 }
 
+/// Whether more external programs may run at once than this process has cores.
+fn oversubscribed(args: &RunArgs, threads: usize) -> bool {
+    let programs = args
+        .engines
+        .iter()
+        .any(|e| external::External::parse(e).is_some());
+    programs && threads > external::allowed_cpus().len()
+}
+
 /// What the exports say about this run.
 fn run_meta(
     args: &RunArgs,
@@ -257,6 +280,8 @@ fn run_meta(
         results_per_s: records.len() as f64 / wall.as_secs_f64().max(1e-9),
         cases: cases.len(),
         external_startup_ns: startup.as_ref().map(|(_, t)| t.as_nanos() as u64),
+        pinned: args.launch.pin,
+        oversubscribed: oversubscribed(args, threads),
         command_line: std::env::args().collect(),
     }
 }

@@ -55,9 +55,10 @@ pub struct StressOptions {
     /// Output folder: files go to DIR/<game>/.
     #[arg(long, short, default_value = "stress", value_name = "DIR")]
     pub out: PathBuf,
-    /// Time limit of one external program run (one file), in seconds.
-    #[arg(long, default_value_t = 10.0, value_name = "SECONDS", value_parser = super::seconds_arg)]
-    pub timeout: f64,
+    /// Wall-time limit of one external program run, in seconds (default 10, or 3 x --cpu-limit
+    /// + 1 s).
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg)]
+    pub timeout: Option<f64>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
@@ -117,7 +118,7 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         options: &args.generator,
         seed: o.seed,
         limit,
-        timeout: positive_seconds("--timeout", o.timeout)?,
+        limits: o.launch.limits(o.timeout, 10.0)?,
         budget: o.budget.budget()?,
         out: o.out.clone(),
     };

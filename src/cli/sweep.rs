@@ -13,7 +13,7 @@ use crate::runner::{Config, ProgressMode};
 use crate::status::Exit;
 use crate::sweep::{self, Corpus};
 
-use super::{find_game, positive_seconds, shards};
+use super::{find_game, shards};
 
 /// `gamebench sweep GAME (--size A..B:STEP | --param NAME=V1,V2,...) [options]`.
 #[derive(Args)]
@@ -52,9 +52,10 @@ pub struct SweepArgs {
     /// Engine the others are compared with.
     #[arg(long, default_value = "reference", value_name = "NAME")]
     pub baseline: String,
-    /// Time limit of one external program run (one file), in seconds.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = super::seconds_arg)]
-    pub timeout: f64,
+    /// Wall-time limit of one external program run, in seconds (default 60, or 3 x --cpu-limit
+    /// + 1 s).
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg)]
+    pub timeout: Option<f64>,
     #[command(flatten)]
     pub launch: super::ShellArgs,
     /// Draw median time per case against size, log-log, one line per engine, to an SVG file.
@@ -88,7 +89,12 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         warmup: args.warmup,
         runs: args.runs,
         baseline: args.baseline.clone(),
-        timeout: positive_seconds("--timeout", args.timeout)?,
+        timeout: args
+            .launch
+            .wall(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
+        program_limits: args
+            .launch
+            .limits(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
         shell: args.launch.shell(),
         ..Config::default()
     };

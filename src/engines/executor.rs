@@ -23,7 +23,7 @@
 use std::time::Duration;
 
 use super::timing::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
-use crate::external::{self, External, ExternalError, Usage};
+use crate::external::{self, External, ExternalError, RunLimits, Usage};
 use crate::game::{Budget, CaseError, EngineRef, Game, ParsedCase, Verdict};
 use crate::judge::judge_case;
 
@@ -72,8 +72,7 @@ pub enum Clock {
     ThreadCpu,
 }
 
-/// What a program may use. Today a wall-time limit; judge-grade limits (CPU, memory, output)
-/// will be added here.
+/// What a program may use, per run: a judge's limits (see [`external::RunLimits`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Limits {
     /// Wall-time limit of one run on a whole file.
@@ -81,6 +80,27 @@ pub struct Limits {
     /// Per-case wall-time limit: a one-case file runs under it, and a file of a game that can
     /// write each case as an input of its own (`Game::case_input`) runs case by case.
     pub case_timeout: Option<Duration>,
+    /// CPU-time limit of one run (the program and everything it started).
+    pub cpu: Option<Duration>,
+    /// Peak resident memory limit of one run, KiB.
+    pub memory_kb: Option<u64>,
+    /// Standard output limit of one run, bytes (`None`: unbounded).
+    pub output_bytes: Option<u64>,
+    /// Each program on a core of its own.
+    pub pin: bool,
+}
+
+impl Limits {
+    /// The limits of one run whose wall-time limit is `wall`.
+    pub fn run(&self, wall: Duration) -> RunLimits {
+        RunLimits {
+            wall,
+            cpu: self.cpu,
+            memory_kb: self.memory_kb,
+            output_bytes: self.output_bytes,
+            pin: self.pin,
+        }
+    }
 }
 
 /// Default [`Limits::timeout`].
@@ -91,6 +111,10 @@ impl Default for Limits {
         Limits {
             timeout: DEFAULT_TIMEOUT,
             case_timeout: None,
+            cpu: None,
+            memory_kb: None,
+            output_bytes: Some(external::DEFAULT_OUTPUT_LIMIT_MB << 20),
+            pin: false,
         }
     }
 }
@@ -146,10 +170,16 @@ pub struct Answer {
 pub enum Fault {
     /// The case could not be read or played.
     Case(CaseError),
-    /// The program ran past its time limit and was killed.
+    /// The program ran past its time limit (CPU or wall) and was killed.
     Timeout(ExternalError),
-    /// The program failed (a non-zero exit, a signal).
+    /// The program used more memory than its limit.
+    MemoryLimit(ExternalError),
+    /// The program wrote more than its output limit and was killed.
+    OutputLimit(ExternalError),
+    /// The program failed (a non-zero exit, a signal): a runtime error.
     Failed(ExternalError),
+    /// The run was stopped (SIGINT) while the program ran.
+    Stopped(ExternalError),
     /// The program cannot be started at all.
     CannotStart(ExternalError),
     /// The program ran but printed no block for this case (its times are kept).
@@ -160,17 +190,26 @@ impl Fault {
     fn of_program(e: ExternalError) -> Fault {
         if e.cannot_start() {
             Fault::CannotStart(e)
-        } else if matches!(e, ExternalError::Timeout { .. }) {
-            Fault::Timeout(e)
         } else {
-            Fault::Failed(e)
+            match e {
+                ExternalError::Timeout { .. } => Fault::Timeout(e),
+                ExternalError::MemoryLimit { .. } => Fault::MemoryLimit(e),
+                ExternalError::OutputLimit { .. } => Fault::OutputLimit(e),
+                ExternalError::Stopped { .. } => Fault::Stopped(e),
+                _ => Fault::Failed(e),
+            }
         }
     }
 
     /// The program's error, for a fault of a program run.
     pub fn program_error(&self) -> Option<&ExternalError> {
         match self {
-            Fault::Timeout(e) | Fault::Failed(e) | Fault::CannotStart(e) => Some(e),
+            Fault::Timeout(e)
+            | Fault::MemoryLimit(e)
+            | Fault::OutputLimit(e)
+            | Fault::Failed(e)
+            | Fault::Stopped(e)
+            | Fault::CannotStart(e) => Some(e),
             Fault::Case(_) | Fault::NoOutput => None,
         }
     }
@@ -180,7 +219,12 @@ impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Fault::Case(e) => e.fmt(f),
-            Fault::Timeout(e) | Fault::Failed(e) | Fault::CannotStart(e) => e.fmt(f),
+            Fault::Timeout(e)
+            | Fault::MemoryLimit(e)
+            | Fault::OutputLimit(e)
+            | Fault::Failed(e)
+            | Fault::Stopped(e)
+            | Fault::CannotStart(e) => e.fmt(f),
             Fault::NoOutput => f.write_str("the program printed no output for this case"),
         }
     }
@@ -209,6 +253,15 @@ impl CaseRun {
             repeats: 1,
             usage: Vec::new(),
         }
+    }
+
+    /// With what the failed run used (a program that ran, then failed or passed a limit).
+    pub fn used(mut self) -> CaseRun {
+        if let Err(fault) = &self.result {
+            self.usage
+                .extend(fault.program_error().and_then(ExternalError::usage));
+        }
+        self
     }
 }
 
@@ -329,15 +382,18 @@ struct TimedRuns {
 }
 
 /// Runs `program` on `input` `plan.warmup` times untimed, then `plan.runs` (at least once)
-/// timed, each killed at `limit`; the first failure ends it.
+/// timed, each killed at `limit` (wall) or the plan's other limits; the first failure ends it,
+/// with what that run used.
 fn timed_runs(
     program: &External,
     input: &[u8],
     limit: Duration,
     plan: &Plan,
 ) -> Result<TimedRuns, Fault> {
+    let limits = plan.limits.run(limit);
+    let fail = Fault::of_program;
     for _ in 0..plan.warmup {
-        external::run(program, input, limit).map_err(Fault::of_program)?;
+        external::run(program, input, &limits).map_err(fail)?;
     }
     let mut runs = TimedRuns {
         times: Vec::new(),
@@ -345,7 +401,7 @@ fn timed_runs(
         stdout: Vec::new(),
     };
     for _ in 0..plan.runs() {
-        let ran = external::run(program, input, limit).map_err(Fault::of_program)?;
+        let ran = external::run(program, input, &limits).map_err(fail)?;
         runs.times.push(ran.elapsed.as_nanos() as u64);
         runs.usage.push(ran.usage);
         runs.stdout = ran.stdout;
@@ -371,7 +427,9 @@ impl External {
         let count = job.cases.len();
         let runs = match timed_runs(self, job.bytes, limit, plan) {
             Ok(runs) => runs,
-            Err(fault) => return vec![CaseRun::fault(fault, Timing::File); count],
+            Err(fault) => {
+                return vec![CaseRun::fault(fault, Timing::File).used(); count];
+            }
         };
         let text = String::from_utf8_lossy(&runs.stdout);
         let mut blocks = job.game.split_output(&text).into_iter();
@@ -403,7 +461,7 @@ impl External {
                 repeats: 1,
                 usage: runs.usage,
             },
-            Err(fault) => CaseRun::fault(fault, Timing::Case),
+            Err(fault) => CaseRun::fault(fault, Timing::Case).used(),
         }
     }
 }

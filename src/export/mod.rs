@@ -217,6 +217,8 @@ mod tests {
             results_per_s: 12.0,
             cases: 4,
             external_startup_ns: Some(MS),
+            pinned: false,
+            oversubscribed: false,
             command_line: vec!["gamebench".into(), "run".into(), "toy".into()],
         }
     }

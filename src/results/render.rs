@@ -44,7 +44,7 @@ pub fn speed_text(s: &EngineSummary) -> String {
 type StatusColumn = (&'static str, fn(&EngineSummary) -> usize);
 
 fn status_columns(summaries: &[EngineSummary]) -> Vec<StatusColumn> {
-    let all: [StatusColumn; 7] = [
+    let all: [StatusColumn; 10] = [
         ("ok", |s| s.ok),
         ("unchecked", |s| s.unchecked),
         ("mismatch", |s| s.mismatch),
@@ -52,6 +52,9 @@ fn status_columns(summaries: &[EngineSummary]) -> Vec<StatusColumn> {
         ("unsolved", |s| s.unsolved),
         ("budget", |s| s.budget),
         ("timeout", |s| s.timeout),
+        ("memory-limit", |s| s.memory_limit),
+        ("output-limit", |s| s.output_limit),
+        ("runtime-error", |s| s.runtime_error),
     ];
     all.into_iter()
         .filter(|(name, f)| *name == "ok" || summaries.iter().any(|s| f(s) > 0))

@@ -17,28 +17,32 @@
 //! | label     | the case's name where the game has one (Vexed puzzle name)               |
 //! | size      | the case's size (`30x30`, `21 turns`)                                    |
 //! | cells     | the case's size as a number (cells, turns, selections): a plot's x axis  |
-//! | status    | `ok`, `unchecked`, `mismatch`, `error`, `unsolved`, `budget`, `timeout`  |
+//! | status    | `ok`, `unchecked`, `mismatch`, `error`, `unsolved`, `budget`, `timeout`, |
+//! |           | `memory-limit`, `output-limit`, `runtime-error`                          |
 //! | time_ns   | wall time of the engine on this case (empty for an unreadable case)      |
 //! | timing    | what `time_ns` covers: `case`, `case-repeated` or `file`                 |
 //! | repeats   | calls timed together for `case-repeated` (`time_ns` is one call's share) |
 //! | user_ns   | external programs: user CPU time of the run (the whole file's)           |
 //! | sys_ns    | external programs: system CPU time of the run (the whole file's)         |
-//! | memory_kb | external programs: peak resident memory of the run, KiB                  |
+//! | memory_kb | external programs: peak resident memory of the run, KiB (also on a      |
+//! |           | failed or killed run)                                                    |
 //! | work      | the engine's work counter                                                |
 //! | work_unit | what `work` counts (`turns`, `pops`, `states`, ...)                      |
 //! | score     | the answer's size where the game has one (Vexed: solution length)        |
 //! | digest    | XXH3-64 of the case's output block, hex                                  |
 //! | message   | why a case is `error`/`mismatch`, with file, case and line               |
 //! | verdict   | the checker's verdict on a rejected output: `wrong-answer`,               |
-//! |           | `presentation-error` or `checker-failure` (bad expected output); else empty |
+//! |           | `presentation-error` or `checker-failure` (bad expected output); the time |
+//! |           | limit of a `timeout`: `cpu` or `wall`; else empty                         |
 
 use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
 use super::Timing;
+#[cfg(test)]
 use crate::game::CheckVerdict;
-use crate::status::Status;
+use crate::status::{RowVerdict, Status};
 
 /// One row of the results CSV.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,10 +73,11 @@ pub struct Row {
     pub digest: String,
     pub message: String,
     /// The checker's verdict on a rejected output (`--check` or the comparison with the
-    /// baseline), `None` otherwise. Written as [`CheckVerdict::as_str`] (`wrong-answer`, ...),
-    /// `None` as an empty field. Absent from CSVs of older versions: read as `None`.
+    /// baseline), or the time limit a `timeout` passed (`cpu`, `wall`); `None` otherwise.
+    /// Written as [`RowVerdict::as_str`] (`wrong-answer`, `cpu`, ...), `None` as an empty
+    /// field. Absent from CSVs of older versions: read as `None`.
     #[serde(default)]
-    pub verdict: Option<CheckVerdict>,
+    pub verdict: Option<RowVerdict>,
 }
 
 /// Writes rows as CSV with a header row.
@@ -154,9 +159,14 @@ mod tests {
     fn verdicts_are_written_by_name_and_read_back() {
         let verdicts = [
             (None, ""),
-            (Some(CheckVerdict::WrongAnswer), "wrong-answer"),
-            (Some(CheckVerdict::PresentationError), "presentation-error"),
-            (Some(CheckVerdict::CheckerFailure), "checker-failure"),
+            (Some(CheckVerdict::WrongAnswer.into()), "wrong-answer"),
+            (
+                Some(CheckVerdict::PresentationError.into()),
+                "presentation-error",
+            ),
+            (Some(CheckVerdict::CheckerFailure.into()), "checker-failure"),
+            (Some(RowVerdict::Cpu), "cpu"),
+            (Some(RowVerdict::Wall), "wall"),
         ];
         for (verdict, name) in verdicts {
             let rows = vec![Row {

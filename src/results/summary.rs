@@ -29,6 +29,9 @@ pub struct EngineSummary {
     pub unsolved: usize,
     pub budget: usize,
     pub timeout: usize,
+    pub memory_limit: usize,
+    pub output_limit: usize,
+    pub runtime_error: usize,
     /// What the times cover: `file` when any case was timed with its whole file (an external
     /// program: per-case times are then the file's time / its cases).
     pub timing: Timing,
@@ -195,6 +198,9 @@ fn summarize_group(groups: &Groups<'_>, g: usize, baseline: &str) -> EngineSumma
         unsolved: count(Status::Unsolved),
         budget: count(Status::Budget),
         timeout: count(Status::Timeout),
+        memory_limit: count(Status::MemoryLimit),
+        output_limit: count(Status::OutputLimit),
+        runtime_error: count(Status::RuntimeError),
         timing: group_timing(cases),
         repeated: cases
             .values()

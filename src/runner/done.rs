@@ -8,10 +8,10 @@
 use crate::corpus::CaseFile;
 use crate::digest::digest;
 use crate::engines::{CaseRun, Fault};
-use crate::external::Usage;
+use crate::external::{ExternalError, TimeLimit, Usage};
 use crate::judge::status_of;
 use crate::results::{Status, Timing};
-use crate::status::CheckVerdict;
+use crate::status::{CheckVerdict, RowVerdict};
 
 /// What a slot got.
 #[derive(Clone)]
@@ -34,6 +34,8 @@ pub(super) struct Done {
     pub compared: bool,
     /// The checker's verdict when it rejected the output.
     pub verdict: Option<CheckVerdict>,
+    /// The time limit a `timeout` passed (`cpu`, `wall`), for the `verdict` column.
+    pub limit: Option<RowVerdict>,
     /// Not run: the run was stopped before this slot started.
     pub dropped: bool,
 }
@@ -54,6 +56,7 @@ impl Default for Done {
             message: String::new(),
             compared: false,
             verdict: None,
+            limit: None,
             dropped: false,
         }
     }
@@ -86,9 +89,12 @@ impl Done {
     }
 
     /// What case `index` (1-based) of `file` got from its executor: the answer's status
-    /// (`ok` for a program's output until a comparison says otherwise), or its fault: a
-    /// program killed at its limit is `timeout`, one that printed no block for the case a
-    /// wrong answer (`mismatch`, times kept), anything else `error`.
+    /// (`ok` for a program's output until a comparison says otherwise), or its fault, as a
+    /// judge says it: a program killed at a time limit is `timeout` (verdict `cpu` or `wall`),
+    /// over its memory or output limit `memory-limit` or `output-limit`, crashed or exited
+    /// non-zero `runtime-error`; one that printed no block for the case a wrong answer
+    /// (`mismatch`, times kept); a slot the run was stopped in is dropped; anything else (a
+    /// bad case, a program that cannot start) `error`. A program that ran keeps its usage.
     pub fn of_run(file: &CaseFile, index: usize, run: CaseRun) -> Done {
         let CaseRun {
             result,
@@ -122,11 +128,29 @@ impl Done {
                 verdict: Some(CheckVerdict::WrongAnswer),
                 ..Done::failed(file, index, Fault::NoOutput)
             },
-            Err(fault @ Fault::Timeout(_)) => Done {
-                status: Status::Timeout,
-                ..Done::failed(file, index, fault)
-            },
-            Err(fault) => Done::failed(file, index, fault),
+            Err(Fault::Stopped(_)) => Done::dropped(),
+            Err(fault) => {
+                let (status, limit) = match &fault {
+                    Fault::Timeout(ExternalError::Timeout { limit, .. }) => (
+                        Status::Timeout,
+                        Some(match limit {
+                            TimeLimit::Cpu => RowVerdict::Cpu,
+                            TimeLimit::Wall => RowVerdict::Wall,
+                        }),
+                    ),
+                    Fault::Timeout(_) => (Status::Timeout, None),
+                    Fault::MemoryLimit(_) => (Status::MemoryLimit, None),
+                    Fault::OutputLimit(_) => (Status::OutputLimit, None),
+                    Fault::Failed(_) => (Status::RuntimeError, None),
+                    _ => (Status::Error, None),
+                };
+                Done {
+                    status,
+                    limit,
+                    usage,
+                    ..Done::failed(file, index, fault)
+                }
+            }
         }
     }
 }

@@ -114,6 +114,9 @@ pub struct Config {
     /// a game that can write each case as an input of its own (`Game::case_input`) runs case by
     /// case; other files run whole under `timeout`.
     pub case_timeout: Option<Duration>,
+    /// The other limits of external programs (CPU, memory, output, pinning); its `timeout`
+    /// and `case_timeout` are not read (the fields above are).
+    pub program_limits: Limits,
     /// Build each file's whole output for the sinks (needed for `--out-dir`).
     pub keep_outputs: bool,
     /// Solve only the cases this filter wants; `None` = all.
@@ -143,6 +146,7 @@ impl Default for Config {
             timeout: DEFAULT_TIMEOUT,
             shell: Shell::default(),
             case_timeout: None,
+            program_limits: Limits::default(),
             keep_outputs: false,
             select: None,
             stop: Arc::new(AtomicBool::new(false)),
@@ -262,6 +266,7 @@ impl Config {
             limits: Limits {
                 timeout: self.timeout,
                 case_timeout: self.case_timeout,
+                ..self.program_limits.clone()
             },
         }
     }

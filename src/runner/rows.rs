@@ -90,7 +90,7 @@ fn row(loaded: &Loaded, slot: &Slot, result: &Done, r: usize, time_ns: Option<u6
         score: result.score,
         digest: result.digest.clone(),
         message: result.message.clone(),
-        verdict: result.verdict,
+        verdict: result.verdict.map(Into::into).or(result.limit),
     }
 }
 

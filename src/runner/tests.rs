@@ -189,7 +189,7 @@ fn an_engine_that_disagrees_with_the_baseline_on_one_case_is_a_mismatch_there_on
         let here = row.file == row_name && row.case == k + 1;
         if row.engine == "other" && here {
             assert_eq!(row.status, Status::Mismatch, "{row:?}");
-            assert_eq!(row.verdict, Some(CheckVerdict::WrongAnswer));
+            assert_eq!(row.verdict, Some(CheckVerdict::WrongAnswer.into()));
             assert!(row.message.contains("other disagrees with base"), "{row:?}");
         } else {
             assert_ne!(row.status, Status::Mismatch, "{row:?}");

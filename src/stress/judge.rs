@@ -2,8 +2,6 @@
 //! case's failure (a fault of one engine, or outputs the game's checker rejects one against the
 //! other, both ways).
 
-use std::time::Duration;
-
 use super::{Config, StressError};
 use crate::engines::{self, FileJob, Limits, Plan};
 use crate::game::{AnyCase, Budget, Game};
@@ -107,7 +105,7 @@ impl Judged {
 pub struct Judge<'a> {
     pub(super) game: &'static dyn Game,
     engines: &'a [EngineSpec; 2],
-    timeout: Duration,
+    limits: Limits,
     budget: Budget,
 }
 
@@ -116,7 +114,7 @@ impl<'a> Judge<'a> {
         Judge {
             game: config.game,
             engines: &config.engines,
-            timeout: config.timeout,
+            limits: config.limits.clone(),
             budget: config.budget,
         }
     }
@@ -133,13 +131,7 @@ impl<'a> Judge<'a> {
             bytes: input.text.as_bytes(),
             cases: &input.cases,
         };
-        let plan = Plan::once(
-            self.budget,
-            Limits {
-                timeout: self.timeout,
-                case_timeout: None,
-            },
-        );
+        let plan = Plan::once(self.budget, self.limits.clone());
         let mut whole_file = false;
         let mut outputs = Vec::with_capacity(input.cases.len());
         for run in engine.executor().run_file(&job, &plan) {

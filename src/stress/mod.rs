@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use gamebench_generators::{FileId, GenError};
 
+use crate::engines::Limits;
 use crate::external::ExternalError;
 use crate::game::{Budget, Game, GameOptions};
 use crate::runner::EngineSpec;
@@ -51,8 +52,8 @@ pub struct Config<'a> {
     pub options: &'a GameOptions,
     pub seed: u64,
     pub limit: Limit,
-    /// Time limit of one external program run (one file).
-    pub timeout: Duration,
+    /// Limits of one external program run (one file): `--timeout` and the judge's limits.
+    pub limits: Limits,
     /// Budget of internal engines (Vexed searches) and of the generator's solver.
     pub budget: Budget,
     /// Output folder; files go to `<out>/<game>/`.

@@ -2,20 +2,38 @@
 //! on stdout, named on the command line as `cmd:COMMAND` or `NAME=cmd:COMMAND`.
 //!
 //! The program runs once per input file, through `sh -c` (or another shell, or none: the
-//! command split into words and run directly, without the shell's start-up cost), in a process
-//! group of its own so that a timeout kills the whole group (a shell's children included) and
-//! never leaves a reader blocked on a pipe. Its time is the whole file's wall time; the child is
-//! reaped with `wait4`, which gives its user and system CPU time and peak resident memory.
+//! command split into words and run directly, without the shell's start-up cost), under a
+//! judge's limits ([`RunLimits`]): wall time, CPU time (`RLIMIT_CPU` and the measured figure),
+//! peak memory (polled, and the measured peak; `RLIMIT_DATA` as a backstop), output size.
+//!
+//! Nothing is left running and nothing is waited for: the program runs under a launcher
+//! ([`launcher`]: gamebench re-executed, a child subreaper) that kills the program's process
+//! group and every process it started, even one that left the group (`setsid`), as soon as the
+//! program's main process ends or gamebench asks; its pipes are read for at most
+//! [`process::PIPE_GRACE`] after that. The [`stop_flag`] (SIGINT, SIGTERM) kills running
+//! programs at once.
+//!
+//! How memory is measured: the peak resident set size (`ru_maxrss` from `getrusage` of the
+//! launcher's reaped children: the largest of the program's processes). Linux gives a forked
+//! child the high-water mark of the process it was forked from, so a program forked from
+//! gamebench would look as large as gamebench; the launcher is a fresh small process whose
+//! child resets its high-water mark (`/proc/self/clear_refs`, `5`) before the exec, so the
+//! figure is the program's own within a few hundred KB.
 //!
 //! Before a run, [`check_startable`] looks the program up (a missing one fails at once, not
 //! file by file), and [`calibrate`] times an empty run of the same shape (the shell, or a
 //! trivial program), the start-up cost included in every file's time.
 
-use std::io::{Read, Write};
+pub mod launcher;
+pub mod process;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+pub use launcher::{LAUNCH_ARG, launcher_main};
+pub use process::{PIPE_GRACE, allowed_cpus, use_launcher};
 
 /// The prefix that marks an external engine on the command line.
 pub const PREFIX: &str = "cmd:";
@@ -148,32 +166,89 @@ pub fn split_words(text: &str) -> Option<Vec<String>> {
     Some(words)
 }
 
-/// What one run of the program used, from `wait4`.
+/// What one run of the program used: CPU time from `wait4` and `getrusage` (the program and
+/// every process it started that was reaped), and its peak resident memory.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
     pub user_ns: u64,
     pub sys_ns: u64,
-    /// Peak resident set size, KiB, when it can be told from ours (see [`peak_memory`]).
+    /// Peak resident set size, KiB: the largest of the program's processes (see the module
+    /// docs, "How memory is measured").
     pub memory_kb: Option<u64>,
 }
 
-/// This process's peak resident set size, KiB.
-fn own_peak_kb() -> u64 {
-    // SAFETY: an all-zero rusage is a valid value of this plain C struct, and getrusage only
-    // writes to it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: see above.
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    usage.ru_maxrss.max(0) as u64
+impl Usage {
+    /// User and system CPU time together.
+    pub fn cpu(&self) -> Duration {
+        Duration::from_nanos(self.user_ns.saturating_add(self.sys_ns))
+    }
 }
 
-/// The child's peak memory from its `ru_maxrss`, when that is the child's own. Linux records,
-/// at `execve`, the peak of the memory image being replaced, which for a child spawned with
-/// vfork (or fork) is this process's: so `ru_maxrss` is at least our own peak at the time of
-/// the exec. A value above our peak (read after the child ended, hence no smaller than at its
-/// exec) is the child's; one at or below it could be ours, and is not reported.
-fn peak_memory(child_kb: u64, own_kb: u64) -> Option<u64> {
-    (child_kb > own_kb).then_some(child_kb)
+/// The output limit unless one is given: a runaway writer is stopped long before it can take
+/// gamebench's memory.
+pub const DEFAULT_OUTPUT_LIMIT_MB: u64 = 256;
+
+/// What one run of a program may use (a judge's limits).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunLimits {
+    /// Wall time: the program is killed at this time after its start.
+    pub wall: Duration,
+    /// CPU time (user + system) of the program and everything it started: `RLIMIT_CPU` in the
+    /// program (whole seconds, rounded up) and the measured figure checked after the run.
+    pub cpu: Option<Duration>,
+    /// Peak resident memory, KiB: polled while the program runs (killed above it), checked on
+    /// the measured peak after the run; `RLIMIT_DATA` at a backstop above it.
+    pub memory_kb: Option<u64>,
+    /// Bytes of standard output: past it gamebench stops reading and kills the program.
+    pub output_bytes: Option<u64>,
+    /// Run the program on a core of its own (`sched_setaffinity`), one program per core.
+    pub pin: bool,
+}
+
+impl RunLimits {
+    /// A wall-time limit alone, with the default output limit.
+    pub fn wall(wall: Duration) -> RunLimits {
+        RunLimits {
+            wall,
+            cpu: None,
+            memory_kb: None,
+            output_bytes: Some(DEFAULT_OUTPUT_LIMIT_MB << 20),
+            pin: false,
+        }
+    }
+
+    /// The address-space backstop (`RLIMIT_DATA`) of a memory limit: twice the limit, and at
+    /// least 256 MiB above it, so that an allocation larger than the limit still succeeds and
+    /// the program is stopped by the measured figure (`memory-limit`), while a runaway one
+    /// cannot take the machine.
+    pub fn data_backstop_bytes(&self) -> Option<u64> {
+        self.memory_kb
+            .map(|kb| (kb * 2).max(kb + (256 << 10)).saturating_mul(1024))
+    }
+}
+
+/// Which time limit a run passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeLimit {
+    /// CPU time (`--cpu-limit`).
+    Cpu,
+    /// Wall time (`--timeout`).
+    Wall,
+}
+
+impl TimeLimit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeLimit::Cpu => "cpu",
+            TimeLimit::Wall => "wall",
+        }
+    }
+}
+
+impl std::fmt::Display for TimeLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What one run of the program gave.
@@ -189,16 +264,40 @@ pub struct Ran {
 pub enum ExternalError {
     #[error("cannot start `{command}`: {message}")]
     Spawn { command: String, message: String },
-    #[error("`{command}` timed out after {seconds:.1} s and was killed")]
-    Timeout { command: String, seconds: f64 },
-    #[error("`{command}` exited with {status}{stderr}")]
+    #[error(
+        "`{command}` timed out: passed its {limit} time limit of {seconds:.1} s and was killed"
+    )]
+    Timeout {
+        command: String,
+        limit: TimeLimit,
+        seconds: f64,
+        usage: Usage,
+    },
+    /// Said as `exited with code 3`, `killed by signal 11 (SIGSEGV)` ([`describe_exit`]).
+    #[error("`{command}` {}{stderr}", describe_exit(*code, *signal))]
     Failed {
         command: String,
-        status: String,
         /// The exit code, when the program exited (not killed by a signal).
         code: Option<i32>,
+        /// The signal that killed it.
+        signal: Option<i32>,
         stderr: String,
+        usage: Usage,
     },
+    #[error("`{command}` used {} KiB, over its memory limit of {limit_kb} KiB", usage.memory_kb.map_or("?".to_string(), |m| m.to_string()))]
+    MemoryLimit {
+        command: String,
+        limit_kb: u64,
+        usage: Usage,
+    },
+    #[error("`{command}` wrote more than its output limit of {limit_bytes} bytes and was killed")]
+    OutputLimit {
+        command: String,
+        limit_bytes: u64,
+        usage: Usage,
+    },
+    #[error("`{command}` was stopped: the run was interrupted")]
+    Stopped { command: String },
 }
 
 /// Exit codes with which `sh -c` reports a command it could not run: found but not
@@ -213,9 +312,66 @@ impl ExternalError {
             ExternalError::Failed { code, .. } => {
                 code.is_some_and(|c| SHELL_CANNOT_RUN.contains(&c))
             }
-            ExternalError::Timeout { .. } => false,
+            _ => false,
         }
     }
+
+    /// What the run used, for a program that ran.
+    pub fn usage(&self) -> Option<Usage> {
+        match self {
+            ExternalError::Timeout { usage, .. }
+            | ExternalError::Failed { usage, .. }
+            | ExternalError::MemoryLimit { usage, .. }
+            | ExternalError::OutputLimit { usage, .. } => Some(*usage),
+            ExternalError::Spawn { .. } | ExternalError::Stopped { .. } => None,
+        }
+    }
+}
+
+/// A signal's name (`SIGSEGV`), for the common ones.
+pub fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSYS => "SIGSYS",
+        _ => return None,
+    })
+}
+
+/// How a program ended, in words: `exited with code 3`, `killed by signal 11 (SIGSEGV)`.
+pub fn describe_exit(code: Option<i32>, signal: Option<i32>) -> String {
+    match (code, signal) {
+        (_, Some(s)) => match signal_name(s) {
+            Some(name) => format!("killed by signal {s} ({name})"),
+            None => format!("killed by signal {s}"),
+        },
+        (Some(c), None) => format!("exited with code {c}"),
+        (None, None) => "ended".to_string(),
+    }
+}
+
+/// The flag that stops every running program at once (set by the commands' SIGINT and SIGTERM
+/// handlers): a program running when it is set is killed and its run is
+/// [`ExternalError::Stopped`]; none starts after.
+pub fn stop_flag() -> Arc<AtomicBool> {
+    static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    STOP.get_or_init(|| Arc::new(AtomicBool::new(false)))
+        .clone()
 }
 
 /// Shell words that are not programs on the PATH (builtins and keywords): a command starting
@@ -285,174 +441,41 @@ pub fn calibrate(shell: &Shell) -> Option<Duration> {
     };
     let times: Vec<u64> = (0..CALIBRATION_RUNS)
         .map(|_| {
-            run_argv(&argv, "", b"", Duration::from_secs(10)).map(|r| r.elapsed.as_nanos() as u64)
+            process::run_argv(
+                &argv,
+                "",
+                b"",
+                &RunLimits::wall(Duration::from_secs(10)),
+                false,
+            )
+            .map(|r| r.elapsed.as_nanos() as u64)
         })
         .collect::<Result<_, _>>()
         .ok()?;
     crate::stats::median_u64(&times).map(Duration::from_nanos)
 }
 
-/// Runs `program` with `input` on stdin, waiting at most `timeout`.
-pub fn run(program: &External, input: &[u8], timeout: Duration) -> Result<Ran, ExternalError> {
-    run_argv(&program.argv()?, &program.command, input, timeout)
+/// Runs `program` with `input` on stdin under `limits`.
+pub fn run(program: &External, input: &[u8], limits: &RunLimits) -> Result<Ran, ExternalError> {
+    let shell = matches!(program.shell, Shell::Program(_));
+    process::run_argv(&program.argv()?, &program.command, input, limits, shell)
 }
 
-/// Runs `command` through `sh -c` (kept for callers that have only a command line).
+/// Runs `command` through `sh -c` under a wall-time limit (kept for callers that have only a
+/// command line).
 pub fn run_shell(command: &str, input: &[u8], timeout: Duration) -> Result<Ran, ExternalError> {
     let program = External {
         name: command.to_string(),
         command: command.to_string(),
         shell: Shell::default(),
     };
-    run(&program, input, timeout)
-}
-
-/// What `wait4` reported.
-struct Reaped {
-    status: libc::c_int,
-    usage: libc::rusage,
-    at: Instant,
-}
-
-/// Waits for process `pid` with `wait4`, retrying on EINTR.
-fn reap(pid: libc::pid_t) -> Option<Reaped> {
-    loop {
-        let mut status: libc::c_int = 0;
-        // SAFETY: an all-zero rusage is a valid value of this plain C struct.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: wait4 writes only to the two out-parameters we own; pid is our child.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            return Some(Reaped {
-                status,
-                usage,
-                at: Instant::now(),
-            });
-        }
-        if r == -1 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-            continue;
-        }
-        return None;
-    }
-}
-
-fn timeval_ns(t: libc::timeval) -> u64 {
-    (t.tv_sec.max(0) as u64) * 1_000_000_000 + (t.tv_usec.max(0) as u64) * 1_000
-}
-
-fn run_argv(
-    argv: &[String],
-    command: &str,
-    input: &[u8],
-    timeout: Duration,
-) -> Result<Ran, ExternalError> {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    let mut cmd = Command::new(&argv[0]);
-    cmd.args(&argv[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let spawn_error = |e: std::io::Error| ExternalError::Spawn {
-        command: command.to_string(),
-        message: e.to_string(),
-    };
-    let start = Instant::now();
-    let mut child = cmd.spawn().map_err(spawn_error)?;
-    let pid = libc::pid_t::try_from(child.id()).expect("pids fit pid_t");
-    // Feed stdin and drain stdout/stderr on threads, so a program that writes before it has read
-    // everything can never deadlock against us.
-    let mut stdin = child.stdin.take().expect("piped");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // A program may exit without reading its input (e.g. `true`): a broken pipe is fine.
-        let _ = stdin.write_all(&input);
-    });
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stdout.read_to_end(&mut bytes);
-        bytes
-    });
-    let mut stderr = child.stderr.take().expect("piped");
-    let err_reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stderr.read_to_end(&mut bytes);
-        bytes
-    });
-    // The child is reaped here, by wait4 (for its resource usage), never by `Child`.
-    let (tx, rx) = mpsc::channel();
-    let waiter = std::thread::spawn(move || {
-        let _ = tx.send(reap(pid));
-    });
-    let reaped = match rx.recv_timeout(timeout) {
-        Ok(reaped) => reaped,
-        Err(_) => {
-            kill_group(pid);
-            let _ = rx.recv();
-            let _ = (
-                waiter.join(),
-                writer.join(),
-                reader.join(),
-                err_reader.join(),
-            );
-            return Err(ExternalError::Timeout {
-                command: command.to_string(),
-                seconds: timeout.as_secs_f64(),
-            });
-        }
-    };
-    let _ = waiter.join();
-    let Some(reaped) = reaped else {
-        return Err(spawn_error(std::io::Error::last_os_error()));
-    };
-    let elapsed = reaped.at - start;
-    let _ = writer.join();
-    let stdout = reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let status = std::process::ExitStatus::from_raw(reaped.status);
-    if !status.success() {
-        let first = String::from_utf8_lossy(&stderr)
-            .lines()
-            .next()
-            .unwrap_or("")
-            .to_string();
-        return Err(ExternalError::Failed {
-            command: command.to_string(),
-            status: status.to_string(),
-            code: status.code(),
-            stderr: if first.is_empty() {
-                String::new()
-            } else {
-                format!(": {first}")
-            },
-        });
-    }
-    Ok(Ran {
-        stdout,
-        elapsed,
-        usage: Usage {
-            user_ns: timeval_ns(reaped.usage.ru_utime),
-            sys_ns: timeval_ns(reaped.usage.ru_stime),
-            // Linux reports ru_maxrss in KiB.
-            memory_kb: peak_memory(reaped.usage.ru_maxrss.max(0) as u64, own_peak_kb()),
-        },
-    })
-}
-
-/// Kills the child's whole process group (the child leads it).
-fn kill_group(pid: libc::pid_t) {
-    // SAFETY: kill(2) with a negative pid signals the process group we created for the child;
-    // it touches no memory of ours. The child is not reaped yet (the waiter thread does that),
-    // so its pid, and the group's id, cannot have been reused.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
-    }
+    run(&program, input, &RunLimits::wall(timeout))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn parses_engine_arguments() {
@@ -497,7 +520,16 @@ mod tests {
         let start = Instant::now();
         // The shell's child `sleep` holds stdout open: only killing the group ends it.
         let err = run_shell("sleep 30; echo late", b"", Duration::from_millis(300)).unwrap_err();
-        assert!(matches!(err, ExternalError::Timeout { .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                ExternalError::Timeout {
+                    limit: TimeLimit::Wall,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(start.elapsed() < Duration::from_secs(10));
     }
 
@@ -522,7 +554,7 @@ mod tests {
         let ran = run(
             &program("tr a-z A-Z", Shell::None),
             b"abc\n",
-            Duration::from_secs(10),
+            &RunLimits::wall(Duration::from_secs(10)),
         )
         .unwrap();
         assert_eq!(ran.stdout, b"ABC\n");
@@ -532,7 +564,7 @@ mod tests {
         let echoed = run(
             &program("echo a ; b", Shell::None),
             b"",
-            Duration::from_secs(10),
+            &RunLimits::wall(Duration::from_secs(10)),
         )
         .unwrap();
         assert_eq!(echoed.stdout, b"a ; b\n");
@@ -551,25 +583,68 @@ mod tests {
         assert!(start.elapsed() < Duration::from_secs(1));
     }
 
+    fn limited(f: impl FnOnce(&mut RunLimits)) -> RunLimits {
+        let mut limits = RunLimits::wall(Duration::from_secs(20));
+        f(&mut limits);
+        limits
+    }
+
     #[test]
-    fn peak_memory_is_the_childs_only_above_ours() {
-        assert_eq!(peak_memory(500_000, 20_000), Some(500_000));
-        assert_eq!(peak_memory(20_000, 20_000), None);
-        // A program that touches 300 MB shows it (well above a test process's own peak).
-        let ran = run_shell(
-            "head -c 300000000 /dev/zero | (dd bs=300000000 count=1 iflag=fullblock of=/dev/null 2>/dev/null)",
-            b"",
-            Duration::from_secs(30),
+    fn a_crash_is_a_failure_naming_its_signal() {
+        let err = run_shell("kill -SEGV $$", b"", Duration::from_secs(10)).unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                ExternalError::Failed {
+                    signal: Some(11),
+                    ..
+                }
+            ),
+            "{err:?}"
         );
-        if let Ok(ran) = ran
-            && own_peak_kb() < 250_000
-        {
-            assert!(
-                ran.usage.memory_kb.is_some_and(|m| m > 250_000),
-                "{:?}",
-                ran.usage
-            );
-        }
+        assert!(
+            err.to_string().contains("killed by signal 11 (SIGSEGV)"),
+            "{err}"
+        );
+        assert!(err.usage().is_some());
+        assert_eq!(describe_exit(Some(3), None), "exited with code 3");
+    }
+
+    #[test]
+    fn the_output_limit_stops_a_runaway_writer() {
+        let start = Instant::now();
+        let program = program("yes", Shell::default());
+        let err = run(&program, b"", &limited(|l| l.output_bytes = Some(1 << 20))).unwrap_err();
+        assert!(matches!(err, ExternalError::OutputLimit { .. }), "{err}");
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_cpu_limit_stops_a_busy_loop() {
+        let start = Instant::now();
+        let program = program("while :; do :; done", Shell::default());
+        let err = run(
+            &program,
+            b"",
+            &limited(|l| l.cpu = Some(Duration::from_millis(500))),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ExternalError::Timeout {
+                    limit: TimeLimit::Cpu,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_stop_flag_is_off_by_default() {
+        assert!(!stop_flag().load(std::sync::atomic::Ordering::Relaxed));
     }
 
     #[test]
