@@ -22,7 +22,10 @@ use std::sync::{Arc, Mutex};
 
 use super::completions::{self, Urgency};
 use super::done::Done;
+use super::rows::assemble;
+use super::sink::FileOutput;
 use super::{Config, NO_CASE};
+use crate::results::Row;
 use crate::corpus::CaseFile;
 use crate::engines::{EngineSpec, FileJob};
 use crate::game::{ParsedCase, ParsedStream};
@@ -129,7 +132,16 @@ pub(super) struct Loaded {
     pub case_left: Vec<AtomicUsize>,
     /// Slots finished over the whole run, for progress.
     pub finished: Arc<AtomicUsize>,
+    /// The chunk's rows, outputs and problem lines, built by the task that finished its last
+    /// slot (so that the calling thread only writes them); `None` with case events, whose
+    /// journal reads the slots' results until the chunk is retired.
+    pub assembled: Mutex<Option<Assembled>>,
+    /// The run's configuration (to assemble rows on the worker).
+    pub config: Arc<Config>,
 }
+
+/// A chunk's rows, outputs and problem lines.
+pub(super) type Assembled = (Vec<Row>, Vec<FileOutput>, Vec<String>);
 
 impl Loaded {
     /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
@@ -145,7 +157,7 @@ impl Loaded {
             tx.push(Message::Case(self.clone(), case));
         }
         if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
-            tx.push(Message::Chunk(self.clone()));
+            self.complete(tx);
         }
     }
 
@@ -176,8 +188,27 @@ impl Loaded {
             tx.push(Message::Case(self.clone(), case));
         }
         if self.remaining.fetch_sub(count, Ordering::AcqRel) == count {
-            tx.push(Message::Chunk(self.clone()));
+            self.complete(tx);
         }
+    }
+
+    /// Every slot is finished: assembles the rows (unless case events need the results
+    /// until retirement), then hands the chunk to the calling thread.
+    pub fn complete(self: &Arc<Self>, tx: &Completions) {
+        let dropped = {
+            let done = self.done.lock().expect("no task panics holding it");
+            done.iter().any(|d| d.as_ref().is_some_and(|d| d.dropped))
+        };
+        if !self.config.case_events && !dropped {
+            let done: Vec<Done> =
+                std::mem::take(&mut *self.done.lock().expect("no task panics holding it"))
+                    .into_iter()
+                    .map(|d| d.expect("every slot is filled once"))
+                    .collect();
+            let assembled = assemble(self, done, &self.config);
+            *self.assembled.lock().expect("no task panics holding it") = Some(assembled);
+        }
+        tx.push(Message::Chunk(self.clone()));
     }
 
     /// The file as an executor sees it.
@@ -215,7 +246,7 @@ pub(super) fn load(
     file: CaseFile,
     size: u64,
     engines: Arc<[EngineSpec]>,
-    config: &Config,
+    config: &Arc<Config>,
     finished: Arc<AtomicUsize>,
     source: &Source,
     streamed: bool,
@@ -237,6 +268,8 @@ pub(super) fn load(
         remaining: AtomicUsize::new(0),
         case_left: Vec::new(),
         finished,
+        assembled: Mutex::new(None),
+        config: config.clone(),
     };
     if streamed {
         read_chunk(&mut loaded, source, config);

@@ -107,20 +107,35 @@ impl Pipeline<'_> {
                 flight.chunks.pop_front();
                 load.chunks -= 1;
                 load.bytes -= flight.chunk_bytes;
-                let done: Vec<Done> =
-                    std::mem::take(&mut *loaded.done.lock().expect("no task panics holding it"))
+                let assembled = loaded
+                    .assembled
+                    .lock()
+                    .expect("no task panics holding it")
+                    .take();
+                let (rows, outputs, problems, slots) = match assembled {
+                    Some((rows, outputs, problems)) => {
+                        (rows, outputs, problems, loaded.slots.len())
+                    }
+                    None => {
+                        let done: Vec<Done> = std::mem::take(
+                            &mut *loaded.done.lock().expect("no task panics holding it"),
+                        )
                         .into_iter()
                         .map(|d| d.expect("every slot is filled once"))
                         .collect();
-                if done.iter().any(|d| d.dropped) {
-                    // Stopped inside this file: it and everything after it are dropped.
-                    outcome.interrupted = true;
-                    return Ok(outcome);
-                }
-                flight.slots += done.len();
+                        if done.iter().any(|d| d.dropped) {
+                            // Stopped inside this file: it and everything after it are dropped.
+                            outcome.interrupted = true;
+                            return Ok(outcome);
+                        }
+                        let slots = done.len();
+                        let (rows, outputs, problems) = assemble(&loaded, done, self.config);
+                        (rows, outputs, problems, slots)
+                    }
+                };
+                flight.slots += slots;
                 let slots = flight.slots;
                 let (part, last) = (loaded.chunk, loaded.last);
-                let (rows, outputs, problems) = assemble(&loaded, done, self.config);
                 drop(loaded);
                 if self.config.show_problems && !problems.is_empty() {
                     self.bar.suspend(|| {
