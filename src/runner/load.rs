@@ -25,10 +25,10 @@ use super::done::Done;
 use super::rows::assemble;
 use super::sink::FileOutput;
 use super::{Config, NO_CASE};
-use crate::results::Row;
 use crate::corpus::CaseFile;
 use crate::engines::{EngineSpec, FileJob};
 use crate::game::{ParsedCase, ParsedStream};
+use crate::results::Row;
 
 /// Most cases in a chunk of a streamed file.
 pub(super) const CHUNK_CASES: usize = 4096;
