@@ -15,6 +15,8 @@ const PEAK_KB: i64 = 180_000;
 /// Runs `command` and returns its exit status and its peak resident memory (KB), from
 /// `wait4`'s resource usage of the child alone.
 fn peak_of(mut command: std::process::Command) -> (i32, i64) {
+    // Reaped by wait4 below (its resource usage is the point).
+    #[allow(clippy::zombie_processes)]
     let child = command.spawn().expect("gamebench starts");
     let pid = child.id() as libc::pid_t;
     let mut status = 0;

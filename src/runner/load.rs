@@ -356,7 +356,7 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
     let mut cases = Vec::new();
     let mut last = true;
     if let Some(stream) = state.stream.as_mut() {
-        while let Some(case) = stream.next() {
+        for case in stream.by_ref() {
             cases.push(case);
             let read = counter.load(Ordering::Relaxed) - start;
             if cases.len() >= CHUNK_CASES || read >= CHUNK_BYTES {

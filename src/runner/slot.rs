@@ -70,10 +70,7 @@ pub(super) fn schedule(
                 let (mine, cursor) = (mine.clone(), cursor.clone());
                 rayon::spawn_fifo(move || {
                     let mut finished = Vec::with_capacity(FINISH_BATCH);
-                    loop {
-                        let Some(&i) = mine.get(cursor.fetch_add(1, Ordering::Relaxed)) else {
-                            break;
-                        };
+                    while let Some(&i) = mine.get(cursor.fetch_add(1, Ordering::Relaxed)) {
                         let done = if config.stop.load(Ordering::Relaxed) {
                             Done::dropped()
                         } else {
