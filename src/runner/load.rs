@@ -22,7 +22,6 @@ use std::sync::{Arc, Mutex};
 
 use super::completions::{self, Urgency};
 use super::done::Done;
-use super::rows::assemble;
 use super::sink::FileOutput;
 use super::{Config, NO_CASE};
 use crate::corpus::CaseFile;
@@ -138,7 +137,12 @@ pub(super) struct Loaded {
     pub assembled: Mutex<Option<Assembled>>,
     /// The run's configuration (to assemble rows on the worker).
     pub config: Arc<Config>,
+    /// How rows are assembled (`rows.rs`, passed in so that this file does not use it).
+    pub assemble: Assembler,
 }
+
+/// Turns a complete chunk's results into its rows, outputs and problem lines.
+pub(super) type Assembler = fn(&Loaded, Vec<Done>, &Config) -> Assembled;
 
 /// A chunk's rows, outputs and problem lines.
 pub(super) type Assembled = (Vec<Row>, Vec<FileOutput>, Vec<String>);
@@ -205,7 +209,7 @@ impl Loaded {
                     .into_iter()
                     .map(|d| d.expect("every slot is filled once"))
                     .collect();
-            let assembled = assemble(self, done, &self.config);
+            let assembled = (self.assemble)(self, done, &self.config);
             *self.assembled.lock().expect("no task panics holding it") = Some(assembled);
         }
         tx.push(Message::Chunk(self.clone()));
@@ -250,6 +254,7 @@ pub(super) fn load(
     finished: Arc<AtomicUsize>,
     source: &Source,
     streamed: bool,
+    assemble: Assembler,
 ) -> Loaded {
     let mut loaded = Loaded {
         position,
@@ -270,6 +275,7 @@ pub(super) fn load(
         finished,
         assembled: Mutex::new(None),
         config: config.clone(),
+        assemble,
     };
     if streamed {
         read_chunk(&mut loaded, source, config);

@@ -315,6 +315,7 @@ impl Pipeline<'_> {
         self.pool.spawn_fifo(move || {
             let loaded = load_chunk(
                 position, chunk, file, size, engines, &config, finished, &source, streamed,
+                assemble,
             );
             let loaded = Arc::new(loaded);
             tx.push(Message::Parsed {
