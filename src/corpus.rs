@@ -70,12 +70,22 @@ fn not_regular(kind: std::fs::FileType) -> std::io::Error {
 /// sizes the buffer; the file is read to its end.
 pub fn read_case_file(path: &Path, size_hint: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
+    let mut file = open_case_file(path)?;
+    // One byte more than the size, so that the read which finds the end needs no growth.
+    let mut bytes = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0).saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Opens a case file to read it incrementally, refusing what is not a regular file as
+/// [`read_case_file`] does.
+pub fn open_case_file(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     let kind = std::fs::metadata(path)?.file_type();
     if !kind.is_file() {
         return Err(not_regular(kind));
     }
-    let mut file = std::fs::OpenOptions::new()
+    let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)?;
@@ -83,10 +93,7 @@ pub fn read_case_file(path: &Path, size_hint: u64) -> std::io::Result<Vec<u8>> {
     if !kind.is_file() {
         return Err(not_regular(kind));
     }
-    // One byte more than the size, so that the read which finds the end needs no growth.
-    let mut bytes = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0).saturating_add(1));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    Ok(file)
 }
 
 /// One judge input file of a corpus.

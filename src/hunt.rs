@@ -148,6 +148,7 @@ impl Measurer<'_> {
             game: config.game,
             bytes: input.text.as_bytes(),
             cases: &input.cases,
+            first: 0,
         };
         // Work is exact: one run. Time: the thread's CPU time of each engine call (a program:
         // the wall time of whole runs).

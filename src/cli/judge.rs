@@ -85,6 +85,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
                 game,
                 bytes: &input,
                 cases: &parsed,
+                first: 0,
             };
             Ok(engine
                 .run_file(&job, &Plan::once(budget, Limits::default()))

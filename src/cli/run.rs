@@ -171,8 +171,8 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             let outcome = runner::run(&files, &config, &mut sinks)?;
             if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
                 eprintln!(
-                    "gamebench: interrupted: the rows of the {} finished file(s) are in {}",
-                    outcome.files,
+                    "gamebench: interrupted: the {} rows of every finished case are in {}",
+                    outcome.rows,
                     partial.display()
                 );
             }
@@ -191,7 +191,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     let meta = run_meta(&args, &records, threads, started, &startup);
     if outcome.interrupted {
         eprintln!(
-            "gamebench: interrupted after {} file(s): the summary below covers them only",
+            "gamebench: interrupted after {} whole file(s): the summary below covers the finished cases only",
             outcome.files
         );
     }
@@ -203,7 +203,13 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         &meta,
         outcome.interrupted,
     )?;
-    if outcome.interrupted {
+    // A signal that came while the last cases ran stopped nothing: the results are whole, but
+    // the exit code still says the run was asked to stop.
+    let signalled = config.stop.load(Ordering::Relaxed);
+    if signalled && !outcome.interrupted {
+        eprintln!("gamebench: interrupted after the last case finished: the results are complete");
+    }
+    if outcome.interrupted || signalled {
         return Ok(if signals.terminated.load(Ordering::Relaxed) {
             Exit::Terminated
         } else {

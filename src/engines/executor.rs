@@ -59,6 +59,9 @@ pub struct FileJob<'a> {
     /// The raw input (read by programs; may be empty when no executor reads it).
     pub bytes: &'a [u8],
     pub cases: &'a [ParsedCase],
+    /// The index in its file of `cases[0]` (a runner streaming a file passes its cases a
+    /// chunk at a time; case `i` of the job is case `first + i + 1` of the file's output).
+    pub first: usize,
 }
 
 /// Which clock times an engine call.
@@ -306,7 +309,7 @@ impl Executor for EngineRef {
     /// [`MIN_TIMED_NS`] (`Game::time_repeated`).
     fn run_case(&self, job: &FileJob<'_>, case: usize, plan: &Plan) -> CaseRun {
         let engine = *self;
-        let index = case + 1;
+        let index = job.first + case + 1;
         let parsed = &job.cases[case];
         for _ in 0..plan.warmup {
             let _ = std::hint::black_box(judge_case(engine, index, parsed, &plan.budget));

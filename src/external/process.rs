@@ -8,11 +8,13 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::launcher::{CONTROL_FD, ChildSetup, LAUNCH_ARG, REPORT_FD, timeval_ns};
+use super::output::Output;
+use super::pin::Pinned;
 use super::{ExternalError, Ran, RunLimits, TimeLimit, Usage, stop_flag};
 
 /// How long a program's pipes are still read after its run ended (the launcher has killed
@@ -22,10 +24,6 @@ pub const PIPE_GRACE: Duration = Duration::from_millis(100);
 const KILL_GRACE: Duration = Duration::from_secs(2);
 /// How often a running program's wait looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(20);
-/// Bytes of output kept in memory while a program runs; past them the output goes to an
-/// unlinked temporary file, so a program writing up to its output limit costs gamebench this
-/// much memory, not the limit.
-const SPILL_AT: usize = 8 << 20;
 /// Bytes of a failed program's standard error kept for its message.
 const STDERR_KEPT: usize = 4096;
 
@@ -38,49 +36,6 @@ static LAUNCHER: OnceLock<PathBuf> = OnceLock::new();
 /// program's process group is not found.
 pub fn use_launcher(path: PathBuf) {
     let _ = LAUNCHER.set(path);
-}
-
-/// The CPUs this process may run on.
-pub fn allowed_cpus() -> Vec<usize> {
-    // SAFETY: an all-zero cpu_set_t is valid; sched_getaffinity writes into it; CPU_ISSET reads.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
-            return (0..n).collect();
-        }
-        (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &set))
-            .collect()
-    }
-}
-
-/// The cores free for pinned programs.
-fn free_cores() -> &'static Mutex<Vec<usize>> {
-    static FREE: OnceLock<Mutex<Vec<usize>>> = OnceLock::new();
-    FREE.get_or_init(|| {
-        let mut cpus = allowed_cpus();
-        cpus.reverse();
-        Mutex::new(cpus)
-    })
-}
-
-/// A core held by one pinned run, given back when dropped.
-struct Pinned(usize);
-
-impl Pinned {
-    /// A free core; `None` when every core holds a program (it then runs unpinned).
-    fn take() -> Option<Pinned> {
-        free_cores().lock().ok()?.pop().map(Pinned)
-    }
-}
-
-impl Drop for Pinned {
-    fn drop(&mut self) {
-        if let Ok(mut free) = free_cores().lock() {
-            free.push(self.0);
-        }
-    }
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -343,71 +298,6 @@ struct Watched<'a> {
 
 trait ReadFd: Read + AsRawFd {}
 impl<T: Read + AsRawFd> ReadFd for T {}
-
-/// A program's standard output as it is read: in memory, then spilled to a temporary file.
-#[derive(Default)]
-struct Output {
-    memory: Vec<u8>,
-    file: Option<std::fs::File>,
-    len: u64,
-}
-
-impl Output {
-    fn push(&mut self, bytes: &[u8]) {
-        self.len += bytes.len() as u64;
-        if self.file.is_none() && self.memory.len() + bytes.len() > SPILL_AT {
-            self.file = tempfile_in(&std::env::temp_dir()).ok();
-        }
-        let written = match &mut self.file {
-            Some(file) => file.write_all(bytes).is_ok(),
-            None => false,
-        };
-        if !written {
-            self.memory.extend_from_slice(bytes);
-        }
-    }
-
-    /// The whole output (the spilled part read back).
-    fn into_bytes(self) -> Vec<u8> {
-        let mut bytes = self.memory;
-        if let Some(mut file) = self.file {
-            use std::io::Seek;
-            bytes.reserve((self.len as usize).saturating_sub(bytes.len()));
-            if file.seek(std::io::SeekFrom::Start(0)).is_ok() {
-                let _ = file.read_to_end(&mut bytes);
-            }
-        }
-        bytes
-    }
-}
-
-/// A new file in `dir`, already unlinked (`O_TMPFILE`, or created and removed).
-fn tempfile_in(dir: &std::path::Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let tmp = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(libc::O_TMPFILE)
-        .mode(0o600)
-        .open(dir);
-    if tmp.is_ok() {
-        return tmp;
-    }
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let path = dir.join(format!(
-        ".gamebench-output-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&path)?;
-    let _ = std::fs::remove_file(&path);
-    Ok(file)
-}
 
 /// Reads the run's output, standard error and report as they come (one thread, `poll`), until
 /// the report is in and the pipes closed (or [`PIPE_GRACE`] after the report); kills the run at

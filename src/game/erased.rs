@@ -26,6 +26,9 @@ pub struct ParsedCase {
     pub case: Result<Box<dyn Any + Send + Sync>, CaseError>,
 }
 
+/// The cases of a judge input read incrementally ([`Game::cases`]), in file order.
+pub type ParsedStream = Box<dyn Iterator<Item = ParsedCase> + Send>;
+
 /// The result of running one engine on one case, type-erased.
 #[derive(Debug, Clone)]
 pub struct Solved {
@@ -61,6 +64,8 @@ pub trait Game: Send + Sync {
     /// Id of the default (fastest) engine.
     fn default_engine_id(&self) -> EngineId;
     fn parse(&self, input: &[u8]) -> Vec<ParsedCase>;
+    /// See [`super::Rules::cases`]: the cases of `parse`, read incrementally.
+    fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream;
     /// See [`Rules::validate`]; the violations in line order.
     fn validate(&self, input: &[u8]) -> Validation;
     /// Runs engine `id` on a case produced by this game's `parse`; `index` is the case's

@@ -29,10 +29,11 @@ mod rules;
 pub use crate::status::{CheckVerdict, Rejected};
 pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
-pub use erased::{EngineId, EngineRef, Game, ParsedCase, Solved};
+pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
 pub use output::{first_difference, split_blocks, strip_white_space, trim_presentation};
 pub use registered::Registered;
 pub use rules::{
-    CaseError, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Rules, Verdict,
+    CaseError, CaseStream, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Rules, Verdict,
+    read_error,
 };

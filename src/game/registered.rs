@@ -13,11 +13,22 @@ use gamebench_generators::{self as generators, Dice, FileId, GenError, Generator
 
 use super::budget::Budget;
 use super::edit::{AnyCase, CaseEditor, CaseSize, Shrink};
-use super::erased::{EngineId, Game, ParsedCase, Solved};
+use super::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
 use super::generator::{GameGenerator, GameOptions, Solver, engine_of};
-use super::rules::{CaseError, CheckResult, Engine, REFERENCE_ENGINE, Rules};
+use super::rules::{CaseError, CheckResult, Engine, Parsed, REFERENCE_ENGINE, Rules};
 use crate::status::{CheckVerdict, Rejected};
 use crate::validate::Validation;
+
+/// A typed case made opaque, its size as a number taken first.
+fn erase<R: Rules>(p: Parsed<R::Case>) -> ParsedCase {
+    ParsedCase {
+        line: p.line,
+        label: p.label,
+        size: p.size,
+        cells: p.case.as_ref().ok().and_then(R::cells),
+        case: p.case.map(|c| Box::new(c) as Box<dyn Any + Send + Sync>),
+    }
+}
 
 /// Adapter from a typed [`Rules`] implementation to the object-safe [`Game`].
 pub struct Registered<R: Rules>(std::marker::PhantomData<fn() -> R>);
@@ -121,16 +132,10 @@ where
         EngineId(engine_position(R::ENGINES, R::DEFAULT_ENGINE).expect("checked in new()"))
     }
     fn parse(&self, input: &[u8]) -> Vec<ParsedCase> {
-        R::parse(input)
-            .into_iter()
-            .map(|p| ParsedCase {
-                line: p.line,
-                label: p.label,
-                size: p.size,
-                cells: p.case.as_ref().ok().and_then(R::cells),
-                case: p.case.map(|c| Box::new(c) as Box<dyn Any + Send + Sync>),
-            })
-            .collect()
+        R::parse(input).into_iter().map(erase::<R>).collect()
+    }
+    fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream {
+        Box::new(R::cases(input).map(erase::<R>))
     }
     fn validate(&self, input: &[u8]) -> Validation {
         let mut validation = R::validate(input);

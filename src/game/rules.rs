@@ -10,6 +10,8 @@
 //! - parsing never panics on any bytes; a malformed case becomes a [`CaseError`] that names the
 //!   line, and the parser resynchronises on the next case when the format allows it.
 
+use std::io::{BufRead, Read};
+
 use super::budget::Budget;
 use super::output::{first_difference, trim_presentation};
 use crate::validate::Validation;
@@ -81,6 +83,22 @@ pub struct Parsed<C> {
     pub case: Result<C, CaseError>,
 }
 
+/// The cases of a judge input, in file order, as [`Rules::cases`] yields them.
+pub type CaseStream<C> = Box<dyn Iterator<Item = Parsed<C>> + Send>;
+
+/// The case that stands for a read error at `line`: the input cannot be read further.
+pub fn read_error<C>(line: usize, error: &std::io::Error) -> Parsed<C> {
+    Parsed {
+        line,
+        label: String::new(),
+        size: String::new(),
+        case: Err(CaseError::new(
+            line,
+            format!("cannot read the input: {error}"),
+        )),
+    }
+}
+
 /// An engine of a game: a name and a function. Engines are plain functions so that a game's
 /// engine table is a constant and engines carry no state between cases.
 pub struct Engine<C, A> {
@@ -123,6 +141,20 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Splits a judge input file into cases. Never panics, whatever the bytes.
     fn parse(input: &[u8]) -> Vec<Parsed<Self::Case>>;
+
+    /// The same cases as [`Rules::parse`] (same lines, labels, errors and resynchronisation),
+    /// read incrementally from `input`: the runner takes them a chunk at a time, so that a
+    /// file's memory is its chunk's, not the file's. The default reads the whole input and
+    /// parses it (a read error becomes one case naming it); a game whose parser can stop at
+    /// a case boundary overrides it (SameGame).
+    fn cases(input: Box<dyn BufRead + Send>) -> CaseStream<Self::Case> {
+        let mut input = input;
+        let mut bytes = Vec::new();
+        match input.read_to_end(&mut bytes) {
+            Ok(_) => Box::new(Self::parse(&bytes).into_iter()),
+            Err(e) => Box::new(std::iter::once(read_error(1, &e))),
+        }
+    }
 
     /// Strict validation of a judge input against the statement's constraints (sizes, counts,
     /// alphabets, terminators, white space), separate from the lenient [`Rules::parse`]: every

@@ -44,6 +44,32 @@ use super::Timing;
 use crate::game::CheckVerdict;
 use crate::status::{RowVerdict, Status};
 
+/// The header of the results CSV: [`Row`]'s fields, in order (a test keeps them in step), so
+/// that a CSV without a row still has its header.
+pub const COLUMNS: [&str; 21] = [
+    "game",
+    "engine",
+    "file",
+    "case",
+    "run",
+    "label",
+    "size",
+    "cells",
+    "status",
+    "time_ns",
+    "timing",
+    "repeats",
+    "user_ns",
+    "sys_ns",
+    "memory_kb",
+    "work",
+    "work_unit",
+    "score",
+    "digest",
+    "message",
+    "verdict",
+];
+
 /// One row of the results CSV.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -127,6 +153,14 @@ pub(super) fn test_row(engine: &str, case: usize, status: Status, time: Option<u
 mod tests {
     use super::test_row as row;
     use super::*;
+
+    #[test]
+    fn the_header_is_the_row_s_fields() {
+        let mut out = Vec::new();
+        write_csv(&mut out, &[test_row("e", 1, Status::Ok, Some(1))]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
+    }
 
     #[test]
     fn csv_round_trips_with_header_and_reads_old_columns() {

@@ -1,43 +1,115 @@
-//! A file of the run read and parsed on a worker: [`Loaded`], its cases, its validation and
-//! expected outputs, its (case, engine) [`Slot`]s, and the results the tasks store in it.
+//! A chunk of a file of the run read and parsed on a worker: [`Loaded`], its cases, its
+//! validation and expected outputs, its (case, engine) [`Slot`]s, and the results the tasks
+//! store in it.
+//!
+//! A file is read in one of two ways. Streamed (the default): its cases come from the game's
+//! incremental parser ([`crate::game::Game::cases`]) a chunk at a time, each chunk bounded by
+//! [`CHUNK_CASES`] cases and [`CHUNK_BYTES`] input bytes, the stream kept between chunks in the
+//! file's [`Source`]. Whole (with `--validate`, a program among the engines, or a case filter):
+//! the file read and parsed at once, one chunk.
 //!
 //! Invariants: slots are listed in (case, engine) order, so a case's slots are consecutive;
-//! every slot is filled exactly once; the task that fills the last one hands the file to the
-//! calling thread (`Message::File`), and with case events, the one that fills a case's last
-//! slot hands the case (`Message::Case`). An unreadable file (or one with no case) still has
-//! one slot per engine, so that it shows in the results as an `error` row.
+//! every slot is filled exactly once; the task that fills the last one hands the chunk to the
+//! calling thread (`Message::Chunk`), and with case events, the one that fills a case's last
+//! slot hands the case (`Message::Case`); a chunk's loading task tells the calling thread
+//! whether its file has more chunks (`Message::Parsed`) before any of its slots is scheduled.
+//! An unreadable file (or one with no case) still has one slot per engine, so that it shows
+//! in the results as an `error` row.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::io::{BufRead, Read};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::completions::{self, Urgency};
 use super::done::Done;
+use super::sink::FileOutput;
 use super::{Config, NO_CASE};
 use crate::corpus::CaseFile;
 use crate::engines::{EngineSpec, FileJob};
-use crate::game::ParsedCase;
+use crate::game::{ParsedCase, ParsedStream};
+use crate::results::Row;
+
+/// Most cases in a chunk of a streamed file.
+pub(super) const CHUNK_CASES: usize = 4096;
+/// Most input bytes in a chunk of a streamed file (a chunk always holds at least one case).
+pub(super) const CHUNK_BYTES: u64 = 1 << 20;
+/// The buffer a streamed file is read through.
+const READ_BUFFER: usize = 64 << 10;
+
+/// Whether a run streams its files (else each file is read and parsed whole): not with
+/// `--validate` (the validator reads whole files), a program among the engines (it reads the
+/// whole input), or a case filter or case events (shards, whose journal and resumed rows are
+/// kept per file).
+pub(super) fn streams(config: &Config, engines: &[EngineSpec]) -> bool {
+    !config.validate
+        && config.select.is_none()
+        && !config.case_events
+        && engines.iter().all(|e| !e.executor().reads_input())
+}
+
+/// A file's state between its chunks: the stream of its cases, and what every chunk shares.
+#[derive(Default)]
+pub(super) struct Source {
+    state: Mutex<SourceState>,
+}
+
+#[derive(Default)]
+struct SourceState {
+    /// The cases not read yet (`None` before the first chunk and after the last).
+    stream: Option<ParsedStream>,
+    /// Input bytes the stream consumed so far.
+    read: Arc<AtomicU64>,
+    /// The index in the file of the next case.
+    next_case: usize,
+    /// With `--check`: the expected blocks, read with the first chunk.
+    expected: Option<Arc<Result<Vec<String>, String>>>,
+}
+
+/// A reader counting the bytes its consumer took (a chunk's size, whatever the game).
+struct Counting<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
 
 /// What the workers tell the calling thread.
 pub(super) enum Message {
     /// Every engine finished this case (0-based) of this file.
     Case(Arc<Loaded>, usize),
-    /// Every slot of this file is finished.
-    File(Arc<Loaded>),
+    /// Every slot of this chunk is finished.
+    Chunk(Arc<Loaded>),
+    /// The chunk of the file at this position is loaded; `more`: another chunk follows.
+    Parsed { position: usize, more: bool },
 }
 
 impl Urgency for Message {
-    /// A finished case must reach the journal within the second; files come in batches.
+    /// A finished case must reach the journal within the second, and a loaded chunk lets
+    /// the next be admitted; finished chunks come in batches.
     fn urgent(&self) -> bool {
-        matches!(self, Message::Case(..))
+        !matches!(self, Message::Chunk(..))
     }
 }
 
 /// The queue of [`Message`]s from the workers to the calling thread.
 pub(super) type Completions = completions::Completions<Message>;
 
-/// A file read and split into cases, shared by the tasks solving it.
+/// A chunk of a file read and split into cases (a whole file, when not streamed), shared by
+/// the tasks solving it.
 pub(super) struct Loaded {
     pub position: usize,
+    /// The chunk's place among its file's (0 first).
+    pub chunk: usize,
+    /// The index in the file of its first case (`Slot::case` counts from there).
+    pub first: usize,
+    /// No chunk of the file follows it.
+    pub last: bool,
     pub file: CaseFile,
     pub engines: Arc<[EngineSpec]>,
     /// The raw input, kept only when an external engine will read it.
@@ -48,7 +120,7 @@ pub(super) struct Loaded {
     /// With `--validate`: per case, why it breaks the statement (`None`: valid).
     pub invalid: Vec<Option<String>>,
     /// With `--check`: the expected blocks, or why there are none.
-    pub expected: Option<Result<Vec<String>, String>>,
+    pub expected: Option<Arc<Result<Vec<String>, String>>>,
     /// The (case, engine) slots this run solves, in case then engine order.
     pub slots: Vec<Slot>,
     /// What each slot got, filled by the tasks in any order.
@@ -59,7 +131,21 @@ pub(super) struct Loaded {
     pub case_left: Vec<AtomicUsize>,
     /// Slots finished over the whole run, for progress.
     pub finished: Arc<AtomicUsize>,
+    /// The chunk's rows, outputs and problem lines, built by the task that finished its last
+    /// slot (so that the calling thread only writes them); `None` with case events, whose
+    /// journal reads the slots' results until the chunk is retired.
+    pub assembled: Mutex<Option<Assembled>>,
+    /// The run's configuration (to assemble rows on the worker).
+    pub config: Arc<Config>,
+    /// How rows are assembled (`rows.rs`, passed in so that this file does not use it).
+    pub assemble: Assembler,
 }
+
+/// Turns a complete chunk's results into its rows, outputs and problem lines.
+pub(super) type Assembler = fn(&Loaded, Vec<Done>, &Config) -> Assembled;
+
+/// A chunk's rows, outputs and problem lines.
+pub(super) type Assembled = (Vec<Row>, Vec<FileOutput>, Vec<String>);
 
 impl Loaded {
     /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
@@ -75,8 +161,58 @@ impl Loaded {
             tx.push(Message::Case(self.clone(), case));
         }
         if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
-            tx.push(Message::File(self.clone()));
+            self.complete(tx);
         }
+    }
+
+    /// Records several slots' results (one lock); tells the calling thread as
+    /// [`Loaded::finish`] does.
+    pub fn finish_many(self: &Arc<Self>, results: Vec<(usize, Done)>, tx: &Completions) {
+        if results.is_empty() {
+            return;
+        }
+        let count = results.len();
+        let mut events = Vec::new();
+        {
+            let mut done = self.done.lock().expect("no task panics holding it");
+            for (slot, result) in results {
+                let dropped = result.dropped;
+                done[slot] = Some(result);
+                let case = self.slots[slot].case;
+                if let Some(left) = self.case_left.get(case)
+                    && left.fetch_sub(1, Ordering::AcqRel) == 1
+                    && !dropped
+                {
+                    events.push(case);
+                }
+            }
+        }
+        self.finished.fetch_add(count, Ordering::Relaxed);
+        for case in events {
+            tx.push(Message::Case(self.clone(), case));
+        }
+        if self.remaining.fetch_sub(count, Ordering::AcqRel) == count {
+            self.complete(tx);
+        }
+    }
+
+    /// Every slot is finished: assembles the rows (unless case events need the results
+    /// until retirement), then hands the chunk to the calling thread.
+    pub fn complete(self: &Arc<Self>, tx: &Completions) {
+        let dropped = {
+            let done = self.done.lock().expect("no task panics holding it");
+            done.iter().any(|d| d.as_ref().is_some_and(|d| d.dropped))
+        };
+        if !self.config.case_events && !dropped {
+            let done: Vec<Done> =
+                std::mem::take(&mut *self.done.lock().expect("no task panics holding it"))
+                    .into_iter()
+                    .map(|d| d.expect("every slot is filled once"))
+                    .collect();
+            let assembled = (self.assemble)(self, done, &self.config);
+            *self.assembled.lock().expect("no task panics holding it") = Some(assembled);
+        }
+        tx.push(Message::Chunk(self.clone()));
     }
 
     /// The file as an executor sees it.
@@ -85,6 +221,7 @@ impl Loaded {
             game: self.file.game,
             bytes: &self.bytes,
             cases: &self.cases,
+            first: self.first,
         }
     }
 
@@ -96,25 +233,34 @@ impl Loaded {
     }
 }
 
-/// A case of a file for one engine (index into the file's engines).
+/// A case of a chunk (index into its cases) for one engine (index into the file's engines).
 #[derive(Clone, Copy)]
 pub(super) struct Slot {
     pub case: usize,
     pub engine: usize,
 }
 
-/// Reads and parses one file (and its expected output with `--check`), and lists its slots.
-/// `size` is the file's size from the window's stat pass.
+/// Loads chunk `chunk` of a file: the whole file when not `streamed` (then its only chunk),
+/// else the next cases of its `source`; lists its slots. `size` is the file's size from the
+/// window's stat pass.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn load(
     position: usize,
+    chunk: usize,
     file: CaseFile,
     size: u64,
     engines: Arc<[EngineSpec]>,
-    config: &Config,
+    config: &Arc<Config>,
     finished: Arc<AtomicUsize>,
+    source: &Source,
+    streamed: bool,
+    assemble: Assembler,
 ) -> Loaded {
     let mut loaded = Loaded {
         position,
+        chunk,
+        first: 0,
+        last: true,
         file,
         engines,
         bytes: Vec::new(),
@@ -127,24 +273,14 @@ pub(super) fn load(
         remaining: AtomicUsize::new(0),
         case_left: Vec::new(),
         finished,
+        assembled: Mutex::new(None),
+        config: config.clone(),
+        assemble,
     };
-    match crate::corpus::read_case_file(&loaded.file.path, size) {
-        Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
-        Ok(bytes) => {
-            loaded.cases = loaded.file.game.parse(&bytes);
-            if loaded.cases.is_empty() {
-                // Still one (error) row per engine, so the file does not vanish from results.
-                loaded.unreadable = Some(NO_CASE.to_string());
-            }
-            if config.validate {
-                loaded.invalid = invalid_cases(&loaded.file, &loaded.cases, &bytes);
-            }
-            loaded.expected = config.check.then(|| read_expected(&loaded.file));
-            // Only executors that run whole files (programs) read the raw input again.
-            if loaded.engines.iter().any(|e| e.executor().reads_input()) {
-                loaded.bytes = bytes;
-            }
-        }
+    if streamed {
+        read_chunk(&mut loaded, source, config);
+    } else {
+        read_whole(&mut loaded, size, config);
     }
     // An unreadable file (or one without cases) still gets one (error) row per engine.
     let cases = if loaded.unreadable.is_some() {
@@ -157,7 +293,7 @@ pub(super) fn load(
             let wanted = config
                 .select
                 .as_ref()
-                .is_none_or(|s| s.wants(position, &loaded.file, case, spec.name()));
+                .is_none_or(|s| s.wants(position, &loaded.file, loaded.first + case, spec.name()));
             if wanted {
                 loaded.slots.push(Slot { case, engine });
             }
@@ -173,6 +309,78 @@ pub(super) fn load(
         loaded.case_left = left.into_iter().map(AtomicUsize::new).collect();
     }
     loaded
+}
+
+/// The whole file read and parsed: its only chunk.
+fn read_whole(loaded: &mut Loaded, size: u64, config: &Config) {
+    match crate::corpus::read_case_file(&loaded.file.path, size) {
+        Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
+        Ok(bytes) => {
+            loaded.cases = loaded.file.game.parse(&bytes);
+            if loaded.cases.is_empty() {
+                // Still one (error) row per engine, so the file does not vanish from results.
+                loaded.unreadable = Some(NO_CASE.to_string());
+            }
+            if config.validate {
+                loaded.invalid = invalid_cases(&loaded.file, &loaded.cases, &bytes);
+            }
+            loaded.expected = config.check.then(|| Arc::new(read_expected(&loaded.file)));
+            // Only executors that run whole files (programs) read the raw input again.
+            if loaded.engines.iter().any(|e| e.executor().reads_input()) {
+                loaded.bytes = bytes;
+            }
+        }
+    }
+}
+
+/// The next chunk of a streamed file: up to [`CHUNK_CASES`] cases or [`CHUNK_BYTES`] bytes
+/// (the file opened, and its expected output read, with the first).
+fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
+    let mut state = source.state.lock().expect("no task panics holding it");
+    if loaded.chunk == 0 {
+        match crate::corpus::open_case_file(&loaded.file.path) {
+            Err(e) => {
+                loaded.unreadable = Some(format!("cannot read: {e}"));
+                return;
+            }
+            Ok(opened) => {
+                let counting = Counting {
+                    inner: opened,
+                    read: state.read.clone(),
+                };
+                let reader: Box<dyn BufRead + Send> =
+                    Box::new(std::io::BufReader::with_capacity(READ_BUFFER, counting));
+                state.stream = Some(loaded.file.game.cases(reader));
+                state.expected = config.check.then(|| Arc::new(read_expected(&loaded.file)));
+            }
+        }
+    }
+    loaded.first = state.next_case;
+    loaded.expected = state.expected.clone();
+    let counter = state.read.clone();
+    let start = counter.load(Ordering::Relaxed);
+    let mut cases = Vec::new();
+    let mut last = true;
+    if let Some(stream) = state.stream.as_mut() {
+        for case in stream.by_ref() {
+            cases.push(case);
+            let read = counter.load(Ordering::Relaxed) - start;
+            if cases.len() >= CHUNK_CASES || read >= CHUNK_BYTES {
+                last = false;
+                break;
+            }
+        }
+    }
+    if last {
+        state.stream = None;
+    }
+    state.next_case += cases.len();
+    loaded.last = last;
+    loaded.cases = cases;
+    if loaded.chunk == 0 && loaded.cases.is_empty() {
+        // Still one (error) row per engine, so the file does not vanish from results.
+        loaded.unreadable = Some(NO_CASE.to_string());
+    }
 }
 
 /// Per parsed case, the validator's violations that fall in its lines (see

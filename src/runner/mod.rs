@@ -192,8 +192,9 @@ pub const NO_CASE: &str = "the file holds no case (empty, or only a terminator)"
 const FILES_PER_THREAD: usize = 32;
 /// Fewest files in flight, so that small files keep every thread busy.
 const MIN_FILES_IN_FLIGHT: usize = 64;
-/// Input bytes in flight per worker thread (a file larger than the window still runs alone).
-const BYTES_PER_THREAD: u64 = 32 << 20;
+/// Input bytes in flight per worker thread (a file read whole and larger than the window still
+/// runs alone; a streamed file counts a chunk's bytes per chunk in flight).
+const BYTES_PER_THREAD: u64 = 8 << 20;
 
 /// Runs `config` over `files`, handing results to `sinks`.
 pub fn run(

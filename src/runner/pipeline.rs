@@ -1,22 +1,25 @@
 //! The pipeline of a run: files admitted into a window bounded by count and bytes, each
-//! loaded and scheduled on a worker (`load.rs`, `slot.rs`), and retired on the calling
-//! thread in corpus order: a file complete before an earlier one waits in the window (the
-//! reordering buffer). A retired file's rows (`rows.rs`) go to every sink, and the file is
-//! dropped.
+//! loaded a chunk at a time and scheduled on a worker (`load.rs`, `slot.rs`), and retired on
+//! the calling thread in corpus order, chunk after chunk: a chunk complete before an earlier
+//! one waits in the window (the reordering buffer). A retired chunk's rows (`rows.rs`) go to
+//! every sink, and the chunk is dropped; its file's next chunk is admitted while the window
+//! allows, so a file of any size holds only its chunks in flight.
 //!
-//! Invariants: sinks see files in corpus order whatever the completion order; at least one
-//! file is always in flight while any is left; once [`Config::stop`] is set, no file is
-//! admitted, and a file with a dropped slot ends the run (it and every later file are left
-//! out); case events (journals) may come in any order, before their file is retired.
+//! Invariants: sinks see files in corpus order, each file's chunks in order, whatever the
+//! completion order; at least one chunk is always in flight while any work is left; a file
+//! has at most one chunk being loaded (its stream is read in order); once [`Config::stop`] is
+//! set, nothing is admitted, and a chunk with a dropped slot (or a file left unfinished) ends
+//! the run (it and every later file are left out); case events (journals) may come in any
+//! order, before their file is retired.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::done::Done;
-use super::load::{Completions, Message};
-use super::load::{Loaded, load};
+use super::load::{CHUNK_BYTES, Completions, Message, Source, streams};
+use super::load::{Loaded, load as load_chunk};
 use super::rows::{assemble, rows_of};
 use super::sink::{FileResults, Sink};
 use super::slot::schedule;
@@ -24,24 +27,35 @@ use super::{Config, RunError, RunOutcome};
 use crate::corpus::CaseFile;
 use crate::engines::{EngineTable, Plan};
 use crate::progress::Progress;
-use crate::results::Status;
+use crate::results::{Row, Status};
 
 /// The window is refilled after about this fraction of it finished (see [`Completions`]).
 const COMPLETION_BATCHES: usize = 4;
 /// How often a run waiting for results looks at [`Config::stop`].
 const STOP_POLL: Duration = Duration::from_millis(50);
 
-/// How many files, and how many input bytes, may be in flight at once.
+/// How many chunks (a file read whole is one), and how many input bytes, may be in flight.
 pub(super) struct Window {
     pub files: usize,
     pub bytes: u64,
 }
 
-/// A file in flight: its input size, counted against the window until it is retired.
+/// A file in flight: its chunks admitted and not retired, in order.
 struct InFlight {
-    bytes: u64,
-    /// Set when its last slot is finished.
-    complete: Option<Arc<Loaded>>,
+    /// Read a chunk at a time (else whole, one chunk).
+    streamed: bool,
+    /// The bytes a chunk of it counts against the window.
+    chunk_bytes: u64,
+    source: Arc<Source>,
+    chunks: VecDeque<Option<Arc<Loaded>>>,
+    /// Chunks admitted so far.
+    admitted: usize,
+    /// A chunk is being loaded (the next cannot be admitted before it is).
+    loading: bool,
+    /// Its last chunk is loaded.
+    ended: bool,
+    /// Slots retired so far, for progress.
+    slots: usize,
 }
 
 pub(super) struct Pipeline<'a> {
@@ -59,53 +73,91 @@ pub(super) struct Pipeline<'a> {
     pub window: Window,
 }
 
+/// Chunks and bytes in flight.
+#[derive(Default)]
+struct Load {
+    chunks: usize,
+    bytes: u64,
+}
+
 impl Pipeline<'_> {
     pub fn run(&self, sinks: &mut [&mut dyn Sink]) -> Result<RunOutcome, RunError> {
         let tx = Arc::new(Completions::new());
         let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
-        let (mut next, mut bytes_in_flight) = (0usize, 0u64);
+        let mut next = 0usize;
+        let mut load = Load::default();
         let mut outcome = RunOutcome::default();
         loop {
-            // Admit files while the window allows (always at least one).
             let stopping = self.config.stop.load(Ordering::Relaxed);
-            while !stopping
-                && next < self.files.len()
-                && (in_flight.is_empty()
-                    || (in_flight.len() < self.window.files && bytes_in_flight < self.window.bytes))
-            {
-                let bytes = self.sizes[next];
-                bytes_in_flight += bytes;
-                in_flight.insert(
-                    next,
-                    InFlight {
-                        bytes,
-                        complete: None,
-                    },
-                );
-                self.spawn_load(next, tx.clone());
-                next += 1;
+            if !stopping {
+                self.admit(&mut in_flight, &mut next, &mut load, &tx);
             }
-            // Retire every complete file at the head of the window, in order.
-            while let Some(entry) = in_flight.first_entry() {
-                if entry.get().complete.is_none() {
-                    break;
-                }
+            // Retire every complete chunk at the head of the window, in order.
+            while let Some(mut entry) = in_flight.first_entry() {
                 let position = *entry.key();
-                let flight = entry.remove();
-                bytes_in_flight -= flight.bytes;
-                let loaded = flight.complete.expect("checked above");
-                let done: Vec<Done> =
-                    std::mem::take(&mut *loaded.done.lock().expect("no task panics holding it"))
+                let flight = entry.get_mut();
+                let Some(Some(loaded)) = flight.chunks.front() else {
+                    if flight.chunks.is_empty() && flight.ended && !flight.loading {
+                        entry.remove();
+                        continue;
+                    }
+                    break;
+                };
+                let loaded = loaded.clone();
+                flight.chunks.pop_front();
+                load.chunks -= 1;
+                load.bytes -= flight.chunk_bytes;
+                let assembled = loaded
+                    .assembled
+                    .lock()
+                    .expect("no task panics holding it")
+                    .take();
+                let (rows, outputs, problems, slots) = match assembled {
+                    Some((rows, outputs, problems)) => {
+                        (rows, outputs, problems, loaded.slots.len())
+                    }
+                    None => {
+                        let done: Vec<Done> = std::mem::take(
+                            &mut *loaded.done.lock().expect("no task panics holding it"),
+                        )
                         .into_iter()
                         .map(|d| d.expect("every slot is filled once"))
                         .collect();
-                if done.iter().any(|d| d.dropped) {
-                    // Stopped inside this file: it and everything after it are dropped.
-                    outcome.interrupted = true;
-                    return Ok(outcome);
-                }
-                let slots = done.len();
-                let (rows, outputs, problems) = assemble(&loaded, done, self.config);
+                        if done.iter().any(|d| d.dropped) {
+                            // Stopped inside this chunk: its finished cases still reach the
+                            // sinks (in order, with gaps where a case was not finished), then
+                            // the run ends. A journaled run already has them (case events).
+                            if !self.config.case_events {
+                                let (rows, problems) = finished_cases(&loaded, done, self.config);
+                                for row in &rows {
+                                    outcome.worst =
+                                        Some(outcome.worst.unwrap_or(Status::Ok).worst(row.status));
+                                }
+                                outcome.rows += rows.len();
+                                let results = FileResults {
+                                    position,
+                                    file: &self.files[position],
+                                    rows: &rows,
+                                    outputs: &[],
+                                    problems: &problems,
+                                    part: loaded.chunk,
+                                    last: false,
+                                };
+                                for sink in sinks.iter_mut() {
+                                    sink.file(&results)?;
+                                }
+                            }
+                            outcome.interrupted = true;
+                            return Ok(outcome);
+                        }
+                        let slots = done.len();
+                        let (rows, outputs, problems) = assemble(&loaded, done, self.config);
+                        (rows, outputs, problems, slots)
+                    }
+                };
+                flight.slots += slots;
+                let slots = flight.slots;
+                let (part, last) = (loaded.chunk, loaded.last);
                 drop(loaded);
                 if self.config.show_problems && !problems.is_empty() {
                     self.bar.suspend(|| {
@@ -117,7 +169,6 @@ impl Pipeline<'_> {
                 for row in &rows {
                     outcome.worst = Some(outcome.worst.unwrap_or(Status::Ok).worst(row.status));
                 }
-                outcome.files += 1;
                 outcome.rows += rows.len();
                 let results = FileResults {
                     position,
@@ -125,14 +176,22 @@ impl Pipeline<'_> {
                     rows: &rows,
                     outputs: &outputs,
                     problems: &problems,
+                    part,
+                    last,
                 };
                 for sink in sinks.iter_mut() {
                     sink.file(&results)?;
                 }
-                self.bar.file_done(slots, self.config.runs.max(1));
+                if last {
+                    outcome.files += 1;
+                    self.bar.file_done(slots, self.config.runs.max(1));
+                }
             }
-            if in_flight.is_empty() {
-                if next == self.files.len() {
+            let idle = in_flight
+                .values()
+                .all(|f| f.chunks.is_empty() && !f.loading);
+            if idle {
+                if in_flight.is_empty() && next == self.files.len() {
                     return Ok(outcome);
                 }
                 if stopping {
@@ -142,9 +201,12 @@ impl Pipeline<'_> {
                 // Everything admitted is retired: admit more before waiting for any message.
                 continue;
             }
-            // Every message queued, or (after a wait) a batch of them: a wake-up per file
+            // Every message queued, or (after a wait) a batch of them: a wake-up per chunk
             // would cost more than a tiny file's work.
-            let running = in_flight.values().filter(|f| f.complete.is_none()).count();
+            let running = in_flight
+                .values()
+                .map(|f| f.chunks.iter().filter(|c| c.is_none()).count())
+                .sum::<usize>();
             let batch = (self.window.files / COMPLETION_BATCHES).min(running);
             let messages = tx.take(batch, STOP_POLL);
             if messages.is_empty() {
@@ -153,16 +215,72 @@ impl Pipeline<'_> {
             }
             for message in messages {
                 match message {
-                    Message::File(loaded) => {
-                        let position = loaded.position;
-                        in_flight
+                    Message::Chunk(loaded) => {
+                        let flight = in_flight
+                            .get_mut(&loaded.position)
+                            .expect("complete chunks are in flight");
+                        let first = flight.admitted - flight.chunks.len();
+                        let slot = &mut flight.chunks[loaded.chunk - first];
+                        *slot = Some(loaded);
+                    }
+                    Message::Parsed { position, more } => {
+                        let flight = in_flight
                             .get_mut(&position)
-                            .expect("complete files are in flight")
-                            .complete = Some(loaded);
+                            .expect("loading files are in flight");
+                        flight.loading = false;
+                        flight.ended = !more;
                     }
                     Message::Case(loaded, case) => self.journal_case(&loaded, case, sinks)?,
                 }
             }
+        }
+    }
+
+    /// Admits chunks while the window allows (always at least one when none is in flight):
+    /// first the next chunks of files already in flight, in order, then new files.
+    fn admit(
+        &self,
+        in_flight: &mut BTreeMap<usize, InFlight>,
+        next: &mut usize,
+        load: &mut Load,
+        tx: &Arc<Completions>,
+    ) {
+        let room = |load: &Load| {
+            load.chunks == 0 || (load.chunks < self.window.files && load.bytes < self.window.bytes)
+        };
+        for (n, (&position, flight)) in in_flight.iter_mut().enumerate() {
+            if !flight.streamed || flight.ended || flight.loading {
+                continue;
+            }
+            // The oldest file always gets its next chunk when none of it is in flight: the
+            // window may be full of later files' chunks, which wait for it to be retired.
+            let head = n == 0 && flight.chunks.is_empty();
+            if head || room(load) {
+                self.spawn_chunk(position, flight, load, tx.clone());
+            }
+        }
+        while *next < self.files.len() && room(load) {
+            let position = *next;
+            let file = &self.files[position];
+            let streamed = streams(self.config, &self.table.of(file.game));
+            let size = self.sizes[position];
+            let mut flight = InFlight {
+                streamed,
+                chunk_bytes: if streamed {
+                    size.min(CHUNK_BYTES)
+                } else {
+                    size
+                },
+                source: Arc::new(Source::default()),
+                chunks: VecDeque::new(),
+                admitted: 0,
+                loading: false,
+                ended: false,
+                slots: 0,
+            };
+            self.spawn_chunk(position, &mut flight, load, tx.clone());
+            in_flight.insert(position, flight);
+            *next += 1;
         }
     }
 
@@ -186,6 +304,8 @@ impl Pipeline<'_> {
             rows: &rows,
             outputs: &[],
             problems: &[],
+            part: loaded.chunk,
+            last: false,
         };
         for sink in sinks.iter_mut() {
             sink.case(&results)?;
@@ -193,21 +313,63 @@ impl Pipeline<'_> {
         Ok(())
     }
 
-    /// Reads and parses file `position` on a worker, then schedules its work.
-    fn spawn_load(&self, position: usize, tx: Arc<Completions>) {
+    /// Loads the next chunk of file `position` on a worker, then schedules its work.
+    fn spawn_chunk(
+        &self,
+        position: usize,
+        flight: &mut InFlight,
+        load: &mut Load,
+        tx: Arc<Completions>,
+    ) {
+        let chunk = flight.admitted;
+        flight.admitted += 1;
+        flight.chunks.push_back(None);
+        flight.loading = true;
+        load.chunks += 1;
+        load.bytes += flight.chunk_bytes;
         let file = self.files[position].clone();
         let size = self.sizes[position];
         let engines = self.table.of(file.game);
         let config = self.shared.clone();
         let plan = self.plan.clone();
         let finished = self.bar.finished.clone();
+        let (source, streamed) = (flight.source.clone(), flight.streamed);
         self.pool.spawn_fifo(move || {
-            let loaded = Arc::new(load(position, file, size, engines, &config, finished));
+            let loaded = load_chunk(
+                position, chunk, file, size, engines, &config, finished, &source, streamed,
+                assemble,
+            );
+            let loaded = Arc::new(loaded);
+            tx.push(Message::Parsed {
+                position,
+                more: !loaded.last,
+            });
             if loaded.slots.is_empty() {
-                tx.push(Message::File(loaded));
+                tx.push(Message::Chunk(loaded));
             } else {
                 schedule(loaded, config, plan, tx);
             }
         });
     }
+}
+
+/// The rows and problem lines of the cases of a stopped chunk whose every slot finished, in
+/// (case, engine, run) order; a case with a slot the stop dropped is left out whole.
+fn finished_cases(
+    loaded: &Loaded,
+    mut done: Vec<Done>,
+    config: &Config,
+) -> (Vec<Row>, Vec<String>) {
+    let (mut rows, mut problems) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    while start < loaded.slots.len() {
+        let range = loaded.slots_of(loaded.slots[start].case);
+        if done[range.clone()].iter().all(|d| !d.dropped) {
+            let (r, p) = rows_of(loaded, range.clone(), &mut done[range.clone()], config);
+            rows.extend(r);
+            problems.extend(p);
+        }
+        start = range.end;
+    }
+    (rows, problems)
 }

@@ -69,7 +69,7 @@ fn row(loaded: &Loaded, slot: &Slot, result: &Done, r: usize, time_ns: Option<u6
         game: file.game.name().to_string(),
         engine: loaded.engines[slot.engine].name().to_string(),
         file: file.row_name(),
-        case: slot.case + 1,
+        case: loaded.first + slot.case + 1,
         run: r as u32 + 1,
         label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
         size: parsed.map(|p| p.size.clone()).unwrap_or_default(),

@@ -53,6 +53,10 @@ pub struct FileResults<'a> {
     pub outputs: &'a [FileOutput],
     /// One line per problem worth telling (errors, mismatches, disagreements).
     pub problems: &'a [String],
+    /// A streamed file comes in parts (its chunks), in order: this one's place (0 first), and
+    /// whether it is the last. A file read whole is one part (`0`, last).
+    pub part: usize,
+    pub last: bool,
 }
 
 /// A consumer of a run's results.
@@ -85,6 +89,9 @@ pub struct CsvSink {
     /// Where the rows of an unfinished run went, once closed.
     pub partial: Option<PathBuf>,
     flushed: std::time::Instant,
+    /// Whether a row was written (the header goes with the first one; a CSV closed before
+    /// any row gets the header alone).
+    wrote_rows: bool,
 }
 
 /// How often a CSV being written is flushed to its temporary file.
@@ -122,6 +129,7 @@ impl CsvSink {
             existed: path.exists(),
             partial: None,
             flushed: std::time::Instant::now(),
+            wrote_rows: false,
         })
     }
 
@@ -137,6 +145,7 @@ impl CsvSink {
     /// Writes rows not produced by this run (resumed ones) at the current place.
     pub fn write_rows(&mut self, rows: &[Row]) -> Result<(), SinkError> {
         let writer = self.writer.as_mut().expect("not finished");
+        self.wrote_rows |= !rows.is_empty();
         for row in rows {
             if let Err(e) = writer.serialize(row) {
                 return Err(self.error(e));
@@ -158,9 +167,14 @@ impl CsvSink {
     /// CSV's name when there was no file there, else `<csv>.interrupted` beside it
     /// ([`CsvSink::partial`] says where).
     pub fn close(&mut self, complete: bool) -> Result<(), SinkError> {
-        let Some(writer) = self.writer.take() else {
+        let Some(mut writer) = self.writer.take() else {
             return Ok(());
         };
+        if !self.wrote_rows {
+            writer
+                .write_record(crate::results::COLUMNS)
+                .map_err(|e| self.error(e))?;
+        }
         let target = writer
             .into_inner()
             .map_err(|e| SinkError::new("cannot write", &self.path, e.into_error()))?;
@@ -194,10 +208,14 @@ impl Sink for CsvSink {
 }
 
 /// Each file's judge output under a folder, mirroring the input tree (`DIR/<engine>/...` when
-/// several engine names ran), written atomically as each file completes.
+/// several engine names ran), written atomically as each file completes (a streamed file's
+/// parts appended to its temporary file, renamed into place with its last part).
 pub struct OutDirSink {
     dir: PathBuf,
     several_engines: bool,
+    /// The outputs of the file being streamed: per engine, its file and whether a block was
+    /// written (the separator goes between blocks).
+    open: Vec<(AtomicFile, bool)>,
 }
 
 impl OutDirSink {
@@ -205,6 +223,7 @@ impl OutDirSink {
         OutDirSink {
             dir: dir.to_path_buf(),
             several_engines,
+            open: Vec::new(),
         }
     }
 
@@ -222,10 +241,44 @@ impl OutDirSink {
 
 impl Sink for OutDirSink {
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
-        for output in results.outputs {
-            let path = self.output_path(results.file, &output.engine);
-            write_atomic(&path, output.text.as_bytes())
-                .map_err(|e| SinkError::new("cannot write", &path, e))?;
+        if results.part == 0 && results.last {
+            for output in results.outputs {
+                let path = self.output_path(results.file, &output.engine);
+                write_atomic(&path, output.text.as_bytes())
+                    .map_err(|e| SinkError::new("cannot write", &path, e))?;
+            }
+            return Ok(());
+        }
+        if results.part == 0 {
+            self.open.clear();
+            for output in results.outputs {
+                let path = self.output_path(results.file, &output.engine);
+                let created = match path.parent() {
+                    Some(parent) => std::fs::create_dir_all(parent),
+                    None => Ok(()),
+                }
+                .and_then(|()| AtomicFile::create(&path));
+                let file = created.map_err(|e| SinkError::new("cannot create", &path, e))?;
+                self.open.push((file, false));
+            }
+        }
+        let separator = results.file.game.separator();
+        for (output, (file, wrote)) in results.outputs.iter().zip(&mut self.open) {
+            let mut write = || -> std::io::Result<()> {
+                if *wrote && !output.text.is_empty() {
+                    file.write_all(separator.as_bytes())?;
+                }
+                file.write_all(output.text.as_bytes())
+            };
+            write().map_err(|e| SinkError::new("cannot write", file.path(), e))?;
+            *wrote |= !output.text.is_empty();
+        }
+        if results.last {
+            for (file, _) in self.open.drain(..) {
+                let path = file.path().to_path_buf();
+                file.commit()
+                    .map_err(|e| SinkError::new("cannot write", &path, e))?;
+            }
         }
         Ok(())
     }

@@ -22,12 +22,12 @@ pub(super) fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
     else {
         return;
     };
-    let index = case + 1;
+    let index = loaded.first + case + 1;
     done.compared = true;
-    let block = match expected {
+    let block = match &**expected {
         Err(why) => Err(why.clone()),
         Ok(blocks) => blocks
-            .get(case)
+            .get(index - 1)
             .map(String::as_str)
             .ok_or_else(|| format!("the expected output has no case {index}")),
     };
@@ -95,7 +95,7 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
             let line = format!(
                 "{}: case {}: {} disagrees with {}: {why}",
                 loaded.file.display(),
-                first.case + 1,
+                loaded.first + first.case + 1,
                 loaded.engines[slot.engine].name(),
                 baseline
             );

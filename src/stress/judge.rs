@@ -130,6 +130,7 @@ impl<'a> Judge<'a> {
             game: self.game,
             bytes: input.text.as_bytes(),
             cases: &input.cases,
+            first: 0,
         };
         let plan = Plan::once(self.budget, self.limits.clone());
         let mut whole_file = false;

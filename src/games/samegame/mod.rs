@@ -25,7 +25,7 @@ pub mod validate;
 
 use std::fmt::Write as _;
 
-use crate::game::{Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::game::{CaseStream, Engine, Outcome, Parsed, Rules, split_blocks};
 use crate::validate::Validation;
 
 /// Most rows a grid may have.
@@ -170,6 +170,11 @@ impl Rules for SameGame {
 
     fn parse(input: &[u8]) -> Vec<Parsed<Game>> {
         parse::parse_stream(input)
+    }
+
+    /// Grid by grid ([`parse::GridStream`]): only the grid being read is in memory.
+    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Game> {
+        Box::new(parse::GridStream::new(input))
     }
 
     fn validate(input: &[u8]) -> Validation {

@@ -431,3 +431,142 @@ impl Reader<'_> {
         })
     }
 }
+
+/// How many bytes a [`GridStream`] asks its reader for at a time (more when a grid is larger).
+const STREAM_BLOCK: usize = 64 << 10;
+
+/// The grids of an input read incrementally from a [`BufRead`]: the same [`Parsed`] grids,
+/// lines and errors as [`parse_stream`], holding in memory only the grid being read (and a
+/// block of input). A grid is parsed from the bytes buffered so far; when its parse touched
+/// the end of the buffer before the end of the input (a token, or the input, may go on), the
+/// buffer is refilled and the grid parsed again, so a block boundary never changes a result.
+pub struct GridStream<R> {
+    source: R,
+    buffer: Vec<u8>,
+    /// Where the next grid starts in `buffer`.
+    pos: usize,
+    /// The line count state of [`Lines`] over `buffer` (`line` is the line of `counted_to`).
+    counted_to: usize,
+    line: usize,
+    /// End of the last token read (see [`Tokens::last_token_offset`]).
+    last_end: usize,
+    /// The source is exhausted: `buffer` holds the rest of the input.
+    eof: bool,
+    /// The terminator (or an unreadable rest) was found: no more grids.
+    done: bool,
+    grids: usize,
+    selections: Vec<Selection>,
+}
+
+impl<R: std::io::BufRead> GridStream<R> {
+    pub fn new(source: R) -> Self {
+        GridStream {
+            source,
+            buffer: Vec::new(),
+            pos: 0,
+            counted_to: 0,
+            line: 1,
+            last_end: 0,
+            eof: false,
+            done: false,
+            grids: 0,
+            selections: Vec::new(),
+        }
+    }
+
+    /// Drops the bytes before the next grid and appends at least a block of input (at least
+    /// as much as is buffered, so a large grid is parsed again only a logarithmic number of
+    /// times). `Err` on a read error.
+    fn refill(&mut self) -> std::io::Result<()> {
+        if self.pos > 0 {
+            let mut lines = Lines {
+                bytes: &self.buffer,
+                counted_to: self.counted_to,
+                line: self.line,
+            };
+            self.line = lines.line_at(self.pos);
+            self.buffer.drain(..self.pos);
+            self.last_end = self.last_end.saturating_sub(self.pos);
+            self.counted_to = 0;
+            self.pos = 0;
+        }
+        let want = self.buffer.len().max(STREAM_BLOCK);
+        let start = self.buffer.len();
+        while self.buffer.len() - start < want {
+            let available = match self.source.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                self.eof = true;
+                break;
+            }
+            let n = available.len();
+            self.buffer.extend_from_slice(available);
+            self.source.consume(n);
+        }
+        Ok(())
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for GridStream<R> {
+    type Item = Parsed<Game>;
+
+    fn next(&mut self) -> Option<Parsed<Game>> {
+        if self.done {
+            return None;
+        }
+        loop {
+            let mut reader = Reader {
+                tokens: Tokens {
+                    bytes: &self.buffer,
+                    pos: self.pos,
+                    last_end: self.last_end,
+                },
+                lines: Lines {
+                    bytes: &self.buffer,
+                    counted_to: self.counted_to,
+                    line: self.line,
+                },
+                selections: std::mem::take(&mut self.selections),
+            };
+            let grid = reader.grid(self.grids + 1);
+            let (tokens, lines) = (reader.tokens, reader.lines);
+            self.selections = reader.selections;
+            // Final when the input is all here, or when something other than white space
+            // follows the last token read (so neither it nor the input ended at the buffer's
+            // end: the parse would be the same with more bytes).
+            let rest = &self.buffer[tokens.last_end.max(self.pos)..];
+            if !self.eof && rest.iter().all(|&b| is_space(b)) {
+                if let Err(e) = self.refill() {
+                    self.done = true;
+                    let line = Lines {
+                        bytes: &self.buffer,
+                        counted_to: self.counted_to,
+                        line: self.line,
+                    }
+                    .line_at(self.buffer.len());
+                    return Some(crate::game::read_error(line, &e));
+                }
+                continue;
+            }
+            (self.pos, self.last_end) = (tokens.pos, tokens.last_end);
+            (self.counted_to, self.line) = (lines.counted_to, lines.line);
+            match grid {
+                None => {
+                    self.done = true;
+                    return None;
+                }
+                Some(grid) => {
+                    self.grids += 1;
+                    self.done = grid.stop;
+                    return Some(grid.parsed);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod stream_tests;
