@@ -202,6 +202,11 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         stdout_taken,
         &meta,
         outcome.interrupted,
+        &results::LimitFigures {
+            wall_ns: Some(config.program_limits.timeout.as_nanos() as u64),
+            cpu_ns: config.program_limits.cpu.map(|c| c.as_nanos() as u64),
+            memory_kb: config.program_limits.memory_kb,
+        },
     )?;
     // A signal that came while the last cases ran stopped nothing: the results are whole, but
     // the exit code still says the run was asked to stop.
@@ -321,6 +326,7 @@ fn summarize(
     stdout_taken: bool,
     meta: &RunMeta,
     interrupted: bool,
+    limits: &results::LimitFigures,
 ) -> Result<()> {
     let summary = results::summarize(records, &args.baseline);
     let slowest = results::slowest(records, args.top.unwrap_or(0));
@@ -346,6 +352,9 @@ fn summarize(
     let mut text = results::summary_table(&summary);
     text.push_str(&results::detail_lines(&summary));
     text.push_str(&results::verdict_lines(&summary, args.check));
+    for line in results::limit_lines(records, limits) {
+        text.push_str(&format!("limits: {line}\n"));
+    }
     text.push_str(&format!(
         "run: {} cases, {} results in {} ({:.1} results/s, {} threads)\n",
         meta.cases,

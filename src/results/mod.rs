@@ -5,17 +5,19 @@
 //! - [`schema`]: the CSV ([`Row`], its column table, [`write_csv`] / [`read_csv`]). The CSV is
 //!   the raw data: everything below is derived from rows only, so a summary can be recomputed
 //!   from a CSV file.
-//! - [`timing`]: what a row's time covers ([`Timing`]) and the runner's rule for it
-//!   ([`REPEAT_BELOW_NS`], [`MIN_TIMED_NS`]), kept here beside the column they decide.
+//! - [`Timing`]: what a row's time covers, re-exported from the executor that decides it
+//!   (`crate::engines`, with [`REPEAT_BELOW_NS`] and [`MIN_TIMED_NS`]).
 //! - [`record`]: the compact per-case [`Record`] (runs folded into their median, no outputs),
 //!   built from rows by the runner's sink or from a CSV, and grouped per (game, engine).
 //! - [`summary`]: [`EngineSummary`] per (game, engine) from records, and the [`slowest`] cases.
 //! - [`warnings`]: hyperfine's warnings about the timings, from records.
 //! - [`render`]: the summary as text for the terminal (table, details, verdicts).
+//! - [`limits`]: how close each program came to the judge's limits (worst case, share).
 //!
 //! Times are printed by [`crate::units`] (re-exported here for the callers that import them
 //! from `results`); medians and quantiles come from [`crate::stats`].
 
+pub mod limits;
 pub mod record;
 pub mod render;
 pub mod schema;
@@ -26,6 +28,7 @@ pub mod warnings;
 pub use crate::engines::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use crate::status::Status;
 pub use crate::units::{TimeUnit, human_time, human_time_f};
+pub use limits::{LimitFigures, limit_lines};
 pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, speed_text, summary_table, verdict_lines};
 pub use schema::{COLUMNS, Row, read_csv, write_csv};
