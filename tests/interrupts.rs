@@ -7,25 +7,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{gamebench, run, s, signal, text};
-
-/// One 30x30 worst-case Link Pop file of `cases` cases under `dir/linkpop/` (about a second a
-/// case with the reference engine on one thread).
-fn slow_corpus(dir: &Path, cases: &str) {
-    let out = run(&[
-        "gen",
-        "linkpop",
-        "--profile",
-        "worst",
-        "--count",
-        "1",
-        "--cases",
-        cases,
-        "--out",
-        s(&dir.join("linkpop")),
-    ]);
-    common::assert_exit(&out, 0);
-}
+use common::{gamebench, s, signal, text};
 
 /// `run DIR -e reference -j 1 --csv CSV`, sent SIGINT after `after`; its output.
 fn interrupted_run(dir: &Path, csv: &Path, after: Duration) -> std::process::Output {
@@ -47,7 +29,7 @@ fn interrupted_run(dir: &Path, csv: &Path, after: Duration) -> std::process::Out
 fn an_interrupt_keeps_every_finished_case_of_an_unfinished_file() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = tmp.path().join("corpus");
-    slow_corpus(&corpus, "30");
+    common::slow_linkpop(&corpus, "30");
     let csv = tmp.path().join("new.csv");
     let out = interrupted_run(&corpus, &csv, Duration::from_secs(4));
     common::assert_exit(&out, 130);
@@ -76,7 +58,7 @@ fn an_interrupt_keeps_every_finished_case_of_an_unfinished_file() {
 fn a_csv_closed_before_any_row_still_has_its_header() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = tmp.path().join("corpus");
-    slow_corpus(&corpus, "2");
+    common::slow_linkpop(&corpus, "2");
     let csv = tmp.path().join("new.csv");
     let out = interrupted_run(&corpus, &csv, Duration::from_millis(300));
     common::assert_exit(&out, 130);

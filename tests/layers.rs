@@ -152,7 +152,17 @@ fn without_tests(code: &str) -> String {
         out.push_str(&rest[..at]);
         let after = &rest[at..];
         let brace = after.find('{');
-        let semi = after.find(';');
+        // The `;` that ends an item, not one inside `[T; N]` or `(...)`.
+        let mut depth = 0i32;
+        let semi = after.char_indices().find_map(|(k, c)| {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                ';' if depth == 0 => return Some(k),
+                _ => {}
+            }
+            None
+        });
         let end = match (brace, semi) {
             (Some(b), Some(s)) if s < b => s + 1,
             (Some(b), _) => {
@@ -569,6 +579,8 @@ fn the_reader_sees_what_a_maintainer_sees() {
     assert_eq!(paths_in(&code), ["crate::z", "crate::z"]);
     let code = without_tests("use crate::a;\n#[cfg(test)]\nmod tests { use crate::b; }\n");
     assert_eq!(paths_in(&code), ["crate::a", "crate::a"]);
+    let code = without_tests("#[cfg(test)]\nfn f() -> [u8; 3] { crate::b::g() }\n");
+    assert!(paths_in(&code).is_empty(), "{code}");
     assert_eq!(
         test_modules(
             "#[cfg(test)]\nmod tests;\n#[cfg(test)]\nmod inline {}",

@@ -598,19 +598,7 @@ fn resume_survives_repeated_sigkill() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = tmp.path().join("corpus");
     // One 30x30 worst-case Link Pop file: about a second per case with the reference engine.
-    let out = run(&[
-        "gen",
-        "linkpop",
-        "--profile",
-        "worst",
-        "--count",
-        "1",
-        "--cases",
-        "10",
-        "--out",
-        s(&corpus.join("linkpop")),
-    ]);
-    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    common::slow_linkpop(&corpus, "10");
     let csv = tmp.path().join("r.csv");
     let journal = tmp.path().join("r.csv.partial");
     let attempt = || {

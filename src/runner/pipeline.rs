@@ -112,6 +112,10 @@ impl Pipeline<'_> {
                     .lock()
                     .expect("no task panics holding it")
                     .take();
+                // A chunk the stop cut short: its finished cases still reach the sinks (in
+                // order, with gaps where a case was not finished), then the run ends. A
+                // journaled run already has them (case events).
+                let mut stopped = false;
                 let (rows, outputs, problems, slots) = match assembled {
                     Some((rows, outputs, problems)) => {
                         (rows, outputs, problems, loaded.slots.len())
@@ -124,40 +128,23 @@ impl Pipeline<'_> {
                         .map(|d| d.expect("every slot is filled once"))
                         .collect();
                         if done.iter().any(|d| d.dropped) {
-                            // Stopped inside this chunk: its finished cases still reach the
-                            // sinks (in order, with gaps where a case was not finished), then
-                            // the run ends. A journaled run already has them (case events).
-                            if !self.config.case_events {
-                                let (rows, problems) = finished_cases(&loaded, done, self.config);
-                                for row in &rows {
-                                    outcome.worst =
-                                        Some(outcome.worst.unwrap_or(Status::Ok).worst(row.status));
-                                }
-                                outcome.rows += rows.len();
-                                let results = FileResults {
-                                    position,
-                                    file: &self.files[position],
-                                    rows: &rows,
-                                    outputs: &[],
-                                    problems: &problems,
-                                    part: loaded.chunk,
-                                    last: false,
-                                };
-                                for sink in sinks.iter_mut() {
-                                    sink.file(&results)?;
-                                }
-                            }
-                            outcome.interrupted = true;
-                            return Ok(outcome);
+                            stopped = true;
+                            let (rows, problems) = if self.config.case_events {
+                                (Vec::new(), Vec::new())
+                            } else {
+                                finished_cases(&loaded, done, self.config)
+                            };
+                            (rows, Vec::new(), problems, 0)
+                        } else {
+                            let slots = done.len();
+                            let (rows, outputs, problems) = assemble(&loaded, done, self.config);
+                            (rows, outputs, problems, slots)
                         }
-                        let slots = done.len();
-                        let (rows, outputs, problems) = assemble(&loaded, done, self.config);
-                        (rows, outputs, problems, slots)
                     }
                 };
                 flight.slots += slots;
                 let slots = flight.slots;
-                let (part, last) = (loaded.chunk, loaded.last);
+                let (part, last) = (loaded.chunk, loaded.last && !stopped);
                 drop(loaded);
                 if self.config.show_problems && !problems.is_empty() {
                     self.bar.suspend(|| {
@@ -179,8 +166,14 @@ impl Pipeline<'_> {
                     part,
                     last,
                 };
-                for sink in sinks.iter_mut() {
-                    sink.file(&results)?;
+                if !rows.is_empty() || !stopped {
+                    for sink in sinks.iter_mut() {
+                        sink.file(&results)?;
+                    }
+                }
+                if stopped {
+                    outcome.interrupted = true;
+                    return Ok(outcome);
                 }
                 if last {
                     outcome.files += 1;

@@ -62,7 +62,7 @@ impl CaseList {
         let mut list = CaseList::from_counts(files, &counts);
         let mut contents = Digest::default();
         for (f, (_, hash)) in files.iter().zip(&counted) {
-            contents.write(format!("{}\t{hash}\n", relative(f)).as_bytes());
+            contents.write(format!("{}\t{hash}\n", f.row_name()).as_bytes());
         }
         list.content_hash = contents.hex();
         list
@@ -75,7 +75,7 @@ impl CaseList {
         let mut len = 0;
         for (f, &count) in files.iter().zip(counts) {
             starts.push(len);
-            let relative = relative(f);
+            let relative = f.row_name();
             for case in 0..count {
                 hasher.write(format!("{relative}\t{}\n", case + 1).as_bytes());
             }
@@ -102,27 +102,27 @@ impl CaseList {
 }
 
 /// A file's path relative to its root, `/`-separated (as hashed).
-fn relative(f: &CaseFile) -> String {
-    f.relative.to_string_lossy().replace('\\', "/")
+/// Three files of 3, 0 and 2 cases (positions a1 a2 a3 c1 c2), for the shard's tests.
+#[cfg(test)]
+pub(super) fn three_files() -> ([CaseFile; 3], CaseList) {
+    let game = crate::registry::GAMES[0];
+    let file = |name: &str| CaseFile {
+        path: std::path::PathBuf::from("root").join(name),
+        relative: std::path::PathBuf::from(name),
+        game,
+    };
+    let files = [file("a.in"), file("b.in"), file("c.in")];
+    let list = CaseList::from_counts(&files, &[3, 0, 2]);
+    (files, list)
 }
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
 
     #[test]
     fn case_list_splits_files_by_case() {
-        let game = crate::registry::GAMES[0];
-        let file = |name: &str| CaseFile {
-            path: PathBuf::from("root").join(name),
-            relative: PathBuf::from(name),
-            game,
-        };
-        let files = [file("a.in"), file("b.in"), file("c.in")];
-        // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
-        let list = CaseList::from_counts(&files, &[3, 0, 2]);
+        let (files, list) = three_files();
         assert_eq!(list.len, 5);
         assert_eq!(list.position(0, 2), 2);
         assert_eq!(list.position(2, 0), 3);

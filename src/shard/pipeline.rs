@@ -154,21 +154,12 @@ impl Sink for PlanSink<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
 
     #[test]
     fn shard_filter_wants_the_shards_cases() {
-        let game = crate::registry::GAMES[0];
-        let file = |name: &str| CaseFile {
-            path: PathBuf::from("root").join(name),
-            relative: PathBuf::from(name),
-            game,
-        };
-        let files = [file("a.in"), file("b.in"), file("c.in")];
         // a: 3 cases, b: none, c: 2 -> positions a1 a2 a3 c1 c2.
-        let list = CaseList::from_counts(&files, &[3, 0, 2]);
+        let (files, list) = super::super::list::three_files();
         // Shard 1 of 2 owns positions 1 and 3: a's second case and c's first.
         let filter = ShardFilter {
             list: Arc::new(list),

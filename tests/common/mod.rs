@@ -260,3 +260,21 @@ pub fn generate(
         )
         .unwrap()
 }
+
+/// One 30x30 worst-case Link Pop file of `cases` cases under `dir/linkpop/`: about a second a
+/// case with the reference engine on one thread (for tests that interrupt or kill a run).
+pub fn slow_linkpop(dir: &Path, cases: &str) {
+    let out = run(&[
+        "gen",
+        "linkpop",
+        "--profile",
+        "worst",
+        "--count",
+        "1",
+        "--cases",
+        cases,
+        "--out",
+        s(&dir.join("linkpop")),
+    ]);
+    assert_exit(&out, 0);
+}
