@@ -10,12 +10,22 @@
 /// The `q`-quantile (0 <= q <= 1) of sorted values, interpolating linearly between the two
 /// nearest order statistics.
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
-    if sorted.is_empty() {
+    quantile_at(sorted.len(), q, |i| sorted[i])
+}
+
+/// [`quantile_sorted`] of sorted whole numbers (nanoseconds), without a copy as floats.
+pub fn quantile_sorted_u64(sorted: &[u64], q: f64) -> Option<f64> {
+    quantile_at(sorted.len(), q, |i| sorted[i] as f64)
+}
+
+/// The `q`-quantile of `len` sorted values, the `i`-th given by `at`.
+fn quantile_at(len: usize, q: f64, value: impl Fn(usize) -> f64) -> Option<f64> {
+    if len == 0 {
         return None;
     }
-    let at = (sorted.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let at = (len - 1) as f64 * q.clamp(0.0, 1.0);
     let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
-    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64))
+    Some(value(lo) + (value(hi) - value(lo)) * (at - lo as f64))
 }
 
 /// The median (the mean of the two middle values for an even count).
@@ -39,15 +49,28 @@ pub fn sorted(values: &[f64]) -> Vec<f64> {
 
 /// Mean and sample standard deviation (n - 1 in the denominator; 0 for a single value).
 pub fn mean_stddev(values: &[f64]) -> Option<(f64, f64)> {
-    if values.is_empty() {
+    mean_stddev_of(values.len(), || values.iter().copied())
+}
+
+/// [`mean_stddev`] of whole numbers (nanoseconds), without a copy as floats.
+pub fn mean_stddev_u64(values: &[u64]) -> Option<(f64, f64)> {
+    mean_stddev_of(values.len(), || values.iter().map(|&v| v as f64))
+}
+
+/// Mean and sample standard deviation of the `len` values `values` yields (twice).
+fn mean_stddev_of<I: Iterator<Item = f64>>(
+    len: usize,
+    values: impl Fn() -> I,
+) -> Option<(f64, f64)> {
+    if len == 0 {
         return None;
     }
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    if values.len() == 1 {
+    let n = len as f64;
+    let mean = values().sum::<f64>() / n;
+    if len == 1 {
         return Some((mean, 0.0));
     }
-    let var = values.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    let var = values().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
     Some((mean, var.sqrt()))
 }
 

@@ -16,7 +16,7 @@ use crate::export::{Series, log_log_lines};
 use crate::game::Game;
 use crate::generate::{self, Plan};
 use crate::progress::ProgressMode;
-use crate::results::{EngineSummary, Status, human_time_f, summarize};
+use crate::results::{EngineSummary, Status, Tally, human_time_f};
 use crate::runner::{self, Config, RecordSink, Sink};
 use crate::stats;
 
@@ -207,23 +207,23 @@ pub fn run(
                 source: Box::new(source),
             },
         )?;
-        let mut records = RecordSink::default();
+        let mut records = RecordSink::new(Tally::new(0, true));
         let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
         let outcome =
             runner::run(&files, config, &mut sinks).map_err(|source| SweepError::Run {
                 point: point.label.clone(),
                 source: Box::new(source),
             })?;
-        let cells: Vec<f64> = records
-            .records
+        let all = records.tally.records();
+        let cells: Vec<f64> = all
             .iter()
-            .filter(|r| r.engine.as_ref() == records.records[0].engine.as_ref())
+            .filter(|r| r.engine.as_ref() == all[0].engine.as_ref())
             .filter_map(|r| r.cells.map(|c| c as f64))
             .collect();
         results.push(PointResult {
             point: point.clone(),
             cells: stats::mean_stddev(&cells).map(|(m, _)| m),
-            summaries: summarize(&records.records, &config.baseline),
+            summaries: records.tally.summary(&config.baseline),
             worst: outcome.worst,
         });
     }

@@ -18,7 +18,7 @@ use crate::export::{
 use crate::external::{self, Shell};
 use crate::meta::{self, RunMeta};
 use crate::registry;
-use crate::results::{self, Record};
+use crate::results::{self, Tally};
 use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
 use crate::status::Exit;
 
@@ -154,13 +154,18 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     outputs::check(&paths, args.out_dir.as_deref(), &files, &table)?;
     let startup = calibrate(&table);
-    let (outcome, records) = match &plan {
-        Some(plan) => plan.run(&files, &config, &table)?,
+    // Plots and raw samples need every case's record; the summary needs only the tally.
+    let keep_records = args.plot.is_some()
+        || args.plot_scaling.is_some()
+        || (args.samples && args.export_json.is_some());
+    let tally = results::Tally::new(args.top.unwrap_or(0), keep_records);
+    let (outcome, tally) = match &plan {
+        Some(plan) => plan.run(&files, &config, &table, tally)?,
         None => {
             let mut csv = args.csv.as_deref().map(CsvSink::create).transpose()?;
             let several = table.several_names();
             let mut out_dir = args.out_dir.as_deref().map(|d| OutDirSink::new(d, several));
-            let mut records = RecordSink::default();
+            let mut records = RecordSink::new(tally);
             let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
             if let Some(csv) = &mut csv {
                 sinks.push(csv);
@@ -176,7 +181,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
                     partial.display()
                 );
             }
-            (outcome, records.records)
+            (outcome, records.tally)
         }
     };
     let stdout_taken = [
@@ -188,7 +193,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     .iter()
     .any(|p| p.as_deref().is_some_and(is_stdout));
     let threads = config.threads.unwrap_or_else(meta::cores);
-    let meta = run_meta(&args, &records, threads, started, &startup);
+    let meta = run_meta(&args, &tally, threads, started, &startup);
     if outcome.interrupted {
         eprintln!(
             "gamebench: interrupted after {} whole file(s): the summary below covers the finished cases only",
@@ -197,7 +202,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     summarize(
         &args,
-        &records,
+        &tally,
         &exports,
         stdout_taken,
         &meta,
@@ -255,19 +260,13 @@ fn oversubscribed(args: &RunArgs, threads: usize) -> bool {
 /// What the exports say about this run.
 fn run_meta(
     args: &RunArgs,
-    records: &[Record],
+    tally: &Tally,
     threads: usize,
     started: (SystemTime, Instant),
     startup: &Option<(String, std::time::Duration)>,
 ) -> RunMeta {
     let wall = started.1.elapsed();
     let (tool, version, git) = meta::build_info();
-    let mut cases: Vec<(&str, &str, usize)> = records
-        .iter()
-        .map(|r| (&*r.game, &*r.file, r.case))
-        .collect();
-    cases.sort_unstable();
-    cases.dedup();
     RunMeta {
         tool,
         version,
@@ -287,9 +286,9 @@ fn run_meta(
         start: meta::rfc3339(started.0),
         end: meta::rfc3339(SystemTime::now()),
         wall_ns: wall.as_nanos() as u64,
-        results: records.len(),
-        results_per_s: records.len() as f64 / wall.as_secs_f64().max(1e-9),
-        cases: cases.len(),
+        results: tally.results(),
+        results_per_s: tally.results() as f64 / wall.as_secs_f64().max(1e-9),
+        cases: tally.cases(),
         external_startup_ns: startup.as_ref().map(|(_, t)| t.as_nanos() as u64),
         pinned: args.launch.pin,
         oversubscribed: oversubscribed(args, threads),
@@ -321,21 +320,21 @@ fn export_path(path: &Path, interrupted: bool) -> PathBuf {
 /// an interrupted run, to `FILE.interrupted`).
 fn summarize(
     args: &RunArgs,
-    records: &[Record],
+    tally: &Tally,
     exports: &[Export<'_>],
     stdout_taken: bool,
     meta: &RunMeta,
     interrupted: bool,
     limits: &results::LimitFigures,
 ) -> Result<()> {
-    let summary = results::summarize(records, &args.baseline);
-    let slowest = results::slowest(records, args.top.unwrap_or(0));
-    let warnings = results::warnings(records);
+    let summary = tally.summary(&args.baseline);
+    let slowest = tally.slowest();
+    let warnings = tally.warnings();
     let report = Report {
         meta: Some(meta),
         warnings: &warnings,
         samples: args.samples,
-        ..Report::new(&summary, &slowest, records)
+        ..Report::new(&summary, &slowest, tally.records())
     };
     for e in exports {
         let path = export_path(e.path, interrupted);
@@ -352,7 +351,7 @@ fn summarize(
     let mut text = results::summary_table(&summary);
     text.push_str(&results::detail_lines(&summary));
     text.push_str(&results::verdict_lines(&summary, args.check));
-    for line in results::limit_lines(records, limits) {
+    for line in tally.limit_lines(limits) {
         text.push_str(&format!("limits: {line}\n"));
     }
     text.push_str(&format!(

@@ -4,6 +4,7 @@
 //! limit). Only engines with measured program figures (`user_ns`) are shown.
 
 use super::record::Record;
+use super::tally::Tally;
 use crate::units::human_time;
 
 /// The limits a run gave its programs (`None`: not limited).
@@ -20,40 +21,39 @@ const KIB_PER_MIB: f64 = 1024.0;
 /// One line per (game, engine) that ran as a program: `game/engine: worst wall X of L (P%),
 /// worst CPU ..., peak memory ...`; a figure without a limit is shown alone.
 pub fn limit_lines(records: &[Record], limits: &LimitFigures) -> Vec<String> {
-    let mut keys: Vec<(&str, &str)> = Vec::new();
-    for r in records.iter().filter(|r| r.user_ns.is_some()) {
-        if !keys.contains(&(&*r.game, &*r.engine)) {
-            keys.push((&r.game, &r.engine));
-        }
+    Tally::of(records, 0).limit_lines(limits)
+}
+
+impl Tally {
+    /// The limit lines of the folded records (see [`limit_lines`]), in the order their first
+    /// program figures came.
+    pub fn limit_lines(&self, limits: &LimitFigures) -> Vec<String> {
+        let mut programs: Vec<_> = self
+            .groups
+            .iter()
+            .filter_map(|g| Some((g.first_program?, g)))
+            .collect();
+        programs.sort_by_key(|(rank, _)| *rank);
+        programs
+            .into_iter()
+            .map(|(_, group)| {
+                let mut parts = Vec::new();
+                if let Some(w) = group.worst_wall {
+                    parts.push(format!(
+                        "worst wall {}",
+                        share(w, limits.wall_ns, human_time)
+                    ));
+                }
+                if let Some(c) = group.worst_cpu {
+                    parts.push(format!("worst CPU {}", share(c, limits.cpu_ns, human_time)));
+                }
+                if let Some(m) = group.memory_kb {
+                    parts.push(format!("peak memory {}", share(m, limits.memory_kb, mib)));
+                }
+                format!("{}/{}: {}", group.game, group.engine, parts.join(", "))
+            })
+            .collect()
     }
-    keys.into_iter()
-        .map(|(game, engine)| {
-            let mine = || {
-                records
-                    .iter()
-                    .filter(move |r| &*r.game == game && &*r.engine == engine)
-            };
-            let wall = mine().filter_map(|r| r.time_ns).max();
-            let cpu = mine()
-                .filter_map(|r| Some(r.user_ns? + r.sys_ns.unwrap_or(0)))
-                .max();
-            let memory = mine().filter_map(|r| r.memory_kb).max();
-            let mut parts = Vec::new();
-            if let Some(w) = wall {
-                parts.push(format!(
-                    "worst wall {}",
-                    share(w, limits.wall_ns, human_time)
-                ));
-            }
-            if let Some(c) = cpu {
-                parts.push(format!("worst CPU {}", share(c, limits.cpu_ns, human_time)));
-            }
-            if let Some(m) = memory {
-                parts.push(format!("peak memory {}", share(m, limits.memory_kb, mib)));
-            }
-            format!("{game}/{engine}: {}", parts.join(", "))
-        })
-        .collect()
 }
 
 /// `value`, and with a limit `value of limit (P%)`.

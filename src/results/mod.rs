@@ -9,7 +9,9 @@
 //!   (`crate::engines`, with [`REPEAT_BELOW_NS`] and [`MIN_TIMED_NS`]).
 //! - [`record`]: the compact per-case [`Record`] (runs folded into their median, no outputs),
 //!   built from rows by the runner's sink or from a CSV, and grouped per (game, engine).
-//! - [`summary`]: [`EngineSummary`] per (game, engine) from records, and the [`slowest`] cases.
+//! - [`tally`]: the records folded as they arrive ([`Tally`]): exact counts and sums, and per
+//!   case only its time and status, so a run of millions of cases keeps a few bytes a case.
+//! - [`summary`]: [`EngineSummary`] per (game, engine) from a tally, and the [`slowest`] cases.
 //! - [`warnings`]: hyperfine's warnings about the timings, from records.
 //! - [`render`]: the summary as text for the terminal (table, details, verdicts).
 //! - [`limits`]: how close each program came to the judge's limits (worst case, share).
@@ -22,7 +24,7 @@ pub mod record;
 pub mod render;
 pub mod schema;
 pub mod summary;
-
+pub mod tally;
 pub mod warnings;
 
 pub use crate::engines::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
@@ -33,4 +35,5 @@ pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, speed_text, summary_table, verdict_lines};
 pub use schema::{COLUMNS, Row, read_csv, write_csv};
 pub use summary::{EngineSummary, SlowCase, slowest, summarize};
+pub use tally::Tally;
 pub use warnings::{FIRST_RUN_FACTOR, MIN_RUNS_FOR_OUTLIERS, ROUGH_NS, SPREAD_WARNING, warnings};

@@ -1,10 +1,11 @@
-//! The compact per-case [`Record`]: what the summary keeps of one case of one engine (its
-//! status and the times of its runs, folded into their median), and the grouping of records
-//! per (game, engine) that the summary, the warnings and the plots share.
+//! The per-case [`Record`]: what the summary takes of one case of one engine (its status and
+//! the times of its runs, folded into their median), and the per-case times of plots. The
+//! runner folds records into a [`super::Tally`] as they come and keeps them only for plots and
+//! raw samples.
 //!
 //! Invariants: one record per (game, engine, file, case), whatever the number of runs; its
-//! status is the worst over its runs; a `file`-timed case's time is its whole file's, and
-//! [`Groups::times`] is the one place that shares it out over the file's cases.
+//! status is the worst over its runs; a `file`-timed case's time is its whole file's, shared
+//! out over the file's cases by the tally and by [`per_case_times`].
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -96,13 +97,13 @@ impl Record {
 
 /// Records grouped per (game, engine) in first-appearance order, each group's cases sorted by
 /// (file, case).
-pub(super) struct Groups<'a> {
-    pub(super) keys: Vec<(&'a str, &'a str)>,
-    pub(super) cases: Vec<BTreeMap<(&'a str, usize), &'a Record>>,
+struct Groups<'a> {
+    keys: Vec<(&'a str, &'a str)>,
+    cases: Vec<BTreeMap<(&'a str, usize), &'a Record>>,
 }
 
 impl<'a> Groups<'a> {
-    pub(super) fn new(records: &'a [Record]) -> Self {
+    fn new(records: &'a [Record]) -> Self {
         let mut index: HashMap<(&str, &str), usize> = HashMap::new();
         let mut groups = Groups {
             keys: Vec::new(),
@@ -121,12 +122,8 @@ impl<'a> Groups<'a> {
         groups
     }
 
-    pub(super) fn find(&self, game: &str, engine: &str) -> Option<usize> {
-        self.keys.iter().position(|&k| k == (game, engine))
-    }
-
     /// How many `file`-timed cases each file of group `g` has.
-    pub(super) fn file_cases(&self, g: usize) -> BTreeMap<&'a str, u64> {
+    fn file_cases(&self, g: usize) -> BTreeMap<&'a str, u64> {
         let mut per_file: BTreeMap<&str, u64> = BTreeMap::new();
         for ((file, _), case) in &self.cases[g] {
             if case.timing == Timing::File {
@@ -139,7 +136,7 @@ impl<'a> Groups<'a> {
     /// Per-case time of group `g`. A `file`-timed case (an external program, timed per file)
     /// gets its file's time spread evenly over the file's cases, so totals and speed-ups stay
     /// per-file exact.
-    pub(super) fn times(&self, g: usize) -> BTreeMap<(&'a str, usize), u64> {
+    fn times(&self, g: usize) -> BTreeMap<(&'a str, usize), u64> {
         let per_file = self.file_cases(g);
         self.cases[g]
             .iter()
@@ -149,7 +146,7 @@ impl<'a> Groups<'a> {
 }
 
 /// A case's share of a time: all of it, or for a `file`-timed case its file's time / cases.
-pub(super) fn share(record: &Record, t: u64, file_cases: &BTreeMap<&str, u64>) -> u64 {
+fn share(record: &Record, t: u64, file_cases: &BTreeMap<&str, u64>) -> u64 {
     match record.timing {
         Timing::File => t / file_cases.get(&*record.file).copied().unwrap_or(1).max(1),
         _ => t,
@@ -180,7 +177,7 @@ pub fn per_case_times(records: &[Record]) -> Vec<CaseTimes> {
 
 /// `file` if any case of the group was timed with its file, else `case-repeated` if every case
 /// was, else `case`.
-pub(super) fn group_timing(cases: &BTreeMap<(&str, usize), &Record>) -> Timing {
+fn group_timing(cases: &BTreeMap<(&str, usize), &Record>) -> Timing {
     if cases.values().any(|c| c.timing == Timing::File) {
         Timing::File
     } else if !cases.is_empty() && cases.values().all(|c| c.timing == Timing::CaseRepeated) {

@@ -1,16 +1,15 @@
 //! The summary of records per (game, engine): [`EngineSummary`] (status counts, time per case,
-//! runs, resources, the speed relative to the baseline) and [`slowest`] cases.
+//! runs, resources, the speed relative to the baseline) and [`slowest`] cases, computed from
+//! a [`Tally`] (the records folded as they came).
 //!
 //! Invariants: a summary is a function of the records only (so of the CSV: a summary can be
 //! recomputed from a CSV file); engines come in first-appearance order; speed is compared only
 //! over cases both engines got right (or both proved unsolvable), and when there is none the
 //! summary says why (`speed_note`) instead of giving a ratio. Rendering is in `render`.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
-use super::record::{Groups, group_timing, share};
+use super::tally::{Group, Tally, times_in_order};
 use super::{Record, Timing};
 use crate::stats;
 use crate::status::Status;
@@ -87,26 +86,13 @@ pub struct SlowCase {
 
 /// The `n` slowest cases of every (game, engine), slowest first (ties: file, then case).
 pub fn slowest(records: &[Record], n: usize) -> Vec<(String, String, Vec<SlowCase>)> {
-    let groups = Groups::new(records);
-    (0..groups.keys.len())
-        .map(|g| {
-            let mut mine: Vec<SlowCase> = groups
-                .times(g)
-                .into_iter()
-                .map(|((file, case), time_ns)| SlowCase {
-                    file: file.to_string(),
-                    case,
-                    label: groups.cases[g][&(file, case)].label.to_string(),
-                    time_ns,
-                })
-                .collect();
-            // Stable sort: equal times keep (file, case) order.
-            mine.sort_by_key(|c| std::cmp::Reverse(c.time_ns));
-            mine.truncate(n);
-            let (game, engine) = groups.keys[g];
-            (game.to_string(), engine.to_string(), mine)
-        })
-        .collect()
+    Tally::of(records, n).slowest()
+}
+
+/// Summarises records per game and engine, in first-appearance order. The baseline of a game
+/// is `baseline` when that engine ran on it, else none.
+pub fn summarize(records: &[Record], baseline: &str) -> Vec<EngineSummary> {
+    Tally::of(records, 0).summary(baseline)
 }
 
 /// Whether a case's work can be timed against another engine's: an accepted answer, or an
@@ -117,96 +103,91 @@ fn comparable(status: Status) -> bool {
 }
 
 /// The counts of the statuses that are not comparable, for a speed note: `81 mismatch`.
-fn not_comparable(cases: &BTreeMap<(&str, usize), &Record>) -> String {
+fn not_comparable(group: &Group) -> String {
     Status::ALL
         .iter()
         .filter(|s| !comparable(**s))
         .filter_map(|&s| {
-            let n = cases.values().filter(|c| c.status == s).count();
+            let n = group.count(s);
             (n > 0).then(|| format!("{n} {}", s.as_str()))
         })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Summarises rows per game and engine, in first-appearance order. The baseline of a game is
-/// `baseline` when that engine ran on it, else none.
-pub fn summarize(records: &[Record], baseline: &str) -> Vec<EngineSummary> {
-    let groups = Groups::new(records);
-    (0..groups.keys.len())
-        .map(|g| summarize_group(&groups, g, baseline))
-        .collect()
+impl Tally {
+    /// The `top` slowest cases of every (game, engine) (see [`Tally::new`]), slowest first
+    /// (ties: file, then case).
+    pub fn slowest(&self) -> Vec<(String, String, Vec<SlowCase>)> {
+        (0..self.groups.len())
+            .map(|g| {
+                let mine = self
+                    .slowest_of(g)
+                    .into_iter()
+                    .map(|(time_ns, file, case, label)| SlowCase {
+                        file: self.files[file as usize].to_string(),
+                        case,
+                        label: label.into(),
+                        time_ns,
+                    })
+                    .collect();
+                let group = &self.groups[g];
+                (group.game.to_string(), group.engine.to_string(), mine)
+            })
+            .collect()
+    }
+
+    /// The summary per game and engine, in first-appearance order. The baseline of a game is
+    /// `baseline` when that engine ran on it, else none.
+    pub fn summary(&self, baseline: &str) -> Vec<EngineSummary> {
+        (0..self.groups.len())
+            .map(|g| summarize_group(self, g, baseline))
+            .collect()
+    }
 }
 
-fn summarize_group(groups: &Groups<'_>, g: usize, baseline: &str) -> EngineSummary {
-    let (game, engine) = groups.keys[g];
-    let cases = &groups.cases[g];
-    let count = |s: Status| cases.values().filter(|c| c.status == s).count();
-    let mine = groups.times(g);
-    let mut values: Vec<u64> = mine.values().copied().collect();
+fn summarize_group(tally: &Tally, g: usize, baseline: &str) -> EngineSummary {
+    let group = &tally.groups[g];
+    let (game, engine) = (&*group.game, &*group.engine);
+    let mut values = times_in_order(tally, g);
+    let timed = values.len();
     let total_ns = values.iter().sum();
-    let floats: Vec<f64> = values.iter().map(|&t| t as f64).collect();
-    let (mean_ns, stddev_ns) = stats::mean_stddev(&floats).unwrap_or((0.0, 0.0));
-    let median_ns = stats::median(&floats).unwrap_or(0.0);
+    let (mean_ns, stddev_ns) = stats::mean_stddev_u64(&values).unwrap_or((0.0, 0.0));
     values.sort_unstable();
+    let median_ns = stats::quantile_sorted_u64(&values, 0.5).unwrap_or(0.0);
     let (min_ns, max_ns) = (
         values.first().copied().unwrap_or(0),
         values.last().copied().unwrap_or(0),
     );
+    drop(values);
     // Per-run totals: run r of every case (an external file's time once per file).
-    let file_cases = groups.file_cases(g);
-    let runs = cases.values().map(|c| c.runs.len()).max().unwrap_or(0);
+    let runs = group.max_runs;
     let (run_mean_ns, run_stddev_ns) = if runs > 1 {
-        let totals: Vec<f64> = (0..runs)
-            .map(|r| {
-                cases
-                    .values()
-                    .filter_map(|c| c.runs.get(r).map(|&t| share(c, t, &file_cases)))
-                    .sum::<u64>() as f64
-            })
-            .collect();
+        let totals: Vec<f64> = group.run_totals[..runs].iter().map(|&t| t as f64).collect();
         let (m, sd) = stats::mean_stddev(&totals).expect("runs > 1");
         (Some(m), Some(sd))
     } else {
         (None, None)
     };
-    let resource = |f: fn(&Record) -> Option<u64>| -> Option<u64> {
-        let mut any = false;
-        let sum = cases
-            .values()
-            .filter_map(|c| {
-                let v = f(c)?;
-                any = true;
-                Some(share(c, v, &file_cases))
-            })
-            .sum();
-        any.then_some(sum)
-    };
-    let user_ns = resource(|c| c.user_ns);
-    let sys_ns = resource(|c| c.sys_ns);
-    let memory_kb = cases.values().filter_map(|c| c.memory_kb).max();
 
-    let base = groups.find(game, baseline).filter(|_| engine != baseline);
+    let base = tally.find(game, baseline).filter(|_| engine != baseline);
     let mut summary = EngineSummary {
         game: game.to_string(),
         engine: engine.to_string(),
-        cases: cases.len(),
-        ok: count(Status::Ok),
-        unchecked: count(Status::Unchecked),
-        mismatch: count(Status::Mismatch),
-        error: count(Status::Error),
-        unsolved: count(Status::Unsolved),
-        budget: count(Status::Budget),
-        timeout: count(Status::Timeout),
-        memory_limit: count(Status::MemoryLimit),
-        output_limit: count(Status::OutputLimit),
-        runtime_error: count(Status::RuntimeError),
-        timing: group_timing(cases),
-        repeated: cases
-            .values()
-            .filter(|c| c.timing == Timing::CaseRepeated)
-            .count(),
-        timed: mine.len(),
+        cases: group.cases(),
+        ok: group.count(Status::Ok),
+        unchecked: group.count(Status::Unchecked),
+        mismatch: group.count(Status::Mismatch),
+        error: group.count(Status::Error),
+        unsolved: group.count(Status::Unsolved),
+        budget: group.count(Status::Budget),
+        timeout: group.count(Status::Timeout),
+        memory_limit: group.count(Status::MemoryLimit),
+        output_limit: group.count(Status::OutputLimit),
+        runtime_error: group.count(Status::RuntimeError),
+        timing: group.timing(),
+        repeated: group.repeated,
+        timed,
         total_ns,
         mean_ns,
         stddev_ns,
@@ -216,9 +197,9 @@ fn summarize_group(groups: &Groups<'_>, g: usize, baseline: &str) -> EngineSumma
         runs,
         run_mean_ns,
         run_stddev_ns,
-        user_ns,
-        sys_ns,
-        memory_kb,
+        user_ns: group.user_ns,
+        sys_ns: group.sys_ns,
+        memory_kb: group.memory_kb,
         baseline: base.map(|_| baseline.to_string()),
         relative: None,
         relative_stddev: None,
@@ -231,17 +212,29 @@ fn summarize_group(groups: &Groups<'_>, g: usize, baseline: &str) -> EngineSumma
     let Some(b) = base else {
         return summary;
     };
-    let base_times = groups.times(b);
-    let base_cases = &groups.cases[b];
-    let pairs: Vec<(f64, f64)> = mine
-        .iter()
-        .filter(|(key, _)| comparable(cases[*key].status))
-        .filter(|(key, _)| base_cases.get(*key).is_some_and(|c| comparable(c.status)))
-        .filter_map(|(key, &t)| Some((*base_times.get(key)? as f64, t as f64)))
-        .collect();
+    let base_group = &tally.groups[b];
+    // Both in (file, case) order: a merge of the two key sequences pairs equal keys.
+    let mut base_keys = tally.ordered(b).peekable();
+    let mut pairs: Vec<(f64, f64)> = Vec::new();
+    for (file, case, i) in tally.ordered(g) {
+        let Some(t) = group.time(i).filter(|_| comparable(group.status(i))) else {
+            continue;
+        };
+        while base_keys
+            .next_if(|&(bf, bc, _)| tally.cmp_keys((bf, bc), (file, case)).is_lt())
+            .is_some()
+        {}
+        if let Some(&(bf, bc, j)) = base_keys.peek()
+            && tally.cmp_keys((bf, bc), (file, case)).is_eq()
+            && comparable(base_group.status(j))
+            && let Some(bt) = base_group.time(j)
+        {
+            pairs.push((bt as f64, t as f64));
+        }
+    }
     summary.compared_cases = pairs.len();
     if pairs.is_empty() {
-        let (mine_bad, base_bad) = (not_comparable(cases), not_comparable(base_cases));
+        let (mine_bad, base_bad) = (not_comparable(group), not_comparable(base_group));
         summary.speed_note = Some(match (mine_bad.is_empty(), base_bad.is_empty()) {
             (false, _) => mine_bad,
             (true, false) => format!("{baseline}: {base_bad}"),

@@ -5,7 +5,7 @@
 //! Invariants: a warning is advice, never an error (it changes no status and no exit code); a
 //! file-timed engine's cases share their file's runs, so they are counted once per file.
 
-use super::record::Groups;
+use super::tally::{Group, Tally};
 use super::{Record, Timing};
 use crate::stats;
 use crate::units::{human_time, human_time_f};
@@ -24,85 +24,97 @@ pub const FIRST_RUN_FACTOR: f64 = 2.0;
 /// Hyperfine's warnings, per engine: outlier runs, runs spread widely, a first run much slower
 /// than the others (cold caches), and cases timed alone below [`ROUGH_NS`].
 pub fn warnings(records: &[Record]) -> Vec<String> {
-    let groups = Groups::new(records);
-    let mut out = Vec::new();
-    for g in 0..groups.keys.len() {
-        let (game, engine) = groups.keys[g];
-        let who = format!("{game}/{engine}");
-        let cases = &groups.cases[g];
-        // A file-timed engine's cases share their file's runs: count each file once.
-        let mut seen_files: Vec<&str> = Vec::new();
-        let (mut units, mut with_outliers, mut spread, mut widest) = (0, 0, 0, (0u64, 0u64));
-        for ((file, _), c) in cases {
-            if c.timing == Timing::File {
-                if seen_files.last() == Some(file) {
-                    continue;
-                }
-                seen_files.push(file);
-            }
-            if c.runs.len() < 2 {
-                continue;
-            }
-            units += 1;
-            let runs: Vec<f64> = c.runs.iter().map(|&t| t as f64).collect();
-            if runs.len() >= MIN_RUNS_FOR_OUTLIERS && stats::outliers(&runs) > 0 {
-                with_outliers += 1;
-            }
-            let (lo, hi) = (
-                *c.runs.iter().min().expect("runs"),
-                *c.runs.iter().max().expect("runs"),
-            );
-            if hi as f64 > SPREAD_WARNING * lo.max(1) as f64 {
-                spread += 1;
-                if hi - lo > widest.1 - widest.0 {
-                    widest = (lo, hi);
-                }
-            }
+    Tally::of(records, 0).warnings()
+}
+
+/// Folds one record of `group` (of file `file`) into its warning counters.
+pub(super) fn fold(group: &mut Group, c: &Record, file: u32) {
+    if c.timing == Timing::Case && c.time_ns.is_some_and(|t| t < ROUGH_NS) {
+        group.short += 1;
+    }
+    // A file-timed engine's cases share their file's runs: count each file once.
+    if c.timing == Timing::File {
+        if group.last_timed_file == Some(file) {
+            return;
         }
-        let unit = if seen_files.is_empty() {
-            "cases"
-        } else {
-            "files"
-        };
-        if with_outliers > 0 {
-            out.push(format!(
-                "warning: {who}: {with_outliers} of {units} {unit} have statistical outliers among their runs (modified Z-score > {}): another program or a cold cache may have disturbed them; use --warmup, more --runs or a quieter machine",
-                stats::OUTLIER_Z
-            ));
+        group.last_timed_file = Some(file);
+    }
+    if c.runs.len() < 2 {
+        return;
+    }
+    group.units += 1;
+    let runs: Vec<f64> = c.runs.iter().map(|&t| t as f64).collect();
+    if runs.len() >= MIN_RUNS_FOR_OUTLIERS && stats::outliers(&runs) > 0 {
+        group.with_outliers += 1;
+    }
+    let (lo, hi) = (
+        *c.runs.iter().min().expect("runs"),
+        *c.runs.iter().max().expect("runs"),
+    );
+    if hi as f64 > SPREAD_WARNING * lo.max(1) as f64 {
+        group.spread += 1;
+        if hi - lo > group.widest.1 - group.widest.0 {
+            group.widest = (lo, hi);
         }
-        if spread > 0 {
-            out.push(format!(
-                "warning: {who}: the runs of {spread} of {units} {unit} differ more than {SPREAD_WARNING}-fold (widest: {} to {}): its times are not reproducible",
-                human_time(widest.0),
-                human_time(widest.1)
-            ));
-        }
-        let runs = cases.values().map(|c| c.runs.len()).min().unwrap_or(0);
-        if runs >= 3 {
-            let totals: Vec<f64> = (0..runs)
-                .map(|r| cases.values().map(|c| c.runs[r]).sum::<u64>() as f64)
-                .collect();
-            let rest = stats::median(&totals[1..]).expect("runs >= 3");
-            if totals[0] > FIRST_RUN_FACTOR * rest {
+    }
+}
+
+impl Tally {
+    /// Hyperfine's warnings over the folded records (see [`warnings`]).
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for group in &self.groups {
+            let who = format!("{}/{}", group.game, group.engine);
+            let (units, with_outliers, spread, widest) =
+                (group.units, group.with_outliers, group.spread, group.widest);
+            let unit = if group.last_timed_file.is_none() {
+                "cases"
+            } else {
+                "files"
+            };
+            if with_outliers > 0 {
                 out.push(format!(
-                    "warning: {who}: the first run was much slower than the others ({} against a median of {}): caches were probably cold; use --warmup",
-                    human_time_f(totals[0]),
-                    human_time_f(rest)
+                    "warning: {who}: {with_outliers} of {units} {unit} have statistical outliers among their runs (modified Z-score > {}): another program or a cold cache may have disturbed them; use --warmup, more --runs or a quieter machine",
+                    stats::OUTLIER_Z
+                ));
+            }
+            if spread > 0 {
+                out.push(format!(
+                    "warning: {who}: the runs of {spread} of {units} {unit} differ more than {SPREAD_WARNING}-fold (widest: {} to {}): its times are not reproducible",
+                    human_time(widest.0),
+                    human_time(widest.1)
+                ));
+            }
+            // Every case has at least `runs` runs: the first `runs` totals cover every case.
+            let runs = if group.cases() == 0 {
+                0
+            } else {
+                group.min_runs
+            };
+            if runs >= 3 {
+                let totals: Vec<f64> = group.raw_run_totals[..runs]
+                    .iter()
+                    .map(|&t| t as f64)
+                    .collect();
+                let rest = stats::median(&totals[1..]).expect("runs >= 3");
+                if totals[0] > FIRST_RUN_FACTOR * rest {
+                    out.push(format!(
+                        "warning: {who}: the first run was much slower than the others ({} against a median of {}): caches were probably cold; use --warmup",
+                        human_time_f(totals[0]),
+                        human_time_f(rest)
+                    ));
+                }
+            }
+            if group.short > 0 {
+                out.push(format!(
+                    "warning: {who}: {} cases were timed alone in under {}, near the clock's resolution and the cost of reading it: their times are rough (drop --no-repeat to time them by repetition)",
+                    group.short,
+                    human_time(ROUGH_NS)
                 ));
             }
         }
-        let short = cases
-            .values()
-            .filter(|c| c.timing == Timing::Case && c.time_ns.is_some_and(|t| t < ROUGH_NS))
-            .count();
-        if short > 0 {
-            out.push(format!(
-                "warning: {who}: {short} cases were timed alone in under {}, near the clock's resolution and the cost of reading it: their times are rough (drop --no-repeat to time them by repetition)",
-                human_time(ROUGH_NS)
-            ));
-        }
+        out
     }
-    out
 }
 
 #[cfg(test)]

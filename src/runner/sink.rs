@@ -5,8 +5,8 @@
 //!
 //! Sinks here: [`CsvSink`] (the results CSV, streamed to a temporary file and renamed into
 //! place only when the run completes), [`OutDirSink`] (each file's judge output, written as the
-//! file completes), [`RecordSink`] (the compact records the summary, exports and plots are
-//! computed from). Shards add their journal (`crate::shard`).
+//! file completes), [`RecordSink`] (the records the summary, exports and plots are computed
+//! from, folded into a tally). Shards add their journal (`crate::shard`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use crate::atomic::{AtomicFile, write_atomic};
 use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
-use crate::results::{Record, Row};
+use crate::results::{Record, Row, Tally};
 
 /// A sink that could not write.
 #[derive(Debug, thiserror::Error)]
@@ -287,10 +287,17 @@ impl Sink for OutDirSink {
     }
 }
 
-/// The compact records the summary is computed from (one per case and engine).
+/// The records the summary is computed from (one per case and engine), folded into a
+/// [`Tally`] as each file or chunk comes.
 #[derive(Default)]
 pub struct RecordSink {
-    pub records: Vec<Record>,
+    pub tally: Tally,
+}
+
+impl RecordSink {
+    pub fn new(tally: Tally) -> RecordSink {
+        RecordSink { tally }
+    }
 }
 
 impl Sink for RecordSink {
@@ -304,7 +311,7 @@ impl Sink for RecordSink {
         for record in &mut records {
             record.file = file.clone();
         }
-        self.records.extend(records);
+        self.tally.add(records);
         Ok(())
     }
     fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::manifest::RowsHasher;
 use super::{CaseList, Journal, Shard};
 use crate::corpus::CaseFile;
-use crate::results::{Row, Status};
+use crate::results::{Row, Status, Tally};
 use crate::runner::{CaseFilter, CsvSink, EngineTable, FileResults, RecordSink, Sink, SinkError};
 
 /// The cases a plan solves: those of its shard (all without one) that no earlier attempt
@@ -72,6 +72,7 @@ impl<'a> PlanSink<'a> {
         journal: Journal,
         carried: HashMap<String, Vec<Row>>,
         engines: &'a EngineTable,
+        tally: Tally,
     ) -> PlanSink<'a> {
         PlanSink {
             csv,
@@ -79,7 +80,7 @@ impl<'a> PlanSink<'a> {
             carried,
             engines,
             hasher: RowsHasher::default(),
-            records: RecordSink::default(),
+            records: RecordSink::new(tally),
             journaled: HashSet::new(),
             worst: None,
             rows: 0,

@@ -24,7 +24,7 @@ use super::resume::{RecordAt, earlier_rows, file_digest};
 use super::{Attempt, CaseList, CsvRecord, Journal, Manifest, RULE, Shard, ShardError};
 use crate::corpus::CaseFile;
 use crate::meta::{self, host_name, rfc3339};
-use crate::results::{Record, Row};
+use crate::results::{Row, Tally};
 use crate::runner::{Config, CsvSink, EngineTable, RunError, RunOutcome};
 
 /// Where a journaled run writes and what it resumes.
@@ -87,13 +87,14 @@ impl Plan {
     /// the CSV (rows of resumed and solved cases in case-list order), writes the manifest and
     /// deletes the journal. `engines` is the run's engine table, resolved by the caller from
     /// `config` (its engines and shell) for the games of `files`. Returns the run's outcome
-    /// over every row of the plan and the records for the summary.
+    /// over every row of the plan and `tally` with every row folded in, for the summary.
     pub fn run(
         &self,
         files: &[CaseFile],
         config: &Config,
         engines: &EngineTable,
-    ) -> Result<(RunOutcome, Vec<Record>), ShardError> {
+        tally: Tally,
+    ) -> Result<(RunOutcome, Tally), ShardError> {
         let start = SystemTime::now();
         let threads = config.threads.unwrap_or_else(meta::cores);
         // List on the run's threads only (a scheduler gave this task so many cores).
@@ -133,7 +134,7 @@ impl Plan {
             case_events: true,
             ..config.clone()
         };
-        let mut sink = PlanSink::new(csv, journal, carried.by_file, engines);
+        let mut sink = PlanSink::new(csv, journal, carried.by_file, engines, tally);
         let outcome = crate::runner::run(files, &run_config, &mut [&mut sink])?;
         let PlanSink {
             journal,
@@ -151,7 +152,7 @@ impl Plan {
         if outcome.interrupted {
             // Stopped: the journal keeps every finished case for `--resume`; no record, so
             // neither a shard nor the CSV counts as complete.
-            return Ok((outcome, records.records));
+            return Ok((outcome, records.tally));
         }
         // The CSV is committed: its record (the manifest of a shard) vouches for it, then the
         // journal goes.
@@ -177,7 +178,7 @@ impl Plan {
         if let Some(journal) = journal {
             journal.remove()?;
         }
-        Ok((outcome, records.records))
+        Ok((outcome, records.tally))
     }
 
     /// Where the final CSV's record is.

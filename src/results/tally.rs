@@ -1,0 +1,488 @@
+//! The [`Tally`]: a run's records folded as they arrive, so that the summary, the slowest
+//! cases, the warnings and the limit lines need no per-case record kept for the whole run.
+//!
+//! Per (game, engine) it keeps exact counts, sums and maxima, and per case only what a figure
+//! needs case by case: its time (8 bytes, the exact median of its runs, shared out for a
+//! `file`-timed case) and its status (1 byte), with the case keys as spans of consecutive
+//! cases of one file (a few bytes per file). Whole [`Record`]s are kept only when asked
+//! ([`Tally::new`] with `keep_records`: plots and `--samples` need every case).
+//!
+//! Invariants: every figure is the one computed from the whole list of records (the
+//! `Record`-based functions of this module's siblings are this fold over that list); cases are
+//! ordered by (file name, case) for every order-dependent figure whatever their arrival order;
+//! one record per (game, engine, file, case); a `file`-timed engine's file comes in one batch
+//! (external programs read their files whole), so its share of the file's time is known when
+//! it arrives.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::{Record, Row, Timing};
+use crate::status::Status;
+
+/// A case's time slot when the case could not be timed.
+const UNTIMED: u64 = u64::MAX;
+/// The slowest-case candidates of a group are cut back to the `top` best once they reach this
+/// many times `top`: amortised, a case costs O(log) whatever the run's length.
+const SLOW_SLACK: usize = 4;
+
+/// A run of consecutive cases (1, 2, 3, ...) of one file in a group's arrival order.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Span {
+    pub(super) file: u32,
+    pub(super) first_case: usize,
+    /// Position of its first case in the group's per-case vectors.
+    pub(super) start: usize,
+    pub(super) len: usize,
+}
+
+/// One of the slowest-case candidates: time, file, case, label.
+pub(super) type Slow = (u64, u32, usize, Box<str>);
+
+/// The folded records of one (game, engine).
+#[derive(Debug)]
+pub(super) struct Group {
+    pub(super) game: Arc<str>,
+    pub(super) engine: Arc<str>,
+    pub(super) spans: Vec<Span>,
+    /// Whether the arrival order is already (file name, case) order.
+    pub(super) in_order: bool,
+    /// Per case, in arrival order: its time share ([`UNTIMED`] if none) and status index.
+    pub(super) times: Vec<u64>,
+    pub(super) statuses: Vec<u8>,
+    /// Cases per status (indexed as `Status::ALL`).
+    pub(super) counts: [usize; Status::ALL.len()],
+    pub(super) file_timed: bool,
+    pub(super) repeated: usize,
+    /// Largest and smallest number of runs of a case.
+    pub(super) max_runs: usize,
+    pub(super) min_runs: usize,
+    /// Sum over cases of run r (shared out per file for `file`-timed cases; raw).
+    pub(super) run_totals: Vec<u64>,
+    pub(super) raw_run_totals: Vec<u64>,
+    pub(super) user_ns: Option<u64>,
+    pub(super) sys_ns: Option<u64>,
+    pub(super) memory_kb: Option<u64>,
+    /// Limits: the arrival rank of its first record with program figures; the worst median
+    /// time (unshared) and CPU time of a case.
+    pub(super) first_program: Option<usize>,
+    pub(super) worst_wall: Option<u64>,
+    pub(super) worst_cpu: Option<u64>,
+    /// Warnings: timed units (cases, or files of a file-timed engine) with two runs or more,
+    /// those with outliers, those spread widely and the widest (fastest, slowest) run pair;
+    /// the last file-timed file counted; cases timed alone under the rough threshold.
+    pub(super) units: usize,
+    pub(super) with_outliers: usize,
+    pub(super) spread: usize,
+    pub(super) widest: (u64, u64),
+    pub(super) last_timed_file: Option<u32>,
+    pub(super) short: usize,
+    pub(super) slow: Vec<Slow>,
+}
+
+impl Group {
+    fn new(game: Arc<str>, engine: Arc<str>) -> Group {
+        Group {
+            game,
+            engine,
+            spans: Vec::new(),
+            in_order: true,
+            times: Vec::new(),
+            statuses: Vec::new(),
+            counts: [0; Status::ALL.len()],
+            file_timed: false,
+            repeated: 0,
+            max_runs: 0,
+            min_runs: usize::MAX,
+            run_totals: Vec::new(),
+            raw_run_totals: Vec::new(),
+            user_ns: None,
+            sys_ns: None,
+            memory_kb: None,
+            first_program: None,
+            worst_wall: None,
+            worst_cpu: None,
+            units: 0,
+            with_outliers: 0,
+            spread: 0,
+            widest: (0, 0),
+            last_timed_file: None,
+            short: 0,
+            slow: Vec::new(),
+        }
+    }
+
+    pub(super) fn cases(&self) -> usize {
+        self.times.len()
+    }
+
+    pub(super) fn count(&self, status: Status) -> usize {
+        self.counts[status_index(status)]
+    }
+
+    pub(super) fn status(&self, i: usize) -> Status {
+        Status::ALL[usize::from(self.statuses[i])]
+    }
+
+    /// The time of case `i`, if it was timed.
+    pub(super) fn time(&self, i: usize) -> Option<u64> {
+        Some(self.times[i]).filter(|&t| t != UNTIMED)
+    }
+
+    /// `file` if any case was timed with its file, else `case-repeated` if every case was,
+    /// else `case`.
+    pub(super) fn timing(&self) -> Timing {
+        if self.file_timed {
+            Timing::File
+        } else if self.cases() > 0 && self.repeated == self.cases() {
+            Timing::CaseRepeated
+        } else {
+            Timing::Case
+        }
+    }
+}
+
+/// A run's records, folded per (game, engine) as they arrive.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Slowest cases kept per engine.
+    top: usize,
+    keep_records: bool,
+    records: Vec<Record>,
+    pub(super) files: Vec<Arc<str>>,
+    file_ids: HashMap<Arc<str>, u32>,
+    pub(super) groups: Vec<Group>,
+    results: usize,
+    cases: usize,
+}
+
+impl Tally {
+    /// An empty tally keeping the `top` slowest cases of each engine, and every record when
+    /// `keep_records` (for plots and raw samples: memory then grows with the cases).
+    pub fn new(top: usize, keep_records: bool) -> Tally {
+        Tally {
+            top,
+            keep_records,
+            ..Tally::default()
+        }
+    }
+
+    /// The tally of a whole list of records (a CSV's, a merge's).
+    pub fn of(records: &[Record], top: usize) -> Tally {
+        let mut tally = Tally::new(top, false);
+        tally.add(records.to_vec());
+        tally
+    }
+
+    /// Folds in the rows of whole cases (a file, or a chunk of one).
+    pub fn add_rows(&mut self, rows: &[Row]) {
+        self.add(Record::from_rows(rows));
+    }
+
+    /// Folds in the records of whole cases (every record of a `file`-timed engine's file at
+    /// once).
+    pub fn add(&mut self, records: Vec<Record>) {
+        self.results += records.len();
+        let mut cases: HashSet<(&str, &str, usize)> = HashSet::new();
+        // A file-timed case's share of its file's time: the file's file-timed cases here.
+        let mut file_cases: HashMap<(&str, &str, &str), u64> = HashMap::new();
+        for r in &records {
+            cases.insert((&r.game, &r.file, r.case));
+            if r.timing == Timing::File {
+                *file_cases.entry((&r.game, &r.engine, &r.file)).or_default() += 1;
+            }
+        }
+        self.cases += cases.len();
+        let shares: Vec<u64> = records
+            .iter()
+            .map(|r| match r.timing {
+                Timing::File => file_cases[&(&*r.game, &*r.engine, &*r.file)],
+                _ => 1,
+            })
+            .collect();
+        drop(cases);
+        drop(file_cases);
+        for (record, per_file) in records.iter().zip(shares) {
+            self.fold(record, per_file);
+        }
+        if self.keep_records {
+            self.records.extend(records);
+        }
+    }
+
+    /// Records folded (one per case and engine).
+    pub fn results(&self) -> usize {
+        self.results
+    }
+
+    /// Distinct (game, file, case) folded.
+    pub fn cases(&self) -> usize {
+        self.cases
+    }
+
+    /// Every record, in arrival order, when the tally keeps them (else none).
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    fn file_id(&mut self, file: &Arc<str>) -> u32 {
+        if let Some(last) = self.files.last()
+            && **last == **file
+        {
+            return (self.files.len() - 1) as u32;
+        }
+        if let Some(&id) = self.file_ids.get(file) {
+            return id;
+        }
+        let id = self.files.len() as u32;
+        self.files.push(file.clone());
+        self.file_ids.insert(file.clone(), id);
+        id
+    }
+
+    fn group(&mut self, game: &Arc<str>, engine: &Arc<str>) -> usize {
+        match self
+            .groups
+            .iter()
+            .position(|g| *g.game == **game && *g.engine == **engine)
+        {
+            Some(g) => g,
+            None => {
+                self.groups.push(Group::new(game.clone(), engine.clone()));
+                self.groups.len() - 1
+            }
+        }
+    }
+
+    /// Folds one record; `per_file` is its file's count of file-timed cases (1 otherwise).
+    fn fold(&mut self, r: &Record, per_file: u64) {
+        let file = self.file_id(&r.file);
+        let g = self.group(&r.game, &r.engine);
+        let rank = self.results;
+        let top = self.top;
+        let files = &self.files;
+        let group = &mut self.groups[g];
+        let share = |t: u64| t / per_file.max(1);
+        // The key, after the last one (a new span unless it continues it).
+        let i = group.times.len();
+        match group.spans.last_mut() {
+            Some(last) if last.file == file && last.first_case + last.len == r.case => {
+                last.len += 1;
+            }
+            last => {
+                if let Some(last) = last {
+                    let previous = (&*files[last.file as usize], last.first_case + last.len - 1);
+                    group.in_order &= previous < (&*files[file as usize], r.case);
+                }
+                group.spans.push(Span {
+                    file,
+                    first_case: r.case,
+                    start: i,
+                    len: 1,
+                });
+            }
+        }
+        group.times.push(r.time_ns.map_or(UNTIMED, share));
+        group.statuses.push(status_index(r.status) as u8);
+        group.counts[status_index(r.status)] += 1;
+        group.file_timed |= r.timing == Timing::File;
+        group.repeated += usize::from(r.timing == Timing::CaseRepeated);
+        group.max_runs = group.max_runs.max(r.runs.len());
+        group.min_runs = group.min_runs.min(r.runs.len());
+        if group.run_totals.len() < r.runs.len() {
+            group.run_totals.resize(r.runs.len(), 0);
+            group.raw_run_totals.resize(r.runs.len(), 0);
+        }
+        for (k, &t) in r.runs.iter().enumerate() {
+            group.run_totals[k] += share(t);
+            group.raw_run_totals[k] += t;
+        }
+        let add = |sum: &mut Option<u64>, v: Option<u64>| {
+            if let Some(v) = v {
+                *sum = Some(sum.unwrap_or(0) + share(v));
+            }
+        };
+        add(&mut group.user_ns, r.user_ns);
+        add(&mut group.sys_ns, r.sys_ns);
+        group.memory_kb = group.memory_kb.max(r.memory_kb);
+        if r.user_ns.is_some() && group.first_program.is_none() {
+            group.first_program = Some(rank);
+        }
+        group.worst_wall = group.worst_wall.max(r.time_ns);
+        if let Some(user) = r.user_ns {
+            group.worst_cpu = group.worst_cpu.max(Some(user + r.sys_ns.unwrap_or(0)));
+        }
+        super::warnings::fold(group, r, file);
+        if top > 0
+            && let Some(t) = r.time_ns
+        {
+            group.slow.push((share(t), file, r.case, r.label.clone()));
+            if group.slow.len() >= SLOW_SLACK * top {
+                sort_slowest(&mut group.slow, files);
+                group.slow.truncate(top);
+            }
+        }
+    }
+
+    /// The slowest-case candidates of group `g`, slowest first (ties: file name, then case),
+    /// at most `top`.
+    pub(super) fn slowest_of(&self, g: usize) -> Vec<Slow> {
+        let mut slow = self.groups[g].slow.clone();
+        sort_slowest(&mut slow, &self.files);
+        slow.truncate(self.top);
+        slow
+    }
+
+    /// The positions of group `g`'s cases in (file name, case) order, with their keys.
+    pub(super) fn ordered(&self, g: usize) -> impl Iterator<Item = (u32, usize, usize)> + '_ {
+        let group = &self.groups[g];
+        let mut spans: Vec<&Span> = group.spans.iter().collect();
+        if !group.in_order {
+            spans.sort_by(|a, b| {
+                (&*self.files[a.file as usize], a.first_case)
+                    .cmp(&(&*self.files[b.file as usize], b.first_case))
+            });
+        }
+        spans
+            .into_iter()
+            .flat_map(|s| (0..s.len).map(move |k| (s.file, s.first_case + k, s.start + k)))
+    }
+
+    /// The group of (game, engine), if any record of it was folded.
+    pub(super) fn find(&self, game: &str, engine: &str) -> Option<usize> {
+        self.groups
+            .iter()
+            .position(|g| &*g.game == game && &*g.engine == engine)
+    }
+
+    /// Whether key (file `a`, case) comes before, at or after (file `b`, case) in (file name,
+    /// case) order.
+    pub(super) fn cmp_keys(&self, a: (u32, usize), b: (u32, usize)) -> std::cmp::Ordering {
+        if a.0 == b.0 {
+            return a.1.cmp(&b.1);
+        }
+        (&*self.files[a.0 as usize], a.1).cmp(&(&*self.files[b.0 as usize], b.1))
+    }
+}
+
+/// Slowest first; equal times in (file name, case) order.
+fn sort_slowest(slow: &mut [Slow], files: &[Arc<str>]) {
+    slow.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| (&*files[a.1 as usize], a.2).cmp(&(&*files[b.1 as usize], b.2)))
+    });
+}
+
+/// A status's place in `Status::ALL`.
+fn status_index(status: Status) -> usize {
+    Status::ALL
+        .iter()
+        .position(|&s| s == status)
+        .expect("every status is in ALL")
+}
+
+/// Group `g`'s case times in (file name, case) order, untimed cases left out.
+pub(super) fn times_in_order(tally: &Tally, g: usize) -> Vec<u64> {
+    let group = &tally.groups[g];
+    tally
+        .ordered(g)
+        .filter_map(|(_, _, i)| group.time(i))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::schema::test_row;
+
+    fn row(engine: &str, file: &str, case: usize, status: Status, t: Option<u64>) -> Row {
+        Row {
+            file: file.into(),
+            label: format!("{file}#{case}"),
+            ..test_row(engine, case, status, t)
+        }
+    }
+
+    /// Two engines on three files of four cases, one untimed and one mismatched case.
+    fn rows_of(file: &str, base: u64) -> Vec<Row> {
+        let mut rows = Vec::new();
+        for case in 1..=4 {
+            let t = base + case as u64 * 10;
+            let status = if case == 3 {
+                Status::Mismatch
+            } else {
+                Status::Ok
+            };
+            rows.push(row("reference", file, case, Status::Ok, Some(4 * t)));
+            rows.push(row("fast", file, case, status, (case != 2).then_some(t)));
+        }
+        rows
+    }
+
+    #[test]
+    fn folding_in_any_file_order_or_chunking_gives_the_whole_list_s_figures() {
+        let files = [("a.in", 100), ("b/c.in", 7), ("b.in", 1000)];
+        let all: Vec<Row> = files.iter().flat_map(|&(f, b)| rows_of(f, b)).collect();
+        let whole = Tally::of(&Record::from_rows(&all), 3);
+        // Reversed file order, and one file in two chunks.
+        let mut parts = Tally::new(3, false);
+        for &(f, b) in files.iter().rev() {
+            let rows = rows_of(f, b);
+            parts.add_rows(&rows[..4]);
+            parts.add_rows(&rows[4..]);
+        }
+        assert_eq!(whole.summary("reference"), parts.summary("reference"));
+        assert_eq!(whole.slowest(), parts.slowest());
+        assert_eq!((parts.results(), parts.cases()), (24, 12));
+        let fast = &parts.summary("reference")[1];
+        // Comparable and timed on both sides: cases 1 and 4 of each file (2 untimed, 3 wrong).
+        assert_eq!((fast.compared_cases, fast.timed, fast.mismatch), (6, 9, 3));
+        assert_eq!(fast.relative, Some(4.0));
+        // Slowest of fast: b.in cases 4, 3, 1 (1040, 1030, 1010 ns).
+        let slow = &parts.slowest()[1].2;
+        let got: Vec<(&str, usize, u64)> = slow
+            .iter()
+            .map(|c| (c.file.as_str(), c.case, c.time_ns))
+            .collect();
+        assert_eq!(
+            got,
+            [("b.in", 4, 1040), ("b.in", 3, 1030), ("b.in", 1, 1010)]
+        );
+        assert_eq!(slow[0].label, "b.in#4");
+    }
+
+    #[test]
+    fn slowest_keeps_ties_in_file_then_case_order_past_its_compaction() {
+        // 40 cases of 5 ns and one of 9 ns: top 3 is the 9 ns case, then cases 1 and 2.
+        let mut tally = Tally::new(3, false);
+        for case in 1..=41 {
+            let t = if case == 30 { 9 } else { 5 };
+            tally.add_rows(&[row("e", "f.in", case, Status::Ok, Some(t))]);
+        }
+        let cases: Vec<(usize, u64)> = tally.slowest()[0]
+            .2
+            .iter()
+            .map(|c| (c.case, c.time_ns))
+            .collect();
+        assert_eq!(cases, [(30, 9), (1, 5), (2, 5)]);
+    }
+
+    #[test]
+    fn a_file_timed_file_s_time_is_shared_over_its_cases() {
+        // A program timed on a whole file of 4 cases in 400 ns, user 80 ns: 100 ns and 20 ns
+        // a case, 400 ns and 80 ns in all.
+        let rows: Vec<Row> = (1..=4)
+            .map(|case| Row {
+                timing: Timing::File,
+                user_ns: Some(80),
+                ..row("prog", "f.in", case, Status::Ok, Some(400))
+            })
+            .collect();
+        let mut tally = Tally::new(1, false);
+        tally.add_rows(&rows);
+        let s = &tally.summary("reference")[0];
+        assert_eq!((s.total_ns, s.max_ns, s.user_ns), (400, 100, Some(80)));
+        assert_eq!(s.timing, Timing::File);
+        assert_eq!(tally.slowest()[0].2[0].time_ns, 100);
+    }
+}
