@@ -44,54 +44,79 @@ pub struct Record {
 
 impl Record {
     /// The records of CSV rows: one per (game, engine, file, case), runs folded into the median.
+    /// The rows of one case of one engine are adjacent (their runs in order), as in every CSV
+    /// and as the sinks get them: rows are grouped as they come, with no lookup.
     pub fn from_rows(rows: &[Row]) -> Vec<Record> {
-        fn name<'r>(names: &mut HashMap<&'r str, Arc<str>>, s: &'r str) -> Arc<str> {
-            names.entry(s).or_insert_with(|| s.into()).clone()
-        }
-        let mut index: HashMap<(&str, &str, &str, usize), usize> = HashMap::new();
         let mut records: Vec<Record> = Vec::new();
-        let mut times: Vec<Vec<(u64, &Row)>> = Vec::new();
-        let mut names: HashMap<&str, Arc<str>> = HashMap::new();
+        // The run times of the last record, and the rows they came from.
+        let mut times: Vec<(u64, &Row)> = Vec::new();
+        let same = |r: &Record, row: &Row| {
+            r.case == row.case
+                && *r.engine == *row.engine
+                && *r.file == *row.file
+                && *r.game == *row.game
+        };
         for row in rows {
-            let key = (&*row.game, &*row.engine, &*row.file, row.case);
-            let i = *index.entry(key).or_insert_with(|| {
-                records.push(Record {
-                    game: name(&mut names, &row.game),
-                    engine: name(&mut names, &row.engine),
-                    file: name(&mut names, &row.file),
-                    case: row.case,
-                    label: row.label.as_str().into(),
-                    cells: row.cells,
-                    status: row.status,
-                    time_ns: None,
-                    runs: Box::new([]),
-                    timing: row.timing,
-                    repeats: row.repeats.unwrap_or(1),
-                    user_ns: None,
-                    sys_ns: None,
-                    memory_kb: None,
-                });
-                times.push(Vec::new());
-                records.len() - 1
-            });
-            records[i].status = records[i].status.worst(row.status);
+            match records.last_mut() {
+                Some(last) if same(last, row) => {
+                    last.status = last.status.worst(row.status);
+                }
+                last => {
+                    if let Some(last) = last {
+                        fold_runs(last, &times);
+                    }
+                    times.clear();
+                    // Names shared with the previous record when equal: one allocation each.
+                    let name = |s: &str, of: fn(&Record) -> &Arc<str>| -> Arc<str> {
+                        match records.last() {
+                            Some(r) if **of(r) == *s => of(r).clone(),
+                            _ => s.into(),
+                        }
+                    };
+                    let record = Record {
+                        game: name(&row.game, |r| &r.game),
+                        engine: name(&row.engine, |r| &r.engine),
+                        file: name(&row.file, |r| &r.file),
+                        case: row.case,
+                        label: row.label.as_str().into(),
+                        cells: row.cells,
+                        status: row.status,
+                        time_ns: None,
+                        runs: Box::new([]),
+                        timing: row.timing,
+                        repeats: row.repeats.unwrap_or(1),
+                        user_ns: None,
+                        sys_ns: None,
+                        memory_kb: None,
+                    };
+                    records.push(record);
+                }
+            }
             if let Some(t) = row.time_ns {
-                times[i].push((t, row));
+                times.push((t, row));
             }
         }
-        for (record, runs) in records.iter_mut().zip(times) {
-            record.runs = runs.iter().map(|(t, _)| *t).collect();
-            record.time_ns = stats::median_u64(&record.runs);
-            // The resources of the run whose time is nearest the median.
-            if let Some(median) = record.time_ns
-                && let Some((_, row)) = runs.iter().min_by_key(|(t, _)| t.abs_diff(median))
-            {
-                record.user_ns = row.user_ns;
-                record.sys_ns = row.sys_ns;
-                record.memory_kb = row.memory_kb;
-            }
+        if let Some(last) = records.last_mut() {
+            fold_runs(last, &times);
         }
         records
+    }
+}
+
+/// Sets a record's runs, their median and the resources of the run nearest the median.
+fn fold_runs(record: &mut Record, runs: &[(u64, &Row)]) {
+    record.runs = runs.iter().map(|(t, _)| *t).collect();
+    record.time_ns = match &*record.runs {
+        [] => None,
+        [t] => Some(*t),
+        many => stats::median_u64(many),
+    };
+    if let Some(median) = record.time_ns
+        && let Some((_, row)) = runs.iter().min_by_key(|(t, _)| t.abs_diff(median))
+    {
+        record.user_ns = row.user_ns;
+        record.sys_ns = row.sys_ns;
+        record.memory_kb = row.memory_kb;
     }
 }
 

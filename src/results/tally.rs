@@ -14,7 +14,7 @@
 //! (external programs read their files whole), so its share of the file's time is known when
 //! it arrives.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Record, Row, Timing};
@@ -183,16 +183,22 @@ impl Tally {
     /// once).
     pub fn add(&mut self, records: Vec<Record>) {
         self.results += records.len();
-        let mut cases: HashSet<(&str, &str, usize)> = HashSet::new();
+        // A case's records are adjacent (its engines in order): count the key changes.
+        self.cases += records
+            .iter()
+            .enumerate()
+            .filter(|&(i, r)| {
+                i == 0 || {
+                    let p = &records[i - 1];
+                    (p.case, &*p.file, &*p.game) != (r.case, &*r.file, &*r.game)
+                }
+            })
+            .count();
         // A file-timed case's share of its file's time: the file's file-timed cases here.
         let mut file_cases: HashMap<(&str, &str, &str), u64> = HashMap::new();
-        for r in &records {
-            cases.insert((&r.game, &r.file, r.case));
-            if r.timing == Timing::File {
-                *file_cases.entry((&r.game, &r.engine, &r.file)).or_default() += 1;
-            }
+        for r in records.iter().filter(|r| r.timing == Timing::File) {
+            *file_cases.entry((&r.game, &r.engine, &r.file)).or_default() += 1;
         }
-        self.cases += cases.len();
         let shares: Vec<u64> = records
             .iter()
             .map(|r| match r.timing {
@@ -200,7 +206,6 @@ impl Tally {
                 _ => 1,
             })
             .collect();
-        drop(cases);
         drop(file_cases);
         for (record, per_file) in records.iter().zip(shares) {
             self.fold(record, per_file);
@@ -215,7 +220,7 @@ impl Tally {
         self.results
     }
 
-    /// Distinct (game, file, case) folded.
+    /// Distinct (game, file, case) folded (a case's records come together).
     pub fn cases(&self) -> usize {
         self.cases
     }

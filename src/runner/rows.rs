@@ -38,6 +38,11 @@ pub(super) fn rows_of(
     settle_cases(loaded, slots, done, &config.baseline);
     let mut rows = Vec::with_capacity(done.len() * config.runs.max(1) as usize);
     let mut problems = Vec::new();
+    let names = Names {
+        game: loaded.file.game.name(),
+        file: loaded.file.row_name(),
+        work_unit: loaded.file.game.work_unit(),
+    };
     for (slot, result) in slots.iter().zip(done.iter()) {
         let runs: Vec<Option<u64>> = if result.times.is_empty() {
             vec![None]
@@ -45,7 +50,7 @@ pub(super) fn rows_of(
             result.times.iter().map(|&t| Some(t)).collect()
         };
         for (r, time_ns) in runs.into_iter().enumerate() {
-            rows.push(row(loaded, slot, result, r, time_ns));
+            rows.push(row(loaded, &names, slot, result, r, time_ns));
         }
         if !result.message.is_empty() {
             let engine = loaded.engines[slot.engine].name();
@@ -59,16 +64,29 @@ pub(super) fn rows_of(
     (rows, problems)
 }
 
+/// The names every row of a file repeats, worked out once per file or chunk.
+struct Names<'a> {
+    game: &'a str,
+    file: String,
+    work_unit: &'a str,
+}
+
 /// The row of run `r` (0-based) of `slot`, timed `time_ns` (none for a slot that did not
 /// run).
-fn row(loaded: &Loaded, slot: &Slot, result: &Done, r: usize, time_ns: Option<u64>) -> Row {
-    let file = &loaded.file;
+fn row(
+    loaded: &Loaded,
+    names: &Names<'_>,
+    slot: &Slot,
+    result: &Done,
+    r: usize,
+    time_ns: Option<u64>,
+) -> Row {
     let parsed = loaded.cases.get(slot.case);
     let usage = result.usage.get(r);
     Row {
-        game: file.game.name().to_string(),
+        game: names.game.to_string(),
         engine: loaded.engines[slot.engine].name().to_string(),
-        file: file.row_name(),
+        file: names.file.clone(),
         case: loaded.first + slot.case + 1,
         run: r as u32 + 1,
         label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
@@ -83,7 +101,7 @@ fn row(loaded: &Loaded, slot: &Slot, result: &Done, r: usize, time_ns: Option<u6
         memory_kb: usage.and_then(|u| u.memory_kb),
         work: result.work,
         work_unit: if result.work.is_some() {
-            file.game.work_unit().to_string()
+            names.work_unit.to_string()
         } else {
             String::new()
         },
