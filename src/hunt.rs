@@ -109,7 +109,7 @@ pub enum HuntError {
         #[source]
         source: std::io::Error,
     },
-    #[error("no case of {game} was measured within --time")]
+    #[error("no case of {game} was generated and measured within --time")]
     NothingInTime { game: &'static str },
 }
 
@@ -309,6 +309,9 @@ fn first_generation(
         if inputs.len() == before {
             break;
         }
+    }
+    if inputs.is_empty() && deadline.is_some_and(|d| Instant::now() >= d) {
+        return Err(HuntError::NothingInTime { game: game.name() });
     }
     if inputs.is_empty() {
         return Err(HuntError::NoStart {
