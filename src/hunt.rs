@@ -18,22 +18,33 @@
 //! it still beats the worst, and whenever the best changes the whole population is timed again
 //! (each case keeps its fastest time ever), so one unlucky measurement does not stay on top.
 //!
+//! Every case measured and written is fair ([`Input::is_fair`]: the game's strict validator
+//! accepts it, every case admissible): a mutation that breaks the statement is rejected.
+//!
+//! `--time` is a deadline for the whole hunt: the generator's solver, each measured run (a
+//! program's wall-time limit and a search's budget cut to the time left) and the re-timing stop
+//! at it. A signal (SIGINT, SIGTERM) stops the running program through the executor's stop
+//! flag; either way the population found so far is written.
+//!
 //! Output: the population as a corpus, best first, each case with its expected output from the
-//! game's reference engine, in one file (or one file per case when the game holds one case per
+//! game's default engine (as `gen` writes them), in one file (or one file per case when the game holds one case per
 //! file), and the best metric over time as CSV.
 
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use gamebench_generators::{Dice, FileId, file_rng};
 
 use crate::atomic::write_atomic;
 use crate::engines::{Clock, Fault, FileJob, Limits, Plan};
+use crate::external;
 use crate::game::{AnyCase, GameOptions};
-use crate::game::{Budget, Game};
+use crate::game::{Budget, Game, Verdict};
 use crate::judge::judge_file;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
+use crate::stress::detached;
 use crate::units::human_time;
 
 /// Most mutations applied to a parent to make one child.
@@ -98,6 +109,28 @@ pub enum HuntError {
         #[source]
         source: std::io::Error,
     },
+    #[error("no case of {game} was generated and measured within --time")]
+    NothingInTime { game: &'static str },
+}
+
+/// Why a measurement did not end: not errors of the hunt, which writes what it has.
+enum Halt {
+    /// The deadline (`--time`) passed.
+    OutOfTime,
+    /// A signal asked to stop.
+    Stopped,
+}
+
+/// A measurement's failure: the hunt's error, or a halt.
+enum Measure {
+    Error(HuntError),
+    Halt(Halt),
+}
+
+impl From<HuntError> for Measure {
+    fn from(e: HuntError) -> Measure {
+        Measure::Error(e)
+    }
 }
 
 /// One case of the population with its measure.
@@ -126,24 +159,50 @@ pub struct Hunted {
     pub time: Duration,
     /// The best case of the first generation (the generator's best).
     pub generated_best: u64,
+    /// Whether a signal stopped the hunt (exit 130 or 143; the population is written).
+    pub stopped: bool,
     pub files: Vec<PathBuf>,
 }
 
 struct Measurer<'a> {
     config: &'a Config<'a>,
+    deadline: Option<Instant>,
 }
 
 impl Measurer<'_> {
+    /// The time left before the deadline (`None`: none); a halt once it passed or a signal
+    /// came.
+    fn time_left(&self) -> Result<Option<Duration>, Halt> {
+        if external::stop_flag().load(Ordering::Relaxed) {
+            return Err(Halt::Stopped);
+        }
+        match self.deadline {
+            None => Ok(None),
+            Some(d) => match d.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => Ok(Some(left)),
+                _ => Err(Halt::OutOfTime),
+            },
+        }
+    }
+
     /// The metric of the single case of `input` with `runs` timed runs.
-    fn measure(&self, input: &Input, runs: u32) -> Result<u64, HuntError> {
+    fn measure(&self, input: &Input, runs: u32) -> Result<u64, Measure> {
         let config = self.config;
         let failed = |message: String| HuntError::Engine {
             engine: config.engine.name().to_string(),
             message,
         };
         if config.metric == Metric::Work && config.engine.is_program() {
-            return Err(HuntError::WorkOfProgram(config.engine.name().to_string()));
+            return Err(HuntError::WorkOfProgram(config.engine.name().to_string()).into());
         }
+        let left = self.time_left().map_err(Measure::Halt)?;
+        let mut limits = config.limits.clone();
+        let mut budget = config.budget;
+        if let Some(left) = left {
+            limits.timeout = limits.timeout.min(left);
+            budget.time_limit = Some(budget.time_limit.map_or(left, |t| t.min(left)));
+        }
+        let cut_short = limits.timeout < config.limits.timeout;
         let job = FileJob {
             game: config.game,
             bytes: input.text.as_bytes(),
@@ -161,28 +220,47 @@ impl Measurer<'_> {
             },
             repeat_short: false,
             clock: Clock::ThreadCpu,
-            budget: config.budget,
-            limits: config.limits.clone(),
+            budget,
+            limits,
         };
         let executor = config.engine.executor();
         let run = if executor.per_case() {
-            executor.run_case(&job, 0, &plan)
+            // On a thread of its own, left behind at the deadline or a signal.
+            let halt = || self.time_left().map_err(Measure::Halt);
+            let text = &input.text;
+            detached::run_cases(config.game, &config.engine, text, 1, &plan, halt)?.swap_remove(0)
         } else {
             executor.run_file(&job, &plan).swap_remove(0)
         };
         let samples = match (run.result, config.metric) {
+            (Err(Fault::Stopped(_)), _) => return Err(Measure::Halt(Halt::Stopped)),
+            (Err(Fault::Timeout(_)), _) if cut_short => {
+                return Err(Measure::Halt(Halt::OutOfTime));
+            }
+            // A search cut by the deadline measured nothing.
+            (Ok(answer), _) if answer.verdict == Verdict::Budget && left.is_some() => {
+                self.time_left().map_err(Measure::Halt)?;
+                match config.metric {
+                    Metric::Work => answer.work.into_iter().collect(),
+                    Metric::Time => run.times,
+                }
+            }
             (Ok(answer), Metric::Work) => answer.work.into_iter().collect(),
             // A program is timed whatever it printed.
             (Ok(_) | Err(Fault::NoOutput), Metric::Time) => run.times,
-            (Err(fault), _) => return Err(failed(fault.to_string())),
+            (Err(fault), _) => return Err(failed(fault.to_string()).into()),
         };
         // The fastest run: load from other processes only ever adds time.
         Ok(samples.into_iter().min().unwrap_or(0))
     }
 }
 
-/// The cases that start the search: the first file of each profile, one input per case.
-fn first_generation(config: &Config<'_>) -> Result<Vec<Input>, HuntError> {
+/// The cases that start the search: the first file of each profile, one input per case (a
+/// profile whose file is not done by the deadline is left out).
+fn first_generation(
+    config: &Config<'_>,
+    deadline: Option<Instant>,
+) -> Result<Vec<Input>, HuntError> {
     let game = config.game;
     let generator = game.generator();
     let profiles: Vec<&str> = match &config.profile {
@@ -198,11 +276,12 @@ fn first_generation(config: &Config<'_>) -> Result<Vec<Input>, HuntError> {
             seed: config.seed,
             index: 0,
         };
-        let text = match generator.generate(
+        let text = match generator.generate_until(
             &file,
             config.options,
             game.default_engine().name(),
             &config.budget,
+            deadline,
         ) {
             Ok(text) => text,
             Err(e) => {
@@ -231,6 +310,9 @@ fn first_generation(config: &Config<'_>) -> Result<Vec<Input>, HuntError> {
             break;
         }
     }
+    if inputs.is_empty() && deadline.is_some_and(|d| Instant::now() >= d) {
+        return Err(HuntError::NothingInTime { game: game.name() });
+    }
     if inputs.is_empty() {
         return Err(HuntError::NoStart {
             game: game.name(),
@@ -240,10 +322,9 @@ fn first_generation(config: &Config<'_>) -> Result<Vec<Input>, HuntError> {
     Ok(inputs)
 }
 
-/// `case` alone in a file, if it is valid and admissible.
+/// `case` alone in a file, if it is a fair input ([`Input::is_fair`]: valid and admissible).
 fn single(game: &dyn Game, case: &AnyCase) -> Option<Input> {
-    let input = Input::read(game, game.editor().write_input(&[case]))?;
-    (input.cases.len() == 1 && game.editor().admissible(input.typed()[0])).then_some(input)
+    crate::shrink::candidate(game, &[case])
 }
 
 /// Inserts `scored` into `population` (best first, at most `top`) if it beats the worst and
@@ -263,12 +344,14 @@ fn admit(population: &mut Vec<Scored>, scored: Scored, top: usize) {
 /// had, then sorts again: a case that entered on a slow moment of the machine (all its runs
 /// slowed by another process) sinks back to its place. Run whenever the best changes, so the
 /// best reported is one that held up twice.
-fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Result<(), HuntError> {
-    for scored in population.iter_mut() {
+fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Result<(), Measure> {
+    // Sorted whatever happens: a halt midway leaves some cases re-timed.
+    let result = population.iter_mut().try_for_each(|scored| {
         scored.metric = scored.metric.min(measurer.measure(&scored.input, runs)?);
-    }
+        Ok(())
+    });
     population.sort_by_key(|s| std::cmp::Reverse(s.metric));
-    Ok(())
+    result
 }
 
 /// Runs the hunt of `config`.
@@ -277,13 +360,18 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         return Err(HuntError::WorkOfProgram(config.engine.name().to_string()));
     }
     let start = Instant::now();
+    let deadline = match config.limit {
+        Limit::Time(t) => Some(start + t),
+        Limit::Evaluations(_) => None,
+    };
     let game = config.game;
-    let measurer = Measurer { config };
+    let measurer = Measurer { config, deadline };
     let top = config.top.max(1);
     let mut population: Vec<Scored> = Vec::new();
     let mut progress: Vec<Progress> = Vec::new();
     let mut evaluations: u64 = 0;
     let mut rejected: u64 = 0;
+    let mut halt: Option<Halt> = None;
     // Invalid children count too, a little, so a game whose mutations keep failing still
     // ends an `--evaluations` hunt.
     let done = |evaluations: u64, rejected: u64| match config.limit {
@@ -300,18 +388,36 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
             });
         }
     };
-    for input in first_generation(config)? {
+    // A measurement's error ends the hunt; a halt ends the search, and what was found is
+    // written.
+    macro_rules! measured {
+        ($m:expr) => {
+            match $m {
+                Ok(metric) => metric,
+                Err(Measure::Error(e)) => return Err(e),
+                Err(Measure::Halt(h)) => {
+                    halt = Some(h);
+                    break;
+                }
+            }
+        };
+    }
+    for input in first_generation(config, deadline)? {
         if done(evaluations, rejected) && !population.is_empty() {
             break;
         }
-        let metric = measurer.measure(&input, config.runs)?;
+        let metric = measured!(measurer.measure(&input, config.runs));
         evaluations += 1;
         admit(&mut population, Scored { input, metric }, top);
         note(&population, evaluations, &mut progress);
     }
     let generated_best = population.first().map_or(0, |s| s.metric);
     let mut dice = Dice::new(file_rng(STREAM, game.name(), config.seed, 0));
-    while !done(evaluations, rejected) {
+    while halt.is_none() && !population.is_empty() && !done(evaluations, rejected) {
+        if let Err(h) = measurer.time_left() {
+            halt = Some(h);
+            break;
+        }
         let parent = {
             let n = population.len() as u64;
             let (a, b) = (dice.below(n) as usize, dice.below(n) as usize);
@@ -325,21 +431,41 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
             rejected += 1;
             continue;
         };
-        let mut metric = measurer.measure(&input, config.runs)?;
+        let mut metric = measured!(measurer.measure(&input, config.runs));
         evaluations += 1;
         let worst = population.last().map_or(0, |s| s.metric);
         let enters = population.len() < top || metric > worst;
         if enters && config.metric == Metric::Time {
-            metric = measurer.measure(&input, config.runs * RETIME_FACTOR)?;
+            metric = measured!(measurer.measure(&input, config.runs * RETIME_FACTOR));
         }
         if population.len() < top || metric > worst {
             let best = population.first().map_or(0, |s| s.metric);
             admit(&mut population, Scored { input, metric }, top);
             if config.metric == Metric::Time && metric > best {
-                retime(&measurer, &mut population, config.runs * RETIME_FACTOR)?;
+                measured!(retime(
+                    &measurer,
+                    &mut population,
+                    config.runs * RETIME_FACTOR
+                ));
             }
             note(&population, evaluations, &mut progress);
         }
+    }
+    let stopped = matches!(halt, Some(Halt::Stopped));
+    if population.is_empty() {
+        if stopped {
+            return Ok(Hunted {
+                population,
+                progress,
+                evaluations,
+                rejected,
+                time: start.elapsed(),
+                generated_best,
+                stopped,
+                files: Vec::new(),
+            });
+        }
+        return Err(HuntError::NothingInTime { game: game.name() });
     }
     let mut hunted = Hunted {
         population,
@@ -348,6 +474,7 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         rejected,
         time: start.elapsed(),
         generated_best,
+        stopped,
         files: Vec::new(),
     };
     hunted.files = write_files(config, &hunted)?;
@@ -371,7 +498,7 @@ fn write(path: PathBuf, text: &str) -> Result<PathBuf, HuntError> {
 }
 
 /// Writes the corpus (`hunt-<seed>.in/.out`, or `hunt-<seed>-<k>.in/.out` per case when the
-/// game holds one case per file), expected outputs from the reference engine, and the progress
+/// game holds one case per file), expected outputs from the default engine, and the progress
 /// as `hunt-<seed>.csv`.
 fn write_files(config: &Config<'_>, hunted: &Hunted) -> Result<Vec<PathBuf>, HuntError> {
     let game = config.game;
@@ -381,7 +508,9 @@ fn write_files(config: &Config<'_>, hunted: &Hunted) -> Result<Vec<PathBuf>, Hun
         source,
     })?;
     let stem = format!("hunt-{}", config.seed);
-    let reference = game.reference();
+    // The default engine writes expected outputs, as `gen` does (checked against the reference
+    // by the games' tests), and is the fast one on a slow case.
+    let reference = game.default_engine();
     let mut files = Vec::new();
     let cases: Vec<&AnyCase> = hunted
         .population

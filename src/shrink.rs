@@ -10,8 +10,10 @@
 //! Invariants:
 //! - every candidate is a valid input of the game: it is written with the game's own input
 //!   writer ([`Shrink::write_input`]), parsed back with the game's parser into exactly as many
-//!   cases, each of them readable and [`Shrink::admissible`] (by default: the reference engine
-//!   plays it without error; Vexed: solvable within the judge's move limit);
+//!   cases, passes the game's strict validator (`gamebench validate`: format, bounds and the
+//!   statement's promises) and each case is [`Shrink::admissible`] (by default: the reference
+//!   engine plays it without error; Vexed: solvable within the judge's move limit)
+//!   ([`Input::is_fair`]);
 //! - every accepted step makes the input strictly smaller in the order of [`FileSize`] (fewer
 //!   cases, then fewer cells, then fewer moves, then smaller numbers), so shrinking ends.
 
@@ -31,6 +33,17 @@ impl Input {
     pub fn read(game: &dyn Game, text: String) -> Option<Input> {
         let cases = game.parse(text.as_bytes());
         (!cases.is_empty() && cases.iter().all(|c| c.case.is_ok())).then_some(Input { text, cases })
+    }
+
+    /// Whether a judge could give this input: the game's strict validator finds nothing
+    /// (format, bounds, the statement's promises such as Vexed's solvability within 11 moves)
+    /// and every case is [`Shrink::admissible`]. What `stress` and `hunt` write is always fair.
+    pub fn is_fair(&self, game: &dyn Game) -> bool {
+        game.validate(self.text.as_bytes()).is_valid()
+            && self
+                .typed()
+                .into_iter()
+                .all(|c| game.editor().admissible(c))
     }
 
     /// The typed cases (every one readable, see [`Input::read`]).
@@ -69,6 +82,23 @@ pub trait Oracle {
     /// The position of the first of `candidates` (in order) that still fails, if any. An
     /// oracle may run them in one batch, but must confirm the one it returns on its own.
     fn first_failing(&mut self, candidates: &[Input]) -> Option<usize>;
+
+    /// Whether the shrink must stop now (a deadline passed, a signal came): it then ends with
+    /// the smallest failing input found so far. Asked before each batch of candidates, and
+    /// while they are made (a game's fairness check may take a while per candidate).
+    fn halted(&self) -> bool {
+        false
+    }
+}
+
+/// Where a shrink stands, as its progress callback sees it after each batch of candidates.
+pub struct Step<'a> {
+    /// Accepted steps so far.
+    pub steps: usize,
+    /// Candidates handed to the oracle so far.
+    pub tried: usize,
+    /// The smallest failing input so far.
+    pub current: &'a Input,
 }
 
 /// An oracle from a plain predicate on one input (tests, and tools with their own notion of
@@ -92,18 +122,18 @@ pub struct Shrunk {
     pub steps: usize,
     /// Candidates handed to the oracle.
     pub tried: usize,
+    /// Whether it reached a fixpoint (else the oracle halted it on the way).
+    pub complete: bool,
 }
 
 /// The file `cases` of `game` as an input, if it is a valid and admissible one.
-fn candidate(game: &dyn Game, cases: &[&AnyCase]) -> Option<Input> {
+pub fn candidate(game: &dyn Game, cases: &[&AnyCase]) -> Option<Input> {
     let editor = game.editor();
     if cases.is_empty() || cases.len() > editor.max_cases() {
         return None;
     }
     let input = Input::read(game, editor.write_input(cases))?;
-    let admissible =
-        input.cases.len() == cases.len() && input.typed().into_iter().all(|c| editor.admissible(c));
-    admissible.then_some(input)
+    (input.cases.len() == cases.len() && input.is_fair(game)).then_some(input)
 }
 
 /// The raw candidate files of one step from `current`: without one of its cases, then with
@@ -150,8 +180,19 @@ fn reborrow(game: &dyn Game, case: &AnyCase) -> Option<Box<AnyCase>> {
 
 /// Shrinks `original` (which fails) with `oracle` until no single step keeps it failing.
 pub fn shrink(game: &dyn Game, original: Input, oracle: &mut dyn Oracle) -> Shrunk {
+    shrink_with(game, original, oracle, &mut |_| {})
+}
+
+/// [`shrink`], telling `progress` where it stands after each batch of candidates.
+pub fn shrink_with(
+    game: &dyn Game,
+    original: Input,
+    oracle: &mut dyn Oracle,
+    progress: &mut dyn FnMut(&Step<'_>),
+) -> Shrunk {
     let mut current = original;
     let (mut steps, mut tried) = (0, 0);
+    let mut complete = true;
     'step: loop {
         let size = current.size(game);
         let cases = current.typed();
@@ -159,6 +200,10 @@ pub fn shrink(game: &dyn Game, original: Input, oracle: &mut dyn Oracle) -> Shru
         loop {
             let mut chunk = Vec::with_capacity(CHUNK);
             for file in raw.by_ref() {
+                if oracle.halted() {
+                    complete = false;
+                    break 'step;
+                }
                 let refs: Vec<&AnyCase> = file.iter().map(|c| c.as_ref()).collect();
                 if let Some(input) = candidate(game, &refs)
                     && input.size(game) < size
@@ -172,19 +217,34 @@ pub fn shrink(game: &dyn Game, original: Input, oracle: &mut dyn Oracle) -> Shru
             if chunk.is_empty() {
                 break 'step;
             }
+            if oracle.halted() {
+                complete = false;
+                break 'step;
+            }
             tried += chunk.len();
             if let Some(i) = oracle.first_failing(&chunk) {
                 drop(raw);
                 current = chunk.swap_remove(i);
                 steps += 1;
+                progress(&Step {
+                    steps,
+                    tried,
+                    current: &current,
+                });
                 continue 'step;
             }
+            progress(&Step {
+                steps,
+                tried,
+                current: &current,
+            });
         }
     }
     Shrunk {
         input: current,
         steps,
         tried,
+        complete,
     }
 }
 

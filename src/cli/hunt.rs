@@ -2,6 +2,7 @@
 //! generator options, as `stress`) and the report.
 
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -36,7 +37,8 @@ pub struct HuntOptions {
     /// Seed of the first generation and of the mutations.
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
-    /// Search for SECONDS (default 60).
+    /// Search for SECONDS (default 60): a deadline for the whole hunt, generation and each
+    /// run included.
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg, conflicts_with = "evaluations")]
     pub time: Option<f64>,
     /// Stop after N evaluated cases (deterministic with --metric work).
@@ -101,6 +103,7 @@ impl Args for HuntArgs {
 
 /// `gamebench hunt GAME -e ENGINE ...`.
 pub fn hunt(args: HuntArgs) -> Result<Exit> {
+    let signals = super::run::catch_signals()?;
     let o = &args.options;
     let mut engines = resolve_engines(
         args.game,
@@ -159,6 +162,17 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     }
     for file in &hunted.files {
         println!("wrote {}", file.display());
+    }
+    if hunted.stopped {
+        eprintln!(
+            "{}: stopped by a signal; the cases found so far are written",
+            args.game.name()
+        );
+        return Ok(if signals.terminated.load(Ordering::Relaxed) {
+            Exit::Terminated
+        } else {
+            Exit::Interrupted
+        });
     }
     Ok(Exit::Ok)
 }

@@ -5,6 +5,7 @@
 //! is the command's own budget, the number of cases to try.
 
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -46,7 +47,9 @@ pub struct StressOptions {
     /// Seed of the generated cases: the same seed gives the same cases in the same order.
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
-    /// Stop after SECONDS without a difference (default 10 s).
+    /// Stop after SECONDS (default 10 s): one deadline for the whole command, generation,
+    /// engine runs and shrinking included; a shrink cut short writes the smallest failing
+    /// input found.
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg, conflicts_with = "stress_cases")]
     pub time: Option<f64>,
     /// Stop after N cases without a difference.
@@ -101,6 +104,7 @@ impl Args for StressArgs {
 
 /// `gamebench stress GAME -e A -e B ...`.
 pub fn stress(args: StressArgs) -> Result<Exit> {
+    let signals = super::run::catch_signals()?;
     let o = &args.options;
     let resolved = resolve_engines(args.game, &o.engines, &o.launch.shell())?;
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
@@ -138,6 +142,28 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
                 println!("wrote {}", file.display());
             }
             Ok(Exit::Failures)
+        }
+        Outcome::Stopped {
+            cases_tried,
+            time,
+            found,
+        } => {
+            eprintln!(
+                "{}: stopped by a signal after {cases_tried} case(s), {}",
+                args.game.name(),
+                human_duration(time)
+            );
+            if let Some(found) = found {
+                print!("{}", stress::report(&config, &found));
+                for file in &found.files {
+                    println!("wrote {}", file.display());
+                }
+            }
+            Ok(if signals.terminated.load(Ordering::Relaxed) {
+                Exit::Terminated
+            } else {
+                Exit::Interrupted
+            })
         }
     }
 }

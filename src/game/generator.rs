@@ -8,6 +8,7 @@
 //! and carried type-erased ([`GameOptions`]); only the game that parsed them reads them back.
 
 use std::any::Any;
+use std::time::Instant;
 
 use clap::{ArgMatches, Command};
 use gamebench_generators::{self as generators, FileId, GenError, Generator, Profile};
@@ -17,19 +18,44 @@ use super::rules::{CaseError, Engine, Outcome, Rules, Verdict};
 
 /// An engine of game `R` under a budget: what gamebench lends `R`'s generator (the engine that
 /// writes the expected outputs), e.g. to keep only cases whose answer has a wanted size.
+///
+/// With a deadline (a command's `--time`), every solve runs under the time left, and a
+/// generator that draws candidates until one fits asks [`Solver::expired`] between them, so
+/// generation never outlasts the command.
 pub struct Solver<R: Rules> {
     engine: &'static Engine<R::Case, R::Answer>,
     budget: Budget,
+    deadline: Option<Instant>,
 }
 
 impl<R: Rules> Solver<R> {
     pub fn new(engine: &'static Engine<R::Case, R::Answer>, budget: Budget) -> Self {
-        Solver { engine, budget }
+        Solver {
+            engine,
+            budget,
+            deadline: None,
+        }
     }
 
-    /// The engine's outcome on `case`.
+    /// The same solver, giving up at `deadline`.
+    pub fn until(self, deadline: Option<Instant>) -> Self {
+        Solver { deadline, ..self }
+    }
+
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The engine's outcome on `case` (under the time left before the deadline, if any: a
+    /// search cut by it ends with [`Verdict::Budget`]).
     pub fn solve(&self, case: &R::Case) -> Result<Outcome<R::Answer>, CaseError> {
-        (self.engine.solve)(case, &self.budget)
+        let mut budget = self.budget;
+        if let Some(deadline) = self.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            budget.time_limit = Some(budget.time_limit.map_or(left, |t| t.min(left)));
+        }
+        (self.engine.solve)(case, &budget)
     }
 
     /// [`Rules::score`] of the engine's answer when it solves `case`; `None` when it fails,
@@ -70,6 +96,18 @@ pub trait GameGenerator: Send + Sync {
         options: &GameOptions,
         engine: &str,
         budget: &Budget,
+    ) -> Result<String, GenError> {
+        self.generate_until(file, options, engine, budget, None)
+    }
+    /// [`GameGenerator::generate`], the lent engine giving up at `deadline` (see
+    /// [`Solver::expired`]): a generator that needs it fails (gives up) once it has passed.
+    fn generate_until(
+        &self,
+        file: &FileId<'_>,
+        options: &GameOptions,
+        engine: &str,
+        budget: &Budget,
+        deadline: Option<Instant>,
     ) -> Result<String, GenError>;
 }
 

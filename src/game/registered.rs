@@ -236,19 +236,21 @@ where
     fn options(&self, matches: &ArgMatches) -> Result<GameOptions, clap::Error> {
         Ok(GameOptions(Box::new(R::Args::from_arg_matches(matches)?)))
     }
-    fn generate(
+    fn generate_until(
         &self,
         file: &FileId<'_>,
         options: &GameOptions,
         engine: &str,
         budget: &Budget,
+        deadline: Option<std::time::Instant>,
     ) -> Result<String, GenError> {
         let engine = engine_of::<R>(engine);
         let args = options
             .0
             .downcast_ref::<R::Args>()
             .expect("options are read by the game that generates with them");
-        generators::generate::<R>(file, args, &Solver::new(engine, *budget))
+        let solver = Solver::new(engine, *budget).until(deadline);
+        generators::generate::<R>(file, args, &solver)
     }
 }
 

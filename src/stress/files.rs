@@ -52,7 +52,7 @@ pub(super) fn write_files(config: &Config<'_>, found: &Found) -> Result<Vec<Path
         };
         let text = match output {
             Ok(text) => text.clone(),
-            Err(fault) => format!("{fault}\n"),
+            Err(why) => format!("{why}\n"),
         };
         files.push(write(&dir.join(format!("{stem}-min.{label}.out")), &text)?);
     }
@@ -77,7 +77,7 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
     format!(
         "{game}: {fail}\n\
          found after {tried} case(s) in {search} (seed {seed}, generated file {file}, case {case})\n\
-         shrunk in {steps} step(s), {candidates} candidate(s), {shrink}:\n\
+         shrunk in {steps} step(s), {candidates} candidate(s), {shrink}{cut}:\n\
          \x20 before: {before}\n\
          \x20 after:  {after}\n\
          on the shrunk input: {shrunk_fail}\n\
@@ -92,6 +92,11 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
         steps = found.shrink_steps,
         candidates = found.shrink_candidates,
         shrink = human_duration(found.shrink_time),
+        cut = if found.shrink_complete {
+            ""
+        } else {
+            " (cut short by --time or a signal: the smallest failing input found so far)"
+        },
         before = found.original.describe(game),
         after = found.shrunk.describe(game),
         shrunk_fail = found.shrunk_failure.describe(engines),

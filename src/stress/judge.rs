@@ -1,85 +1,24 @@
 //! Judging inputs with the two engines of a stress run: each engine through its executor, each
-//! case's failure (a fault of one engine, or outputs the game's checker rejects one against the
-//! other, both ways).
+//! case's failure classified ([`Failure`]: a fault of one engine, or the output the game's
+//! checker rejects against the other's, both ways).
+//!
+//! Every run is bounded by the command's deadline: a program's wall-time limit is cut to the
+//! time left (a program killed only because the deadline came is out of time, not a timeout),
+//! an internal engine's search budget too, and internal engines are stopped between cases. A
+//! signal (the executor's stop flag) ends the judging the same way.
 
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::detached;
+use super::failure::{Class, Failure, Fault, Kind};
 use super::{Config, StressError};
 use crate::engines::{self, FileJob, Limits, Plan};
+use crate::external;
 use crate::game::{AnyCase, Budget, Game};
 use crate::results::Timing;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
-
-/// What went wrong for one engine on one case (or on its whole file, for a program).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
-    /// The engine reported an error, or the program failed.
-    Error(String),
-    /// The program ran past `--timeout`.
-    Timeout(String),
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::Error(m) | Fault::Timeout(m) => f.write_str(m),
-        }
-    }
-}
-
-/// Why a case fails.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// The checker rejected one engine's output against the other's; the message names the
-    /// first differing line.
-    Differ(String),
-    /// Engine `engine` (0 or 1) failed.
-    Fault { engine: usize, fault: Fault },
-}
-
-impl Failure {
-    /// Whether `other` is the same kind of failure: a difference, or the same fault (error or
-    /// timeout) of the same engine. Shrinking keeps the kind.
-    pub fn same_kind(&self, other: &Failure) -> bool {
-        match (self, other) {
-            (Failure::Differ(_), Failure::Differ(_)) => true,
-            (
-                Failure::Fault {
-                    engine: a,
-                    fault: fa,
-                },
-                Failure::Fault {
-                    engine: b,
-                    fault: fb,
-                },
-            ) => {
-                a == b
-                    && matches!(
-                        (fa, fb),
-                        (Fault::Error(_), Fault::Error(_)) | (Fault::Timeout(_), Fault::Timeout(_))
-                    )
-            }
-            _ => false,
-        }
-    }
-
-    /// One line: what failed.
-    pub fn describe(&self, engines: &[EngineSpec; 2]) -> String {
-        match self {
-            Failure::Differ(why) => format!(
-                "{} and {} differ: {why}",
-                engines[0].name(),
-                engines[1].name()
-            ),
-            Failure::Fault { engine, fault } => {
-                let what = match fault {
-                    Fault::Error(_) => "failed",
-                    Fault::Timeout(_) => "timed out",
-                };
-                format!("{} {what}: {fault}", engines[*engine].name())
-            }
-        }
-    }
-}
 
 /// Both engines' results on an input, and each case's failure.
 pub struct Judged {
@@ -89,6 +28,8 @@ pub struct Judged {
     /// Whether a program failed on the whole file (then every case carries its fault, and a
     /// batch says nothing about single candidates).
     pub whole_file_fault: bool,
+    /// The wall time each engine took on the whole input.
+    pub elapsed: [Duration; 2],
 }
 
 impl Judged {
@@ -102,29 +43,60 @@ impl Judged {
 }
 
 /// Judges inputs with the two engines of a [`Config`].
+#[derive(Clone)]
 pub struct Judge<'a> {
     pub(super) game: &'static dyn Game,
     engines: &'a [EngineSpec; 2],
     limits: Limits,
     budget: Budget,
+    /// When the command must end (`--time`), if it has a time budget.
+    pub(super) deadline: Option<Instant>,
+}
+
+/// Whether SIGINT or SIGTERM asked the command to stop.
+pub(super) fn stop_requested() -> bool {
+    external::stop_flag().load(Ordering::Relaxed)
 }
 
 impl<'a> Judge<'a> {
-    pub fn new(config: &'a Config<'_>) -> Judge<'a> {
+    pub fn new(config: &'a Config<'_>, deadline: Option<Instant>) -> Judge<'a> {
         Judge {
             game: config.game,
             engines: &config.engines,
             limits: config.limits.clone(),
             budget: config.budget,
+            deadline,
         }
     }
 
-    /// One engine on every case of `input` (a program once, on the whole file); `Err` only
-    /// when a program cannot start at all. The flag says a program failed on the whole file.
+    /// The wall-time limit of one program run: `--timeout`.
+    pub(super) fn timeout(&self) -> Duration {
+        self.limits.timeout
+    }
+
+    /// The time left before the deadline (`None`: no deadline); `Err` once it has passed or a
+    /// signal asked to stop.
+    pub(super) fn time_left(&self) -> Result<Option<Duration>, StressError> {
+        if stop_requested() {
+            return Err(StressError::Stopped);
+        }
+        match self.deadline {
+            None => Ok(None),
+            Some(d) => match d.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => Ok(Some(left)),
+                _ => Err(StressError::OutOfTime),
+            },
+        }
+    }
+
+    /// One engine on every case of `input` (a program once, on the whole file, under `timeout`
+    /// cut to the time left); `Err` when a program cannot start at all, the deadline comes or
+    /// a signal stops the run. The flag says a program failed on the whole file.
     fn run(
         &self,
         engine: &EngineSpec,
         input: &Input,
+        timeout: Duration,
     ) -> Result<(Vec<Result<String, Fault>>, bool), StressError> {
         let job = FileJob {
             game: self.game,
@@ -132,14 +104,45 @@ impl<'a> Judge<'a> {
             cases: &input.cases,
             first: 0,
         };
-        let plan = Plan::once(self.budget, self.limits.clone());
+        let left = self.time_left()?;
+        let mut limits = self.limits.clone();
+        let mut budget = self.budget;
+        if let Some(left) = left {
+            limits.timeout = timeout.min(left);
+            budget.time_limit = Some(budget.time_limit.map_or(left, |t| t.min(left)));
+        } else {
+            limits.timeout = timeout;
+        }
+        let cut_short = limits.timeout < timeout;
+        let plan = Plan::once(budget, limits);
+        let executor = engine.executor();
+        let runs = if executor.per_case() {
+            // On a thread of its own, left behind at the deadline or a signal.
+            let halt = || self.time_left();
+            detached::run_cases(
+                self.game,
+                engine,
+                &input.text,
+                input.cases.len(),
+                &plan,
+                halt,
+            )?
+        } else {
+            executor.run_file(&job, &plan)
+        };
         let mut whole_file = false;
         let mut outputs = Vec::with_capacity(input.cases.len());
-        for run in engine.executor().run_file(&job, &plan) {
+        for run in runs {
             outputs.push(match run.result {
-                Ok(answer) => Ok(answer.output),
+                Ok(answer) => {
+                    if answer.verdict == crate::game::Verdict::Budget && left.is_some() {
+                        // A search cut by the deadline says nothing about the engine.
+                        self.time_left()?;
+                    }
+                    Ok(answer.output)
+                }
                 // A case the program printed nothing for gets an empty block: the checker
-                // then rejects it as a difference.
+                // then rejects it as a wrong answer (of class `Empty`).
                 Err(engines::Fault::NoOutput) => Ok(String::new()),
                 Err(engines::Fault::CannotStart(source)) => {
                     return Err(StressError::CannotStart {
@@ -147,11 +150,16 @@ impl<'a> Judge<'a> {
                         source,
                     });
                 }
+                Err(engines::Fault::Stopped(_)) => return Err(StressError::Stopped),
+                Err(engines::Fault::Timeout(_)) if cut_short => {
+                    return Err(StressError::OutOfTime);
+                }
                 Err(fault) => {
                     whole_file |= run.timing == Timing::File;
-                    Err(match fault {
-                        engines::Fault::Timeout(e) => Fault::Timeout(e.to_string()),
-                        other => Fault::Error(other.to_string()),
+                    let kind = Kind::of_fault(&fault).unwrap_or(Kind::Crash);
+                    Err(Fault {
+                        kind,
+                        message: fault.to_string(),
                     })
                 }
             });
@@ -181,10 +189,22 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// Both engines on `input`, and each case's failure.
+    /// Both engines on `input` under `--timeout`, and each case's failure.
     pub fn judge(&self, input: &Input) -> Result<Judged, StressError> {
-        let (a, whole_a) = self.run(&self.engines[0], input)?;
-        let (b, whole_b) = self.run(&self.engines[1], input)?;
+        self.judge_within(input, self.limits.timeout)
+    }
+
+    /// Both engines on `input`, a program's run under `timeout`, and each case's failure.
+    pub(super) fn judge_within(
+        &self,
+        input: &Input,
+        timeout: Duration,
+    ) -> Result<Judged, StressError> {
+        let start = Instant::now();
+        let (a, whole_a) = self.run(&self.engines[0], input, timeout)?;
+        let middle = Instant::now();
+        let (b, whole_b) = self.run(&self.engines[1], input, timeout)?;
+        let elapsed = [middle - start, middle.elapsed()];
         let failures = input
             .cases
             .iter()
@@ -198,56 +218,72 @@ impl<'a> Judge<'a> {
             outputs: [a, b],
             failures,
             whole_file_fault: whole_a || whole_b,
+            elapsed,
         })
     }
 
-    fn compare(
+    /// The failure of one case, if any: a fault of an engine (the first engine's first), else
+    /// the second engine's output judged against the first's, else the other way round (a
+    /// replaying checker (Vexed) accepts any minimum solution, so each output must pass
+    /// against the other).
+    fn compare<'s>(
         &self,
         case: &AnyCase,
-        a: &Result<String, Fault>,
-        b: &Result<String, Fault>,
+        a: &'s Result<String, Fault>,
+        b: &'s Result<String, Fault>,
     ) -> Option<Failure> {
         let (a, b) = match (a, b) {
-            (Err(fault), _) => {
-                return Some(Failure::Fault {
-                    engine: 0,
-                    fault: fault.clone(),
-                });
-            }
-            (_, Err(fault)) => {
-                return Some(Failure::Fault {
-                    engine: 1,
-                    fault: fault.clone(),
+            (Err(fault), _) | (_, Err(fault)) => {
+                let engine = usize::from(a.is_ok());
+                return Some(Failure {
+                    class: Class {
+                        engine,
+                        kind: fault.kind,
+                    },
+                    message: fault.message.clone(),
                 });
             }
             (Ok(a), Ok(b)) => (a, b),
         };
-        // Both ways: a checker that replays (Vexed) accepts any minimum solution, so each
-        // output must pass against the other.
-        let one_way = self.game.check(case, a, b).err().map(|why| {
-            format!(
-                "{} against {}: {why}",
-                self.engines[1].name(),
-                self.engines[0].name()
-            )
-        });
-        one_way
-            .or_else(|| {
-                self.game.check(case, b, a).err().map(|why| {
-                    format!(
-                        "{} against {}: {why}",
-                        self.engines[0].name(),
-                        self.engines[1].name()
-                    )
-                })
-            })
-            .map(Failure::Differ)
+        let game = self.game;
+        let rejected = |engine: usize, expected: &'s str, actual: &'s str| {
+            game.judge_output(case, expected, actual)
+                .err()
+                .map(|r| (engine, r, expected, actual))
+        };
+        let forward = rejected(1, a, b);
+        // The first engine's output is no answer at all: the second is not to blame.
+        let first_malformed = forward
+            .as_ref()
+            .is_some_and(|(_, r, _, _)| r.verdict == crate::status::CheckVerdict::CheckerFailure);
+        let (engine, why, expected, actual) = match forward {
+            Some(found) if !first_malformed => found,
+            _ => match rejected(0, b, a) {
+                Some(found) => found,
+                None => {
+                    let (_, why, expected, actual) = forward?;
+                    (0, why, expected, actual)
+                }
+            },
+        };
+        Some(Failure {
+            class: Class {
+                engine,
+                kind: Kind::of_verdict(why.verdict, expected, actual),
+            },
+            message: why.message,
+        })
     }
 
-    /// Whether `input` fails like `target`.
-    pub(super) fn fails_like(&self, input: &Input, target: &Failure) -> Result<bool, StressError> {
+    /// Whether `input` fails like `target`, a program's run under `timeout`.
+    pub(super) fn fails_like(
+        &self,
+        input: &Input,
+        target: &Failure,
+        timeout: Duration,
+    ) -> Result<bool, StressError> {
         Ok(self
-            .judge(input)?
+            .judge_within(input, timeout)?
             .failures
             .iter()
             .flatten()

@@ -10,17 +10,31 @@
 //!
 //! The first failing case is isolated: alone in a file if it fails alone, else with the cases
 //! before it (a program that carries state from case to case). That input is shrunk
-//! ([`crate::shrink`]) while it keeps failing the same way: a difference stays a difference, a
-//! crash of engine X stays a crash of X. Candidates are judged in batches, one file of many
-//! candidates per external run, and the one a batch picks is confirmed alone.
+//! ([`crate::shrink`]) while it keeps failing the same way ([`Class`]: the same engine, a crash
+//! stays a crash, a timeout a timeout, a wrong answer a wrong answer whose first differing line
+//! sits in the same place). Candidates are judged in batches, one file of many candidates per
+//! external run, and the one a batch picks is confirmed alone; a candidate's programs run under
+//! a timeout adapted to the failing run ([`candidate_timeout`]).
+//!
+//! Every input generated, isolated or shrunk is fair ([`Input::is_fair`]): the game's strict
+//! validator accepts it and each case is admissible, so what `stress` writes is a case a judge
+//! could give.
+//!
+//! `--time` is one deadline for the whole command: generation (the generator's solver), every
+//! engine run and every shrink candidate stop at it; a shrink cut short keeps the smallest
+//! failing input found. A signal (SIGINT, SIGTERM) stops the programs through the executor's
+//! stop flag, and what was found so far is written the same way.
 //!
 //! Nothing here is game-specific: generation, parsing, checking and shrinking go through the
 //! [`Game`] and its [`crate::shrink::CaseEditor`].
 
+pub mod detached;
+mod failure;
 mod files;
 mod judge;
 mod oracle;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -77,6 +91,14 @@ pub enum StressError {
     },
     #[error("generated file {index} holds a case the game cannot read")]
     Unreadable { index: u64 },
+    #[error("generated file {index} is not a valid input: {violation}")]
+    Invalid { index: u64, violation: String },
+    /// The deadline (`--time`) passed: not an error of the command, the search ends.
+    #[error("out of time")]
+    OutOfTime,
+    /// A signal asked to stop: not an error of the command, what was found is written.
+    #[error("stopped by a signal")]
+    Stopped,
     #[error("cannot write {}", path.display())]
     Write {
         path: PathBuf,
@@ -98,9 +120,13 @@ pub struct Found {
     pub original_failure: Failure,
     pub shrunk: Input,
     pub shrunk_failure: Failure,
-    /// Both engines' outputs on the shrunk input (the file's blocks joined), or their fault.
-    pub shrunk_outputs: [Result<String, Fault>; 2],
+    /// Both engines' outputs on the shrunk input (the file's blocks joined), or why there is
+    /// none (a fault, or no time left to run it).
+    pub shrunk_outputs: [Result<String, String>; 2],
     pub shrink_steps: usize,
+    /// Whether the shrink reached a fixpoint (else the deadline or a signal cut it short, and
+    /// `shrunk` is the smallest failing input found until then).
+    pub shrink_complete: bool,
     pub shrink_candidates: usize,
     pub shrink_time: Duration,
     /// The files written.
@@ -113,10 +139,24 @@ pub enum Outcome {
     NoDifference { cases_tried: u64, time: Duration },
     /// A difference (exit 1).
     Found(Box<Found>),
+    /// A signal stopped it (exit 130 or 143): the difference found, if any, is written, shrunk
+    /// as far as it got.
+    Stopped {
+        cases_tried: u64,
+        time: Duration,
+        found: Option<Box<Found>>,
+    },
 }
 
-/// The generated file `index` as an input, cut to at most `keep` cases.
-fn generated(config: &Config<'_>, index: u64, keep: u64) -> Result<Input, StressError> {
+/// The generated file `index` as an input, cut to at most `keep` cases; the generator's solver
+/// gives up at the deadline ([`StressError::OutOfTime`]). A file the game's validator refuses
+/// is a generator's fault, reported ([`StressError::Invalid`]), never stressed.
+fn generated(
+    config: &Config<'_>,
+    index: u64,
+    keep: u64,
+    deadline: Option<Instant>,
+) -> Result<Input, StressError> {
     let game = config.game;
     let file = FileId {
         game: game.name(),
@@ -124,22 +164,34 @@ fn generated(config: &Config<'_>, index: u64, keep: u64) -> Result<Input, Stress
         seed: config.seed,
         index,
     };
-    let text = game
-        .generator()
-        .generate(
-            &file,
-            config.options,
-            game.default_engine().name(),
-            &config.budget,
-        )
-        .map_err(|source| StressError::Generate { index, source })?;
-    let input = Input::read(game, text).ok_or(StressError::Unreadable { index })?;
-    if (input.cases.len() as u64) <= keep {
-        return Ok(input);
+    let text = game.generator().generate_until(
+        &file,
+        config.options,
+        game.default_engine().name(),
+        &config.budget,
+        deadline,
+    );
+    let past = || deadline.is_some_and(|d| Instant::now() >= d);
+    let text = match text {
+        Ok(_) | Err(_) if judge::stop_requested() => return Err(StressError::Stopped),
+        Err(_) if past() => return Err(StressError::OutOfTime),
+        Ok(text) => text,
+        Err(source) => return Err(StressError::Generate { index, source }),
+    };
+    let mut input = Input::read(game, text).ok_or(StressError::Unreadable { index })?;
+    if (input.cases.len() as u64) > keep {
+        let cases = input.typed();
+        let kept = &cases[..keep as usize];
+        input = Input::read(game, game.editor().write_input(kept))
+            .ok_or(StressError::Unreadable { index })?;
     }
-    let cases = input.typed();
-    let kept = &cases[..keep as usize];
-    Input::read(game, game.editor().write_input(kept)).ok_or(StressError::Unreadable { index })
+    if let Some(v) = game.validate(input.text.as_bytes()).violations.first() {
+        return Err(StressError::Invalid {
+            index,
+            violation: v.to_string(),
+        });
+    }
+    Ok(input)
 }
 
 /// The smallest input around the first failing case `at` of `input` that fails like
@@ -156,8 +208,8 @@ fn isolate(
         if candidate.len() == cases.len() {
             break;
         }
-        if let Some(smaller) = Input::read(game, game.editor().write_input(candidate))
-            && judge.fails_like(&smaller, failure)?
+        if let Some(smaller) = shrink::candidate(game, candidate)
+            && judge.fails_like(&smaller, failure, judge.timeout())?
         {
             return Ok(smaller);
         }
@@ -168,7 +220,11 @@ fn isolate(
 /// Runs the stress loop of `config`.
 pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
     let start = Instant::now();
-    let judge = Judge::new(config);
+    let deadline = match config.limit {
+        Limit::Time(limit) => Some(start + limit),
+        Limit::Cases(_) => None,
+    };
+    let judge = Judge::new(config, deadline);
     // Files judged at once: a program costs a process per file (Yut: per case), so several
     // run side by side; the first failing case in file order wins, as one by one.
     let width = if judge.has_program() {
@@ -178,6 +234,18 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
     };
     let mut tried: u64 = 0;
     let mut index: u64 = 0;
+    let halt = |error: StressError, tried: u64| match error {
+        StressError::OutOfTime => Ok(Outcome::NoDifference {
+            cases_tried: tried,
+            time: start.elapsed(),
+        }),
+        StressError::Stopped => Ok(Outcome::Stopped {
+            cases_tried: tried,
+            time: start.elapsed(),
+            found: None,
+        }),
+        other => Err(other),
+    };
     loop {
         let mut window = Vec::with_capacity(width);
         let mut planned = tried;
@@ -188,16 +256,23 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
                 Limit::Cases(n) if planned >= n => break,
                 Limit::Cases(n) => n - planned,
             };
-            let input = generated(config, index + window.len() as u64, left)?;
-            planned += input.cases.len() as u64;
-            window.push(input);
+            match generated(config, index + window.len() as u64, left, deadline) {
+                Ok(input) => {
+                    planned += input.cases.len() as u64;
+                    window.push(input);
+                }
+                Err(e) => return halt(e, tried),
+            }
         }
         if window.is_empty() {
             break;
         }
         let judged = judge.judge_all(&window);
         for (k, (input, judged)) in window.into_iter().zip(judged).enumerate() {
-            let judged = judged?;
+            let judged = match judged {
+                Ok(judged) => judged,
+                Err(e) => return halt(e, tried),
+            };
             let Some((at, failure)) = judged.first_failure() else {
                 tried += input.cases.len() as u64;
                 continue;
@@ -209,10 +284,17 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
                 search_time: start.elapsed(),
                 file_index: index + k as u64,
                 case_index: at,
+                elapsed: judged.elapsed,
             };
-            let original = isolate(&judge, input, at, &failure)?;
-            return found(config, &judge, original, failure, search)
-                .map(|f| Outcome::Found(Box::new(f)));
+            let original = match isolate(&judge, input, at, &failure) {
+                Ok(original) => original,
+                Err(StressError::OutOfTime | StressError::Stopped) => {
+                    // Not isolated in time: the whole file is what fails.
+                    return finish(config, &judge, search, None, failure, start);
+                }
+                Err(e) => return Err(e),
+            };
+            return finish(config, &judge, search, Some(original), failure, start);
         }
         index += width as u64;
     }
@@ -228,6 +310,66 @@ struct Search {
     search_time: Duration,
     file_index: u64,
     case_index: usize,
+    /// Each engine's wall time on the failing file.
+    elapsed: [Duration; 2],
+}
+
+/// Shrinks the failing input (`original`, or the failing generated file again when it could
+/// not be isolated in time), writes the files, and says how the run ended.
+fn finish(
+    config: &Config<'_>,
+    judge: &Judge<'_>,
+    search: Search,
+    original: Option<Input>,
+    failure: Failure,
+    start: Instant,
+) -> Result<Outcome, StressError> {
+    let original = match original {
+        Some(original) => original,
+        None => generated(config, search.file_index, u64::MAX, None)?,
+    };
+    let cases_tried = search.cases_tried;
+    let found = found(config, judge, original, failure, search)?;
+    if judge::stop_requested() {
+        return Ok(Outcome::Stopped {
+            cases_tried,
+            time: start.elapsed(),
+            found: Some(Box::new(found)),
+        });
+    }
+    Ok(Outcome::Found(Box::new(found)))
+}
+
+/// Time the last judging of the shrunk input may take past the deadline: its outputs are what
+/// the report shows, and the input is small.
+pub const REPORT_GRACE: Duration = Duration::from_secs(2);
+/// Shortest interval between two progress lines of a shrink on a terminal...
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+/// ...and in a log (stderr not a terminal).
+const LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// A progress line of a shrink on stderr, at most one per [`PROGRESS_EVERY`] on a terminal
+/// (per [`LOG_EVERY`] in a log), and always the first.
+fn shrink_progress(game: &'static dyn Game) -> impl FnMut(&shrink::Step<'_>) {
+    let every = if std::io::stderr().is_terminal() {
+        PROGRESS_EVERY
+    } else {
+        LOG_EVERY
+    };
+    let mut last: Option<Instant> = None;
+    move |step: &shrink::Step<'_>| {
+        if last.is_some_and(|t| t.elapsed() < every) {
+            return;
+        }
+        last = Some(Instant::now());
+        eprintln!(
+            "{}: shrinking: step {}, {} candidate(s) tried, now {}",
+            game.name(),
+            step.steps,
+            step.tried,
+            step.current.describe(game)
+        );
+    }
 }
 
 /// Shrinks the failing `original` and writes the files.
@@ -243,51 +385,79 @@ fn found(
     // The original as the game writes it (the shrink's steps are all written so), or as it
     // came if it did not read back.
     let written = || {
-        Input::read(game, game.editor().write_input(&original.typed()))
+        shrink::candidate(game, &original.typed())
             .or_else(|| Input::read(game, original.text.clone()))
             .expect("the original was read from this very text")
     };
-    let mut shrunk = None;
+    // The failing engine's time on the failing file bounds a candidate's runs.
+    let timeout = candidate_timeout(search.elapsed[failure.class.engine], judge.timeout());
+    let mut progress = shrink_progress(game);
+    let mut shrunk: Option<shrink::Shrunk> = None;
     for confirm in [false, true] {
         let mut oracle = StressOracle {
             judge,
             target: failure.clone(),
             confirm,
+            timeout,
             error: None,
         };
-        let result = shrink::shrink(game, written(), &mut oracle);
-        if let Some(e) = oracle.error {
-            return Err(e);
-        }
-        let fails_alone = judge.fails_like(&result.input, &failure)?;
-        let steps = shrunk.as_ref().map_or(0, |s: &shrink::Shrunk| s.steps);
-        let tried = shrunk.as_ref().map_or(0, |s: &shrink::Shrunk| s.tried);
+        let result = shrink::shrink_with(game, written(), &mut oracle, &mut progress);
+        let halted = match oracle.error {
+            None => false,
+            Some(StressError::OutOfTime | StressError::Stopped) => true,
+            Some(e) => return Err(e),
+        };
+        let fails_alone = !halted
+            && match judge.fails_like(&result.input, &failure, timeout) {
+                Ok(fails) => fails,
+                Err(StressError::OutOfTime | StressError::Stopped) => false,
+                Err(e) => return Err(e),
+            };
+        let steps = shrunk.as_ref().map_or(0, |s| s.steps);
+        let tried = shrunk.as_ref().map_or(0, |s| s.tried);
+        // A shrink without confirmation may have drifted to a candidate that only fails beside
+        // others: the second pass, with confirmation, starts over from the original then.
         shrunk = Some(shrink::Shrunk {
             steps: steps + result.steps,
             tried: tried + result.tried,
             input: result.input,
+            complete: result.complete && !halted,
         });
-        if fails_alone {
+        if fails_alone || halted {
             break;
         }
     }
     let shrunk = shrunk.expect("shrunk at least once");
     let shrink_time = shrink_start.elapsed();
-    let judged = judge.judge(&shrunk.input)?;
-    let shrunk_failure = judged
-        .failures
-        .iter()
-        .flatten()
-        .find(|f| f.same_kind(&failure))
-        .cloned()
-        .unwrap_or_else(|| failure.clone());
-    let [a, b] = judged.outputs;
-    let joined = |blocks: Vec<Result<String, Fault>>| -> Result<String, Fault> {
-        let blocks: Vec<String> = blocks.into_iter().collect::<Result<_, _>>()?;
-        let refs: Vec<&str> = blocks.iter().map(String::as_str).collect();
-        Ok(game.join(&refs))
+    let mut last = judge.clone();
+    last.deadline = judge.deadline.map(|d| d.max(Instant::now()) + REPORT_GRACE);
+    let (shrunk_failure, shrunk_outputs) = match last.judge_within(&shrunk.input, timeout) {
+        Ok(judged) => {
+            let shrunk_failure = judged
+                .failures
+                .iter()
+                .flatten()
+                .find(|f| f.same_kind(&failure))
+                .or(judged.first_failure().map(|(_, f)| f))
+                .cloned()
+                .unwrap_or_else(|| failure.clone());
+            let [a, b] = judged.outputs;
+            let joined = |blocks: Vec<Result<String, Fault>>| -> Result<String, String> {
+                let blocks: Vec<String> = blocks
+                    .into_iter()
+                    .collect::<Result<_, _>>()
+                    .map_err(|f| f.to_string())?;
+                let refs: Vec<&str> = blocks.iter().map(String::as_str).collect();
+                Ok(game.join(&refs))
+            };
+            (shrunk_failure, [joined(a), joined(b)])
+        }
+        Err(e @ (StressError::OutOfTime | StressError::Stopped)) => {
+            let why = format!("not run on the shrunk input: {e}");
+            (failure.clone(), [Err(why.clone()), Err(why)])
+        }
+        Err(e) => return Err(e),
     };
-    let shrunk_outputs = [joined(a), joined(b)];
     let mut found = Found {
         cases_tried: search.cases_tried,
         search_time: search.search_time,
@@ -300,6 +470,7 @@ fn found(
         shrunk_outputs,
         shrink_steps: shrunk.steps,
         shrink_candidates: shrunk.tried,
+        shrink_complete: shrunk.complete,
         shrink_time,
         files: Vec::new(),
     };
@@ -307,8 +478,9 @@ fn found(
     Ok(found)
 }
 
+pub use failure::{Class, Failure, Fault, Kind, LineClass};
 pub use files::report;
 use files::write_files;
-pub use judge::{Failure, Fault, Judge, Judged};
-pub use oracle::PARALLEL_RUNS;
+pub use judge::{Judge, Judged};
 use oracle::StressOracle;
+pub use oracle::{CANDIDATE_TIME_FACTOR, CANDIDATE_TIME_MARGIN, PARALLEL_RUNS, candidate_timeout};

@@ -1,14 +1,30 @@
 //! The shrinking oracle of a stress run: a candidate still fails when it fails like the
-//! original (a difference stays a difference, a crash of engine X stays a crash of X); batches
-//! of candidates for programs, the one a batch picks confirmed alone.
+//! original (the same [`super::Class`]: a crash of engine X stays a crash of X, a wrong first
+//! line stays a wrong first line); batches of candidates for programs, the one a batch picks
+//! confirmed alone. Each candidate's program runs under the adapted timeout
+//! ([`candidate_timeout`]); the deadline or a signal halts the shrink.
+
+use std::time::Duration;
 
 use super::StressError;
-use super::judge::{Failure, Judge};
+use super::failure::Failure;
+use super::judge::Judge;
 use crate::game::AnyCase;
 use crate::shrink::{Input, Oracle};
 
 /// Candidates (or generated files) judged at once when each needs its own program runs.
 pub const PARALLEL_RUNS: usize = 4;
+/// A candidate's program runs may take this many times the failing run's time...
+pub const CANDIDATE_TIME_FACTOR: u32 = 2;
+/// ...plus this margin (start-up, a loaded machine), and never more than `--timeout`.
+pub const CANDIDATE_TIME_MARGIN: Duration = Duration::from_secs(1);
+
+/// The wall-time limit of a candidate's program runs: [`CANDIDATE_TIME_FACTOR`] times the
+/// failing run's `elapsed` plus [`CANDIDATE_TIME_MARGIN`], at most `timeout`. A candidate is
+/// smaller than the failing input, so a run that needs more is a timeout, another failure.
+pub fn candidate_timeout(elapsed: Duration, timeout: Duration) -> Duration {
+    (elapsed * CANDIDATE_TIME_FACTOR + CANDIDATE_TIME_MARGIN).min(timeout)
+}
 
 /// The shrinking oracle: a candidate still fails when it fails like the original.
 pub(super) struct StressOracle<'j, 'a> {
@@ -18,7 +34,10 @@ pub(super) struct StressOracle<'j, 'a> {
     /// the shrunk input is checked alone at the end, and shrinking starts over with it on if
     /// it does not fail there (a program that carries state from case to case).
     pub(super) confirm: bool,
-    /// The first error of a program that stopped starting mid-way (ends the shrink).
+    /// A program's wall-time limit on a candidate ([`candidate_timeout`]).
+    pub(super) timeout: Duration,
+    /// The first error: a program that stopped starting mid-way, the deadline, a signal
+    /// (ends the shrink).
     pub(super) error: Option<StressError>,
 }
 
@@ -43,10 +62,11 @@ impl StressOracle<'_, '_> {
             }
             let judge = self.judge;
             let target = &self.target;
+            let timeout = self.timeout;
             let results: Vec<Result<bool, StressError>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = window
                     .iter()
-                    .map(|input| scope.spawn(move || judge.fails_like(input, target)))
+                    .map(|input| scope.spawn(move || judge.fails_like(input, target, timeout)))
                     .collect();
                 handles
                     .into_iter()
@@ -76,7 +96,7 @@ impl StressOracle<'_, '_> {
         if batch.cases.len() != candidates.len() {
             return None;
         }
-        let judged = match self.judge.judge(&batch) {
+        let judged = match self.judge.judge_within(&batch, self.timeout) {
             Ok(judged) => judged,
             Err(e) => {
                 self.error = Some(e);
@@ -99,6 +119,10 @@ impl StressOracle<'_, '_> {
 }
 
 impl Oracle for StressOracle<'_, '_> {
+    fn halted(&self) -> bool {
+        self.error.is_some() || self.judge.time_left().is_err()
+    }
+
     fn first_failing(&mut self, candidates: &[Input]) -> Option<usize> {
         let game = self.judge.game;
         let batchable = candidates.len() > 1

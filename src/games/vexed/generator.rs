@@ -172,6 +172,12 @@ fn puzzle(
         grid: Grid::new(0, 0, Vec::new()),
     };
     for _ in 0..ATTEMPTS {
+        if solver.expired() {
+            return Err(GenError::GaveUp(format!(
+                "{}: out of time before a puzzle of {}-{} moves was found",
+                puzzle.name, moves.0, moves.1
+            )));
+        }
         let r = dice.range_usize(rows.0 as usize, rows.1 as usize);
         let c = dice.range_usize(cols.0 as usize, cols.1 as usize);
         let Some(board) = candidate(r, c, knobs.blocks, knobs.letters, dice) else {
