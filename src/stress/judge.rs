@@ -8,6 +8,7 @@ use crate::game::{AnyCase, Budget, Game};
 use crate::results::Timing;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
+use crate::status::{Presentation, Rejected};
 
 /// What went wrong for one engine on one case (or on its whole file, for a program).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +108,7 @@ pub struct Judge<'a> {
     engines: &'a [EngineSpec; 2],
     limits: Limits,
     budget: Budget,
+    presentation: Presentation,
 }
 
 impl<'a> Judge<'a> {
@@ -116,6 +118,7 @@ impl<'a> Judge<'a> {
             engines: &config.engines,
             limits: config.limits.clone(),
             budget: config.budget,
+            presentation: config.presentation,
         }
     }
 
@@ -223,25 +226,28 @@ impl<'a> Judge<'a> {
             (Ok(a), Ok(b)) => (a, b),
         };
         // Both ways: a checker that replays (Vexed) accepts any minimum solution, so each
-        // output must pass against the other.
-        let one_way = self.game.check(case, a, b).err().map(|why| {
-            format!(
-                "{} against {}: {why}",
-                self.engines[1].name(),
-                self.engines[0].name()
-            )
-        });
-        one_way
-            .or_else(|| {
-                self.game.check(case, b, a).err().map(|why| {
-                    format!(
-                        "{} against {}: {why}",
-                        self.engines[0].name(),
-                        self.engines[1].name()
-                    )
-                })
-            })
-            .map(Failure::Differ)
+        // output must pass against the other. The message starts with the checker's verdict
+        // (wrong answer or presentation error); `--presentation accept` forgives the latter,
+        // and then the outputs are the same answer, so the other way adds nothing (and the
+        // forgiven output, as an expected one, would not be well-formed).
+        let describe = |why: Rejected, of: usize| {
+            Failure::Differ(format!(
+                "{}: {} against {}: {}",
+                why.verdict,
+                self.engines[of].name(),
+                self.engines[1 - of].name(),
+                why.message
+            ))
+        };
+        match self.game.judge_output(case, a, b) {
+            Err(why) if self.presentation.rejects(why.verdict) => return Some(describe(why, 1)),
+            Err(_) => return None,
+            Ok(()) => {}
+        }
+        self.presentation
+            .apply(self.game.judge_output(case, b, a))
+            .err()
+            .map(|why| describe(why, 0))
     }
 
     /// Whether `input` fails like `target`.

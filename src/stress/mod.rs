@@ -2,7 +2,8 @@
 //! failing input shrunk to a minimal one.
 //!
 //! Cases come from the game's own generator, file after file (`<game>-<profile>-<seed>-<k>`,
-//! k = 0, 1, ...), so a seed always gives the same cases in the same order; the cases of a file
+//! k = 0, 1, ...), or from an external one (`--generator`, [`crate::gencmd`]: file k is its
+//! output for seed `seed + k`), so a seed always gives the same cases in the same order; the cases of a file
 //! are the steps, counted one by one against `--cases`. Both engines judge each file (an
 //! external program once per file); a case fails when one engine errors, crashes or times out,
 //! or when the game's checker rejects one output against the other (byte equality; for Vexed the
@@ -29,8 +30,10 @@ use gamebench_generators::{FileId, GenError};
 use crate::engines::Limits;
 use crate::external::ExternalError;
 use crate::game::{Budget, Game, GameOptions};
+use crate::gencmd::{ExternalGenerator, GeneratorError};
 use crate::runner::EngineSpec;
 use crate::shrink::{self, Input};
+use crate::status::Presentation;
 
 /// When the search for a difference stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,6 +61,11 @@ pub struct Config<'a> {
     pub budget: Budget,
     /// Output folder; files go to `<out>/<game>/`.
     pub out: PathBuf,
+    /// What a presentation error between the two engines counts as.
+    pub presentation: Presentation,
+    /// An external generator instead of the game's own (`--generator`): file `k` is its
+    /// output for seed `seed + k`, validated.
+    pub generator: Option<ExternalGenerator>,
 }
 
 /// Why `stress` could not do its work (exit code 2).
@@ -75,6 +83,8 @@ pub enum StressError {
         #[source]
         source: GenError,
     },
+    #[error(transparent)]
+    ExternalGenerator(#[from] GeneratorError),
     #[error("generated file {index} holds a case the game cannot read")]
     Unreadable { index: u64 },
     #[error("cannot write {}", path.display())]
@@ -124,15 +134,20 @@ fn generated(config: &Config<'_>, index: u64, keep: u64) -> Result<Input, Stress
         seed: config.seed,
         index,
     };
-    let text = game
-        .generator()
-        .generate(
-            &file,
-            config.options,
-            game.default_engine().name(),
-            &config.budget,
-        )
-        .map_err(|source| StressError::Generate { index, source })?;
+    let text = match &config.generator {
+        Some(external) => {
+            external.generate(game, ExternalGenerator::seed_of(config.seed, index))?
+        }
+        None => game
+            .generator()
+            .generate(
+                &file,
+                config.options,
+                game.default_engine().name(),
+                &config.budget,
+            )
+            .map_err(|source| StressError::Generate { index, source })?,
+    };
     let input = Input::read(game, text).ok_or(StressError::Unreadable { index })?;
     if (input.cases.len() as u64) <= keep {
         return Ok(input);
