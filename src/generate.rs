@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use crate::atomic::write_atomic;
 use crate::game::{Budget, CaseError, EngineRef, Game, GameOptions};
+use crate::gencmd::{ExternalGenerator, GeneratorError};
 use crate::judge::judge_file;
 use crate::progress::{Progress, ProgressMode};
 use crate::shard::Shard;
@@ -37,6 +38,8 @@ pub const DEFAULT_PROFILE: &str = "random";
 pub enum GenerateError {
     #[error(transparent)]
     Generator(#[from] GenError),
+    #[error(transparent)]
+    ExternalGenerator(#[from] GeneratorError),
     #[error("cannot create {}", path.display())]
     CreateDir {
         path: PathBuf,
@@ -76,7 +79,14 @@ pub struct Plan {
     /// Skip files already written whole.
     pub resume: bool,
     pub progress: ProgressMode,
+    /// An external generator instead of the game's own (`--generator`): file `k` is its
+    /// output for seed `seed + k`, validated; files are named with the profile
+    /// [`EXTERNAL_PROFILE`].
+    pub generator: Option<ExternalGenerator>,
 }
+
+/// The profile part of the file names written by an external generator.
+pub const EXTERNAL_PROFILE: &str = "cmd";
 
 impl Plan {
     /// A plan with the defaults of `gen`: every file, expected outputs by the game's default
@@ -102,6 +112,7 @@ impl Plan {
             shard: None,
             resume: false,
             progress: ProgressMode::None,
+            generator: None,
         }
     }
 }
@@ -137,6 +148,10 @@ fn wanted(
 /// Writes the corpus `plan` asks for, files in parallel; the first error (in file order) wins.
 pub fn run(plan: &Plan) -> Result<Written, GenerateError> {
     let (game, engine, budget) = (plan.game, plan.engine, plan.budget);
+    let profile = match plan.generator {
+        Some(_) => EXTERNAL_PROFILE,
+        None => plan.profile.as_str(),
+    };
     std::fs::create_dir_all(&plan.out).map_err(|source| GenerateError::CreateDir {
         path: plan.out.clone(),
         source,
@@ -144,7 +159,7 @@ pub fn run(plan: &Plan) -> Result<Written, GenerateError> {
     let stem = |k: u64| {
         let file = FileId {
             game: game.name(),
-            profile: &plan.profile,
+            profile,
             seed: plan.seed,
             index: k,
         };
@@ -176,9 +191,14 @@ pub fn run(plan: &Plan) -> Result<Written, GenerateError> {
             };
             let input = stem(k);
             let expected = expected_of(&input);
-            let text = game
-                .generator()
-                .generate(&file, &plan.options, engine.name(), &budget)?;
+            let text = match &plan.generator {
+                Some(external) => {
+                    external.generate(game, ExternalGenerator::seed_of(plan.seed, k))?
+                }
+                None => game
+                    .generator()
+                    .generate(&file, &plan.options, engine.name(), &budget)?,
+            };
             write(&input, text.as_bytes())?;
             if let Some(output) = expected {
                 let judged = judge_file(engine, text.as_bytes(), &budget);

@@ -10,8 +10,9 @@
 //!
 //! Metrics: `work` is the engine's work counter (pops, removals, states, turns): exact, so a
 //! hunt with `--evaluations` is deterministic. `time` is the fastest of `--runs` engine calls,
-//! each measured in CPU time of the calling thread (an external program: wall time of whole
-//! runs on a one-case file): on a shared machine wall time grows whenever another process holds
+//! each measured in CPU time of the calling thread (an external program: its CPU time from
+//! `wait4` on a file of copies of the case, calibrated start-up taken out, see
+//! [`crate::progtime`]): on a shared machine wall time grows whenever another process holds
 //! the core, and other processes only ever add time, so the minimum CPU time is the steadiest
 //! estimate of the engine's own cost. A child that would enter
 //! the population is timed again with [`RETIME_FACTOR`] times as many runs, and enters only if
@@ -41,7 +42,9 @@ use crate::engines::{Clock, Fault, FileJob, Limits, Plan};
 use crate::external;
 use crate::game::{AnyCase, GameOptions};
 use crate::game::{Budget, Game, Verdict};
+use crate::gencmd::{ExternalGenerator, GeneratorError};
 use crate::judge::judge_file;
+use crate::progtime::ProgramClock;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
 use crate::stress::detached;
@@ -59,8 +62,8 @@ const STREAM: &str = "hunt";
 /// What is maximised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Metric {
-    /// Time of the engine on the case (the fastest of the runs; CPU time for an internal
-    /// engine, wall time for a program).
+    /// Time of the engine on the case (the fastest of the runs; CPU time of the thread for an
+    /// internal engine, of the process minus its start-up for a program).
     Time,
     /// The engine's work counter (exact; internal engines only).
     Work,
@@ -93,7 +96,13 @@ pub struct Config<'a> {
     pub limits: Limits,
     pub budget: Budget,
     pub out: PathBuf,
+    /// An external generator instead of the game's own (`--generator`): the first generation
+    /// is the cases of its first [`EXTERNAL_FIRST_FILES`] files (seeds `seed`, `seed + 1`, ...).
+    pub generator: Option<ExternalGenerator>,
 }
+
+/// Files of an external generator that make the first generation.
+pub const EXTERNAL_FIRST_FILES: u64 = 4;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HuntError {
@@ -101,6 +110,8 @@ pub enum HuntError {
     WorkOfProgram(String),
     #[error("no profile of {game} generates cases with these options ({why})")]
     NoStart { game: &'static str, why: String },
+    #[error(transparent)]
+    ExternalGenerator(#[from] GeneratorError),
     #[error("engine {engine} fails on a generated case: {message}")]
     Engine { engine: String, message: String },
     #[error("cannot write {}", path.display())]
@@ -161,12 +172,16 @@ pub struct Hunted {
     pub generated_best: u64,
     /// Whether a signal stopped the hunt (exit 130 or 143; the population is written).
     pub stopped: bool,
+    /// A program's calibrated start-up (`time` metric): its times are CPU times minus it.
+    pub clock: Option<ProgramClock>,
     pub files: Vec<PathBuf>,
 }
 
 struct Measurer<'a> {
     config: &'a Config<'a>,
     deadline: Option<Instant>,
+    /// A program's calibrated start-up, when its time is hunted.
+    clock: Option<ProgramClock>,
 }
 
 impl Measurer<'_> {
@@ -223,6 +238,11 @@ impl Measurer<'_> {
             budget,
             limits,
         };
+        if let Some(clock) = &self.clock {
+            return clock
+                .measure(config.game, &config.engine, input, &plan)
+                .map_err(|message| Measure::from(failed(message)));
+        }
         let executor = config.engine.executor();
         let run = if executor.per_case() {
             // On a thread of its own, left behind at the deadline or a signal.
@@ -262,6 +282,22 @@ fn first_generation(
     deadline: Option<Instant>,
 ) -> Result<Vec<Input>, HuntError> {
     let game = config.game;
+    if let Some(external) = &config.generator {
+        let mut inputs = Vec::new();
+        for k in 0..EXTERNAL_FIRST_FILES {
+            let text = external.generate(game, ExternalGenerator::seed_of(config.seed, k))?;
+            if let Some(file) = Input::read(game, text) {
+                inputs.extend(file.typed().into_iter().filter_map(|c| single(game, c)));
+            }
+        }
+        if inputs.is_empty() {
+            return Err(HuntError::NoStart {
+                game: game.name(),
+                why: format!("generator `{}` gave no playable case", external.template),
+            });
+        }
+        return Ok(inputs);
+    }
     let generator = game.generator();
     let profiles: Vec<&str> = match &config.profile {
         Some(p) => vec![p.as_str()],
@@ -354,6 +390,31 @@ fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Resu
     result
 }
 
+/// A program hunted for its time: its start-up calibrated on the smallest case it starts
+/// from ([`ProgramClock`]); `None` for an internal engine or the `work` metric.
+fn calibrate(config: &Config<'_>, first: &[Input]) -> Result<Option<ProgramClock>, HuntError> {
+    if !(config.engine.is_program() && config.metric == Metric::Time) {
+        return Ok(None);
+    }
+    let Some(trivial) = first.iter().min_by_key(|i| i.size(config.game)) else {
+        return Ok(None);
+    };
+    let plan = Plan {
+        warmup: 0,
+        runs: 1,
+        repeat_short: false,
+        clock: Clock::ThreadCpu,
+        budget: config.budget,
+        limits: config.limits.clone(),
+    };
+    ProgramClock::calibrate(config.game, &config.engine, trivial, &plan)
+        .map(Some)
+        .map_err(|message| HuntError::Engine {
+            engine: config.engine.name().to_string(),
+            message: format!("calibrating its start-up: {message}"),
+        })
+}
+
 /// Runs the hunt of `config`.
 pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     if config.metric == Metric::Work && config.engine.is_program() {
@@ -365,7 +426,13 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         Limit::Evaluations(_) => None,
     };
     let game = config.game;
-    let measurer = Measurer { config, deadline };
+    let first = first_generation(config, deadline)?;
+    let clock = calibrate(config, &first)?;
+    let measurer = Measurer {
+        config,
+        deadline,
+        clock,
+    };
     let top = config.top.max(1);
     let mut population: Vec<Scored> = Vec::new();
     let mut progress: Vec<Progress> = Vec::new();
@@ -402,7 +469,7 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
             }
         };
     }
-    for input in first_generation(config, deadline)? {
+    for input in first {
         if done(evaluations, rejected) && !population.is_empty() {
             break;
         }
@@ -462,6 +529,7 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
                 time: start.elapsed(),
                 generated_best,
                 stopped,
+                clock,
                 files: Vec::new(),
             });
         }
@@ -476,6 +544,7 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         generated_best,
         stopped,
         files: Vec::new(),
+        clock,
     };
     hunted.files = write_files(config, &hunted)?;
     Ok(hunted)

@@ -16,7 +16,8 @@
 //! - [`runner`]: solving every case of a corpus in parallel; knows nothing game-specific.
 //! - [`results`]: the CSV schema and the summary table; [`export`]: JSON, Markdown and SVG;
 //!   [`units`]: the one formatter of durations; [`stats`]: the one median and quantile.
-//! - [`external`]: external programs used as engines (`cmd:COMMAND`).
+//! - [`external`]: external programs used as engines (`cmd:COMMAND`); [`gencmd`]: external
+//!   generators (`--generator cmd:...`), testlib style.
 //! - [`validate`]: strict validation of judge inputs (`validate`, `run --validate`); each
 //!   game's validator lives in its folder.
 //! - [`shrink`]: each game's reductions and mutations of its cases, and the generic
@@ -34,12 +35,14 @@ pub mod export;
 pub mod external;
 pub mod game;
 pub mod games;
+pub mod gencmd;
 pub mod generate;
 pub mod hunt;
 pub mod judge;
 pub mod merge;
 pub mod meta;
 pub mod progress;
+pub mod progtime;
 pub mod registry;
 pub mod results;
 pub mod runner;

@@ -66,11 +66,15 @@ impl Input {
         let size = self.size(game);
         let cases = if size.cases == 1 { "case" } else { "cases" };
         let sizes: Vec<&str> = self.cases.iter().map(|c| c.size.as_str()).collect();
+        // A game without a board (Yut) has no cells to count.
+        let cells = match size.cells {
+            0 => String::new(),
+            n => format!("{n} cells, "),
+        };
         format!(
-            "{} {cases} ({}), {} cells, {} {}",
+            "{} {cases} ({}), {cells}{} {}",
             size.cases,
             sizes.join(" "),
-            size.cells,
             size.moves,
             game.editor().moves_noun()
         )

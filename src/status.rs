@@ -175,6 +175,47 @@ impl std::fmt::Display for CheckVerdict {
     }
 }
 
+/// What a presentation error counts as (`--presentation`): rejected, as testlib's checkers
+/// and the `check` command say by default, or accepted, as many judges do (a difference in
+/// white space the format fixes is forgiven).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Presentation {
+    /// A presentation error is a rejection (`mismatch`, `check` exit 4).
+    #[default]
+    Reject,
+    /// A presentation error counts as accepted.
+    Accept,
+}
+
+impl Presentation {
+    /// Whether a rejection with this verdict stands under this setting.
+    pub const fn rejects(self, verdict: CheckVerdict) -> bool {
+        !matches!(
+            (self, verdict),
+            (Presentation::Accept, CheckVerdict::PresentationError)
+        )
+    }
+
+    /// A checker's result under this setting: a presentation error becomes `Ok` when accepted.
+    pub fn apply(self, result: Result<(), Rejected>) -> Result<(), Rejected> {
+        match result {
+            Err(rejected) if !self.rejects(rejected.verdict) => Ok(()),
+            other => other,
+        }
+    }
+
+    /// The option's value (`reject`, `accept`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Presentation::Reject => "reject",
+            Presentation::Accept => "accept",
+        }
+    }
+}
+
 /// The CSV's `verdict` column: a checker's verdict on a rejected output, or which time limit a
 /// `timeout` passed (`cpu`, `wall`). Written by name, as [`CheckVerdict::as_str`] for the
 /// checker's.
@@ -341,6 +382,23 @@ mod tests {
             Exit::PresentationError
         );
         assert_eq!(CheckVerdict::CheckerFailure.exit(), Exit::CheckerFailure);
+    }
+
+    #[test]
+    fn accepting_presentation_forgives_only_presentation_errors() {
+        let pe = || {
+            Err(Rejected::new(
+                CheckVerdict::PresentationError,
+                "line 1: trailing space",
+            ))
+        };
+        let wa = || Err(Rejected::new(CheckVerdict::WrongAnswer, "line 1"));
+        let cf = || Err(Rejected::new(CheckVerdict::CheckerFailure, "no expected"));
+        assert_eq!(Presentation::Accept.apply(pe()), Ok(()));
+        assert_eq!(Presentation::Accept.apply(wa()), wa());
+        assert_eq!(Presentation::Accept.apply(cf()), cf());
+        assert_eq!(Presentation::Reject.apply(pe()), pe());
+        assert_eq!(Presentation::default(), Presentation::Reject);
     }
 
     #[test]

@@ -8,7 +8,9 @@ use anyhow::Result;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::shard_args::ShardArgs;
+use crate::external::Shell;
 use crate::game::{Game, GameOptions};
+use crate::gencmd::{DEFAULT_GENERATOR_TIMEOUT, ExternalGenerator};
 use crate::generate::{self, DEFAULT_PROFILE, Plan};
 use crate::progress::ProgressMode;
 use crate::registry;
@@ -40,6 +42,11 @@ pub struct GenCommon {
     /// with); default: the fastest.
     #[arg(long, short)]
     pub engine: Option<String>,
+    /// An external generator instead of the game's own: `cmd:COMMAND`, run through `sh -c`
+    /// once per file with `{seed}` replaced by the file's seed (--seed + k); it writes one
+    /// judge input on stdout, which must pass the game's validator (see docs/generators.md).
+    #[arg(long, value_name = "CMD")]
+    pub generator: Option<String>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
@@ -99,6 +106,13 @@ impl GenArgs {
             out: common.out,
             expected: !common.no_expected,
             progress: common.progress,
+            generator: common
+                .generator
+                .as_deref()
+                .map(|text| {
+                    ExternalGenerator::parse(text, Shell::default(), DEFAULT_GENERATOR_TIMEOUT)
+                })
+                .transpose()?,
         })
     }
 }

@@ -9,11 +9,13 @@ use anyhow::{Result, bail};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use crate::game::{Game, GameOptions};
+use crate::gencmd::ExternalGenerator;
 use crate::hunt::{self, Config, Limit, Metric};
+use crate::progtime::{CALIBRATION_RUNS, ProgramClock};
 use crate::registry;
 use crate::runner::resolve_engines;
 use crate::status::Exit;
-use crate::units::human_duration;
+use crate::units::{human_duration, human_time};
 
 use super::games::{Shape, from_game_matches, game_commands};
 use super::stress::STRESS_SHAPE;
@@ -61,6 +63,11 @@ pub struct HuntOptions {
     /// + 1 s).
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg)]
     pub timeout: Option<f64>,
+    /// An external generator instead of the game's own: `cmd:COMMAND`, run with `{seed}`
+    /// replaced by --seed, --seed + 1, ...; its cases start the search (see
+    /// docs/generators.md).
+    #[arg(long, value_name = "CMD")]
+    pub generator: Option<String>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
@@ -118,6 +125,12 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         (Some(t), None) => Limit::Time(positive_seconds("--time", t)?),
         (None, None) => Limit::Time(Duration::from_secs_f64(DEFAULT_HUNT_SECONDS)),
     };
+    let limits = o.launch.limits(o.timeout, 10.0)?;
+    let generator = o
+        .generator
+        .as_deref()
+        .map(|text| ExternalGenerator::parse(text, o.launch.shell(), limits.timeout))
+        .transpose()?;
     let config = Config {
         game: args.game,
         engine,
@@ -128,9 +141,10 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         metric: o.metric,
         top: o.top,
         runs: o.runs,
-        limits: o.launch.limits(o.timeout, 10.0)?,
+        limits,
         budget: o.budget.budget()?,
         out: o.out.clone(),
+        generator,
     };
     let hunted = hunt::run(&config)?;
     let unit = args.game.work_unit();
@@ -160,6 +174,11 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
             s.input.describe(args.game)
         );
     }
+    if let Some(clock) = &hunted.clock {
+        for line in clock_lines(clock, &hunted.population) {
+            println!("{line}");
+        }
+    }
     for file in &hunted.files {
         println!("wrote {}", file.display());
     }
@@ -175,4 +194,79 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         });
     }
     Ok(Exit::Ok)
+}
+
+/// What a program's times mean: its start-up taken out, the copies per process, and whether
+/// the differences ranked are below the start-up's noise.
+fn clock_lines(clock: &ProgramClock, population: &[hunt::Scored]) -> Vec<String> {
+    let mut lines = vec![format!(
+        "times are CPU time (user + sys) per case, start-up {} taken out (noise {} over {} runs), \
+         {} cop{} of a case per process",
+        human_time(clock.startup_ns),
+        human_time(clock.noise_ns),
+        CALIBRATION_RUNS,
+        clock.copies,
+        if clock.copies == 1 { "y" } else { "ies" }
+    )];
+    let noise = clock.noise_per_case();
+    let (best, worst) = (
+        population.first().map_or(0, |s| s.metric),
+        population.last().map_or(0, |s| s.metric),
+    );
+    if best.saturating_sub(worst) <= noise {
+        lines.push(format!(
+            "warning: the cases kept differ by {} at most, within the start-up noise of {} per \
+             case: their ranking is noise",
+            human_time(best.saturating_sub(worst)),
+            human_time(noise)
+        ));
+    } else if best <= noise {
+        lines.push(format!(
+            "warning: the best time, {}, is within the start-up noise of {} per case",
+            human_time(best),
+            human_time(noise)
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+    use crate::shrink::Input;
+
+    fn population(metrics: &[u64]) -> Vec<hunt::Scored> {
+        let game = registry::find("linkpop").unwrap();
+        metrics
+            .iter()
+            .map(|&metric| hunt::Scored {
+                input: Input::read(game, "1 2\nAS AS\n0 0\n".to_string()).unwrap(),
+                metric,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn differences_below_the_start_up_noise_are_called_noise() {
+        // 16 copies share a noise of 160 µs: 10 µs per case.
+        let clock = ProgramClock {
+            startup_ns: 2_000_000,
+            noise_ns: 160_000,
+            copies: 16,
+        };
+        let lines = clock_lines(&clock, &population(&[50_000, 45_000]));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].contains("16 copies of a case per process"),
+            "{lines:?}"
+        );
+        assert!(lines[1].contains("ranking is noise"), "{lines:?}");
+        // 40 µs apart: above 10 µs, nothing to warn of.
+        let lines = clock_lines(&clock, &population(&[50_000, 10_000]));
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        // Apart, but the best itself is within the noise.
+        let lines = clock_lines(&clock, &population(&[9_000, 0]));
+        assert!(lines[1].contains("within the start-up noise"), "{lines:?}");
+    }
 }

@@ -120,6 +120,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
             case.as_ref(),
             expected_block,
             actual.get(i).map(String::as_str),
+            args.presentation,
         );
         match verdict {
             Ok(()) => passed += 1,

@@ -23,7 +23,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::game::{BadTimeLimit, Budget, Game};
 use crate::registry;
-use crate::status::Exit;
+use crate::status::{Exit, Presentation};
 
 pub use generate::{GenArgs, GenCommon, gen_corpus};
 pub use hunt::hunt;
@@ -181,6 +181,10 @@ pub struct RunArgs {
     /// Compare every case's output with the expected X.out beside X.in.
     #[arg(long)]
     pub check: bool,
+    /// What a presentation error (a difference in white space the format fixes) counts as:
+    /// `reject` (default) or `accept`, as many judges do (see docs/tolerances.md).
+    #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
+    pub presentation: Presentation,
     /// Validate every file strictly first (as `gamebench validate`): a case that breaks the
     /// statement is not solved and gets status `error` with the violation.
     #[arg(long)]
@@ -247,6 +251,10 @@ pub struct CheckArgs {
     /// Engine that computes the expected output when no --expected is given.
     #[arg(long, short, default_value = "reference")]
     pub engine: String,
+    /// What a presentation error (a difference in white space the format fixes) counts as:
+    /// `reject` (default) or `accept`, as many judges do (see docs/tolerances.md).
+    #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
+    pub presentation: Presentation,
     #[command(flatten)]
     pub budget: BudgetArgs,
 }

@@ -70,6 +70,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,
         check: args.check,
+        presentation: args.presentation,
         validate: args.validate,
         threads: shards::default_jobs(args.jobs),
         progress: match (args.progress, args.quiet) {

@@ -12,9 +12,10 @@ use anyhow::{Result, bail};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use crate::game::{Game, GameOptions};
+use crate::gencmd::ExternalGenerator;
 use crate::registry;
 use crate::runner::resolve_engines;
-use crate::status::Exit;
+use crate::status::{Exit, Presentation};
 use crate::stress::{self, Config, Limit, Outcome};
 use crate::units::human_duration;
 
@@ -62,6 +63,15 @@ pub struct StressOptions {
     /// + 1 s).
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg)]
     pub timeout: Option<f64>,
+    /// What a presentation error (a difference in white space the format fixes) counts as:
+    /// `reject` (default: a difference) or `accept` (see docs/tolerances.md).
+    #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
+    pub presentation: Presentation,
+    /// An external generator instead of the game's own: `cmd:COMMAND`, run once per
+    /// generated file with `{seed}` replaced by the file's seed (--seed + k); it writes one
+    /// judge input on stdout, which must pass the game's validator (see docs/generators.md).
+    #[arg(long, value_name = "CMD")]
+    pub generator: Option<String>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
@@ -115,6 +125,12 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         (Some(t), None) => Limit::Time(positive_seconds("--time", t)?),
         (None, None) => Limit::Time(Duration::from_secs_f64(DEFAULT_STRESS_SECONDS)),
     };
+    let limits = o.launch.limits(o.timeout, 10.0)?;
+    let generator = o
+        .generator
+        .as_deref()
+        .map(|text| ExternalGenerator::parse(text, o.launch.shell(), limits.timeout))
+        .transpose()?;
     let config = Config {
         game: args.game,
         engines,
@@ -122,9 +138,11 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         options: &args.generator,
         seed: o.seed,
         limit,
-        limits: o.launch.limits(o.timeout, 10.0)?,
+        limits,
         budget: o.budget.budget()?,
         out: o.out.clone(),
+        presentation: o.presentation,
+        generator,
     };
     match stress::run(&config)? {
         Outcome::NoDifference { cases_tried, time } => {

@@ -9,7 +9,8 @@
 //! The parts, and how they relate:
 //! - [`rules`](self::Rules): the typed contract, engines and their outcomes;
 //! - `budget`: the limits an engine respects on one case;
-//! - `output`: comparing outputs (first difference, presentation, blocks), for checkers;
+//! - `output`: comparing outputs (presentation, blocks), for checkers;
+//! - `difference`: the first difference of two outputs, white space named and shown;
 //! - `generator`: the erased generator interface and the [`Solver`] lent to generators;
 //! - `edit`: the erased edit interface ([`CaseEditor`]) over [`Shrink`];
 //! - `erased`: [`Game`] and [`EngineRef`], the object-safe view;
@@ -19,6 +20,7 @@
 //! crate (a test in `tests/layers.rs` keeps it so).
 
 mod budget;
+mod difference;
 mod edit;
 mod erased;
 mod generator;
@@ -28,10 +30,11 @@ mod rules;
 
 pub use crate::status::{CheckVerdict, Rejected};
 pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget};
+pub use difference::{Difference, difference, first_difference, presentation_message, show};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
-pub use output::{first_difference, split_blocks, strip_white_space, trim_presentation};
+pub use output::{split_blocks, strip_white_space, trim_presentation};
 pub use registered::Registered;
 pub use rules::{
     CaseError, CaseStream, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Rules, Verdict,

@@ -12,6 +12,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 use gamebench_generators::{self as generators, Dice, FileId, GenError, Generator, Profile};
 
 use super::budget::Budget;
+use super::difference::presentation_message;
 use super::edit::{AnyCase, CaseEditor, CaseSize, Shrink};
 use super::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
 use super::generator::{GameGenerator, GameOptions, Solver, engine_of};
@@ -207,13 +208,14 @@ where
         let Err(why) = R::check(case, expected, actual) else {
             return Ok(());
         };
-        let (expected, actual) = (R::presentation(expected), R::presentation(actual));
-        let verdict = if R::check(case, &expected, &actual).is_ok() {
-            CheckVerdict::PresentationError
-        } else {
-            CheckVerdict::WrongAnswer
-        };
-        Err(Rejected::new(verdict, why))
+        let (canon_expected, canon_actual) = (R::presentation(expected), R::presentation(actual));
+        if R::check(case, &canon_expected, &canon_actual).is_err() {
+            return Err(Rejected::new(CheckVerdict::WrongAnswer, why));
+        }
+        // The checker's reason may not see white space (a parse error on an empty field):
+        // say which white space differs instead.
+        let message = presentation_message(expected, actual, &canon_actual, why);
+        Err(Rejected::new(CheckVerdict::PresentationError, message))
     }
     fn generator(&self) -> &dyn GameGenerator {
         self

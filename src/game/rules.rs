@@ -13,7 +13,8 @@
 use std::io::{BufRead, Read};
 
 use super::budget::Budget;
-use super::output::{first_difference, trim_presentation};
+use super::difference::first_difference;
+use super::output::trim_presentation;
 use crate::validate::Validation;
 
 /// What an engine concluded about one case (independent of any expected output).

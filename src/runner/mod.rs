@@ -69,7 +69,7 @@ use crate::external::Shell;
 use crate::game::{Budget, REFERENCE_ENGINE};
 use crate::progress::Progress;
 use crate::results::Status;
-use crate::status::Exit;
+use crate::status::{Exit, Presentation};
 use pipeline::{Pipeline, Window};
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
@@ -88,6 +88,8 @@ pub struct Config {
     pub budget: Budget,
     /// Compare each case's output with the expected `X.out` beside `X.in`.
     pub check: bool,
+    /// What a presentation error counts as, against `X.out` and against the baseline.
+    pub presentation: Presentation,
     /// Validate each file strictly first (the game's validator); a case with a violation is
     /// not solved and gets status `error` with the violation.
     pub validate: bool,
@@ -135,6 +137,7 @@ impl Default for Config {
             engines: Vec::new(),
             budget: Budget::UNLIMITED,
             check: false,
+            presentation: Presentation::Reject,
             validate: false,
             threads: None,
             progress: ProgressMode::None,

@@ -31,7 +31,13 @@ pub(super) fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
             .map(String::as_str)
             .ok_or_else(|| format!("the expected output has no case {index}")),
     };
-    if let Err(rejected) = judge_block(loaded.file.game, parsed.as_ref(), block, Some(output)) {
+    if let Err(rejected) = judge_block(
+        loaded.file.game,
+        parsed.as_ref(),
+        block,
+        Some(output),
+        loaded.config.presentation,
+    ) {
         done.status = done.status.worst(rejected.verdict.status());
         done.verdict = Some(rejected.verdict);
         // What the engine said first (a budget stop's proven bound) stays in front.
@@ -86,7 +92,13 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], bas
         done[i].compared = true;
         done[base].compared = true;
         let game = loaded.file.game;
-        if let Err(why) = judge_block(game, case.as_ref(), Ok(&base_output), Some(output)) {
+        if let Err(why) = judge_block(
+            game,
+            case.as_ref(),
+            Ok(&base_output),
+            Some(output),
+            loaded.config.presentation,
+        ) {
             // The baseline's output stands in for the expected one; whatever the verdict,
             // the engines disagree.
             done[i].verdict = done[i].verdict.or(Some(why.verdict));

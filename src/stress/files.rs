@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{Config, Found, StressError};
 use crate::atomic::write_atomic;
 use crate::game::first_difference;
+use crate::gencmd::ExternalGenerator;
 use crate::units::human_duration;
 
 /// A file-name-safe form of an engine label (`cmd:python3 x.py` -> `cmd_python3_x.py`).
@@ -74,9 +75,16 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
         ),
         _ => found.shrunk_failure.describe(engines),
     };
+    let source = match &config.generator {
+        Some(external) => format!(
+            "generator `{}`, ",
+            external.command(ExternalGenerator::seed_of(config.seed, found.file_index))
+        ),
+        None => String::new(),
+    };
     format!(
         "{game}: {fail}\n\
-         found after {tried} case(s) in {search} (seed {seed}, generated file {file}, case {case})\n\
+         found after {tried} case(s) in {search} ({source}seed {seed}, generated file {file}, case {case})\n\
          shrunk in {steps} step(s), {candidates} candidate(s), {shrink}{cut}:\n\
          \x20 before: {before}\n\
          \x20 after:  {after}\n\

@@ -19,6 +19,7 @@ use crate::game::{AnyCase, Budget, Game};
 use crate::results::Timing;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
+use crate::status::Presentation;
 
 /// Both engines' results on an input, and each case's failure.
 pub struct Judged {
@@ -51,6 +52,8 @@ pub struct Judge<'a> {
     budget: Budget,
     /// When the command must end (`--time`), if it has a time budget.
     pub(super) deadline: Option<Instant>,
+    /// Whether a presentation error counts as a difference (`--presentation`).
+    presentation: Presentation,
 }
 
 /// Whether SIGINT or SIGTERM asked the command to stop.
@@ -66,6 +69,7 @@ impl<'a> Judge<'a> {
             limits: config.limits.clone(),
             budget: config.budget,
             deadline,
+            presentation: config.presentation,
         }
     }
 
@@ -245,9 +249,14 @@ impl<'a> Judge<'a> {
             }
             (Ok(a), Ok(b)) => (a, b),
         };
+        // Both ways: a checker that replays (Vexed) accepts any minimum solution, so each
+        // output must pass against the other. `--presentation accept` forgives a presentation
+        // error either way.
         let game = self.game;
+        let presentation = self.presentation;
         let rejected = |engine: usize, expected: &'s str, actual: &'s str| {
-            game.judge_output(case, expected, actual)
+            presentation
+                .apply(game.judge_output(case, expected, actual))
                 .err()
                 .map(|r| (engine, r, expected, actual))
         };

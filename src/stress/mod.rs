@@ -2,7 +2,8 @@
 //! failing input shrunk to a minimal one.
 //!
 //! Cases come from the game's own generator, file after file (`<game>-<profile>-<seed>-<k>`,
-//! k = 0, 1, ...), so a seed always gives the same cases in the same order; the cases of a file
+//! k = 0, 1, ...), or from an external one (`--generator`, [`crate::gencmd`]: file k is its
+//! output for seed `seed + k`), so a seed always gives the same cases in the same order; the cases of a file
 //! are the steps, counted one by one against `--cases`. Both engines judge each file (an
 //! external program once per file); a case fails when one engine errors, crashes or times out,
 //! or when the game's checker rejects one output against the other (byte equality; for Vexed the
@@ -43,8 +44,10 @@ use gamebench_generators::{FileId, GenError};
 use crate::engines::Limits;
 use crate::external::ExternalError;
 use crate::game::{Budget, Game, GameOptions};
+use crate::gencmd::{ExternalGenerator, GeneratorError};
 use crate::runner::EngineSpec;
 use crate::shrink::{self, Input};
+use crate::status::Presentation;
 
 /// When the search for a difference stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,6 +75,11 @@ pub struct Config<'a> {
     pub budget: Budget,
     /// Output folder; files go to `<out>/<game>/`.
     pub out: PathBuf,
+    /// What a presentation error between the two engines counts as.
+    pub presentation: Presentation,
+    /// An external generator instead of the game's own (`--generator`): file `k` is its
+    /// output for seed `seed + k`, validated.
+    pub generator: Option<ExternalGenerator>,
 }
 
 /// Why `stress` could not do its work (exit code 2).
@@ -89,6 +97,8 @@ pub enum StressError {
         #[source]
         source: GenError,
     },
+    #[error(transparent)]
+    ExternalGenerator(#[from] GeneratorError),
     #[error("generated file {index} holds a case the game cannot read")]
     Unreadable { index: u64 },
     #[error("generated file {index} is not a valid input: {violation}")]
@@ -164,19 +174,27 @@ fn generated(
         seed: config.seed,
         index,
     };
-    let text = game.generator().generate_until(
-        &file,
-        config.options,
-        game.default_engine().name(),
-        &config.budget,
-        deadline,
-    );
     let past = || deadline.is_some_and(|d| Instant::now() >= d);
-    let text = match text {
-        Ok(_) | Err(_) if judge::stop_requested() => return Err(StressError::Stopped),
-        Err(_) if past() => return Err(StressError::OutOfTime),
-        Ok(text) => text,
-        Err(source) => return Err(StressError::Generate { index, source }),
+    let text = match &config.generator {
+        // A command's output: its own errors (exit, timeout) are the generator's.
+        Some(external) => {
+            if judge::stop_requested() {
+                return Err(StressError::Stopped);
+            }
+            external.generate(game, ExternalGenerator::seed_of(config.seed, index))?
+        }
+        None => match game.generator().generate_until(
+            &file,
+            config.options,
+            game.default_engine().name(),
+            &config.budget,
+            deadline,
+        ) {
+            Ok(_) | Err(_) if judge::stop_requested() => return Err(StressError::Stopped),
+            Err(_) if past() => return Err(StressError::OutOfTime),
+            Ok(text) => text,
+            Err(source) => return Err(StressError::Generate { index, source }),
+        },
     };
     let mut input = Input::read(game, text).ok_or(StressError::Unreadable { index })?;
     if (input.cases.len() as u64) > keep {

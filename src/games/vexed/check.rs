@@ -77,6 +77,9 @@ pub fn read_block(block: &str) -> Result<Claim, CheckError> {
     let move_lines: Vec<&str> = lines.collect();
     for (i, text) in move_lines.iter().enumerate() {
         let line = i + 2;
+        if let Some(message) = spacing(text) {
+            return Err(CheckError::Layout { line, message });
+        }
         let fields: Vec<&str> = text.split(' ').collect();
         let last = i + 1 == move_lines.len();
         if fields.len() > MOVES_PER_LINE || (!last && fields.len() != MOVES_PER_LINE) {
@@ -105,6 +108,23 @@ pub fn read_block(block: &str) -> Result<Claim, CheckError> {
 }
 
 /// Reads `(L,r,c,D)`.
+/// What is wrong with the white space of a line of moves (single spaces between moves, none
+/// around them), named so, since an empty field is otherwise just "not a move".
+fn spacing(text: &str) -> Option<String> {
+    let shown = crate::game::show(text);
+    if text.ends_with([' ', '\t', '\r']) {
+        Some(format!("trailing white space: {shown}"))
+    } else if text.starts_with([' ', '\t']) {
+        Some(format!("leading white space: {shown}"))
+    } else if text.contains("  ") {
+        Some(format!("two spaces between moves: {shown}"))
+    } else if text.contains('\t') {
+        Some(format!("a tab between moves: {shown}"))
+    } else {
+        None
+    }
+}
+
 fn read_move(text: &str) -> Option<Move> {
     let inner = text.strip_prefix('(')?.strip_suffix(')')?;
     let [letter, row, col, dir] = inner.split(',').collect::<Vec<_>>()[..] else {
