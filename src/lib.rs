@@ -36,6 +36,7 @@ pub mod game;
 pub mod games;
 pub mod generate;
 pub mod hunt;
+pub mod invoke;
 pub mod judge;
 pub mod merge;
 pub mod meta;
