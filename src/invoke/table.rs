@@ -122,8 +122,8 @@ pub fn terminal(inv: &Invocation, width: usize, colour_on: bool) -> String {
     // Pages: as many solutions as fit beside the test column (at least one per page).
     let mut pages: Vec<Vec<usize>> = Vec::new();
     let mut used = first_width;
-    for s in 0..columns.len() {
-        let need = GAP.len() + widths[s];
+    for (s, column_width) in widths.iter().enumerate() {
+        let need = GAP.len() + column_width;
         match pages.last_mut() {
             Some(page) if used + need <= width => page.push(s),
             _ => {
