@@ -79,3 +79,73 @@ pub fn judge_file(engine: EngineRef, input: &[u8], budget: &Budget) -> Judgement
         .collect();
     Judgement { engine, cases }
 }
+
+/// Which exit codes `check` speaks: its own, testlib's, or the Kattis/DOMjudge output
+/// validators'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ExitCodes {
+    /// gamebench's: 0 accepted, 1 wrong answer, 4 presentation error, 5 checker failure, 2 an
+    /// error (see [`Exit`]).
+    #[default]
+    Gamebench,
+    /// testlib's: 0 OK, 1 WA, 2 PE, 3 FAIL (the checker failed: a missing or malformed expected
+    /// output, a malformed input, an unreadable file).
+    Testlib,
+    /// Kattis's and DOMjudge's output validators: 42 accepted, 43 wrong answer (a presentation
+    /// error is wrong: the convention has no such verdict); any other code is a judge error.
+    Kattis,
+}
+
+/// testlib's exit codes.
+pub const TESTLIB_OK: u8 = 0;
+pub const TESTLIB_WA: u8 = 1;
+pub const TESTLIB_PE: u8 = 2;
+pub const TESTLIB_FAIL: u8 = 3;
+/// The Kattis output validator's exit codes.
+pub const KATTIS_ACCEPTED: u8 = 42;
+pub const KATTIS_WRONG: u8 = 43;
+
+impl ExitCodes {
+    /// The code `check` exits with when its own verdict is `exit`: the one mapping from
+    /// gamebench's codes to a judge's.
+    pub fn code(self, exit: Exit) -> u8 {
+        match self {
+            ExitCodes::Gamebench => exit.code(),
+            ExitCodes::Testlib => match exit {
+                Exit::Ok => TESTLIB_OK,
+                Exit::Failures => TESTLIB_WA,
+                Exit::PresentationError => TESTLIB_PE,
+                Exit::Interrupted | Exit::Terminated => exit.code(),
+                _ => TESTLIB_FAIL,
+            },
+            ExitCodes::Kattis => match exit {
+                Exit::Ok => KATTIS_ACCEPTED,
+                Exit::Failures | Exit::PresentationError => KATTIS_WRONG,
+                // A judge error: neither 42 nor 43.
+                _ => exit.code(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_convention_maps_every_verdict() {
+        use ExitCodes::*;
+        let cases = [
+            (Exit::Ok, [0, 0, 42]),
+            (Exit::Failures, [1, 1, 43]),
+            (Exit::PresentationError, [4, 2, 43]),
+            (Exit::CheckerFailure, [5, 3, 5]),
+            (Exit::Error, [2, 3, 2]),
+        ];
+        for (exit, [own, testlib, kattis]) in cases {
+            assert_eq!(Gamebench.code(exit), own, "{exit:?}");
+            assert_eq!(Testlib.code(exit), testlib, "{exit:?}");
+            assert_eq!(Kattis.code(exit), kattis, "{exit:?}");
+        }
+    }
+}

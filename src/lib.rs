@@ -38,6 +38,7 @@ pub mod games;
 pub mod gencmd;
 pub mod generate;
 pub mod hunt;
+pub mod invoke;
 pub mod judge;
 pub mod merge;
 pub mod meta;

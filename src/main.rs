@@ -27,6 +27,7 @@ fn main() {
     let result = match cli.command {
         Command::Solve(args) => cli::solve(args),
         Command::Run(args) => cli::run(*args),
+        Command::Invoke(args) => cli::invoke(*args),
         Command::Gen(args) => cli::gen_corpus(args),
         Command::Check(args) => cli::check(args),
         Command::Validate(args) => cli::validate(args),
@@ -50,14 +51,15 @@ fn main() {
 ///
 /// Commands that start no external program take SIGPIPE's default action back (Rust ignores
 /// it), so the kernel ends them at the first write to the closed pipe: exit status 141 in a
-/// shell, no message. Commands that may start programs (`run`, `sweep`, `stress`, `hunt`,
-/// `gen`) keep ignoring it, since a program that exits without reading its input must not
+/// shell, no message. Commands that may start programs (`run`, `invoke`, `sweep`, `stress`,
+/// `hunt`, `gen`) keep ignoring it, since a program that exits without reading its input must not
 /// kill them through the pipe to its stdin; for them a print to a closed stdout (which panics
 /// in `print!`) ends the process with status 141 and no panic message.
 fn quiet_on_closed_stdout(command: &Command) {
     let starts_programs = matches!(
         command,
         Command::Run(_)
+            | Command::Invoke(_)
             | Command::Sweep(_)
             | Command::Stress(_)
             | Command::Hunt(_)

@@ -324,6 +324,9 @@ pub enum Exit {
     Interrupted,
     /// The run was stopped by SIGTERM; finished results are kept.
     Terminated,
+    /// `check --exit-codes`: the code a judge's convention gives the verdict (testlib's,
+    /// Kattis's; see `judge::ExitCodes`).
+    Judge(u8),
 }
 
 impl Exit {
@@ -342,6 +345,7 @@ impl Exit {
             Exit::CheckerFailure => 5,
             Exit::Interrupted => 130,
             Exit::Terminated => 143,
+            Exit::Judge(code) => code,
         }
     }
 }

@@ -5,6 +5,7 @@
 mod games;
 mod generate;
 mod hunt;
+mod invoke;
 mod judge;
 mod levels;
 mod outputs;
@@ -27,6 +28,7 @@ use crate::status::{Exit, Presentation};
 
 pub use generate::{GenArgs, GenCommon, gen_corpus};
 pub use hunt::hunt;
+pub use invoke::{InvokeArgs, invoke};
 pub use judge::{check, list, solve};
 pub use levels::levels;
 pub use run::run;
@@ -49,6 +51,10 @@ pub enum Command {
     Solve(SolveArgs),
     /// Solve every case under PATH... in parallel; write outputs, CSV rows and a summary.
     Run(Box<RunArgs>),
+    /// Every solution of a problem on every test: the verdict table, each solution's tag
+    /// checked (exit 1 when one is contradicted), the tests that kill each wrong solution and a
+    /// small subset that kills them all.
+    Invoke(Box<InvokeArgs>),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
     Gen(GenArgs),
     /// Validate judge inputs strictly against the statement (exit 0 valid, 3 invalid).
@@ -219,6 +225,10 @@ pub struct RunArgs {
     /// With --export-json: add every case's raw run times (`samples`).
     #[arg(long, requires = "export_json")]
     pub samples: bool,
+    /// Write JUnit XML: a test case per file x case x engine, failed (with its status,
+    /// verdict and message) unless `ok` or `unchecked`; `error` cases are JUnit errors.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Export the summary as a Markdown table (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
@@ -243,11 +253,25 @@ pub struct CheckArgs {
     pub game: String,
     /// The judge input.
     pub input: PathBuf,
-    /// The output to check.
+    /// The output to check (with `--exit-codes kattis`: the judge's answer; the team's output
+    /// is read from stdin, as output validators are called).
     pub output: PathBuf,
+    /// `--exit-codes testlib`: the answer file (as --expected); `--exit-codes kattis`: the
+    /// feedback folder, where `judgemessage.txt` is written.
+    pub extra: Option<PathBuf>,
     /// The expected output (default: what `--engine` prints for INPUT).
     #[arg(long)]
     pub expected: Option<PathBuf>,
+    /// Exit codes: `gamebench` (0 accepted, 1 wrong answer, 4 presentation error, 5 checker
+    /// failure), `testlib` (0 OK, 1 WA, 2 PE, 3 FAIL: `check GAME INPUT OUTPUT ANSWER`) or
+    /// `kattis` (42 accepted, 43 wrong: `check GAME INPUT ANSWER FEEDBACK_DIR < OUTPUT`).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "CONVENTION",
+        default_value = "gamebench"
+    )]
+    pub exit_codes: crate::judge::ExitCodes,
     /// Engine that computes the expected output when no --expected is given.
     #[arg(long, short, default_value = "reference")]
     pub engine: String,

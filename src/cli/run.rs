@@ -12,6 +12,7 @@ use signal_hook::flag;
 
 use crate::atomic::{self, Target};
 use crate::corpus;
+use crate::export::junit::JunitSink;
 use crate::export::{
     self, BoxPlot, Exporter, Json, Markdown, Report, ScalingPlot, SummaryCsv, require_svg,
 };
@@ -153,6 +154,12 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     if let Some(csv) = &args.csv {
         paths.insert(0, ("--csv", csv));
     }
+    if let Some(junit) = &args.junit {
+        if plan.is_some() {
+            anyhow::bail!("--junit is not available with --shard or --resume");
+        }
+        paths.push(("--junit", junit));
+    }
     outputs::check(&paths, args.out_dir.as_deref(), &files, &table)?;
     let startup = calibrate(&table);
     // Plots and raw samples need every case's record; the summary needs only the tally.
@@ -174,6 +181,10 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             if let Some(out_dir) = &mut out_dir {
                 sinks.push(out_dir);
             }
+            let mut junit = args.junit.clone().map(JunitSink::new);
+            if let Some(junit) = &mut junit {
+                sinks.push(junit);
+            }
             let outcome = runner::run(&files, &config, &mut sinks)?;
             if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
                 eprintln!(
@@ -187,6 +198,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     };
     let stdout_taken = [
         &args.csv,
+        &args.junit,
         &args.export_json,
         &args.export_markdown,
         &args.export_csv,

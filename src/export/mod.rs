@@ -1,10 +1,12 @@
 //! Exports of a run's summary, like hyperfine's: one [`Exporter`] per format (JSON, Markdown,
 //! the summary as CSV, SVG plots), each rendering the same [`Report`] to bytes. The CSV stays the raw data;
 //! everything here is derived from the summary records ([`crate::results`]), so it can be
-//! recomputed from a CSV. Files are written whole or not at all ([`write_export`]).
+//! recomputed from a CSV. Files are written whole or not at all ([`write_export`]). JUnit XML
+//! ([`junit`]) is a document of test cases, not of a summary: `run --junit` and `invoke --junit`.
 
 mod csv_summary;
 mod json;
+pub mod junit;
 mod markdown;
 mod plot;
 

@@ -1,0 +1,286 @@
+//! `gamebench invoke`: options (and a problem file) -> solutions, tests, limits -> one
+//! [`crate::invoke::invoke`] -> the table, the tag check, the strength report, the files.
+//!
+//! Exit codes: 0 every tag holds; 1 a solution contradicts its tag; 2 a test could not be
+//! judged (or a usage / I/O error); 130/143 interrupted.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use crate::atomic::write_atomic;
+use crate::engines::{self, Limits};
+use crate::invoke::{
+    self, Checker, Config, Solution, Tag, junit, problem::Problem, select, strength, table, tags,
+};
+use crate::registry;
+use crate::runner::EngineTable;
+use crate::status::{Exit, Presentation};
+
+use super::outputs::{self, is_stdout};
+use super::run::catch_signals;
+use super::{BudgetArgs, ShellArgs, find_game, positive_seconds, seconds_arg};
+
+#[derive(Args)]
+pub struct InvokeArgs {
+    /// Test files or folders (searched recursively for *.in; expected outputs from X.out, or
+    /// from the solution tagged main). With --problem, added to its tests.
+    pub paths: Vec<PathBuf>,
+    /// A problem file (TOML): the tests, the game, the checker, the limits and the solutions
+    /// with their tags (docs/invoke.md). Options given on the command line win over it.
+    #[arg(long, value_name = "FILE")]
+    pub problem: Option<PathBuf>,
+    /// The game of every test (default: the nearest enclosing folder named after a game).
+    #[arg(long, short)]
+    pub game: Option<String>,
+    /// A solution: an engine of the game, or `NAME=cmd:COMMAND` (a program, stdin to stdout,
+    /// run once per file); repeat for several.
+    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    pub engines: Vec<String>,
+    /// What solution NAME should get: main, accepted, wrong-answer, time-limit, memory-limit,
+    /// runtime-error or failing; repeat for several. A contradicted tag exits 1.
+    #[arg(long, value_name = "NAME=TAG")]
+    pub expect: Vec<String>,
+    /// How outputs are compared: `game` (the game's checker, default) or `exact` (byte for
+    /// byte).
+    #[arg(long, value_name = "CHECKER")]
+    pub checker: Option<Checker>,
+    /// What a presentation error (a difference in white space the format fixes) counts as:
+    /// `reject` (default) or `accept`, as many judges do (see docs/tolerances.md).
+    #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
+    pub presentation: Presentation,
+    /// Wall-time limit of one program run (one file, or one case under --case-timeout), in
+    /// seconds (default 60, or 3 x --cpu-limit + 1 s); the time limit shares are of it.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
+    pub timeout: Option<f64>,
+    /// Per-case time limit of programs, in seconds (as `run --case-timeout`).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
+    pub case_timeout: Option<f64>,
+    #[command(flatten)]
+    pub launch: ShellArgs,
+    /// Worker threads (default: all cores); programs running at once inflate each other's
+    /// times.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Write the table as CSV, one line per (test, solution) (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write the table, the tag check and the strength report as JSON (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the table as Markdown (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Write JUnit XML: a test case per (test, solution), failed when its tag does not allow
+    /// the verdict (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write the selected tests (a cover of every kill, with each correct solution's slowest)
+    /// as X.in/X.out files under DIR.
+    #[arg(long, value_name = "DIR")]
+    pub select: Option<PathBuf>,
+    /// Width of the terminal table: solutions that do not fit go to another page (default:
+    /// $COLUMNS, else 120).
+    #[arg(long, value_name = "COLUMNS", value_parser = clap::value_parser!(u16).range(20..))]
+    pub width: Option<u16>,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}
+
+/// Parses `NAME=TAG`.
+fn parse_expect(text: &str) -> Result<(String, Tag)> {
+    let (name, tag) = text
+        .rsplit_once('=')
+        .with_context(|| format!("--expect {text:?}: expected NAME=TAG"))?;
+    let tag = tag
+        .parse::<Tag>()
+        .map_err(|e| anyhow::anyhow!("--expect {text}: {e}"))?;
+    Ok((name.to_string(), tag))
+}
+
+/// The limits: the command line's, else the problem's, else `run`'s defaults.
+fn limits(args: &InvokeArgs, problem: Option<&Problem>) -> Result<Limits> {
+    let p = problem.map(|p| p.limits.clone()).unwrap_or_default();
+    let mut launch = args.launch.clone();
+    launch.cpu_limit = launch.cpu_limit.or(p.cpu);
+    launch.memory_limit = launch.memory_limit.or(p.memory);
+    if let Some(output) = p.output
+        && launch.output_limit == crate::external::DEFAULT_OUTPUT_LIMIT_MB as f64
+    {
+        launch.output_limit = output;
+    }
+    let timeout = args.timeout.or(p.timeout);
+    let mut limits = launch.limits(timeout, super::DEFAULT_TIMEOUT_SECS)?;
+    limits.case_timeout = args
+        .case_timeout
+        .or(p.case_timeout)
+        .map(|s| positive_seconds("--case-timeout", s))
+        .transpose()?;
+    Ok(limits)
+}
+
+/// Writes `bytes` to `path` (`-` = stdout).
+fn write_out(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
+    if is_stdout(path) {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        out.flush()?;
+        Ok(())
+    } else {
+        write_atomic(path, bytes)
+            .with_context(|| format!("cannot write the {what} {}", path.display()))
+    }
+}
+
+/// The terminal's width: --width, else $COLUMNS, else the default.
+fn width(args: &InvokeArgs) -> usize {
+    args.width.map(usize::from).unwrap_or_else(|| {
+        std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse().ok())
+            .unwrap_or(table::DEFAULT_WIDTH)
+    })
+}
+
+pub fn invoke(args: InvokeArgs) -> Result<Exit> {
+    let signals = catch_signals()?;
+    let problem = args.problem.as_deref().map(Problem::read).transpose()?;
+    let game_name = args
+        .game
+        .clone()
+        .or_else(|| problem.as_ref().and_then(|p| p.game.clone()));
+    let game = game_name.as_deref().map(find_game).transpose()?;
+    let mut paths: Vec<PathBuf> = problem.iter().flat_map(|p| p.tests.clone()).collect();
+    paths.extend(args.paths.iter().cloned());
+    if paths.is_empty() {
+        bail!("no tests: give PATH... or `tests` in the problem file");
+    }
+    let (files, problems) = invoke::find_tests(&paths, game, registry::GAMES)?;
+    for problem in &problems {
+        eprintln!("gamebench: {problem}");
+    }
+    let game = files[0].game;
+    let shell = args.launch.shell();
+    let mut solutions: Vec<Solution> = Vec::new();
+    let mut tags: Vec<(String, Tag)> = Vec::new();
+    for (name, spec, tag) in problem.iter().flat_map(|p| p.solutions.clone()) {
+        for resolved in engines::resolve(game, std::slice::from_ref(&spec), &shell)? {
+            solutions.push(Solution {
+                name: name.clone(),
+                spec: resolved,
+                tag,
+            });
+        }
+    }
+    for spec in &args.engines {
+        for resolved in engines::resolve(game, std::slice::from_ref(spec), &shell)? {
+            solutions.push(Solution {
+                name: resolved.name().to_string(),
+                spec: resolved,
+                tag: None,
+            });
+        }
+    }
+    for expect in &args.expect {
+        tags.push(parse_expect(expect)?);
+    }
+    invoke::apply_tags(&mut solutions, &tags)?;
+    invoke::check_solutions(&solutions)?;
+    let outputs_given: Vec<(&str, &Path)> = [
+        ("--csv", &args.csv),
+        ("--json", &args.json),
+        ("--markdown", &args.markdown),
+        ("--junit", &args.junit),
+    ]
+    .into_iter()
+    .filter_map(|(option, path)| path.as_deref().map(|p| (option, p)))
+    .collect();
+    outputs::check(&outputs_given, None, &files, &EngineTable::default())?;
+    if let Some(dir) = &args.select
+        && dir.exists()
+        && !dir.is_dir()
+    {
+        bail!("--select {}: not a directory", dir.display());
+    }
+    let config = Config {
+        limits: limits(&args, problem.as_ref())?,
+        budget: args.budget.budget()?,
+        checker: args
+            .checker
+            .or(problem.as_ref().and_then(|p| p.checker))
+            .unwrap_or_default(),
+        threads: args.jobs.map(usize::from),
+        presentation: args.presentation,
+    };
+    let inv = invoke::invoke(files, solutions, &config)?;
+    if signals.stop.load(Ordering::Relaxed) {
+        eprintln!("gamebench: interrupted: no table (some solutions were stopped)");
+        return Ok(if signals.terminated.load(Ordering::Relaxed) {
+            Exit::Terminated
+        } else {
+            Exit::Interrupted
+        });
+    }
+    let report = tags::check(&inv);
+    let strength = strength::strength(&inv);
+    let stdout_taken = outputs_given.iter().any(|(_, p)| is_stdout(p));
+    let colour = !stdout_taken
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut text = table::terminal(&inv, width(&args), colour);
+    text.push('\n');
+    text.push_str(&table::strength_text(&inv, &strength));
+    for warning in &report.warnings {
+        text.push_str(warning);
+        text.push('\n');
+    }
+    for contradiction in &report.contradictions {
+        text.push_str(&format!("tag contradicted: {contradiction}\n"));
+    }
+    if let Some(dir) = &args.select {
+        let written = select::write(&inv, &strength.cover, dir)?;
+        text.push_str(&format!(
+            "select: {} file(s) written under {}\n",
+            written.files.len(),
+            dir.display()
+        ));
+        if written.whole_files > 0 {
+            text.push_str(&format!(
+                "select: {} whole file(s) selected for one of their cases: {} cannot write a case as a file of its own\n",
+                written.whole_files,
+                game.name()
+            ));
+        }
+    }
+    if stdout_taken {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    if let Some(path) = &args.csv {
+        write_out(path, &table::csv(&inv)?, "CSV")?;
+    }
+    if let Some(path) = &args.json {
+        write_out(path, &table::json(&inv, &report, &strength)?, "JSON")?;
+    }
+    if let Some(path) = &args.markdown {
+        write_out(path, table::markdown(&inv).as_bytes(), "Markdown")?;
+    }
+    if let Some(path) = &args.junit {
+        write_out(path, junit::junit(&inv, &report).as_bytes(), "JUnit XML")?;
+    }
+    Ok(if inv.has_errors() || !problems.is_empty() {
+        if inv.has_errors() {
+            eprintln!("gamebench: some tests could not be judged (FAIL in the table)");
+        }
+        Exit::Error
+    } else if report.contradictions.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Failures
+    })
+}

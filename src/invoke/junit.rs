@@ -1,0 +1,78 @@
+//! `invoke --junit`: the invocation as JUnit XML, a suite per solution and a test case per
+//! (test, solution). A test case fails when the solution's tag does not allow its verdict
+//! (an untagged solution: any verdict but `ok`), and is an error when the test could not be
+//! judged; so a wrong solution's expected wrong answers pass, and CI goes red exactly when
+//! the invocation exits non-zero. A tagged solution has one more test case, `tag`, which fails
+//! when its tag's verdict never came.
+
+use super::Invocation;
+use super::tags::TagReport;
+use super::verdict::CellVerdict;
+use crate::export::junit::{Case, Outcome, Suite, render};
+
+/// Seconds in a nanosecond count.
+const NS_PER_S: f64 = 1e9;
+
+/// The JUnit XML document of `inv`, with the tag check `tags`.
+pub fn junit(inv: &Invocation, tags: &TagReport) -> String {
+    let suites: Vec<Suite> = inv
+        .solutions
+        .iter()
+        .enumerate()
+        .map(|(s, solution)| {
+            let classname = format!("gamebench.invoke.{}", solution.name);
+            let mut cases: Vec<Case> = inv
+                .column(s)
+                .zip(&inv.tests)
+                .map(|(cell, test)| {
+                    let allowed = match solution.tag {
+                        Some(tag) => tag.allows(cell.verdict),
+                        None => cell.verdict == CellVerdict::Ok,
+                    };
+                    let kind = cell.verdict.as_str().to_string();
+                    let message = if cell.message.is_empty() {
+                        kind.clone()
+                    } else {
+                        format!("{kind}: {}", cell.message)
+                    };
+                    let outcome = if cell.verdict == CellVerdict::Error {
+                        Outcome::Error { kind, message }
+                    } else if allowed {
+                        Outcome::Passed
+                    } else {
+                        Outcome::Failure { kind, message }
+                    };
+                    Case {
+                        name: test.name.clone(),
+                        classname: classname.clone(),
+                        time_s: cell.time_ns.map_or(0.0, |t| t as f64 / NS_PER_S),
+                        outcome,
+                    }
+                })
+                .collect();
+            if let Some(tag) = solution.tag {
+                let never = tags
+                    .contradictions
+                    .iter()
+                    .find(|c| c.solution == solution.name && c.test.is_none());
+                cases.push(Case {
+                    name: format!("tag {tag}"),
+                    classname,
+                    time_s: 0.0,
+                    outcome: match never {
+                        Some(c) => Outcome::Failure {
+                            kind: format!("tag-{tag}"),
+                            message: c.message.clone(),
+                        },
+                        None => Outcome::Passed,
+                    },
+                });
+            }
+            Suite {
+                name: solution.name.clone(),
+                cases,
+            }
+        })
+        .collect();
+    render(&format!("gamebench invoke {}", inv.game.name()), &suites)
+}

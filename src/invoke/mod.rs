@@ -1,0 +1,381 @@
+//! `invoke`: every solution of a problem on every test, as a problem setter's judge does it
+//! (Polygon's "invocations"): the verdict table, the check of each solution's tag, the
+//! strength of the test set, and the selected subset of tests.
+//!
+//! A test is one case of a `.in` file: a row per (file, case), since the games' files hold
+//! several cases. Programs run as the executor runs them (once per file, or case by case under
+//! a per-case limit): a program run on a whole file gives each of its cases the file's time
+//! and memory. The expected block of a case comes from `X.out`, or, without one, from the
+//! solution tagged `main`.
+//!
+//! - [`verdict`]: a cell's verdict from the executor's result, and the checkers;
+//! - [`tags`]: the tags and their check; [`strength`]: kills, useless tests, the cover;
+//! - [`table`]: the terminal, Markdown, CSV and JSON renderings; [`junit`]: JUnit XML;
+//! - [`problem`]: the problem file; [`select`]: the subset written as a folder.
+//!
+//! Invariants: cells are in (test, solution) order whatever the thread count; every file
+//! is of one game; at most one solution is `main`.
+
+pub mod junit;
+pub mod problem;
+pub mod select;
+pub mod strength;
+pub mod table;
+pub mod tags;
+pub mod verdict;
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use crate::corpus::{self, CaseFile};
+use crate::engines::{CaseRun, EngineSpec, FileJob, Limits, Plan};
+use crate::game::{Budget, Game, ParsedCase};
+use crate::status::Presentation;
+
+pub use tags::{Contradiction, Tag, TagReport};
+pub use verdict::{Cell, CellVerdict, Checker};
+
+/// One solution of the problem: its name in the table, how it runs, what it should get.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    pub name: String,
+    pub spec: EngineSpec,
+    pub tag: Option<Tag>,
+}
+
+/// One test: a case of a file.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Test {
+    /// The file's index in [`Invocation::files`].
+    #[serde(skip)]
+    pub file: usize,
+    /// The file's name (relative to the path it was found under).
+    #[serde(rename = "file")]
+    pub file_name: String,
+    /// 1-based case index in its file.
+    pub case: usize,
+    /// `file#case`, or the file's name alone for a one-case file.
+    pub name: String,
+    /// Where its expected block came from: `out` (`X.out`) or `main`.
+    pub expected: &'static str,
+}
+
+/// Why an invocation could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum InvokeError {
+    #[error(transparent)]
+    Corpus(#[from] corpus::CorpusError),
+    #[error("{path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("no readable .in files")]
+    NoTests,
+    #[error("the tests are of several games ({0} and {1}): invoke one problem at a time")]
+    SeveralGames(&'static str, &'static str),
+    #[error("no solutions: give some with -e NAME or in the problem file")]
+    NoSolutions,
+    #[error("{count} solutions are tagged main ({names}): at most one is")]
+    SeveralMains { count: usize, names: String },
+    #[error(
+        "{path} has no expected output ({out} is missing) and no solution is tagged main: \
+         add the .out, or tag the reference solution with --expect NAME=main"
+    )]
+    NoExpected { path: String, out: String },
+    #[error("--expect {name}={tag}: no solution is named {name:?}{hint} (solutions: {known})")]
+    UnknownSolution {
+        name: String,
+        tag: Tag,
+        hint: String,
+        known: String,
+    },
+    #[error("two solutions are named {0:?}")]
+    DuplicateSolution(String),
+    #[error("cannot start {0} worker threads: {1}")]
+    Threads(usize, String),
+}
+
+/// How to invoke: limits, budget, checker, threads.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub limits: Limits,
+    pub budget: Budget,
+    pub checker: Checker,
+    /// Worker threads (default: every core).
+    pub threads: Option<usize>,
+    /// Whether a presentation error is a failure (`--presentation`; the game's checker only).
+    pub presentation: Presentation,
+}
+
+/// The results of an invocation: the table and what the judge compared with.
+pub struct Invocation {
+    pub game: &'static dyn Game,
+    pub files: Vec<CaseFile>,
+    pub solutions: Vec<Solution>,
+    pub tests: Vec<Test>,
+    /// `cells[test][solution]`.
+    pub cells: Vec<Vec<Cell>>,
+    /// The time limit a cell's time is a share of, ns: the per-case limit when programs run
+    /// case by case, else the limit of one run.
+    pub limit_ns: u64,
+    /// Per test, its expected block (the reason when there is none), for `--select`.
+    pub expected: Vec<Result<String, String>>,
+    /// Per file, its bytes (for `--select`).
+    pub inputs: Vec<Vec<u8>>,
+    /// Per file, its parsed cases (for `--select`).
+    pub parsed: Vec<Vec<ParsedCase>>,
+    /// Per file, its `.out` bytes when it has one (for `--select`).
+    pub out_files: Vec<Option<Vec<u8>>>,
+}
+
+impl Invocation {
+    /// The cells of solution `s`, in test order.
+    pub fn column(&self, s: usize) -> impl Iterator<Item = &Cell> + '_ {
+        self.cells.iter().map(move |row| &row[s])
+    }
+
+    /// Solution `s`'s slowest test that has a time, and the time (the earliest on a tie).
+    pub fn slowest(&self, s: usize) -> Option<(usize, u64)> {
+        self.column(s)
+            .enumerate()
+            .filter_map(|(t, c)| c.time_ns.map(|time| (t, time)))
+            .fold(None, |best, (t, time)| match best {
+                Some((_, b)) if b >= time => best,
+                _ => Some((t, time)),
+            })
+    }
+
+    /// Whether some test could not be judged.
+    pub fn has_errors(&self) -> bool {
+        self.cells
+            .iter()
+            .flatten()
+            .any(|c| c.verdict == CellVerdict::Error)
+    }
+}
+
+/// Finds the tests under `paths` (of `game`, or each file's game from its folder).
+pub fn find_tests(
+    paths: &[PathBuf],
+    game: Option<&'static dyn Game>,
+    games: &[&'static dyn Game],
+) -> Result<(Vec<CaseFile>, Vec<corpus::CorpusError>), InvokeError> {
+    let corpus::Corpus { files, problems } = corpus::discover_all(paths, game, games)?;
+    if files.is_empty() {
+        return Err(InvokeError::NoTests);
+    }
+    if let Some(other) = files.iter().find(|f| f.game.name() != files[0].game.name()) {
+        return Err(InvokeError::SeveralGames(
+            files[0].game.name(),
+            other.game.name(),
+        ));
+    }
+    Ok((files, problems))
+}
+
+/// Checks the solutions' names and tags: names unique, at most one `main`.
+pub fn check_solutions(solutions: &[Solution]) -> Result<(), InvokeError> {
+    if solutions.is_empty() {
+        return Err(InvokeError::NoSolutions);
+    }
+    for (i, s) in solutions.iter().enumerate() {
+        if solutions[..i].iter().any(|o| o.name == s.name) {
+            return Err(InvokeError::DuplicateSolution(s.name.clone()));
+        }
+    }
+    let mains: Vec<&str> = solutions
+        .iter()
+        .filter(|s| s.tag == Some(Tag::Main))
+        .map(|s| s.name.as_str())
+        .collect();
+    if mains.len() > 1 {
+        return Err(InvokeError::SeveralMains {
+            count: mains.len(),
+            names: mains.join(", "),
+        });
+    }
+    Ok(())
+}
+
+/// Sets `tags` (solution name, tag) on `solutions`; a name no solution has is an error with a
+/// hint.
+pub fn apply_tags(solutions: &mut [Solution], tags: &[(String, Tag)]) -> Result<(), InvokeError> {
+    for (name, tag) in tags {
+        match solutions.iter_mut().find(|s| &s.name == name) {
+            Some(s) => s.tag = Some(*tag),
+            None => {
+                let names: Vec<&str> = solutions.iter().map(|s| s.name.as_str()).collect();
+                return Err(InvokeError::UnknownSolution {
+                    name: name.clone(),
+                    tag: *tag,
+                    hint: crate::suggest::did_you_mean(name, names.iter().copied()),
+                    known: names.join(", "),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs every solution on every file (in parallel, one task per (file, solution)) and judges
+/// every case.
+pub fn invoke(
+    files: Vec<CaseFile>,
+    solutions: Vec<Solution>,
+    config: &Config,
+) -> Result<Invocation, InvokeError> {
+    check_solutions(&solutions)?;
+    let game = files.first().ok_or(InvokeError::NoTests)?.game;
+    let main = solutions.iter().position(|s| s.tag == Some(Tag::Main));
+    let mut inputs: Vec<Vec<u8>> = Vec::with_capacity(files.len());
+    let mut out_files: Vec<Option<Vec<u8>>> = Vec::with_capacity(files.len());
+    for file in &files {
+        let bytes = corpus::read_case_file(&file.path, 0).map_err(|source| InvokeError::Read {
+            path: file.path.clone(),
+            source,
+        })?;
+        inputs.push(bytes);
+        let out = file.expected_path();
+        let expected = match std::fs::symlink_metadata(&out) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(source) => return Err(InvokeError::Read { path: out, source }),
+            Ok(_) => Some(
+                corpus::read_case_file(&out, 0).map_err(|source| InvokeError::Read {
+                    path: out.clone(),
+                    source,
+                })?,
+            ),
+        };
+        if expected.is_none() && main.is_none() {
+            return Err(InvokeError::NoExpected {
+                path: file.display(),
+                out: out.display().to_string(),
+            });
+        }
+        out_files.push(expected);
+    }
+    let parsed: Vec<Vec<ParsedCase>> = inputs.iter().map(|b| game.parse(b)).collect();
+    let plan = Plan::once(config.budget, config.limits.clone());
+    let pairs: Vec<(usize, usize)> = (0..files.len())
+        .flat_map(|f| (0..solutions.len()).map(move |s| (f, s)))
+        .collect();
+    let work = || -> Vec<Vec<CaseRun>> {
+        pairs
+            .par_iter()
+            .map(|&(f, s)| {
+                let job = FileJob {
+                    game,
+                    bytes: &inputs[f],
+                    cases: &parsed[f],
+                    first: 0,
+                };
+                solutions[s].spec.executor().run_file(&job, &plan)
+            })
+            .collect()
+    };
+    let runs = match config.threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| InvokeError::Threads(n, e.to_string()))?
+            .install(work),
+        None => work(),
+    };
+    let limits = &config.limits;
+    let limit = limits
+        .case_timeout
+        .map_or(limits.timeout, |c| c.min(limits.timeout));
+    let mut inv = Invocation {
+        game,
+        files,
+        solutions,
+        tests: Vec::new(),
+        cells: Vec::new(),
+        limit_ns: limit.as_nanos() as u64,
+        expected: Vec::new(),
+        inputs: Vec::new(),
+        parsed: Vec::new(),
+        out_files,
+    };
+    let count = inv.solutions.len();
+    for (f, cases) in parsed.iter().enumerate() {
+        let file_runs = &runs[f * count..(f + 1) * count];
+        let expected_blocks: Vec<Result<String, String>> = match &inv.out_files[f] {
+            Some(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => {
+                    let blocks = game.split_output(text);
+                    (0..cases.len())
+                        .map(|c| {
+                            blocks.get(c).cloned().ok_or_else(|| {
+                                format!(
+                                    "{} has no block for case {}",
+                                    inv.files[f].expected_path().display(),
+                                    c + 1
+                                )
+                            })
+                        })
+                        .collect()
+                }
+                Err(_) => vec![
+                    Err(format!(
+                        "{} is not UTF-8",
+                        inv.files[f].expected_path().display()
+                    ));
+                    cases.len()
+                ],
+            },
+            None => {
+                let m = main.expect("checked: a file without .out needs a main solution");
+                (0..cases.len())
+                    .map(|c| match file_runs[m].get(c).map(|r| &r.result) {
+                        Some(Ok(answer)) => Ok(answer.output.clone()),
+                        Some(Err(fault)) => Err(format!("the main solution failed: {fault}")),
+                        None => Err("the main solution gave no result".to_string()),
+                    })
+                    .collect()
+            }
+        };
+        let from = if inv.out_files[f].is_some() {
+            "out"
+        } else {
+            "main"
+        };
+        let file_name = inv.files[f].row_name();
+        for (c, parsed_case) in cases.iter().enumerate() {
+            let name = if cases.len() == 1 {
+                file_name.clone()
+            } else {
+                format!("{file_name}#{}", c + 1)
+            };
+            inv.tests.push(Test {
+                file: f,
+                file_name: file_name.clone(),
+                case: c + 1,
+                name,
+                expected: from,
+            });
+            let expected = expected_blocks[c].as_deref().map_err(Clone::clone);
+            let row = file_runs
+                .iter()
+                .map(|solution_runs| match solution_runs.get(c) {
+                    Some(run) => {
+                        verdict::judge(game, parsed_case, expected.clone(), run, config.checker, config.presentation)
+                    }
+                    None => Cell {
+                        verdict: CellVerdict::Error,
+                        time_ns: None,
+                        memory_kb: None,
+                        message: "no result for this case".to_string(),
+                    },
+                })
+                .collect();
+            inv.cells.push(row);
+            inv.expected.push(expected_blocks[c].clone());
+        }
+    }
+    inv.parsed = parsed;
+    inv.inputs = inputs;
+    Ok(inv)
+}

@@ -1,0 +1,407 @@
+//! The verdict table in four renderings: the terminal (compact cells, colour on a terminal
+//! only, pages of solutions that fit the width), Markdown, CSV (one line per cell) and JSON
+//! (the table, the tag check and the strength report).
+//!
+//! Invariant: every rendering lists tests and solutions in the invocation's order, so the
+//! same invocation renders to the same bytes whatever the thread count (JSON and CSV carry
+//! times, which vary from run to run; the verdicts do not).
+
+use serde::Serialize;
+
+use super::strength::Strength;
+use super::tags::TagReport;
+use super::verdict::{Cell, CellVerdict};
+use super::{Invocation, Test};
+
+/// Columns between two table columns.
+const GAP: &str = "  ";
+/// Width of the terminal when it cannot be told.
+pub const DEFAULT_WIDTH: usize = 120;
+/// ns per ms, for the CSV's and JSON's `time_ms`.
+const NS_PER_MS: f64 = 1e6;
+/// KiB per MiB, for the memory in cells.
+const KB_PER_MB: f64 = 1024.0;
+/// Percent, for shares of the time limit.
+const PERCENT: f64 = 100.0;
+
+/// ANSI colours of verdicts.
+const GREEN: &str = "\x1b[32m";
+const RED: &str = "\x1b[31m";
+const YELLOW: &str = "\x1b[33m";
+const RESET: &str = "\x1b[0m";
+
+/// A time for a cell: `35µs`, `0.4ms`, `12ms`, `1.52s`.
+pub fn short_time(ns: u64) -> String {
+    let ms = ns as f64 / NS_PER_MS;
+    if ms < 0.1 {
+        format!("{:.0}µs", ms * 1000.0)
+    } else if ms < 10.0 {
+        format!("{ms:.1}ms")
+    } else if ms < 1000.0 {
+        format!("{ms:.0}ms")
+    } else {
+        format!("{:.2}s", ms / 1000.0)
+    }
+}
+
+/// A memory for a cell: `3.1MB`.
+fn short_memory(kb: u64) -> String {
+    format!("{:.1}MB", kb as f64 / KB_PER_MB)
+}
+
+/// A cell as text: the verdict, the time, the memory of a program.
+pub fn cell_text(cell: &Cell) -> String {
+    let mut text = cell.verdict.short().to_string();
+    if let Some(t) = cell.time_ns {
+        text.push(' ');
+        text.push_str(&short_time(t));
+    }
+    if let Some(m) = cell.memory_kb {
+        text.push(' ');
+        text.push_str(&short_memory(m));
+    }
+    text
+}
+
+/// A solution's worst time as a share of the limit: `12%`, or `TL` when it passed the limit.
+pub fn worst_share(inv: &Invocation, s: usize) -> String {
+    if inv
+        .column(s)
+        .any(|c| c.verdict == CellVerdict::Timeout && c.time_ns.is_none())
+    {
+        return format!(">{PERCENT:.0}%");
+    }
+    match inv.slowest(s) {
+        Some((_, time)) => format!("{:.0}%", time as f64 * PERCENT / inv.limit_ns.max(1) as f64),
+        None => "-".to_string(),
+    }
+}
+
+/// A solution's column header: its name and tag.
+fn header(inv: &Invocation, s: usize) -> String {
+    let solution = &inv.solutions[s];
+    match solution.tag {
+        Some(tag) => format!("{} ({tag})", solution.name),
+        None => solution.name.clone(),
+    }
+}
+
+fn colour(verdict: CellVerdict) -> &'static str {
+    match verdict {
+        CellVerdict::Ok => GREEN,
+        CellVerdict::PresentationError => YELLOW,
+        _ => RED,
+    }
+}
+
+/// The terminal table: a row per test, a column per solution, then the worst time of each
+/// solution and its share of the limit; solutions split into pages that fit in `width`
+/// columns (each page repeats the test column). `colour`: ANSI colours on verdicts.
+pub fn terminal(inv: &Invocation, width: usize, colour_on: bool) -> String {
+    let first: Vec<String> = std::iter::once("test".to_string())
+        .chain(inv.tests.iter().map(|t| t.name.clone()))
+        .chain(["worst".to_string(), "of limit".to_string()])
+        .collect();
+    let first_width = first.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+    let columns: Vec<Vec<String>> = (0..inv.solutions.len())
+        .map(|s| {
+            std::iter::once(header(inv, s))
+                .chain(inv.column(s).map(cell_text))
+                .chain([
+                    inv.slowest(s)
+                        .map_or("-".to_string(), |(_, t)| short_time(t)),
+                    worst_share(inv, s),
+                ])
+                .collect()
+        })
+        .collect();
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|c| c.iter().map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    // Pages: as many solutions as fit beside the test column (at least one per page).
+    let mut pages: Vec<Vec<usize>> = Vec::new();
+    let mut used = first_width;
+    for (s, column_width) in widths.iter().enumerate() {
+        let need = GAP.len() + column_width;
+        match pages.last_mut() {
+            Some(page) if used + need <= width => page.push(s),
+            _ => {
+                pages.push(vec![s]);
+                used = first_width;
+            }
+        }
+        used += need;
+    }
+    let mut out = String::new();
+    for (p, page) in pages.iter().enumerate() {
+        if p > 0 {
+            out.push('\n');
+        }
+        for (r, label) in first.iter().enumerate() {
+            let mut line = format!("{label:<first_width$}");
+            for &s in page {
+                let text = &columns[s][r];
+                line.push_str(GAP);
+                let pad = widths[s] - text.chars().count();
+                let verdict = r
+                    .checked_sub(1)
+                    .and_then(|t| inv.cells.get(t))
+                    .map(|row| row[s].verdict);
+                match verdict {
+                    Some(v) if colour_on => {
+                        line.push_str(&format!("{}{text}{RESET}", colour(v)));
+                    }
+                    _ => line.push_str(text),
+                }
+                line.push_str(&" ".repeat(pad));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Escapes a Markdown table cell (`|` and line breaks).
+fn md(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// The table as Markdown (one table, every solution).
+pub fn markdown(inv: &Invocation) -> String {
+    let mut out = format!(
+        "# Invocation: {} ({} tests, {} solutions, time limit {})\n\n",
+        inv.game.name(),
+        inv.tests.len(),
+        inv.solutions.len(),
+        short_time(inv.limit_ns)
+    );
+    out.push_str("| test |");
+    for s in 0..inv.solutions.len() {
+        out.push_str(&format!(" {} |", md(&header(inv, s))));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(inv.solutions.len()));
+    out.push('\n');
+    for (t, test) in inv.tests.iter().enumerate() {
+        out.push_str(&format!("| {} |", md(&test.name)));
+        for cell in &inv.cells[t] {
+            out.push_str(&format!(" {} |", md(&cell_text(cell))));
+        }
+        out.push('\n');
+    }
+    for (label, value) in [
+        (
+            "worst",
+            &(|s| {
+                inv.slowest(s)
+                    .map_or("-".to_string(), |(_, t)| short_time(t))
+            }) as &dyn Fn(usize) -> String,
+        ),
+        ("of limit", &|s| worst_share(inv, s)),
+    ] {
+        out.push_str(&format!("| **{label}** |"));
+        for s in 0..inv.solutions.len() {
+            out.push_str(&format!(" {} |", value(s)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The CSV's header: one line per cell.
+pub const CSV_HEADER: [&str; 9] = [
+    "file",
+    "case",
+    "test",
+    "solution",
+    "tag",
+    "verdict",
+    "time_ms",
+    "memory_kb",
+    "message",
+];
+
+/// The table as CSV: one line per (test, solution), in table order.
+pub fn csv(inv: &Invocation) -> Result<Vec<u8>, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(CSV_HEADER)?;
+    for (t, test) in inv.tests.iter().enumerate() {
+        for (s, cell) in inv.cells[t].iter().enumerate() {
+            let solution = &inv.solutions[s];
+            writer.write_record([
+                test.file_name.clone(),
+                test.case.to_string(),
+                test.name.clone(),
+                solution.name.clone(),
+                solution.tag.map_or(String::new(), |t| t.to_string()),
+                cell.verdict.to_string(),
+                cell.time_ns
+                    .map_or(String::new(), |ns| format!("{:.3}", ns as f64 / NS_PER_MS)),
+                cell.memory_kb.map_or(String::new(), |m| m.to_string()),
+                cell.message.clone(),
+            ])?;
+        }
+    }
+    writer
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))
+}
+
+#[derive(Serialize)]
+struct JsonSolution<'a> {
+    name: &'a str,
+    tag: Option<super::Tag>,
+    program: bool,
+    worst_time_ms: Option<f64>,
+    worst_test: Option<&'a str>,
+    /// The worst time over the limit (a timeout counts as 1 or more).
+    worst_share: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonTest<'a> {
+    #[serde(flatten)]
+    test: &'a Test,
+    cells: Vec<JsonCell<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonCell<'a> {
+    solution: &'a str,
+    verdict: CellVerdict,
+    time_ms: Option<f64>,
+    memory_kb: Option<u64>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonStrength<'a> {
+    kills: Vec<(&'a str, Vec<&'a str>)>,
+    slowest: Vec<(&'a str, &'a str)>,
+    useless: Vec<&'a str>,
+    selected: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    game: &'a str,
+    time_limit_ms: f64,
+    solutions: Vec<JsonSolution<'a>>,
+    tests: Vec<JsonTest<'a>>,
+    tags: &'a TagReport,
+    strength: JsonStrength<'a>,
+}
+
+/// The table, the tag check and the strength report as JSON.
+pub fn json(
+    inv: &Invocation,
+    tags: &TagReport,
+    strength: &Strength,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let name = |t: usize| inv.tests[t].name.as_str();
+    let ms = |ns: u64| ns as f64 / NS_PER_MS;
+    let doc = Json {
+        game: inv.game.name(),
+        time_limit_ms: ms(inv.limit_ns),
+        solutions: inv
+            .solutions
+            .iter()
+            .enumerate()
+            .map(|(s, solution)| {
+                let slowest = inv.slowest(s);
+                let timed_out = inv
+                    .column(s)
+                    .any(|c| c.verdict == CellVerdict::Timeout && c.time_ns.is_none());
+                JsonSolution {
+                    name: &solution.name,
+                    tag: solution.tag,
+                    program: solution.spec.is_program(),
+                    worst_time_ms: slowest.map(|(_, t)| ms(t)),
+                    worst_test: slowest.map(|(t, _)| name(t)),
+                    worst_share: if timed_out {
+                        Some(1.0)
+                    } else {
+                        slowest.map(|(_, t)| t as f64 / inv.limit_ns.max(1) as f64)
+                    },
+                }
+            })
+            .collect(),
+        tests: inv
+            .tests
+            .iter()
+            .enumerate()
+            .map(|(t, test)| JsonTest {
+                test,
+                cells: inv.cells[t]
+                    .iter()
+                    .enumerate()
+                    .map(|(s, cell)| JsonCell {
+                        solution: &inv.solutions[s].name,
+                        verdict: cell.verdict,
+                        time_ms: cell.time_ns.map(ms),
+                        memory_kb: cell.memory_kb,
+                        message: &cell.message,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        tags,
+        strength: JsonStrength {
+            kills: strength
+                .kills
+                .iter()
+                .map(|(s, tests)| (s.as_str(), tests.iter().map(|&t| name(t)).collect()))
+                .collect(),
+            slowest: strength
+                .slowest
+                .iter()
+                .map(|(s, t)| (s.as_str(), name(*t)))
+                .collect(),
+            useless: strength.useless.iter().map(|&t| name(t)).collect(),
+            selected: strength.cover.iter().map(|&t| name(t)).collect(),
+        },
+    };
+    let mut bytes = serde_json::to_vec_pretty(&doc)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// The strength report as text lines.
+pub fn strength_text(inv: &Invocation, strength: &Strength) -> String {
+    let name = |t: &usize| inv.tests[*t].name.as_str();
+    let list = |tests: &[usize]| tests.iter().map(name).collect::<Vec<_>>().join(", ");
+    let mut out = String::new();
+    for (solution, tests) in &strength.kills {
+        if tests.is_empty() {
+            out.push_str(&format!("kills: {solution}: no test kills it\n"));
+        } else {
+            out.push_str(&format!(
+                "kills: {solution}: {} test(s): {}\n",
+                tests.len(),
+                list(tests)
+            ));
+        }
+    }
+    for (solution, t) in &strength.slowest {
+        out.push_str(&format!("slowest: {solution}: {}\n", name(t)));
+    }
+    if strength.useless.is_empty() {
+        out.push_str("useless: none\n");
+    } else {
+        out.push_str(&format!(
+            "useless: {} test(s) kill nothing and are no correct solution's slowest: {}\n",
+            strength.useless.len(),
+            list(&strength.useless)
+        ));
+    }
+    out.push_str(&format!(
+        "selected: {} of {} tests: {}\n",
+        strength.cover.len(),
+        inv.tests.len(),
+        list(&strength.cover)
+    ));
+    out
+}
