@@ -29,12 +29,12 @@ const SHOWN_VIOLATIONS: usize = 3;
 pub enum GeneratorError {
     #[error("--generator {text:?}: expected `cmd:COMMAND` (the seed as {SEED_PLACEHOLDER})")]
     NotCommand { text: String },
-    #[error("generator `{command}` (seed {seed}): {source}")]
+    /// The run's error is in the message, not a `source`, so that it is said once.
+    #[error("generator `{command}` (seed {seed}): {error}")]
     Run {
         command: String,
         seed: u64,
-        #[source]
-        source: Box<ExternalError>,
+        error: Box<ExternalError>,
     },
     #[error("generator `{command}` (seed {seed}): its output is not UTF-8 text")]
     NotText { command: String, seed: u64 },
@@ -107,7 +107,7 @@ impl ExternalGenerator {
                 GeneratorError::Run {
                     command: command.clone(),
                     seed,
-                    source: Box::new(source),
+                    error: Box::new(source),
                 }
             })?;
         let text = String::from_utf8(ran.stdout).map_err(|_| GeneratorError::NotText {

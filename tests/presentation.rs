@@ -95,6 +95,28 @@ fn vexed_with_a_trailing_space_says_so() {
 }
 
 #[test]
+fn vexed_moves_wrapped_five_to_a_line_are_a_presentation_error_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = "corpora/vexed/sample.out";
+    // Sample 2's first line of moves takes the first move of the next line.
+    let output = damaged(dir.path(), expected, |t| {
+        t.replacen("(Z,1,2,R)\n(Z,1,3,R) ", "(Z,1,2,R) (Z,1,3,R)\n", 1)
+    });
+    let out = check("vexed", "corpora/vexed/sample.in", &output, expected, &[]);
+    assert_exit(&out, 4);
+    let text = stdout(&out);
+    // Four moves of 9 characters and 3 spaces: the fifth starts at column 40.
+    assert!(
+        text.contains(
+            "case 2: presentation-error: line 2, column 40: line break in a different place: \
+             expected \"(Y,0,3,R) (Z,4,5,L) (X,1,3,R) (Z,1,2,R)\", \
+             got \"(Y,0,3,R) (Z,4,5,L) (X,1,3,R) (Z,1,2,R) (Z,1,3,R)\"\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_text_difference_stays_a_wrong_answer_whatever_the_setting() {
     let dir = tempfile::tempdir().unwrap();
     let expected = "corpora/linkpop/linkpop-sample.out";
