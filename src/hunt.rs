@@ -241,7 +241,11 @@ impl Measurer<'_> {
         if let Some(clock) = &self.clock {
             return clock
                 .measure(config.game, &config.engine, input, &plan)
-                .map_err(|message| Measure::from(failed(message)));
+                .map_err(|message| match self.time_left() {
+                    // Stopped or cut by the deadline: a halt, not the program's fault.
+                    Err(halt) => Measure::Halt(halt),
+                    Ok(_) => Measure::from(failed(message)),
+                });
         }
         let executor = config.engine.executor();
         let run = if executor.per_case() {
@@ -392,20 +396,31 @@ fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Resu
 
 /// A program hunted for its time: its start-up calibrated on the smallest case it starts
 /// from ([`ProgramClock`]); `None` for an internal engine or the `work` metric.
-fn calibrate(config: &Config<'_>, first: &[Input]) -> Result<Option<ProgramClock>, HuntError> {
+fn calibrate(
+    config: &Config<'_>,
+    first: &[Input],
+    deadline: Option<Instant>,
+) -> Result<Option<ProgramClock>, HuntError> {
     if !(config.engine.is_program() && config.metric == Metric::Time) {
         return Ok(None);
     }
     let Some(trivial) = first.iter().min_by_key(|i| i.size(config.game)) else {
         return Ok(None);
     };
+    // Under the deadline like every run of the hunt.
+    let mut limits = config.limits.clone();
+    if let Some(d) = deadline {
+        limits.timeout = limits
+            .timeout
+            .min(d.saturating_duration_since(Instant::now()));
+    }
     let plan = Plan {
         warmup: 0,
         runs: 1,
         repeat_short: false,
         clock: Clock::ThreadCpu,
         budget: config.budget,
-        limits: config.limits.clone(),
+        limits,
     };
     ProgramClock::calibrate(config.game, &config.engine, trivial, &plan)
         .map(Some)
@@ -427,7 +442,21 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     };
     let game = config.game;
     let first = first_generation(config, deadline)?;
-    let clock = calibrate(config, &first)?;
+    let mut halt: Option<Halt> = None;
+    // A signal or the deadline during the calibration halts the hunt like any run.
+    let clock = match calibrate(config, &first, deadline) {
+        Ok(clock) => clock,
+        Err(error) => {
+            if external::stop_flag().load(Ordering::Relaxed) {
+                halt = Some(Halt::Stopped);
+            } else if deadline.is_some_and(|d| Instant::now() >= d) {
+                halt = Some(Halt::OutOfTime);
+            } else {
+                return Err(error);
+            }
+            None
+        }
+    };
     let measurer = Measurer {
         config,
         deadline,
@@ -438,7 +467,6 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
     let mut progress: Vec<Progress> = Vec::new();
     let mut evaluations: u64 = 0;
     let mut rejected: u64 = 0;
-    let mut halt: Option<Halt> = None;
     // Invalid children count too, a little, so a game whose mutations keep failing still
     // ends an `--evaluations` hunt.
     let done = |evaluations: u64, rejected: u64| match config.limit {
@@ -470,7 +498,7 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         };
     }
     for input in first {
-        if done(evaluations, rejected) && !population.is_empty() {
+        if halt.is_some() || done(evaluations, rejected) && !population.is_empty() {
             break;
         }
         let metric = measured!(measurer.measure(&input, config.runs));

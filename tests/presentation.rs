@@ -166,7 +166,7 @@ fn stress_reports_a_presentation_error_and_accepts_it_on_request() {
     assert_exit(&out, 1);
     let text = stdout(&out);
     assert!(
-        text.contains("differ: presentation-error: p against reference: line 1: trailing space"),
+        text.contains("p: presentation error against reference: line 1: trailing space"),
         "{text}"
     );
     let out = stress(&["--presentation", "accept"]);
