@@ -363,9 +363,10 @@ fn summarize(
     let repetition = tally.repetition_ns();
     if repetition as f64 > REPETITION_DOMINATES * meta.wall_ns as f64 * meta.threads as f64 {
         text.push_str(&format!(
-            "timing: calling each short case again until a timed batch lasts {} took at least {} of this run's {} on {} threads; --no-repeat times each case once (roughly)\n",
+            "timing: calling each short case again until a timed batch lasts {} took at least {} of the run's {} of thread time ({} on {} threads); --no-repeat times each case once (roughly)\n",
             results::human_time(results::MIN_TIMED_NS),
             results::human_time(repetition),
+            results::human_time(meta.wall_ns.saturating_mul(meta.threads as u64)),
             results::human_time(meta.wall_ns),
             meta.threads
         ));
