@@ -83,3 +83,51 @@ fn a_file_of_many_tiny_cases_runs_in_bounded_memory() {
         "peak resident memory {peak_kb} KB, over the bound of {PEAK_KB} KB"
     );
 }
+
+/// The files of the large-file table in benches/README.md, each run with `--no-repeat` and
+/// with the default timing: prints peak memory and wall time, and checks the memory bounds
+/// (run `cargo test --release --test streaming -- --ignored --nocapture`; minutes: the default
+/// timing of two million sub-microsecond cases takes most of it).
+#[test]
+#[ignore = "long: generates 100 MB of files and runs them (see benches/README.md)"]
+fn large_files_benchmark() {
+    /// Peak resident memory allowed for `run --quiet --csv` on any of these files, in KB.
+    const RUN_PEAK_KB: i64 = 100 * 1024;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let files: [(&str, &[&str]); 3] = [
+        ("40k", &["--profile", "throughput", "--cases", "40000"]),
+        (
+            "300k",
+            &["--size", "1x1", "--cases", "300000", "--moves", "0-1"],
+        ),
+        (
+            "2M",
+            &["--size", "1x1", "--cases", "2000000", "--moves", "0-1"],
+        ),
+    ];
+    for (name, options) in files {
+        let out_dir = dir.path().join(name);
+        let mut args = vec!["gen", "samegame", "--count", "1", "--no-expected", "-o"];
+        args.push(s(&out_dir));
+        args.extend_from_slice(options);
+        assert_exit(&run(&args), 0);
+        let input = inputs(&out_dir).pop().expect("the generated file");
+        for timing in [&["--no-repeat"][..], &[][..]] {
+            let mut command = gamebench();
+            command
+                .args(["run", s(&input), "-g", "samegame", "--quiet", "--csv"])
+                .arg(dir.path().join("x.csv"))
+                .args(timing)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            let start = std::time::Instant::now();
+            let (code, peak_kb) = peak_of(command);
+            println!(
+                "{name} {timing:?}: {peak_kb} KB, {:.2} s",
+                start.elapsed().as_secs_f64()
+            );
+            assert_eq!(code, 0);
+            assert!(peak_kb < RUN_PEAK_KB, "{name}: {peak_kb} KB");
+        }
+    }
+}

@@ -99,6 +99,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         select: None,
         stop: signals.stop.clone(),
         case_events: false,
+        prepare: args.csv.is_some(),
     };
     let threads = config.threads.unwrap_or_else(meta::cores);
     if oversubscribed(&args, threads) {
@@ -250,6 +251,10 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     Ok(exit)
 }
 
+/// The share of the run's thread time (wall time x threads) spent timing short cases by
+/// repetition above which the summary says what the repetition cost.
+const REPETITION_DOMINATES: f64 = 0.5;
+
 /// The start-up cost of the run's external programs' shape, timed once before the run:
 /// `(shell description, time)`.
 fn calibrate(table: &runner::EngineTable) -> Option<(String, std::time::Duration)> {
@@ -366,6 +371,18 @@ fn summarize(
     text.push_str(&results::verdict_lines(&summary, args.check));
     for line in tally.limit_lines(limits) {
         text.push_str(&format!("limits: {line}\n"));
+    }
+    // Timing sub-microsecond cases by repetition can cost more than solving them: say so.
+    let repetition = tally.repetition_ns();
+    if repetition as f64 > REPETITION_DOMINATES * meta.wall_ns as f64 * meta.threads as f64 {
+        text.push_str(&format!(
+            "timing: calling each short case again until a timed batch lasts {} took at least {} of the run's {} of thread time ({} on {} threads); --no-repeat times each case once (roughly)\n",
+            results::human_time(results::MIN_TIMED_NS),
+            results::human_time(repetition),
+            results::human_time(meta.wall_ns.saturating_mul(meta.threads as u64)),
+            results::human_time(meta.wall_ns),
+            meta.threads
+        ));
     }
     text.push_str(&format!(
         "run: {} cases, {} results in {} ({:.1} results/s, {} threads)\n",

@@ -54,6 +54,9 @@ pub(super) struct Group {
     pub(super) counts: [usize; Status::ALL.len()],
     pub(super) file_timed: bool,
     pub(super) repeated: usize,
+    /// Time spent in the timed batches of cases timed by repetition (each run's share times
+    /// its calls).
+    pub(super) repetition_ns: u64,
     /// Largest and smallest number of runs of a case.
     pub(super) max_runs: usize,
     pub(super) min_runs: usize,
@@ -92,6 +95,7 @@ impl Group {
             counts: [0; Status::ALL.len()],
             file_timed: false,
             repeated: 0,
+            repetition_ns: 0,
             max_runs: 0,
             min_runs: usize::MAX,
             run_totals: Vec::new(),
@@ -170,18 +174,18 @@ impl Tally {
     /// The tally of a whole list of records (a CSV's, a merge's).
     pub fn of(records: &[Record], top: usize) -> Tally {
         let mut tally = Tally::new(top, false);
-        tally.add(records.to_vec());
+        tally.add(records);
         tally
     }
 
     /// Folds in the rows of whole cases (a file, or a chunk of one).
     pub fn add_rows(&mut self, rows: &[Row]) {
-        self.add(Record::from_rows(rows));
+        self.add(&Record::from_rows(rows));
     }
 
     /// Folds in the records of whole cases (every record of a `file`-timed engine's file at
     /// once).
-    pub fn add(&mut self, records: Vec<Record>) {
+    pub fn add(&mut self, records: &[Record]) {
         self.results += records.len();
         // A case's records are adjacent (its engines in order): count the key changes.
         self.cases += records
@@ -211,7 +215,7 @@ impl Tally {
             self.fold(record, per_file);
         }
         if self.keep_records {
-            self.records.extend(records);
+            self.records.extend_from_slice(records);
         }
     }
 
@@ -223,6 +227,14 @@ impl Tally {
     /// Distinct (game, file, case) folded (a case's records come together).
     pub fn cases(&self) -> usize {
         self.cases
+    }
+
+    /// Time spent in the timed batches of the cases timed by repetition, over every engine (a
+    /// lower bound of what timing them cost: warm-up calls are not counted).
+    pub fn repetition_ns(&self) -> u64 {
+        self.groups
+            .iter()
+            .fold(0u64, |sum, g| sum.saturating_add(g.repetition_ns))
     }
 
     /// Every record, in arrival order, when the tally keeps them (else none).
@@ -291,7 +303,13 @@ impl Tally {
         group.statuses.push(status_index(r.status) as u8);
         group.counts[status_index(r.status)] += 1;
         group.file_timed |= r.timing == Timing::File;
-        group.repeated += usize::from(r.timing == Timing::CaseRepeated);
+        if r.timing == Timing::CaseRepeated {
+            group.repeated += 1;
+            let batches: u64 = r.runs.iter().sum();
+            group.repetition_ns = group
+                .repetition_ns
+                .saturating_add(batches.saturating_mul(u64::from(r.repeats)));
+        }
         group.max_runs = group.max_runs.max(r.runs.len());
         group.min_runs = group.min_runs.min(r.runs.len());
         if group.run_totals.len() < r.runs.len() {
@@ -457,6 +475,22 @@ mod tests {
     }
 
     #[test]
+    fn the_cost_of_repetition_is_every_timed_batch() {
+        // Two runs of 50 ns a call in batches of 200 calls, and a case timed alone: 2 x 200 x
+        // 50 ns = 20 µs.
+        let repeated = |run| Row {
+            timing: Timing::CaseRepeated,
+            repeats: Some(200),
+            run,
+            ..row("e", "f.in", 1, Status::Ok, Some(50))
+        };
+        let mut tally = Tally::new(0, false);
+        tally.add_rows(&[repeated(1), repeated(2)]);
+        tally.add_rows(&[row("e", "f.in", 2, Status::Ok, Some(5_000))]);
+        assert_eq!(tally.repetition_ns(), 20_000);
+    }
+
+    #[test]
     fn slowest_keeps_ties_in_file_then_case_order_past_its_compaction() {
         // 40 cases of 5 ns and one of 9 ns: top 3 is the 9 ns case, then cases 1 and 2.
         let mut tally = Tally::new(3, false);
@@ -487,6 +521,7 @@ mod tests {
         tally.add_rows(&rows);
         let s = &tally.summary("reference")[0];
         assert_eq!((s.total_ns, s.max_ns, s.user_ns), (400, 100, Some(80)));
+        assert_eq!(tally.repetition_ns(), 0);
         assert_eq!(s.timing, Timing::File);
         assert_eq!(tally.slowest()[0].2[0].time_ns, 100);
     }

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 use super::completions::{self, Urgency};
 use super::done::Done;
-use super::sink::FileOutput;
+use super::sink::{FileOutput, Prepared};
 use super::{Config, NO_CASE};
 use crate::corpus::CaseFile;
 use crate::engines::{EngineSpec, FileJob};
@@ -145,7 +145,7 @@ pub(super) struct Loaded {
 pub(super) type Assembler = fn(&Loaded, Vec<Done>, &Config) -> Assembled;
 
 /// A chunk's rows, outputs and problem lines.
-pub(super) type Assembled = (Vec<Row>, Vec<FileOutput>, Vec<String>);
+pub(super) type Assembled = (Vec<Row>, Vec<FileOutput>, Vec<String>, Option<Prepared>);
 
 impl Loaded {
     /// Records slot `slot`'s result; tells the calling thread when it was the file's last.

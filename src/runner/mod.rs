@@ -61,7 +61,9 @@ pub use crate::engines::{
     resolve_internal,
 };
 pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
-pub use sink::{CsvSink, FileOutput, FileResults, OutDirSink, RecordSink, Sink, SinkError};
+pub use sink::{
+    CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError,
+};
 
 use crate::corpus::CaseFile;
 use crate::engines::{Clock, Limits, Plan};
@@ -129,6 +131,9 @@ pub struct Config {
     /// Also hand each case to the sinks ([`Sink::case`]) as soon as every engine finished it,
     /// before its file is complete (journals, so a stopped run loses at most its running cases).
     pub case_events: bool,
+    /// Have the worker that assembles a chunk also format its rows as CSV text and fold them
+    /// into records ([`sink::Prepared`]), so the calling thread only writes them (a CSV sink).
+    pub prepare: bool,
 }
 
 impl Default for Config {
@@ -151,6 +156,7 @@ impl Default for Config {
             case_timeout: None,
             program_limits: Limits::default(),
             keep_outputs: false,
+            prepare: false,
             select: None,
             stop: Arc::new(AtomicBool::new(false)),
             case_events: false,

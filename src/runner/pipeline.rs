@@ -116,9 +116,9 @@ impl Pipeline<'_> {
                 // order, with gaps where a case was not finished), then the run ends. A
                 // journaled run already has them (case events).
                 let mut stopped = false;
-                let (rows, outputs, problems, slots) = match assembled {
-                    Some((rows, outputs, problems)) => {
-                        (rows, outputs, problems, loaded.slots.len())
+                let (rows, outputs, problems, prepared, slots) = match assembled {
+                    Some((rows, outputs, problems, prepared)) => {
+                        (rows, outputs, problems, prepared, loaded.slots.len())
                     }
                     None => {
                         let done: Vec<Done> = std::mem::take(
@@ -134,11 +134,12 @@ impl Pipeline<'_> {
                             } else {
                                 finished_cases(&loaded, done, self.config)
                             };
-                            (rows, Vec::new(), problems, 0)
+                            (rows, Vec::new(), problems, None, 0)
                         } else {
                             let slots = done.len();
-                            let (rows, outputs, problems) = assemble(&loaded, done, self.config);
-                            (rows, outputs, problems, slots)
+                            let (rows, outputs, problems, prepared) =
+                                assemble(&loaded, done, self.config);
+                            (rows, outputs, problems, prepared, slots)
                         }
                     }
                 };
@@ -163,6 +164,7 @@ impl Pipeline<'_> {
                     rows: &rows,
                     outputs: &outputs,
                     problems: &problems,
+                    prepared: prepared.as_ref(),
                     part,
                     last,
                 };
@@ -297,6 +299,7 @@ impl Pipeline<'_> {
             rows: &rows,
             outputs: &[],
             problems: &[],
+            prepared: None,
             part: loaded.chunk,
             last: false,
         };

@@ -9,21 +9,18 @@ use std::ops::Range;
 
 use super::Config;
 use super::done::Done;
-use super::load::{Loaded, Slot};
-use super::sink::FileOutput;
+use super::load::{Assembled, Loaded, Slot};
+use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
 use crate::results::{Row, Timing};
 
 /// Turns a complete file's slots into rows, outputs and problem lines, in slot order,
 /// after comparing each engine with the baseline engine case by case.
-pub(super) fn assemble(
-    loaded: &Loaded,
-    mut done: Vec<Done>,
-    config: &Config,
-) -> (Vec<Row>, Vec<FileOutput>, Vec<String>) {
+pub(super) fn assemble(loaded: &Loaded, mut done: Vec<Done>, config: &Config) -> Assembled {
     let (rows, problems) = rows_of(loaded, 0..loaded.slots.len(), &mut done, config);
     let outputs = outputs_of(loaded, &done, config);
-    (rows, outputs, problems)
+    let prepared = config.prepare.then(|| Prepared::of(&rows));
+    (rows, outputs, problems, prepared)
 }
 
 /// The rows and problem lines of the slots in `range` (whole cases), after comparing

@@ -10,7 +10,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::atomic::{AtomicFile, write_atomic};
 use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
@@ -42,6 +41,27 @@ pub struct FileOutput {
     pub text: String,
 }
 
+/// A chunk's rows as the sinks write them, prepared by the worker that assembled the chunk
+/// (in parallel), so that the calling thread, which hands every chunk over in order, only
+/// writes: the rows as CSV lines ([`csv_line`], no header) and their records.
+pub struct Prepared {
+    pub csv: Vec<u8>,
+    pub records: Vec<Record>,
+}
+
+impl Prepared {
+    pub fn of(rows: &[Row]) -> Prepared {
+        let mut csv = Vec::new();
+        for row in rows {
+            csv_line(row, &mut csv);
+        }
+        Prepared {
+            csv,
+            records: Record::from_rows(rows),
+        }
+    }
+}
+
 /// Everything a file produced, as handed to the sinks.
 pub struct FileResults<'a> {
     /// The file's position in the run's file list.
@@ -53,6 +73,8 @@ pub struct FileResults<'a> {
     pub outputs: &'a [FileOutput],
     /// One line per problem worth telling (errors, mismatches, disagreements).
     pub problems: &'a [String],
+    /// The rows as CSV text and records, when the worker prepared them (`Config::prepare`).
+    pub prepared: Option<&'a Prepared>,
     /// A streamed file comes in parts (its chunks), in order: this one's place (0 first), and
     /// whether it is the last. A file read whole is one part (`0`, last).
     pub part: usize,
@@ -150,16 +172,29 @@ impl CsvSink {
 
     /// Writes rows not produced by this run (resumed ones) at the current place.
     pub fn write_rows(&mut self, rows: &[Row]) -> Result<(), SinkError> {
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        for row in rows {
+            csv_line(row, &mut text);
+        }
+        let written = self.write_lines(&text);
+        self.text = text;
+        written
+    }
+
+    /// Writes rows already formatted as CSV lines ([`csv_line`]), the header first.
+    pub fn write_lines(&mut self, lines: &[u8]) -> Result<(), SinkError> {
         let writer = self.writer.as_mut().expect("not finished");
-        self.text.clear();
-        if !self.wrote_rows && !rows.is_empty() {
-            header(&mut self.text);
+        if !self.wrote_rows && !lines.is_empty() {
+            let mut text = Vec::new();
+            header(&mut text);
+            if let Err(e) = writer.write_all(&text) {
+                return Err(self.error(e));
+            }
             self.wrote_rows = true;
         }
-        for row in rows {
-            csv_line(row, &mut self.text);
-        }
-        if let Err(e) = writer.write_all(&self.text) {
+        let writer = self.writer.as_mut().expect("not finished");
+        if let Err(e) = writer.write_all(lines) {
             return Err(self.error(e));
         }
         // Whole rows reach the temporary file at least once a second, so a killed run leaves
@@ -301,7 +336,10 @@ pub(crate) fn csv_line(row: &Row, out: &mut Vec<u8>) {
 
 impl Sink for CsvSink {
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
-        self.write_rows(results.rows)
+        match results.prepared {
+            Some(prepared) => self.write_lines(&prepared.csv),
+            None => self.write_rows(results.rows),
+        }
     }
     fn finish(&mut self, complete: bool) -> Result<(), SinkError> {
         self.close(complete)
@@ -403,16 +441,10 @@ impl RecordSink {
 
 impl Sink for RecordSink {
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
-        // Rows of one file share its name; records share one allocation of it.
-        let file: Arc<str> = match results.rows.first() {
-            Some(row) => row.file.as_str().into(),
-            None => return Ok(()),
-        };
-        let mut records = Record::from_rows(results.rows);
-        for record in &mut records {
-            record.file = file.clone();
+        match results.prepared {
+            Some(prepared) => self.tally.add(&prepared.records),
+            None => self.tally.add(&Record::from_rows(results.rows)),
         }
-        self.tally.add(records);
         Ok(())
     }
     fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {

@@ -144,6 +144,7 @@ impl Sink for PlanSink<'_> {
         self.csv.write_rows(&rows)?;
         self.records.file(&FileResults {
             rows: &rows,
+            prepared: None,
             ..*results
         })
     }

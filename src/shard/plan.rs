@@ -132,6 +132,8 @@ impl Plan {
             select: Some(Arc::new(select)),
             threads: Some(threads),
             case_events: true,
+            // The plan's sink merges resumed rows in: it formats its own.
+            prepare: false,
             ..config.clone()
         };
         let mut sink = PlanSink::new(csv, journal, carried.by_file, engines, tally);
