@@ -229,6 +229,7 @@ fn the_first_engine_is_the_baseline_and_problem_lines_are_capped() {
     ]);
     assert_exit(&none, 1);
     assert!(!common::text(&none.stderr).contains("mismatch [mine]"));
+    assert!(!common::text(&none.stderr).contains("more problem lines"));
     assert_exit(&run(&["run", common::s(&corpus), "--problems", "some"]), 2);
 }
 

@@ -208,7 +208,9 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             (outcome, records.records)
         }
     };
-    if outcome.problems_hidden > 0 {
+    // `--problems none` asked for no line at all, not even a count.
+    let asked_none = args.problems == Some(super::ProblemLines::First(0));
+    if outcome.problems_hidden > 0 && !asked_none {
         let see = if args.csv.is_some() {
             "see the CSV"
         } else {
