@@ -1,6 +1,8 @@
 //! Build script: records `git describe` of the source tree (when it is a git checkout with git
 //! available) in `GAMEBENCH_GIT_DESCRIBE`, for the run metadata of exports. Outside a checkout
 //! nothing is set and the metadata says so; `GAMEBENCH_GIT_DESCRIBE` in the environment wins.
+//! Always sets `GAMEBENCH_VERSION`, what `--version` prints: the package version and the git
+//! description, or a note that there is none.
 
 use std::process::Command;
 
@@ -11,19 +13,28 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 fn main() {
+    let describe = describe();
+    let package = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let version = match &describe {
+        Some(describe) => format!("{package} (git {describe})"),
+        None => format!("{package} (built outside a git checkout)"),
+    };
+    println!("cargo:rustc-env=GAMEBENCH_VERSION={version}");
+}
+
+/// The git description of the source tree, told to cargo (and the places to watch for it).
+fn describe() -> Option<String> {
     println!("cargo:rerun-if-env-changed=GAMEBENCH_GIT_DESCRIBE");
     if let Ok(given) = std::env::var("GAMEBENCH_GIT_DESCRIBE") {
         println!("cargo:rustc-env=GAMEBENCH_GIT_DESCRIBE={given}");
-        return;
+        return Some(given);
     }
     // Re-run when HEAD moves or the index changes (a commit, a checkout); without a git
     // directory there is nothing to watch and nothing to record.
-    let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) else {
-        return;
-    };
+    let git_dir = git(&["rev-parse", "--absolute-git-dir"])?;
     println!("cargo:rerun-if-changed={git_dir}/HEAD");
     println!("cargo:rerun-if-changed={git_dir}/index");
-    if let Some(describe) = git(&["describe", "--always", "--dirty", "--tags"]) {
-        println!("cargo:rustc-env=GAMEBENCH_GIT_DESCRIBE={describe}");
-    }
+    let describe = git(&["describe", "--always", "--dirty", "--tags"])?;
+    println!("cargo:rustc-env=GAMEBENCH_GIT_DESCRIBE={describe}");
+    Some(describe)
 }

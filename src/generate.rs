@@ -210,7 +210,7 @@ pub fn run(plan: &Plan) -> Result<Written, GenerateError> {
                 }
                 write(&output, judged.output().as_bytes())?;
             }
-            progress.file_done(1, 1);
+            progress.file_done(1);
             Ok(())
         })
         .collect();

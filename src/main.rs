@@ -10,7 +10,7 @@ use clap::Parser;
 use gamebench::cli::{self, Cli, Command};
 use gamebench::status::Exit;
 
-/// One allocator for every command: mimalloc (see README "Build configuration").
+/// One allocator for every command: mimalloc (see docs/build-and-measurements.md, "Build configuration").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -38,10 +38,10 @@ fn main() {
         Command::Merge(args) => cli::shards::merge(args),
         Command::Sweep(args) => cli::sweep(*args),
         Command::Completions { shell } => cli::completions(shell),
-        Command::Man => cli::man(),
+        Command::Man(args) => cli::man(args),
     };
     let exit = result.unwrap_or_else(|e| {
-        eprintln!("gamebench: {e:#}");
+        eprintln!("gamebench: {}", cli::error_text(&e));
         Exit::Error
     });
     exit_now(exit)

@@ -3,6 +3,10 @@
 //! Both count files, and the finer work done inside them when the command has any (`run`:
 //! cases x engines x runs), with a rate and an estimate of the time left.
 //!
+//! With a unit, the bar counts that unit as the workers finish it (not as files are retired),
+//! so one slow file still moves the bar case by case. Its length is an estimate until every
+//! file was opened: the units listed in the files opened so far, scaled to all files.
+//!
 //! A [`Progress`] is shared by the worker threads: every counter is atomic, and the plain line
 //! is printed by whichever thread first notices it is due, so no thread waits for another.
 
@@ -46,7 +50,32 @@ pub struct Progress {
     /// Units finished by the workers inside files not yet retired (the plain line shows the
     /// larger of this and the retired count, so a slow file still shows movement).
     pub finished: std::sync::Arc<AtomicUsize>,
+    /// Units listed in the files (or chunks) opened so far, and how many files were opened.
+    pub planned: std::sync::Arc<Planned>,
+    /// Timed runs per unit (each unit of `run` is a case and engine, timed this many times).
+    runs: usize,
 }
+
+/// What the workers have listed so far: the units of the chunks they opened, and the files
+/// they opened (the first chunk of each).
+#[derive(Debug, Default)]
+pub struct Planned {
+    units: AtomicUsize,
+    files: AtomicUsize,
+}
+
+impl Planned {
+    /// A chunk was opened holding `units` units; `first` when it is its file's first.
+    pub fn add(&self, first: bool, units: usize) {
+        self.units.fetch_add(units, Ordering::Relaxed);
+        if first {
+            self.files.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// How often the bar is redrawn even when nothing finished (its clock and rate).
+const BAR_TICK: Duration = Duration::from_millis(250);
 
 impl Progress {
     /// A display for `files` files; `unit` names the finer work counted inside them, if any.
@@ -67,7 +96,7 @@ impl Progress {
             ProgressBar::hidden()
         };
         let template = if unit.is_some() {
-            "{elapsed_precise} [{bar:40}] {pos}/{len} files, {msg} ({per_sec} files, eta {eta})"
+            "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} {msg} ({per_sec}, eta {eta})"
         } else {
             "{elapsed_precise} [{bar:40}] {pos}/{len} files ({per_sec}, eta {eta})"
         };
@@ -76,6 +105,12 @@ impl Progress {
                 .expect("valid template")
                 .progress_chars("=> "),
         );
+        if mode == ProgressMode::Bar {
+            bar.enable_steady_tick(BAR_TICK);
+            if unit.is_some() {
+                bar.set_length(0);
+            }
+        }
         let now = Instant::now();
         Progress {
             bar,
@@ -88,7 +123,15 @@ impl Progress {
             files_done: AtomicUsize::new(0),
             units_done: AtomicUsize::new(0),
             finished: Default::default(),
+            planned: Default::default(),
+            runs: 1,
         }
+    }
+
+    /// Each unit is timed `runs` times: the bar counts (unit, run) pairs.
+    pub fn with_runs(mut self, runs: u32) -> Progress {
+        self.runs = runs.max(1) as usize;
+        self
     }
 
     /// Runs `f` (which prints to stderr) without tearing the bar.
@@ -96,23 +139,53 @@ impl Progress {
         self.bar.suspend(f);
     }
 
-    /// A file was finished, holding `units` of the finer work (`runs` runs each, for the
-    /// bar's words).
-    pub fn file_done(&self, units: usize, runs: u32) {
+    /// A file was finished, holding `units` of the finer work.
+    pub fn file_done(&self, units: usize) {
         self.files_done.fetch_add(1, Ordering::Relaxed);
-        let units = self.units_done.fetch_add(units, Ordering::Relaxed) + units;
+        self.units_done.fetch_add(units, Ordering::Relaxed);
+        if self.unit.is_none() {
+            self.bar.inc(1);
+        }
+        self.tick();
+    }
+
+    /// Units finished so far: by the workers, or retired, whichever is ahead.
+    fn units(&self) -> usize {
+        self.units_done
+            .load(Ordering::Relaxed)
+            .max(self.finished.load(Ordering::Relaxed))
+    }
+
+    /// The estimated units of the whole command: those listed in the files opened, scaled to
+    /// every file; never less than those finished.
+    fn units_estimate(&self) -> usize {
+        let listed = self.planned.units.load(Ordering::Relaxed);
+        let opened = self.planned.files.load(Ordering::Relaxed);
+        let estimate = if opened == 0 || opened >= self.files {
+            listed
+        } else {
+            (listed as f64 * self.files as f64 / opened as f64).round() as usize
+        };
+        estimate.max(self.units())
+    }
+
+    /// Updates the bar from the counters, and prints the plain line when it is due. Called by
+    /// the calling thread whenever it wakes (at least every few tens of milliseconds).
+    pub fn tick(&self) {
         if let Some(unit) = self.unit
             && !self.bar.is_hidden()
         {
             self.bar
-                .set_message(format!("{units} {unit} x {runs} run(s)"));
+                .set_length((self.units_estimate() * self.runs) as u64);
+            self.bar.set_position((self.units() * self.runs) as u64);
+            self.bar.set_message(format!(
+                "{unit}{}, {}/{} {}",
+                if self.runs > 1 { " x runs" } else { "" },
+                self.files_done.load(Ordering::Relaxed),
+                self.files,
+                plural(self.files, "file", "files")
+            ));
         }
-        self.bar.inc(1);
-        self.tick();
-    }
-
-    /// Prints the plain line when it is due.
-    pub fn tick(&self) {
         if !self.plain {
             return;
         }
@@ -138,12 +211,7 @@ impl Progress {
             String::new()
         };
         let units = match self.unit {
-            Some(unit) => format!(
-                ", {} {unit} done",
-                self.units_done
-                    .load(Ordering::Relaxed)
-                    .max(self.finished.load(Ordering::Relaxed))
-            ),
+            Some(unit) => format!(", {} {unit} done", self.units()),
             None => String::new(),
         };
         format!(
@@ -158,6 +226,11 @@ impl Progress {
     }
 }
 
+/// `one` or `many`, as `count` asks.
+fn plural(count: usize, one: &'static str, many: &'static str) -> &'static str {
+    if count == 1 { one } else { many }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,8 +238,8 @@ mod tests {
     #[test]
     fn the_plain_line_counts_files_and_cases() {
         let progress = Progress::new(ProgressMode::None, "run", 4, Some("cases x engines"));
-        progress.file_done(30, 1);
-        progress.file_done(30, 1);
+        progress.file_done(30);
+        progress.file_done(30);
         let line = progress.line();
         assert!(line.starts_with("gamebench run: 2/4 files (50%)"), "{line}");
         assert!(line.contains("60 cases x engines done"), "{line}");
@@ -174,9 +247,20 @@ mod tests {
     }
 
     #[test]
+    fn the_estimate_scales_the_opened_files_to_all() {
+        let progress = Progress::new(ProgressMode::None, "run", 4, Some("cases x engines"));
+        progress.planned.add(true, 30);
+        assert_eq!(progress.units_estimate(), 120);
+        progress.planned.add(false, 10);
+        assert_eq!(progress.units_estimate(), 160);
+        progress.finished.fetch_add(500, Ordering::Relaxed);
+        assert_eq!(progress.units_estimate(), 500, "never below what finished");
+    }
+
+    #[test]
     fn a_command_without_units_counts_files_only() {
         let progress = Progress::new(ProgressMode::None, "gen", 10, None);
-        progress.file_done(1, 1);
+        progress.file_done(1);
         let line = progress.line();
         assert!(
             line.starts_with("gamebench gen: 1/10 files (10%), "),
@@ -190,7 +274,7 @@ mod tests {
         let progress = Progress::new(ProgressMode::None, "gen", 400, None);
         std::thread::scope(|scope| {
             for _ in 0..4 {
-                scope.spawn(|| (0..100).for_each(|_| progress.file_done(1, 1)));
+                scope.spawn(|| (0..100).for_each(|_| progress.file_done(1)));
             }
         });
         assert!(progress.line().contains("400/400 files (100%)"));

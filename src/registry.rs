@@ -2,7 +2,7 @@
 //!
 //! To add a game: implement [`crate::game::Rules`] and its generator
 //! ([`gamebench_generators::Generator`]) in `src/games/<game>/` and add one line to [`GAMES`]
-//! (see "Adding a game" in README.md). Its engines, profiles and `gen` options are listed by
+//! (see "Adding a game" in docs/contributing.md). Its engines, profiles and `gen` options are listed by
 //! the game itself; the CLI builds its commands and help from this list. Registering a game
 //! checks its engine table at compile time.
 

@@ -66,17 +66,24 @@ impl Input {
         let size = self.size(game);
         let cases = if size.cases == 1 { "case" } else { "cases" };
         let sizes: Vec<&str> = self.cases.iter().map(|c| c.size.as_str()).collect();
-        // A game without a board (Yut) has no cells to count.
-        let cells = match size.cells {
-            0 => String::new(),
-            n => format!("{n} cells, "),
+        // Every game's noun is a plural ending in `s`: one move takes the singular.
+        let noun = game.editor().moves_noun();
+        let noun = if size.moves == 1 {
+            noun.strip_suffix('s').unwrap_or(noun)
+        } else {
+            noun
+        };
+        // A game without a board (Yut) has no cells to tell.
+        let cells = if size.cells == 0 {
+            String::new()
+        } else {
+            format!(", {} cells", size.cells)
         };
         format!(
-            "{} {cases} ({}), {cells}{} {}",
+            "{} {cases} ({}){cells}, {} {noun}",
             size.cases,
             sizes.join(" "),
             size.moves,
-            game.editor().moves_noun()
         )
     }
 }

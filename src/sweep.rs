@@ -459,6 +459,7 @@ mod tests {
             speedup_median: None,
             speedup_p90: None,
             speed_note: None,
+            untimed: None,
         };
         s.engine = engine.into();
         s.median_ns = median;

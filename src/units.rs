@@ -1,4 +1,5 @@
-//! Units for people: the one formatter of durations for the whole tool.
+//! Units for people: the one formatter of durations for the whole tool, and of counts and
+//! ratios ([`thousands`], [`sig3`], [`counted`]).
 //!
 //! [`human_time`] (whole nanoseconds) and [`human_time_f`] (means, medians) print a duration
 //! with three significant digits in the largest unit in which it is at least 1: `812 ns`,
@@ -82,9 +83,75 @@ impl TimeUnit {
     }
 }
 
+/// Digits between two thousands separators.
+const GROUP: usize = 3;
+
+/// A count with thousands separators: `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(GROUP) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Significant digits of the figures people read (times, ratios).
+pub const SIGNIFICANT: i32 = 3;
+
+/// A number with three significant digits (`0.0123`, `1.23`, `12.3`, `123`), and thousands
+/// separators past that (`7,492`); `n/a` for a number that is not finite.
+pub fn sig3(x: f64) -> String {
+    if !x.is_finite() {
+        return "n/a".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    if magnitude >= SIGNIFICANT - 1 {
+        let sign = if x < 0.0 { "-" } else { "" };
+        return format!("{sign}{}", thousands(x.abs().round() as u64));
+    }
+    let decimals = (SIGNIFICANT - 1 - magnitude).max(0) as usize;
+    let text = format!("{x:.decimals$}");
+    // Rounding may carry into a new digit (9.996 -> "10.00"): one decimal fewer then.
+    let rounded: f64 = text.parse().unwrap_or(x);
+    if rounded.abs().log10().floor() as i32 > magnitude && decimals > 0 {
+        return format!("{x:.prec$}", prec = decimals - 1);
+    }
+    text
+}
+
+/// `n` and its noun, singular or plural as `n` asks: `1 thread`, `4 threads`, `1,200 cases`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_and_figures() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(sig3(864.88), "865");
+        assert_eq!(sig3(7491.75), "7,492");
+        assert_eq!(sig3(1.04), "1.04");
+        assert_eq!(sig3(0.012345), "0.0123");
+        assert_eq!(sig3(9.996), "10.0");
+        assert_eq!(sig3(99.96), "100");
+        assert_eq!(sig3(-2.5), "-2.50");
+        assert_eq!(sig3(f64::NAN), "n/a");
+        assert_eq!(counted(1, "thread", "threads"), "1 thread");
+        assert_eq!(counted(2_500, "case", "cases"), "2,500 cases");
+    }
 
     #[test]
     fn human_times() {

@@ -1,6 +1,13 @@
 //! The one builder of per-game subcommands (`gen`, `stress`, `hunt`): a subcommand per game,
 //! each with the command's own options, `--profile` limited to the game's profiles, and the
 //! game's generator options; and the reader of their matches.
+//!
+//! The command's own options (all but `--profile`, whose values are the game's) are also
+//! defined on the parent command as global options: `stress --help` lists them, and they are
+//! accepted before GAME as well as after it (`stress -e a -e b samegame` is
+//! `stress samegame -e a -e b`; given on both sides, the one after GAME wins). Clap refuses a
+//! global option that is required, so no shared option is required to clap: the reader checks
+//! the command's required options itself, and a missing one is the same usage error (exit 2).
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
@@ -12,6 +19,10 @@ use crate::generate::DEFAULT_PROFILE;
 /// a `--cases` of its own.
 const GEN_CASES: &str = "cases";
 const FILE_CASES: &str = "file-cases";
+
+/// The one option of a command that each game defines for itself (its values are the game's
+/// profiles), so it is not shared on the parent.
+const PER_GAME: &str = "profile";
 
 /// How a command's per-game subcommands differ.
 #[derive(Debug, Clone, Copy)]
@@ -29,7 +40,17 @@ pub struct Shape {
 /// Adds one subcommand per game of `games` to `cmd`: the command's own options `C`, then the
 /// game's (see [`Shape`]).
 pub fn game_commands<C: Args>(cmd: Command, games: &[&'static dyn Game], shape: Shape) -> Command {
-    cmd.subcommand_required(true)
+    let shared: Vec<clap::Arg> = C::augment_args(Command::new("shared"))
+        .get_arguments()
+        .filter(|a| a.get_id() != PER_GAME)
+        .map(|a| a.clone().global(true).required(false))
+        .collect();
+    cmd.args(shared)
+        .after_help(
+            "The options above are accepted before or after GAME. --profile and the game's own \
+             options: see `gamebench <COMMAND> GAME --help`.",
+        )
+        .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand_value_name("GAME")
         .subcommand_help_heading("Games")
@@ -43,7 +64,12 @@ fn game_command<C: Args>(game: &'static dyn Game, shape: Shape) -> Command {
         .iter()
         .map(|p| PossibleValue::new(p.name).help(p.about));
     let has_default = profiles.iter().any(|p| p.name == DEFAULT_PROFILE);
-    let cmd = C::augment_args(Command::new(game.name())).mut_arg("profile", |arg| {
+    let mut cmd = C::augment_args(Command::new(game.name()));
+    // Required options may come before GAME, on the parent: checked by `from_game_matches`.
+    for id in required_ids::<C>() {
+        cmd = cmd.mut_arg(id, |a| a.required(false));
+    }
+    let cmd = cmd.mut_arg(PER_GAME, |arg| {
         let arg = arg.value_parser(PossibleValuesParser::new(values));
         if !shape.default_profile {
             arg
@@ -69,7 +95,7 @@ fn game_command<C: Args>(game: &'static dyn Game, shape: Shape) -> Command {
 
 /// Reads the game, the command's own options and the game's options from the matches of a
 /// command built by [`game_commands`] with the same `games`.
-pub fn from_game_matches<C: FromArgMatches>(
+pub fn from_game_matches<C: FromArgMatches + Args>(
     games: &[&'static dyn Game],
     matches: &ArgMatches,
 ) -> Result<(&'static dyn Game, C, GameOptions), clap::Error> {
@@ -81,9 +107,40 @@ pub fn from_game_matches<C: FromArgMatches>(
         .copied()
         .find(|g| g.name() == name)
         .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+    let shape = C::augment_args(Command::new("shared"));
+    let required = shape
+        .get_arguments()
+        .filter(|a| a.is_required_set() && a.get_id() != PER_GAME);
+    for arg in required {
+        let given = matches
+            .try_get_raw(arg.get_id().as_str())
+            .ok()
+            .flatten()
+            .is_some_and(|mut v| v.next().is_some());
+        if !given {
+            let flag = arg
+                .get_long()
+                .map_or_else(|| arg.get_id().to_string(), |l| format!("--{l}"));
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::MissingRequiredArgument,
+                format!(
+                    "the following required argument was not provided: {flag} (before or after GAME)"
+                ),
+            ));
+        }
+    }
     Ok((
         game,
         C::from_arg_matches(matches)?,
         game.generator().options(matches)?,
     ))
+}
+
+/// The ids of the options `C` requires (see the module doc: not required to clap here).
+fn required_ids<C: Args>() -> Vec<String> {
+    C::augment_args(Command::new("shared"))
+        .get_arguments()
+        .filter(|a| a.is_required_set())
+        .map(|a| a.get_id().to_string())
+        .collect()
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use clap::{ArgMatches, Args, Command, FromArgMatches};
+use clap::{ArgMatches, Args, Command, FromArgMatches, ValueEnum};
 
 use crate::game::{Game, GameOptions};
 use crate::gencmd::ExternalGenerator;
@@ -73,6 +73,9 @@ pub struct HuntOptions {
     #[command(flatten)]
     pub launch: super::ShellArgs,
 }
+
+/// An overrun of `--time` worth explaining.
+const OVERRUN_TOLD: Duration = Duration::from_secs(1);
 
 /// The default search time of `hunt`.
 pub const DEFAULT_HUNT_SECONDS: f64 = 60.0;
@@ -146,7 +149,32 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         out: o.out.clone(),
         generator,
     };
+    eprintln!(
+        "hunt {}: the slowest inputs of {} by {}, profile {}, seed {}; budget: {}",
+        args.game.name(),
+        config.engine.name(),
+        o.metric
+            .to_possible_value()
+            .map_or(String::new(), |v| v.get_name().to_string()),
+        config.profile.as_deref().unwrap_or("every profile"),
+        config.seed,
+        match config.limit {
+            Limit::Time(t) => format!("{} (--time)", human_duration(t)),
+            Limit::Evaluations(n) => format!("{n} evaluations (--evaluations)"),
+        }
+    );
     let hunted = hunt::run(&config)?;
+    if let Limit::Time(budget) = config.limit
+        && hunted.time > budget + OVERRUN_TOLD
+    {
+        eprintln!(
+            "hunt: ran {}, past --time {}: the time is checked between evaluations, and the last \
+             generation's evaluations (each timed --runs times, a kept one again three times as \
+             often) ran past it",
+            human_duration(hunted.time),
+            human_duration(budget)
+        );
+    }
     let unit = args.game.work_unit();
     let show = |v| hunt::shown(o.metric, v, unit);
     println!(

@@ -39,7 +39,7 @@ pub use validate::{ValidateArgs, validate};
 /// Simulate, solve and benchmark four contest games in bulk: Link and Pop, SameGame, Vexed and
 /// Yut Nori.
 #[derive(Parser)]
-#[command(name = "gamebench", version, about, long_about = None)]
+#[command(name = "gamebench", version = env!("GAMEBENCH_VERSION"), about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -81,8 +81,18 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) to stdout: `gamebench man > gamebench.1`.
-    Man,
+    /// Print a manual page (roff) to stdout: `gamebench man > gamebench.1`, `gamebench man run`
+    /// (one command's page); or write every page to a folder: `gamebench man --dir DIR`.
+    Man(ManArgs),
+}
+
+#[derive(Args)]
+pub struct ManArgs {
+    /// The command whose page to print, e.g. `run` or `stress` (default: the top page).
+    pub command: Option<String>,
+    /// Write every page (gamebench.1 and one gamebench-COMMAND.1 per command) into DIR.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
 }
 
 /// `gamebench completions SHELL`.
@@ -92,12 +102,100 @@ pub fn completions(shell: clap_complete::Shell) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// `gamebench man`: the manual page, from the same clap definitions as `--help`.
-pub fn man() -> Result<Exit> {
-    clap_mangen::Man::new(Cli::command())
+/// `gamebench man`: the manual pages, from the same clap definitions as `--help`.
+pub fn man(args: ManArgs) -> Result<Exit> {
+    let mut top = Cli::command();
+    top.build();
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        write_pages(&top, dir)
+            .with_context(|| format!("cannot write the manual pages into {}", dir.display()))?;
+        return Ok(Exit::Ok);
+    }
+    let page = match &args.command {
+        None => top,
+        Some(name) => {
+            let Some(sub) = top.find_subcommand(name) else {
+                let names: Vec<String> = top
+                    .get_subcommands()
+                    .map(|c| c.get_name().to_string())
+                    .collect();
+                bail!(
+                    "no command {name:?}{} (commands: {})",
+                    crate::suggest::did_you_mean(name, names.iter().map(String::as_str)),
+                    names.join(", ")
+                );
+            };
+            // Built with its parent, it carries the display name `gamebench-<name>`, the
+            // page's title, as in the pages of `--dir`.
+            sub.clone()
+        }
+    };
+    clap_mangen::Man::new(page)
         .render(&mut std::io::stdout())
         .context("cannot write the manual page")?;
     Ok(Exit::Ok)
+}
+
+/// Writes `cmd`'s page and those of its subcommands, at any depth, into `dir` as
+/// `<display name>.1` (`gamebench-stress-samegame.1`); clap's `help` pseudo-commands have none.
+fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()> {
+    let name = cmd.get_display_name().unwrap_or(cmd.get_name());
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd.clone()).render(&mut page)?;
+    crate::atomic::write_atomic(&dir.join(format!("{name}.1")), &page)?;
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        write_pages(sub, dir)?;
+    }
+    Ok(())
+}
+
+/// The value parser of a game name: any text (an unknown name is reported by [`find_game`],
+/// with a suggestion), with the registry's games as the possible values that shells complete
+/// and `--help` lists.
+#[derive(Clone, Copy, Debug)]
+pub struct GameName;
+
+impl clap::builder::TypedValueParser for GameName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            registry::names()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+/// An error and its causes on one line, `outer: cause: root`, as `{:#}` prints it, but
+/// without a cause that the text before it already says: many library errors show their
+/// source in their own message (`{path}: {source}`), which the chain would repeat
+/// (`No such file or directory (os error 2): No such file or directory (os error 2)`).
+pub fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let said = cause.to_string();
+        if !text.is_empty() && text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    text
 }
 
 /// The game called `name`, or an error suggesting the nearest and listing the games.
@@ -136,9 +234,36 @@ pub fn positive_seconds(option: &str, seconds: f64) -> Result<Duration> {
         .with_context(|| format!("{option}: {seconds} seconds is too long a duration"))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("{path}: {source}")]
+    struct Shown {
+        path: String,
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_already_in_the_message_is_not_repeated() {
+        let io = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let said = io.to_string();
+        let error = anyhow::Error::new(Shown {
+            path: "/x".into(),
+            source: io,
+        })
+        .context("cannot run");
+        assert_eq!(error_text(&error), format!("cannot run: /x: {said}"));
+        let plain = anyhow::anyhow!("root").context("outer");
+        assert_eq!(error_text(&plain), "outer: root");
+    }
+}
+
 #[derive(Args)]
 pub struct SolveArgs {
     /// The game (see `gamebench list`).
+    #[arg(value_parser = GameName)]
     pub game: String,
     /// Engine to use (default: the game's fastest). See `gamebench list`.
     #[arg(long, short)]
@@ -155,7 +280,7 @@ pub struct RunArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// The game of every file (default: the nearest enclosing folder named after a game).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = GameName)]
     pub game: Option<String>,
     /// Engine to run; repeat for several; `all` = every internal engine; `cmd:COMMAND` or
     /// `NAME=cmd:COMMAND` = an external program run once per file, stdin to stdout (default:
@@ -213,9 +338,14 @@ pub struct RunArgs {
     /// corpora of tiny cases; cases under 1 µs are then flagged as rough.
     #[arg(long)]
     pub no_repeat: bool,
-    /// Engine the others are compared with and timed against.
-    #[arg(long, default_value = "reference", value_name = "NAME")]
-    pub baseline: String,
+    /// Engine the others are compared with and timed against (default: `reference` when it
+    /// runs; else, with several engines, the first one named; the summary says which).
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Problem lines (errors, wrong answers) on stderr: `all`, the first N (then a count of the
+    /// rest), or `none` (default: 20; none with --quiet). The CSV has every one.
+    #[arg(long, value_name = "all|N|none", value_parser = problems_arg)]
+    pub problems: Option<ProblemLines>,
     /// Show the N slowest cases of each engine (file and case) after the summary.
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
@@ -250,6 +380,7 @@ pub struct RunArgs {
 #[derive(Args)]
 pub struct CheckArgs {
     /// The game (see `gamebench list`).
+    #[arg(value_parser = GameName)]
     pub game: String,
     /// The judge input.
     pub input: PathBuf,
@@ -311,6 +442,28 @@ pub struct ShellArgs {
     /// Same as `--shell none`.
     #[arg(short = 'N', conflicts_with = "shell")]
     pub no_shell: bool,
+}
+
+/// How many problem lines `run` prints (`--problems`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemLines {
+    All,
+    First(usize),
+}
+
+/// Problem lines shown by default (`--problems`).
+pub const DEFAULT_PROBLEM_LINES: usize = 20;
+
+/// Parses `--problems`: `all`, `none` or a number.
+pub fn problems_arg(text: &str) -> Result<ProblemLines, String> {
+    match text.trim() {
+        "all" => Ok(ProblemLines::All),
+        "none" => Ok(ProblemLines::First(0)),
+        n => n
+            .parse()
+            .map(ProblemLines::First)
+            .map_err(|_| format!("expected all, none or a number of lines, not {text:?}")),
+    }
 }
 
 /// Parses a positive number of megabytes.

@@ -22,6 +22,7 @@ use crate::registry;
 use crate::results::{self, Tally};
 use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
 use crate::status::Exit;
+use crate::units;
 
 use super::outputs::{self, is_stdout};
 use super::{RunArgs, find_game, positive_seconds, shards};
@@ -47,6 +48,29 @@ pub(super) fn catch_signals() -> Result<Signals> {
     }
     flag::register(SIGTERM, signals.terminated.clone()).context("cannot handle signals")?;
     Ok(signals)
+}
+
+/// The baseline engine of the run: `--baseline`, else `reference` when it runs, else (with
+/// several engines) the first one named, with why it was chosen, for the summary to say.
+fn baseline(args: &RunArgs) -> (String, Option<&'static str>) {
+    let reference = crate::game::REFERENCE_ENGINE;
+    if let Some(name) = &args.baseline {
+        return (name.clone(), None);
+    }
+    let named = &args.engines;
+    let has_reference = named
+        .iter()
+        .any(|e| e == reference || e == crate::engines::ALL_ENGINES);
+    match named.first() {
+        Some(first) if named.len() > 1 && !has_reference => {
+            let name = external::External::parse(first).map_or_else(|| first.clone(), |p| p.name);
+            (
+                name,
+                Some("the first engine named: no reference engine in the run"),
+            )
+        }
+        _ => (reference.to_string(), None),
+    }
 }
 
 pub fn run(args: RunArgs) -> Result<Exit> {
@@ -80,10 +104,15 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             (None, false) => ProgressMode::Auto,
         },
         show_problems: !args.quiet,
+        max_problems: match args.problems {
+            Some(super::ProblemLines::All) => None,
+            Some(super::ProblemLines::First(n)) => Some(n),
+            None => Some(super::DEFAULT_PROBLEM_LINES),
+        },
         warmup: args.warmup,
         runs: args.runs,
         repeat_short: !args.no_repeat,
-        baseline: args.baseline.clone(),
+        baseline: baseline(&args).0,
         timeout: args
             .launch
             .wall(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
@@ -197,6 +226,24 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             (outcome, records.tally)
         }
     };
+    // `--problems none` asked for no line at all, not even a count.
+    let asked_none = args.problems == Some(super::ProblemLines::First(0));
+    if outcome.problems_hidden > 0 && !asked_none {
+        let see = if args.csv.is_some() {
+            "see the CSV"
+        } else {
+            "--problems all or --csv FILE shows them"
+        };
+        eprintln!(
+            "gamebench: and {} more problem {} ({see})",
+            units::thousands(outcome.problems_hidden as u64),
+            if outcome.problems_hidden == 1 {
+                "line"
+            } else {
+                "lines"
+            }
+        );
+    }
     let stdout_taken = [
         &args.csv,
         &args.junit,
@@ -300,7 +347,7 @@ fn run_meta(
         memory_mb: args.budget.memory,
         search_threads: args.budget.search_threads,
         check: args.check,
-        baseline: args.baseline.clone(),
+        baseline: baseline(args).0,
         start: meta::rfc3339(started.0),
         end: meta::rfc3339(SystemTime::now()),
         wall_ns: wall.as_nanos() as u64,
@@ -345,7 +392,8 @@ fn summarize(
     interrupted: bool,
     limits: &results::LimitFigures,
 ) -> Result<()> {
-    let summary = tally.summary(&args.baseline);
+    let (baseline, chosen) = baseline(args);
+    let summary = tally.summary(&baseline);
     let slowest = tally.slowest();
     let warnings = tally.warnings();
     let report = Report {
@@ -366,7 +414,12 @@ fn summarize(
             );
         }
     }
-    let mut text = results::summary_table(&summary);
+    let mut text = String::new();
+    if let Some(why) = chosen {
+        text.push_str(&format!("baseline: {baseline} ({why})\n"));
+    }
+    text.push_str(&results::headlines(&summary));
+    text.push_str(&results::summary_table(&summary));
     text.push_str(&results::detail_lines(&summary));
     text.push_str(&results::verdict_lines(&summary, args.check));
     for line in tally.limit_lines(limits) {
@@ -385,12 +438,12 @@ fn summarize(
         ));
     }
     text.push_str(&format!(
-        "run: {} cases, {} results in {} ({:.1} results/s, {} threads)\n",
-        meta.cases,
-        meta.results,
+        "run: {}, {} in {} ({} results/s, {})\n",
+        units::counted(meta.cases as u64, "case", "cases"),
+        units::counted(meta.results as u64, "result", "results"),
         results::human_time(meta.wall_ns),
-        meta.results_per_s,
-        meta.threads
+        units::sig3(meta.results_per_s),
+        units::counted(meta.threads as u64, "thread", "threads")
     ));
     if let Some(t) = meta.external_startup_ns {
         text.push_str(&format!(

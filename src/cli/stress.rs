@@ -144,6 +144,19 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         presentation: o.presentation,
         generator,
     };
+    // The budget and what is about to run, before a search that may take its whole budget.
+    eprintln!(
+        "stress {}: {} against {}, profile {}, seed {}; budget: {}",
+        args.game.name(),
+        config.engines[1].name(),
+        config.engines[0].name(),
+        config.profile,
+        config.seed,
+        match config.limit {
+            Limit::Time(t) => format!("{} without a difference (--time)", human_duration(t)),
+            Limit::Cases(n) => format!("{n} cases without a difference (--cases)"),
+        }
+    );
     match stress::run(&config)? {
         Outcome::NoDifference { cases_tried, time } => {
             println!(

@@ -11,6 +11,9 @@ use super::{ExportError, Exporter, Report};
 use crate::results::{Record, Timing, human_time, per_case_times};
 use crate::stats;
 
+/// Labels on a scaling plot's x axis (at most).
+const X_LABELS: usize = 6;
+
 /// Box plots of each engine's case times (SVG).
 pub struct BoxPlot;
 
@@ -114,6 +117,9 @@ fn log_log(title: &str, x_desc: &str, series: &[Series], lines: bool) -> Result<
         chart
             .configure_mesh()
             .x_desc(x_desc)
+            // Few, short labels: a log axis's default ones run into each other ("900.01000.0").
+            .x_labels(X_LABELS)
+            .x_label_formatter(&|x| crate::units::sig3(*x))
             .y_desc("time per case")
             .y_label_formatter(&|y| human_time(*y as u64))
             .draw()
@@ -214,8 +220,9 @@ fn plot_svg(records: &[Record]) -> Result<String, String> {
             .y_labels(series.len() * 2 + 1)
             .y_label_formatter(&|y| {
                 let i = y.floor() as usize;
-                if (y - i as f64 - 0.5).abs() < 1e-6 {
-                    names.get(i).cloned().unwrap_or_default()
+                if (y - i as f64 - 0.5).abs() < 1e-6 && i < names.len() {
+                    // The first series on top, as in the table.
+                    names[names.len() - 1 - i].clone()
                 } else {
                     String::new()
                 }
@@ -224,7 +231,8 @@ fn plot_svg(records: &[Record]) -> Result<String, String> {
             .map_err(|e| err(&e))?;
         for (i, (_, times)) in series.iter().enumerate() {
             let [min, q1, med, q3, max] = quartiles(times);
-            let y = i as f64 + 0.5;
+            // The first series on top, as in the table (the y axis grows upwards).
+            let y = (series.len() - 1 - i) as f64 + 0.5;
             let color = Palette99::pick(i).to_rgba();
             let style = ShapeStyle::from(&color).stroke_width(2);
             chart

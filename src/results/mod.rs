@@ -32,7 +32,7 @@ pub use crate::status::Status;
 pub use crate::units::{TimeUnit, human_time, human_time_f};
 pub use limits::{LimitFigures, limit_lines};
 pub use record::{CaseTimes, Record, per_case_times};
-pub use render::{aligned, detail_lines, speed_text, summary_table, verdict_lines};
+pub use render::{aligned, detail_lines, headlines, speed_text, summary_table, verdict_lines};
 pub use schema::{COLUMNS, Row, read_csv, write_csv};
 pub use summary::{EngineSummary, SlowCase, slowest, summarize};
 pub use tally::Tally;

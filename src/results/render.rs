@@ -3,11 +3,22 @@
 //! with the Markdown export).
 //!
 //! Invariants: text only, from [`EngineSummary`] values (no record is read here); every time
-//! is printed by [`crate::units`]; the output is pinned by the insta snapshot of
-//! `export::tests`, so any change of a byte here is a visible change of the tool.
+//! is printed by [`crate::units`], every ratio with three significant digits ([`sig3`]), every
+//! count with thousands separators; a spread that was not measured (a file-timed program's
+//! per-case σ, its per-case speed-ups) is `n/a`, never `± 0`; the table fits [`MAX_WIDTH`]
+//! columns when it can (a wider one moves the speed column under the table, one line per
+//! engine, never breaking a line in the middle). The output is pinned by the insta snapshots of
+//! `export::tests` and by `tests/summary.rs`, so any change of a byte here is a visible change
+//! of the tool.
 
 use super::{EngineSummary, Timing};
-use crate::units::{TimeUnit, human_time, human_time_f};
+use crate::units::{TimeUnit, counted, human_time, human_time_f, sig3, thousands};
+
+/// The width the summary is laid out for (a terminal of 100 columns).
+pub const MAX_WIDTH: usize = 100;
+
+/// What stands for a figure that was not measured.
+pub const NOT_MEASURED: &str = "n/a";
 
 /// The speed column: `3.02 ± 0.11 times faster than reference`, marked
 /// `(over X of Y cases)` when it covers only part of the engine's cases; `n/a: 81 mismatch`
@@ -15,25 +26,23 @@ use crate::units::{TimeUnit, human_time, human_time_f};
 pub fn speed_text(s: &EngineSummary) -> String {
     let (Some(baseline), Some(x)) = (&s.baseline, s.relative) else {
         return match &s.speed_note {
-            Some(note) => format!("n/a: {note}"),
+            Some(note) => format!("{NOT_MEASURED}: {note}"),
             None => String::new(),
         };
     };
-    let sd = s.relative_stddev.unwrap_or(0.0);
-    let mut text = if x >= 1.0 {
-        format!("{x:.2} ± {sd:.2} times faster than {baseline}")
+    // 1/x's standard error, to first order: sd / x².
+    let (ratio, sd, way) = if x >= 1.0 {
+        (x, s.relative_stddev, "faster")
     } else {
-        // 1/x's standard error, to first order: sd / x².
-        format!(
-            "{:.2} ± {:.2} times slower than {baseline}",
-            1.0 / x,
-            sd / (x * x)
-        )
+        (1.0 / x, s.relative_stddev.map(|sd| sd / (x * x)), "slower")
     };
+    let sd = sd.map_or(NOT_MEASURED.to_string(), sig3);
+    let mut text = format!("{} ± {sd} times {way} than {baseline}", sig3(ratio));
     if s.compared_cases < s.cases {
         text.push_str(&format!(
-            " (over {} of {} cases)",
-            s.compared_cases, s.cases
+            " (over {} of {})",
+            thousands(s.compared_cases as u64),
+            counted(s.cases as u64, "case", "cases")
         ));
     }
     text
@@ -61,18 +70,46 @@ fn status_columns(summaries: &[EngineSummary]) -> Vec<StatusColumn> {
         .collect()
 }
 
-/// `mean ± σ` of an engine's per-case times.
+/// `mean ± σ` of an engine's per-case times; σ is `n/a` for a file-timed program, whose cases
+/// share their file's time evenly.
 fn mean_text(s: &EngineSummary) -> String {
     if s.timed == 0 {
         return String::new();
     }
     let unit = TimeUnit::for_ns(s.mean_ns);
-    format!(
-        "{} ± {} {}",
-        unit.number(s.mean_ns),
-        unit.number(s.stddev_ns),
-        unit.symbol()
-    )
+    let sd = if s.timing == Timing::File {
+        NOT_MEASURED.to_string()
+    } else {
+        unit.number(s.stddev_ns)
+    };
+    format!("{} ± {sd} {}", unit.number(s.mean_ns), unit.symbol())
+}
+
+/// One headline per engine: its median time per case and its total, and the cases those
+/// figures leave out.
+pub fn headlines(summaries: &[EngineSummary]) -> String {
+    let mut text = String::new();
+    for s in summaries {
+        let who = format!("{}/{}", s.game, s.engine);
+        if s.timed == 0 {
+            text.push_str(&format!(
+                "{who}: no case timed ({})\n",
+                s.untimed.as_deref().unwrap_or("no case")
+            ));
+            continue;
+        }
+        text.push_str(&format!(
+            "{who}: {} per case (median), {} in total over {}",
+            human_time_f(s.median_ns),
+            human_time(s.total_ns),
+            counted(s.timed as u64, "case", "cases")
+        ));
+        if let Some(left) = &s.untimed {
+            text.push_str(&format!(" (left out: {left})"));
+        }
+        text.push('\n');
+    }
+    text
 }
 
 /// The summary as an aligned text table: status counts (zero columns left out, `ok` always
@@ -100,8 +137,8 @@ pub fn summary_table(summaries: &[EngineSummary]) -> String {
         } else {
             s.engine.clone()
         };
-        let mut line = vec![s.game.clone(), engine, s.cases.to_string()];
-        line.extend(statuses.iter().map(|(_, f)| f(s).to_string()));
+        let mut line = vec![s.game.clone(), engine, thousands(s.cases as u64)];
+        line.extend(statuses.iter().map(|(_, f)| thousands(f(s) as u64)));
         let time = |ns: f64| {
             if s.timed == 0 {
                 String::new()
@@ -121,6 +158,33 @@ pub fn summary_table(summaries: &[EngineSummary]) -> String {
     }
     let columns = header.len();
     let mut text = aligned(&lines, |c| c < 2 || c == columns - 1);
+    if text.lines().any(|l| l.chars().count() > MAX_WIDTH) {
+        // Too wide: the speed column goes under the table, a line per engine.
+        let speeds: Vec<(String, String)> = lines
+            .iter_mut()
+            .skip(1)
+            .zip(summaries)
+            .map(|(l, s)| {
+                (
+                    format!("{}/{}", s.game, s.engine),
+                    l.pop().unwrap_or_default(),
+                )
+            })
+            .collect();
+        lines[0].pop();
+        text = aligned(&lines, |c| c < 2);
+        for (who, speed) in speeds.into_iter().filter(|(_, s)| !s.is_empty()) {
+            text.push_str(&format!("{who}: speed: {speed}\n"));
+        }
+    }
+    if text.lines().any(|l| l.chars().count() > MAX_WIDTH) {
+        // Still too wide (many status columns): a block of short lines per engine.
+        text = lines[1..]
+            .iter()
+            .zip(summaries)
+            .map(|(line, s)| engine_block(&lines[0], line, s))
+            .collect();
+    }
     if summaries.iter().any(|s| s.timing == Timing::File) {
         text.push_str(
             "* an external program, run once per file: its time per case is the file's time / the file's cases\n",
@@ -128,6 +192,67 @@ pub fn summary_table(summaries: &[EngineSummary]) -> String {
     }
     text
 }
+
+/// One engine's row of the table as short lines: its name and case count, its status counts,
+/// its times, its speed (`header` and `line` are the table's, without the speed column).
+fn engine_block(header: &[String], line: &[String], s: &EngineSummary) -> String {
+    let named = |range: std::ops::Range<usize>| -> Vec<String> {
+        range
+            .filter(|&c| !line[c].is_empty() && line[c] != "0")
+            .map(|c| format!("{} {}", line[c], header[c]))
+            .collect()
+    };
+    let times = header.len() - TIME_COLUMNS;
+    let mut text = format!(
+        "{}/{}: {}\n",
+        line[0],
+        line[1],
+        counted(s.cases as u64, "case", "cases")
+    );
+    text.push_str(&wrapped("  statuses: ", &named(3..times)));
+    if s.timed > 0 {
+        let figures: Vec<String> = (times..header.len())
+            .map(|c| format!("{} {}", header[c], line[c]))
+            .collect();
+        text.push_str(&wrapped("  time per case: ", &figures));
+    }
+    let speed = speed_text(s);
+    if !speed.is_empty() {
+        text.push_str(&format!("  speed: {speed}\n"));
+    }
+    text
+}
+
+/// `items` after `prefix`, comma-separated, broken between items into lines of at most
+/// [`MAX_WIDTH`] columns (continuation lines indented under the first item).
+fn wrapped(prefix: &str, items: &[String]) -> String {
+    let indent = " ".repeat(prefix.chars().count());
+    let mut text = String::new();
+    let mut line = prefix.to_string();
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{item},")
+        } else {
+            item.clone()
+        };
+        let at_start = line.chars().count() == indent.len();
+        if !at_start && line.chars().count() + 1 + piece.chars().count() > MAX_WIDTH {
+            text.push_str(line.trim_end());
+            text.push('\n');
+            line = indent.clone();
+        }
+        if line.chars().count() > indent.len() {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+    }
+    text.push_str(line.trim_end());
+    text.push('\n');
+    text
+}
+
+/// The time columns of the table: total, mean ± σ, min, median, max.
+const TIME_COLUMNS: usize = 5;
 
 /// The lines under the table that give what a ratio hides: per comparison, the cases it
 /// covers and the distribution of the per-case speed-up; per engine with `--runs` > 1, the
@@ -140,20 +265,26 @@ pub fn detail_lines(summaries: &[EngineSummary]) -> String {
             (&s.baseline, s.speedup_p10, s.speedup_median, s.speedup_p90)
         {
             text.push_str(&format!(
-                "{who}: speed-up per case over {b}: median {} (p10 {}, p90 {}) over {} of {} cases\n",
+                "{who}: speed-up per case over {b}: median {} (p10 {}, p90 {}) over {} of {}\n",
                 times(med),
                 times(p10),
                 times(p90),
-                s.compared_cases,
-                s.cases
+                thousands(s.compared_cases as u64),
+                counted(s.cases as u64, "case", "cases")
+            ));
+        } else if let (Some(b), Some(_)) = (&s.baseline, s.relative) {
+            text.push_str(&format!(
+                "{who}: speed-up per case over {b}: {NOT_MEASURED} (a program timed per file: its cases share the file's time)\n"
             ));
         }
-        if let (Some(m), Some(sd)) = (s.run_mean_ns, s.run_stddev_ns) {
+        if let (Some(m), Some(sd)) = (s.run_mean_ns, s.run_stddev_ns)
+            && s.runs > 1
+        {
             text.push_str(&format!(
-                "{who}: time of one run over all cases: {} ± {} ({} runs)\n",
+                "{who}: time of one run over all cases, over the {} runs: {} ± {} (the table's total sums each case's median run)\n",
+                s.runs,
                 human_time_f(m),
                 human_time_f(sd),
-                s.runs
             ));
         }
         if s.user_ns.is_some() || s.memory_kb.is_some() {
@@ -163,28 +294,24 @@ pub fn detail_lines(summaries: &[EngineSummary]) -> String {
                 s.sys_ns.map_or("?".into(), human_time),
                 s.memory_kb.map_or(
                     "not measurable (below gamebench's own peak, which wait4 reports for a small program)".into(),
-                    |m| format!("{m} KiB")
+                    |m| format!("{} KiB", thousands(m))
                 ),
             ));
         }
         if s.repeated > 0 {
             text.push_str(&format!(
-                "{who}: {} of {} cases were too short to time alone and were timed by repetition\n",
-                s.repeated, s.cases
+                "{who}: {} of {} too short to time alone, timed by repetition\n",
+                thousands(s.repeated as u64),
+                counted(s.cases as u64, "case was", "cases were")
             ));
         }
     }
     text
 }
 
-/// A ratio with three significant digits however small (`0.000123x`), two decimals from 1 up.
+/// A ratio with three significant digits however small (`0.000123x`, `4.00x`, `7,492x`).
 fn times(x: f64) -> String {
-    let digits = if x >= 1.0 || x <= 0.0 {
-        2
-    } else {
-        (2.0 - x.log10().floor()) as usize
-    };
-    format!("{x:.digits$}x")
+    format!("{}x", sig3(x))
 }
 
 /// What was verified, per game: against the expected outputs (`--check`), against the
@@ -211,14 +338,18 @@ pub fn verdict_lines(summaries: &[EngineSummary], check: bool) -> String {
         };
         if against.is_empty() {
             text.push_str(&format!(
-                "verdict: {game}: no output was compared (no --check and no baseline engine beside the others): {unchecked} of {results} results are unchecked\n"
+                "verdict: {game}: no output was compared (no --check and no baseline engine beside the others): {} of {} unchecked\n",
+                thousands(unchecked as u64),
+                counted(results as u64, "result is", "results are")
             ));
         } else {
             text.push_str(&format!(
-                "verdict: {game}: outputs compared with {against}: {ok} of {results} results ok"
+                "verdict: {game}: outputs compared with {against}: {} of {} ok",
+                thousands(ok as u64),
+                counted(results as u64, "result", "results")
             ));
             if unchecked > 0 {
-                text.push_str(&format!(", {unchecked} unchecked"));
+                text.push_str(&format!(", {} unchecked", thousands(unchecked as u64)));
             }
             text.push('\n');
         }
@@ -268,7 +399,7 @@ mod tests {
         );
         let text = verdict_lines(&one, false);
         assert!(text.contains("no output was compared"), "{text}");
-        assert!(text.contains("1 of 1 results are unchecked"), "{text}");
+        assert!(text.contains("1 of 1 result is unchecked"), "{text}");
         assert!(verdict_lines(&one, true).contains("the expected outputs (--check)"));
         let two = summarize(
             &Record::from_rows(&[
@@ -285,5 +416,6 @@ mod tests {
         assert_eq!(times(4.0), "4.00x");
         assert_eq!(times(0.5), "0.500x");
         assert_eq!(times(0.0000412), "0.0000412x");
+        assert_eq!(times(7491.75), "7,492x");
     }
 }

@@ -73,6 +73,9 @@ pub struct EngineSummary {
     pub speedup_p90: Option<f64>,
     /// Why there is no ratio when none can be given honestly (`81 mismatch`).
     pub speed_note: Option<String>,
+    /// The cases without a time, which every time figure leaves out, by status
+    /// (`3 timeout, 1 runtime-error`); `None` when every case was timed.
+    pub untimed: Option<String>,
 }
 
 /// One of the slowest cases of an engine.
@@ -146,6 +149,22 @@ impl Tally {
     }
 }
 
+/// The counts by status of the cases of `group` that have no time (`3 timeout`), which every
+/// time figure leaves out.
+fn untimed(group: &Group) -> Option<String> {
+    let text = Status::ALL
+        .iter()
+        .filter_map(|&s| {
+            let n = (0..group.cases())
+                .filter(|&i| group.status(i) == s && group.time(i).is_none())
+                .count();
+            (n > 0).then(|| format!("{n} {}", s.as_str()))
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    (!text.is_empty()).then_some(text)
+}
+
 fn summarize_group(tally: &Tally, g: usize, baseline: &str) -> EngineSummary {
     let group = &tally.groups[g];
     let (game, engine) = (&*group.game, &*group.engine);
@@ -208,6 +227,7 @@ fn summarize_group(tally: &Tally, g: usize, baseline: &str) -> EngineSummary {
         speedup_median: None,
         speedup_p90: None,
         speed_note: None,
+        untimed: untimed(group),
     };
     let Some(b) = base else {
         return summary;
@@ -253,6 +273,12 @@ fn summarize_group(tally: &Tally, g: usize, baseline: &str) -> EngineSummary {
             .map(|(b, t)| b / t)
             .collect::<Vec<_>>(),
     );
+    // A file-timed program's per-case times are its file's time spread evenly: neither the
+    // spread of the ratio nor its per-case percentiles were measured.
+    if summary.timing == Timing::File || base_group.timing() == Timing::File {
+        summary.relative_stddev = None;
+        return summary;
+    }
     summary.speedup_p10 = stats::quantile_sorted(&per_case, 0.1);
     summary.speedup_median = stats::quantile_sorted(&per_case, 0.5);
     summary.speedup_p90 = stats::quantile_sorted(&per_case, 0.9);
@@ -288,7 +314,7 @@ mod tests {
         assert_eq!(s[1].relative_stddev, Some(0.0));
         let table = summary_table(&s);
         assert!(
-            table.contains("4.00 ± 0.00 times faster than reference (over 1 of 3 cases)"),
+            table.contains("4.00 ± 0 times faster than reference (over 1 of 3 cases)"),
             "{table}"
         );
         assert!(table.contains("baseline"), "{table}");

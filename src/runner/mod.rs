@@ -101,6 +101,9 @@ pub struct Config {
     pub progress: ProgressMode,
     /// Print problem lines (errors, mismatches) on stderr as files complete.
     pub show_problems: bool,
+    /// Print at most this many problem lines (the rest are counted in
+    /// [`RunOutcome::problems_hidden`]); `None` = every one.
+    pub max_problems: Option<usize>,
     /// Untimed runs of each case before the timed ones.
     pub warmup: u32,
     /// Timed runs of each case (at least 1).
@@ -147,6 +150,7 @@ impl Default for Config {
             threads: None,
             progress: ProgressMode::None,
             show_problems: false,
+            max_problems: None,
             warmup: 0,
             runs: 1,
             repeat_short: true,
@@ -185,6 +189,9 @@ pub struct RunOutcome {
     pub rows: usize,
     /// The run was stopped ([`Config::stop`]) before every file was handed over.
     pub interrupted: bool,
+    /// Problem lines printed, and those left out past [`Config::max_problems`].
+    pub problems_shown: usize,
+    pub problems_hidden: usize,
 }
 
 impl RunOutcome {
@@ -242,7 +249,8 @@ pub fn run_with(
             .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
             .collect()
     });
-    let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"));
+    let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"))
+        .with_runs(config.runs);
     let result = Pipeline {
         files,
         sizes: &sizes,

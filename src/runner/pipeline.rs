@@ -148,11 +148,20 @@ impl Pipeline<'_> {
                 let (part, last) = (loaded.chunk, loaded.last && !stopped);
                 drop(loaded);
                 if self.config.show_problems && !problems.is_empty() {
-                    self.bar.suspend(|| {
-                        for problem in &problems {
-                            eprintln!("{problem}");
-                        }
-                    });
+                    let room = self
+                        .config
+                        .max_problems
+                        .map_or(usize::MAX, |cap| cap.saturating_sub(outcome.problems_shown));
+                    let shown = problems.len().min(room);
+                    if shown > 0 {
+                        self.bar.suspend(|| {
+                            for problem in &problems[..shown] {
+                                eprintln!("{problem}");
+                            }
+                        });
+                    }
+                    outcome.problems_shown += shown;
+                    outcome.problems_hidden += problems.len() - shown;
                 }
                 for row in &rows {
                     outcome.worst = Some(outcome.worst.unwrap_or(Status::Ok).worst(row.status));
@@ -179,7 +188,7 @@ impl Pipeline<'_> {
                 }
                 if last {
                     outcome.files += 1;
-                    self.bar.file_done(slots, self.config.runs.max(1));
+                    self.bar.file_done(slots);
                 }
             }
             let idle = in_flight
@@ -204,8 +213,8 @@ impl Pipeline<'_> {
                 .sum::<usize>();
             let batch = (self.window.files / COMPLETION_BATCHES).min(running);
             let messages = tx.take(batch, STOP_POLL);
+            self.bar.tick();
             if messages.is_empty() {
-                self.bar.tick();
                 continue;
             }
             for message in messages {
@@ -329,12 +338,14 @@ impl Pipeline<'_> {
         let config = self.shared.clone();
         let plan = self.plan.clone();
         let finished = self.bar.finished.clone();
+        let planned = self.bar.planned.clone();
         let (source, streamed) = (flight.source.clone(), flight.streamed);
         self.pool.spawn_fifo(move || {
             let loaded = load_chunk(
                 position, chunk, file, size, engines, &config, finished, &source, streamed,
                 assemble,
             );
+            planned.add(chunk == 0, loaded.slots.len());
             let loaded = Arc::new(loaded);
             tx.push(Message::Parsed {
                 position,
