@@ -1,7 +1,7 @@
 //! `gamebench invoke` end to end: a small Link and Pop problem whose every verdict is derived
 //! by hand, solved by the reference (main), `bitboard` (accepted), the deliberately wrong
-//! `tests/wrong/linkpop_position_first.py` (wrong answer), a solution that loops (time limit)
-//! and one that crashes (runtime error); the table checked cell by cell, the tags (exit 0 when
+//! `tests/wrong/linkpop_position_first.py` (wrong answer), a solution that loops (time limit),
+//! one that crashes (runtime error) and one that allocates past the limit; the table checked cell by cell, the tags (exit 0 when
 //! every one holds, 1 naming the culprit), the strength report and the selected tests; the
 //! other wrong solutions of `tests/wrong/` on their own games' corpora.
 //!
@@ -41,6 +41,8 @@ fn problem() -> (tempfile::TempDir, PathBuf) {
 const POSITION_FIRST: &str = "pos=cmd:python3 tests/wrong/linkpop_position_first.py";
 /// A solution that never ends (killed at the time limit).
 const LOOP: &str = "loop=cmd:python3 -c 'while True: pass'";
+/// A solution that allocates 200 MB, run under a 100 MB limit (`tests/programs/alloc.py`).
+const MEMORY: &str = "mem=cmd:python3 tests/programs/alloc.py 200";
 /// A solution that crashes: `tests/programs/segv.c` when a C compiler is there, else a
 /// program that exits with code 3 (a runtime error either way).
 fn crash(dir: &Path) -> String {
@@ -103,6 +105,10 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
         LOOP,
         "-e",
         &crash,
+        "-e",
+        MEMORY,
+        "--memory-limit",
+        "100",
         "--expect",
         "reference=main",
         "--expect",
@@ -113,6 +119,8 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
         "loop=time-limit",
         "--expect",
         "segv=runtime-error",
+        "--expect",
+        "mem=memory-limit",
         // The loop is killed at 1 s of CPU; the wall limit leaves Python's start-up room on a
         // loaded machine.
         "--cpu-limit",
@@ -131,6 +139,9 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
         s(&junit),
         "--select",
         s(&select),
+        // One page: every solution beside the test column.
+        "--width",
+        "500",
     ]);
     assert_exit(&out, 0);
     let stdout = text(&out.stdout);
@@ -146,6 +157,7 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
                 ("pos", pos),
                 ("loop", "timeout"),
                 ("segv", "runtime-error"),
+                ("mem", "memory-limit"),
             ]
             .map(|(s, v)| (t.to_string(), s.to_string(), v.to_string()))
         })
@@ -159,9 +171,9 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
         .expect("a row for a.in#1");
     let verdict_words: Vec<&str> = row
         .split_whitespace()
-        .filter(|w| ["OK", "WA", "TL", "RE", "FAIL"].contains(w))
+        .filter(|w| ["OK", "WA", "PE", "TL", "ML", "OL", "RE", "FAIL"].contains(w))
         .collect();
-    assert_eq!(verdict_words, ["OK", "OK", "WA", "TL", "RE"], "{row}");
+    assert_eq!(verdict_words, ["OK", "OK", "WA", "TL", "RE", "ML"], "{row}");
     assert!(stdout.contains("of limit"), "{stdout}");
     assert!(
         stdout.contains(">100%"),
@@ -215,7 +227,7 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
     );
     // JUnit: a test case per test and solution, plus one per tag; all pass.
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert_eq!(xml.matches("<testcase ").count(), 4 * 5 + 5, "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 4 * 6 + 6, "{xml}");
     assert!(!xml.contains("<failure"), "{xml}");
     // Link and Pop numbers its cases, so a.in#1 is selected as its whole file.
     assert!(stdout.contains("whole file(s) selected"), "{stdout}");
@@ -438,9 +450,22 @@ fn tests_that_kill_nothing_are_useless() {
         "reference=main",
         "--json",
         s(&json),
+        "--width",
+        "40",
     ]);
     // `pos` is untagged: no tag to contradict.
     assert_exit(&out, 0);
+    // 40 columns hold the test column and one solution: a page per solution, each with the
+    // test column and a row per test.
+    let stdout = text(&out.stdout);
+    let headers: Vec<&str> = stdout.lines().filter(|l| l.starts_with("test ")).collect();
+    assert_eq!(headers.len(), 2, "{stdout}");
+    assert!(headers[0].contains("reference (main)") && !headers[0].contains("pos"));
+    assert!(headers[1].contains("pos"), "{stdout}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("a.in#1 ")).count(),
+        2
+    );
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let slowest = doc["strength"]["slowest"][0][1]
         .as_str()

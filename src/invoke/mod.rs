@@ -73,6 +73,8 @@ pub enum InvokeError {
     },
     #[error("no readable .in files")]
     NoTests,
+    #[error("the .in files hold no cases")]
+    NoCases,
     #[error("the tests are of several games ({0} and {1}): invoke one problem at a time")]
     SeveralGames(&'static str, &'static str),
     #[error("no solutions: give some with -e NAME or in the problem file")]
@@ -374,6 +376,9 @@ pub fn invoke(
             inv.cells.push(row);
             inv.expected.push(expected_blocks[c].clone());
         }
+    }
+    if inv.tests.is_empty() {
+        return Err(InvokeError::NoCases);
     }
     inv.parsed = parsed;
     inv.inputs = inputs;

@@ -66,6 +66,7 @@ pub fn write(inv: &Invocation, selected: &[usize], dir: &Path) -> Result<Written
     let mut written = Written::default();
     let mut whole_done: BTreeSet<usize> = BTreeSet::new();
     let mut names: BTreeSet<String> = BTreeSet::new();
+    let mut pending: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     for &t in selected {
         let test = &inv.tests[t];
         let f = test.file;
@@ -123,7 +124,7 @@ pub fn write(inv: &Invocation, selected: &[usize], dir: &Path) -> Result<Written
             n += 1;
             unique = format!("{base}-{n}");
         }
-        for (extension, bytes) in [(INPUT_EXTENSION, &input), (OUTPUT_EXTENSION, &output)] {
+        for (extension, bytes) in [(INPUT_EXTENSION, input), (OUTPUT_EXTENSION, output)] {
             let path = dir.join(format!("{unique}.{extension}"));
             if path
                 .canonicalize()
@@ -131,11 +132,15 @@ pub fn write(inv: &Invocation, selected: &[usize], dir: &Path) -> Result<Written
             {
                 return Err(SelectError::WouldOverwrite { path });
             }
-            write_atomic(&path, bytes).map_err(io(&path))?;
+            pending.push((path, bytes));
         }
         written
             .files
             .push((format!("{unique}.{INPUT_EXTENSION}"), what));
+    }
+    // Every target checked before the first is written: a refused selection writes nothing.
+    for (path, bytes) in pending {
+        write_atomic(&path, &bytes).map_err(io(&path))?;
     }
     Ok(written)
 }

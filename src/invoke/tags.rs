@@ -234,6 +234,74 @@ mod tests {
         assert!(!Tag::TimeLimit.satisfied(&[]));
     }
 
+    /// A hand-made invocation of two tests: `slow` (accepted) takes 0.6 s of a 1 s limit on
+    /// test 2 (a warning, not a contradiction), `wa` (wrong-answer) gets a runtime error on
+    /// test 1 (a contradiction naming it), `never` (time-limit) passes both.
+    #[test]
+    fn the_check_names_contradictions_and_warns_of_slow_correct_solutions() {
+        use super::super::{Cell, Invocation, Solution, Test};
+        let game = crate::registry::GAMES[0];
+        let cell = |verdict, time_ms: u64| Cell {
+            verdict,
+            time_ns: Some(time_ms * 1_000_000),
+            memory_kb: None,
+            message: "why".to_string(),
+        };
+        let solution = |name: &str, tag| Solution {
+            name: name.to_string(),
+            spec: crate::engines::EngineSpec::Internal(game.reference()),
+            tag: Some(tag),
+        };
+        let test = |name: &str| Test {
+            file: 0,
+            file_name: name.to_string(),
+            case: 1,
+            name: name.to_string(),
+            expected: "out",
+        };
+        use CellVerdict as V;
+        let inv = Invocation {
+            game,
+            files: Vec::new(),
+            solutions: vec![
+                solution("slow", Tag::Accepted),
+                solution("wa", Tag::WrongAnswer),
+                solution("never", Tag::TimeLimit),
+            ],
+            tests: vec![test("t1"), test("t2")],
+            cells: vec![
+                vec![cell(V::Ok, 100), cell(V::RuntimeError, 1), cell(V::Ok, 1)],
+                vec![cell(V::Ok, 600), cell(V::WrongAnswer, 1), cell(V::Ok, 1)],
+            ],
+            limit_ns: 1_000_000_000,
+            expected: Vec::new(),
+            inputs: Vec::new(),
+            parsed: Vec::new(),
+            out_files: Vec::new(),
+        };
+        let report = check(&inv);
+        let messages: Vec<&str> = report
+            .contradictions
+            .iter()
+            .map(|c| c.message.as_str())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "solution wa (tagged wrong-answer) got runtime-error on test t1: why",
+                "solution never (tagged time-limit) never got timeout on any of the 2 tests: \
+                 no test kills it (the tests are weak, or the tag is wrong)",
+            ]
+        );
+        assert_eq!(report.warnings.len(), 1);
+        assert!(
+            report.warnings[0].starts_with("warning: solution slow (tagged accepted) takes 600"),
+            "{:?}",
+            report.warnings
+        );
+        assert!(report.warnings[0].contains("on test t2"));
+    }
+
     #[test]
     fn tags_parse_by_name_with_a_hint() {
         for tag in Tag::ALL {
