@@ -18,7 +18,21 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Record, Row, Timing};
+use crate::stats;
 use crate::status::Status;
+
+// The thresholds of the warnings (`super::warnings`), whose counters are folded here.
+
+/// A case timed alone in less than this gets a warning: the cost of reading the clock (tens
+/// of nanoseconds) is then a visible part of its time.
+pub const ROUGH_NS: u64 = 1_000;
+/// Fewest runs of a case for its outliers to mean something: with three, the median absolute
+/// deviation is that of two values and flags ordinary noise.
+pub const MIN_RUNS_FOR_OUTLIERS: usize = 5;
+/// A run's spread worth a warning: a case whose slowest run is this many times its fastest.
+pub const SPREAD_WARNING: f64 = 10.0;
+/// The first run is "much slower" when its total is this many times the median of the others.
+pub const FIRST_RUN_FACTOR: f64 = 2.0;
 
 /// A case's time slot when the case could not be timed.
 const UNTIMED: u64 = u64::MAX;
@@ -335,7 +349,7 @@ impl Tally {
         if let Some(user) = r.user_ns {
             group.worst_cpu = group.worst_cpu.max(Some(user + r.sys_ns.unwrap_or(0)));
         }
-        super::warnings::fold(group, r, file);
+        fold_warnings(group, r, file);
         if top > 0
             && let Some(t) = r.time_ns
         {
@@ -385,6 +399,38 @@ impl Tally {
             return a.1.cmp(&b.1);
         }
         (&*self.files[a.0 as usize], a.1).cmp(&(&*self.files[b.0 as usize], b.1))
+    }
+}
+
+/// Folds one record of `group` (of file `file`) into its warning counters.
+fn fold_warnings(group: &mut Group, c: &Record, file: u32) {
+    if c.timing == Timing::Case && c.time_ns.is_some_and(|t| t < ROUGH_NS) {
+        group.short += 1;
+    }
+    // A file-timed engine's cases share their file's runs: count each file once.
+    if c.timing == Timing::File {
+        if group.last_timed_file == Some(file) {
+            return;
+        }
+        group.last_timed_file = Some(file);
+    }
+    if c.runs.len() < 2 {
+        return;
+    }
+    group.units += 1;
+    let runs: Vec<f64> = c.runs.iter().map(|&t| t as f64).collect();
+    if runs.len() >= MIN_RUNS_FOR_OUTLIERS && stats::outliers(&runs) > 0 {
+        group.with_outliers += 1;
+    }
+    let (lo, hi) = (
+        *c.runs.iter().min().expect("runs"),
+        *c.runs.iter().max().expect("runs"),
+    );
+    if hi as f64 > SPREAD_WARNING * lo.max(1) as f64 {
+        group.spread += 1;
+        if hi - lo > group.widest.1 - group.widest.0 {
+            group.widest = (lo, hi);
+        }
     }
 }
 

@@ -5,58 +5,17 @@
 //! Invariants: a warning is advice, never an error (it changes no status and no exit code); a
 //! file-timed engine's cases share their file's runs, so they are counted once per file.
 
-use super::tally::{Group, Tally};
-use super::{Record, Timing};
+use super::Record;
+use super::tally::Tally;
 use crate::stats;
 use crate::units::{human_time, human_time_f};
 
-/// A case timed alone in less than this gets a warning: the cost of reading the clock (tens
-/// of nanoseconds) is then a visible part of its time.
-pub const ROUGH_NS: u64 = 1_000;
-/// Fewest runs of a case for its outliers to mean something: with three, the median absolute
-/// deviation is that of two values and flags ordinary noise.
-pub const MIN_RUNS_FOR_OUTLIERS: usize = 5;
-/// A run's spread worth a warning: a case whose slowest run is this many times its fastest.
-pub const SPREAD_WARNING: f64 = 10.0;
-/// The first run is "much slower" when its total is this many times the median of the others.
-pub const FIRST_RUN_FACTOR: f64 = 2.0;
+pub use super::tally::{FIRST_RUN_FACTOR, MIN_RUNS_FOR_OUTLIERS, ROUGH_NS, SPREAD_WARNING};
 
 /// Hyperfine's warnings, per engine: outlier runs, runs spread widely, a first run much slower
 /// than the others (cold caches), and cases timed alone below [`ROUGH_NS`].
 pub fn warnings(records: &[Record]) -> Vec<String> {
     Tally::of(records, 0).warnings()
-}
-
-/// Folds one record of `group` (of file `file`) into its warning counters.
-pub(super) fn fold(group: &mut Group, c: &Record, file: u32) {
-    if c.timing == Timing::Case && c.time_ns.is_some_and(|t| t < ROUGH_NS) {
-        group.short += 1;
-    }
-    // A file-timed engine's cases share their file's runs: count each file once.
-    if c.timing == Timing::File {
-        if group.last_timed_file == Some(file) {
-            return;
-        }
-        group.last_timed_file = Some(file);
-    }
-    if c.runs.len() < 2 {
-        return;
-    }
-    group.units += 1;
-    let runs: Vec<f64> = c.runs.iter().map(|&t| t as f64).collect();
-    if runs.len() >= MIN_RUNS_FOR_OUTLIERS && stats::outliers(&runs) > 0 {
-        group.with_outliers += 1;
-    }
-    let (lo, hi) = (
-        *c.runs.iter().min().expect("runs"),
-        *c.runs.iter().max().expect("runs"),
-    );
-    if hi as f64 > SPREAD_WARNING * lo.max(1) as f64 {
-        group.spread += 1;
-        if hi - lo > group.widest.1 - group.widest.0 {
-            group.widest = (lo, hi);
-        }
-    }
 }
 
 impl Tally {
