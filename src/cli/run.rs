@@ -23,6 +23,7 @@ use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink,
 use crate::status::Exit;
 
 use super::outputs::{self, is_stdout};
+use super::report::AfterRun;
 use super::{RunArgs, find_game, positive_seconds, shards};
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
@@ -108,6 +109,12 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     // A shard or --resume writes its own CSV, journaled.
     let plan = shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
+    let after = AfterRun::prepare(&args.after, &args.paths, &args.baseline)?;
+    if plan.is_some() && after.csv.is_some() {
+        anyhow::bail!(
+            "--save-baseline, --compare and --report work on a whole run: not with --shard or --resume (merge the shards, then use `gamebench compare` and `gamebench report`)"
+        );
+    }
     // Every output is checked before the long run, so a bad path fails at once.
     let exports: Vec<Export> = [
         (
@@ -152,6 +159,9 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     if let Some(csv) = &args.csv {
         paths.insert(0, ("--csv", csv));
     }
+    if let Some(report) = &args.after.report {
+        paths.push(("--report", report));
+    }
     outputs::check(&paths, args.out_dir.as_deref(), &files, &table)?;
     let startup = calibrate(&table);
     let (outcome, records) = match &plan {
@@ -167,6 +177,14 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             }
             if let Some(out_dir) = &mut out_dir {
                 sinks.push(out_dir);
+            }
+            let mut kept = after
+                .csv
+                .as_ref()
+                .map(|(path, _)| CsvSink::create(path))
+                .transpose()?;
+            if let Some(kept) = &mut kept {
+                sinks.push(kept);
             }
             let outcome = runner::run(&files, &config, &mut sinks)?;
             if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
@@ -208,6 +226,11 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             memory_kb: config.program_limits.memory_kb,
         },
     )?;
+    let compared = if outcome.interrupted {
+        Exit::Ok
+    } else {
+        after.finish(&meta, stdout_taken)?
+    };
     // A signal that came while the last cases ran stopped nothing: the results are whole, but
     // the exit code still says the run was asked to stop.
     let signalled = config.stop.load(Ordering::Relaxed);
@@ -222,6 +245,8 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         });
     }
     let exit = shards::exit_code(plan.as_ref(), outcome.exit());
+    // The run's own failures come first; a passing run exits with its comparison's code.
+    let exit = if exit == Exit::Ok { compared } else { exit };
     if !problems.is_empty() && exit < Exit::Error {
         eprintln!(
             "gamebench: {} path(s) under the corpus were not cases (see above)",

@@ -61,6 +61,13 @@ pub struct SweepArgs {
     /// Draw median time per case against size, log-log, one line per engine, to an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Write every point's median time per case per engine and each engine's fit (exponent,
+    /// coefficient, R²) as CSV (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// The same data as JSON (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
     /// Keep the generated corpora under DIR (`DIR/<point>/<game>/`); default: a temporary
     /// folder, removed at the end.
     #[arg(long, value_name = "DIR")]
@@ -126,7 +133,30 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
     }
     let results = results?;
     let fits = sweep::fits(&results);
-    print!("{}", sweep::table(&results, &fits));
+    let data_to_stdout = [&args.csv, &args.export_json]
+        .iter()
+        .any(|p| p.as_deref().is_some_and(|p| p == std::path::Path::new("-")));
+    let table = sweep::table(&results, &fits);
+    if data_to_stdout {
+        eprint!("{table}");
+    } else {
+        print!("{table}");
+    }
+    for (path, text) in [
+        (&args.csv, sweep::data::csv(game.name(), &results, &fits)),
+        (
+            &args.export_json,
+            sweep::data::json(game.name(), &results, &fits),
+        ),
+    ] {
+        let Some(path) = path else { continue };
+        if path == std::path::Path::new("-") {
+            print!("{text}");
+        } else {
+            write_atomic(path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
     if let Some(plot) = &args.plot {
         let svg = sweep::plot(game.name(), &results, &fits).map_err(anyhow::Error::msg)?;
         write_atomic(plot, svg.as_bytes())

@@ -8,6 +8,7 @@
 //!
 //! The parts, and how they relate:
 //! - [`rules`](self::Rules): the typed contract, engines and their outcomes;
+//! - [`draw`]: a case drawn as SVG frames for the report (`Rules::draw`);
 //! - `budget`: the limits an engine respects on one case;
 //! - `output`: comparing outputs (first difference, presentation, blocks), for checkers;
 //! - `generator`: the erased generator interface and the [`Solver`] lent to generators;
@@ -19,6 +20,7 @@
 //! crate (a test in `tests/layers.rs` keeps it so).
 
 mod budget;
+pub mod draw;
 mod edit;
 mod erased;
 mod generator;
@@ -28,6 +30,7 @@ mod rules;
 
 pub use crate::status::{CheckVerdict, Rejected};
 pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget};
+pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
