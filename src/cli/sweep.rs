@@ -83,6 +83,14 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         crate::atomic::AtomicFile::create(plot)
             .with_context(|| format!("cannot create {}", plot.display()))?;
     }
+    // The data files are checked before the sweep, so a bad path fails at once.
+    for path in [&args.csv, &args.export_json].into_iter().flatten() {
+        if path != std::path::Path::new("-") {
+            crate::atomic::Target::of(path)
+                .and_then(|t| t.check_writable())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
     let points = match (&args.size, &args.param) {
         (Some(size), _) => sweep::size_points(size)?,
         (None, Some(param)) => sweep::param_points(param)?,
