@@ -208,6 +208,15 @@ impl AfterRun {
         })
     }
 
+    /// After an interrupted run: nothing is compared or saved, and the temporary CSV (and the
+    /// partial file an interruption leaves beside it) is removed.
+    pub fn abandon(&self) {
+        if let Some((csv, true)) = &self.csv {
+            let _ = std::fs::remove_file(csv);
+            let _ = std::fs::remove_file(crate::atomic::interrupted_path(csv));
+        }
+    }
+
     /// After the run: saves the baseline's metadata, compares, writes the report. Returns the
     /// comparison's exit code (0 without --compare). The summary went to stderr when
     /// `to_stderr`, and so does the comparison.

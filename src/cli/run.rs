@@ -227,6 +227,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         },
     )?;
     let compared = if outcome.interrupted {
+        after.abandon();
         Exit::Ok
     } else {
         after.finish(&meta, stdout_taken)?

@@ -7,6 +7,9 @@ use crate::game::{Budget, Drawing, Rules};
 
 /// A character's side in SVG units.
 const CHAR: usize = 10;
+/// The second team's tokens (lower case) take the palette's colours from here on, so the two
+/// teams never share a colour.
+const SECOND_TEAM_COLOURS: usize = 6;
 
 pub fn draw(replay: &Replay, _expected: Option<&str>) -> Option<Drawing> {
     let engine = Yut::ENGINES.first()?;
@@ -29,7 +32,7 @@ pub fn draw(replay: &Replay, _expected: Option<&str>) -> Option<Drawing> {
                 letter if letter.is_ascii_alphabetic() => svg.push_str(&format!(
                     "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{}\"/><text x=\"{x}\" y=\"{}\" font-size=\"8\" text-anchor=\"middle\" font-family=\"monospace\">{}</text>",
                     CHAR / 2,
-                    colour(usize::from(letter.to_ascii_lowercase() - b'a') + usize::from(letter.is_ascii_lowercase()) * 6),
+                    colour(usize::from(letter.to_ascii_lowercase() - b'a') + usize::from(letter.is_ascii_lowercase()) * SECOND_TEAM_COLOURS),
                     y + 3,
                     escape(&(letter as char).to_string())
                 )),
