@@ -23,11 +23,14 @@
 //! - [`shrink`]: each game's reductions and mutations of its cases, and the generic
 //!   delta-debugging loop; [`stress`]: two engines on fresh cases until they differ, then shrink;
 //!   [`hunt`]: an evolutionary search for the inputs on which an engine is slowest.
+//! - [`compare`]: two runs paired case by case, regressions beyond the noise, named baselines.
+//! - [`report`]: one self-contained HTML page of runs, comparisons and boards.
 //! - [`shard`], [`merge`]: splitting a run into shards for Slurm arrays or GNU parallel, and
 //!   merging the shards' CSVs into the one a single machine would have written.
 
 pub mod atomic;
 pub mod cli;
+pub mod compare;
 pub mod corpus;
 pub mod digest;
 pub mod engines;
@@ -45,6 +48,7 @@ pub mod meta;
 pub mod progress;
 pub mod progtime;
 pub mod registry;
+pub mod report;
 pub mod results;
 pub mod runner;
 pub mod shard;

@@ -1,7 +1,8 @@
 //! The `gamebench` binary: parses the command line and calls the library. Each command's
 //! options and the functions that carry them out live in `cli`; exit codes come from
 //! `gamebench::status::Exit` (0 ok, 1 mismatch/unsolved/budget or a wrong answer, 2 error,
-//! 3 invalid input or shards incomplete, 4 presentation error, 5 checker failure).
+//! 3 invalid input or shards incomplete, 4 presentation error, 5 checker failure, 6 `compare`:
+//! slower).
 
 use std::io::Write;
 
@@ -37,6 +38,8 @@ fn main() {
         Command::Hunt(args) => cli::hunt(args),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Sweep(args) => cli::sweep(*args),
+        Command::Compare(args) => cli::compare::compare(args),
+        Command::Report(args) => cli::report::report(*args),
         Command::Completions { shell } => cli::completions(shell),
         Command::Man(args) => cli::man(args),
     };

@@ -296,6 +296,7 @@ impl Rejected {
 /// | 3 | `validate`: some input breaks the statement's constraints; `merge`: shards incomplete |
 /// | 4 | `check`: a presentation error (differs from an accepted answer in white space only) |
 /// | 5 | `check`: checker failure (the expected output is missing, unreadable or malformed) |
+/// | 6 | `compare`: slower beyond the noise (and no verdict got worse, which is 1) |
 /// | 130, 143 | stopped by SIGINT, SIGTERM |
 ///
 /// 1 and 4 follow testlib's wrong answer and presentation error in spirit; testlib's own
@@ -320,6 +321,8 @@ pub enum Exit {
     /// `check`: the checker cannot judge: the expected output is missing, unreadable or not
     /// a well-formed answer.
     CheckerFailure,
+    /// `compare`: a case or an engine's total got slower beyond the noise.
+    Slower,
     /// The run was stopped by SIGINT (Ctrl-C); finished results are kept.
     Interrupted,
     /// The run was stopped by SIGTERM; finished results are kept.
@@ -343,6 +346,7 @@ impl Exit {
             Exit::ShardsIncomplete | Exit::Invalid => 3,
             Exit::PresentationError => 4,
             Exit::CheckerFailure => 5,
+            Exit::Slower => 6,
             Exit::Interrupted => 130,
             Exit::Terminated => 143,
             Exit::Judge(code) => code,

@@ -2,6 +2,7 @@
 //! This is the CLI edge, the only place that uses anyhow: the library reports typed errors,
 //! and here they become messages; exit codes come from [`crate::status::Exit`].
 
+pub mod compare;
 mod games;
 mod generate;
 mod hunt;
@@ -9,6 +10,7 @@ mod invoke;
 mod judge;
 mod levels;
 mod outputs;
+pub mod report;
 mod run;
 mod shard_args;
 pub mod shards;
@@ -76,6 +78,13 @@ pub enum Command {
     /// How cost grows with size: generate a corpus per point (board size or a generator
     /// option), run every engine, fit time ~ cells^k per engine, plot it.
     Sweep(Box<sweep::SweepArgs>),
+    /// Compare two runs (results CSVs, JSON exports with --samples, or baselines) case by
+    /// case: ratios with intervals, cases beyond the noise, verdict changes; exit 0 no
+    /// regression, 1 a verdict got worse, 6 slower.
+    Compare(compare::CompareArgs),
+    /// Write one self-contained HTML page of runs (and of a comparison): summary,
+    /// distributions, speed-ups, slowest and failing cases, boards drawn by the games.
+    Report(Box<report::ReportArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
         /// The shell.
@@ -375,6 +384,8 @@ pub struct RunArgs {
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub shards: shards::RunShardArgs,
+    #[command(flatten)]
+    pub after: report::AfterRunArgs,
 }
 
 #[derive(Args)]

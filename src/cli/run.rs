@@ -25,6 +25,7 @@ use crate::status::Exit;
 use crate::units;
 
 use super::outputs::{self, is_stdout};
+use super::report::AfterRun;
 use super::{RunArgs, find_game, positive_seconds, shards};
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
@@ -140,6 +141,12 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     // A shard or --resume writes its own CSV, journaled.
     let plan = shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
+    let after = AfterRun::prepare(&args.after, &args.paths, &args.baseline)?;
+    if plan.is_some() && after.csv.is_some() {
+        anyhow::bail!(
+            "--save-baseline, --compare and --report work on a whole run: not with --shard or --resume (merge the shards, then use `gamebench compare` and `gamebench report`)"
+        );
+    }
     // Every output is checked before the long run, so a bad path fails at once.
     let exports: Vec<Export> = [
         (
@@ -190,6 +197,9 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         }
         paths.push(("--junit", junit));
     }
+    if let Some(report) = &args.after.report {
+        paths.push(("--report", report));
+    }
     outputs::check(&paths, args.out_dir.as_deref(), &files, &table)?;
     let startup = calibrate(&table);
     // Plots and raw samples need every case's record; the summary needs only the tally.
@@ -214,6 +224,14 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             let mut junit = args.junit.clone().map(JunitSink::new);
             if let Some(junit) = &mut junit {
                 sinks.push(junit);
+            }
+            let mut kept = after
+                .csv
+                .as_ref()
+                .map(|(path, _)| CsvSink::create(path))
+                .transpose()?;
+            if let Some(kept) = &mut kept {
+                sinks.push(kept);
             }
             let outcome = runner::run(&files, &config, &mut sinks)?;
             if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
@@ -274,6 +292,12 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             memory_kb: config.program_limits.memory_kb,
         },
     )?;
+    let compared = if outcome.interrupted {
+        after.abandon();
+        Exit::Ok
+    } else {
+        after.finish(&meta, stdout_taken)?
+    };
     // A signal that came while the last cases ran stopped nothing: the results are whole, but
     // the exit code still says the run was asked to stop.
     let signalled = config.stop.load(Ordering::Relaxed);
@@ -288,6 +312,8 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         });
     }
     let exit = shards::exit_code(plan.as_ref(), outcome.exit());
+    // The run's own failures come first; a passing run exits with its comparison's code.
+    let exit = if exit == Exit::Ok { compared } else { exit };
     if !problems.is_empty() && exit < Exit::Error {
         eprintln!(
             "gamebench: {} path(s) under the corpus were not cases (see above)",

@@ -61,6 +61,13 @@ pub struct SweepArgs {
     /// Draw median time per case against size, log-log, one line per engine, to an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Write every point's median time per case per engine and each engine's fit (exponent,
+    /// coefficient, R²) as CSV (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// The same data as JSON (`-` = stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
     /// Keep the generated corpora under DIR (`DIR/<point>/<game>/`); default: a temporary
     /// folder, removed at the end.
     #[arg(long, value_name = "DIR")]
@@ -75,6 +82,14 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         require_svg(plot).map_err(anyhow::Error::msg)?;
         crate::atomic::AtomicFile::create(plot)
             .with_context(|| format!("cannot create {}", plot.display()))?;
+    }
+    // The data files are checked before the sweep, so a bad path fails at once.
+    for path in [&args.csv, &args.export_json].into_iter().flatten() {
+        if path != std::path::Path::new("-") {
+            crate::atomic::Target::of(path)
+                .and_then(|t| t.check_writable())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
     }
     let points = match (&args.size, &args.param) {
         (Some(size), _) => sweep::size_points(size)?,
@@ -126,7 +141,30 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
     }
     let results = results?;
     let fits = sweep::fits(&results);
-    print!("{}", sweep::table(&results, &fits));
+    let data_to_stdout = [&args.csv, &args.export_json]
+        .iter()
+        .any(|p| p.as_deref().is_some_and(|p| p == std::path::Path::new("-")));
+    let table = sweep::table(&results, &fits);
+    if data_to_stdout {
+        eprint!("{table}");
+    } else {
+        print!("{table}");
+    }
+    for (path, text) in [
+        (&args.csv, sweep::data::csv(game.name(), &results, &fits)),
+        (
+            &args.export_json,
+            sweep::data::json(game.name(), &results, &fits),
+        ),
+    ] {
+        let Some(path) = path else { continue };
+        if path == std::path::Path::new("-") {
+            print!("{text}");
+        } else {
+            write_atomic(path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
     if let Some(plot) = &args.plot {
         let svg = sweep::plot(game.name(), &results, &fits).map_err(anyhow::Error::msg)?;
         write_atomic(plot, svg.as_bytes())

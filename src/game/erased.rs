@@ -90,6 +90,12 @@ pub trait Game: Send + Sync {
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
     /// See [`Rules::case_input`].
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String>;
+    /// [`Rules::draw`](super::Rules::draw).
+    fn draw(
+        &self,
+        case: &(dyn Any + Send + Sync),
+        expected: Option<&str>,
+    ) -> Option<super::Drawing>;
     /// The testlib-like verdict on `actual` given the `expected` block: accepted (`Ok`), or
     /// checker failure when the expected block is not well formed ([`Rules::well_formed`]),
     /// presentation error when only white space stands between `actual` and acceptance

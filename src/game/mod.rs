@@ -8,6 +8,7 @@
 //!
 //! The parts, and how they relate:
 //! - [`rules`](self::Rules): the typed contract, engines and their outcomes;
+//! - [`draw`]: a case drawn as SVG frames for the report (`Rules::draw`);
 //! - `budget`: the limits an engine respects on one case;
 //! - `output`: comparing outputs (presentation, blocks), for checkers;
 //! - `difference`: the first difference of two outputs, white space named and shown;
@@ -21,6 +22,7 @@
 
 mod budget;
 mod difference;
+pub mod draw;
 mod edit;
 mod erased;
 mod generator;
@@ -31,6 +33,7 @@ mod rules;
 pub use crate::status::{CheckVerdict, Rejected};
 pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget};
 pub use difference::{Difference, difference, first_difference, presentation_message, show};
+pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};

@@ -192,6 +192,13 @@ where
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String> {
         R::case_input(downcast::<R>(case))
     }
+    fn draw(
+        &self,
+        case: &(dyn Any + Send + Sync),
+        expected: Option<&str>,
+    ) -> Option<super::Drawing> {
+        R::draw(downcast::<R>(case), expected)
+    }
     fn judge_output(
         &self,
         case: &(dyn Any + Send + Sync),

@@ -191,6 +191,14 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// The case drawn for the HTML report (`gamebench report`): its board, and where the game
+    /// has one, its answer replayed (`expected` is the case's block of the expected output
+    /// beside the input, when there is one). `None` (the default) when the game draws nothing
+    /// or the case is too big to draw (see [`crate::game::draw`]).
+    fn draw(_case: &Self::Case, _expected: Option<&str>) -> Option<super::Drawing> {
+        None
+    }
+
     /// Accepts or rejects `actual` as the output of `case`, given the `expected` block.
     /// The default is byte equality; Vexed overrides it (any minimum solution is accepted).
     fn check(_case: &Self::Case, expected: &str, actual: &str) -> CheckResult {

@@ -15,6 +15,7 @@
 
 pub mod bitboard;
 pub mod bitboard_engine;
+mod draw;
 pub mod generator;
 pub mod reference;
 pub mod shrink;
@@ -184,6 +185,10 @@ impl Rules for LinkPop {
 
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
+    }
+
+    fn draw(case: &Board, expected: Option<&str>) -> Option<crate::game::Drawing> {
+        draw::draw(case, expected)
     }
 
     fn format_case(index: usize, _case: &Board, outcome: &Outcome<Board>) -> String {

@@ -17,6 +17,7 @@
 //! (saturated at `u32::MAX`), and out-of-range ones are ignored by the engines.
 
 pub mod bitboard;
+mod draw;
 pub mod generator;
 pub mod parse;
 pub mod reference;
@@ -179,6 +180,10 @@ impl Rules for SameGame {
 
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
+    }
+
+    fn draw(case: &Game, expected: Option<&str>) -> Option<crate::game::Drawing> {
+        draw::draw(case, expected)
     }
 
     fn format_case(index: usize, _case: &Game, outcome: &Outcome<Leftover>) -> String {

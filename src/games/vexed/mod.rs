@@ -21,6 +21,7 @@
 
 pub mod bitset;
 pub mod check;
+mod draw;
 pub mod generator;
 pub mod grid;
 pub mod levels;
@@ -73,6 +74,10 @@ impl Rules for Vexed {
 
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
+    }
+
+    fn draw(case: &Puzzle, expected: Option<&str>) -> Option<crate::game::Drawing> {
+        draw::draw(case, expected)
     }
 
     fn format_case(_index: usize, case: &Puzzle, outcome: &Outcome<Solution>) -> String {

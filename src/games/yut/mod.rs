@@ -8,6 +8,7 @@
 //! token mask per station. [`generator`] writes seeded games, played on the reference's model.
 
 pub mod board;
+mod draw;
 pub mod generator;
 pub mod reference;
 pub mod shrink;
@@ -107,6 +108,10 @@ impl Rules for Yut {
 
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
+    }
+
+    fn draw(case: &Replay, expected: Option<&str>) -> Option<crate::game::Drawing> {
+        draw::draw(case, expected)
     }
 
     fn format_case(_index: usize, _case: &Replay, outcome: &Outcome<FinalPlaces>) -> String {

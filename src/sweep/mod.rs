@@ -9,6 +9,8 @@
 //! game's generator as if typed (so an option the game does not have is refused like on
 //! `gen`), and generated through [`generate::run`].
 
+pub mod data;
+
 use std::path::{Path, PathBuf};
 
 use crate::corpus;
@@ -167,6 +169,31 @@ pub struct Fit {
     pub coefficient: f64,
     /// Points the fit used (those where the engine timed some comparable case).
     pub points: usize,
+    /// The fit's quality on the log-log axes: 1 - (residual sum of squares) / (total sum of
+    /// squares) of ln(time); 1 for a perfect power law, near 0 when size explains nothing.
+    /// `NaN` with only two points or no spread in the times (nothing to explain).
+    pub r_squared: f64,
+}
+
+/// R² of the line `ln y = ln c + k ln x` through the positive points.
+fn r_squared(points: &[(f64, f64)], exponent: f64, coefficient: f64) -> f64 {
+    let logs: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|(x, y)| *x > 0.0 && *y > 0.0)
+        .map(|(x, y)| (x.ln(), y.ln()))
+        .collect();
+    let n = logs.len() as f64;
+    let mean = logs.iter().map(|p| p.1).sum::<f64>() / n;
+    let total: f64 = logs.iter().map(|p| (p.1 - mean).powi(2)).sum();
+    let residual: f64 = logs
+        .iter()
+        .map(|p| (p.1 - coefficient.ln() - exponent * p.0).powi(2))
+        .sum();
+    if logs.len() <= 2 || total <= 0.0 {
+        f64::NAN
+    } else {
+        1.0 - residual / total
+    }
 }
 
 /// Generates each point's corpus and runs `config`'s engines on it.
@@ -297,6 +324,7 @@ pub fn fits(results: &[PointResult]) -> Vec<Fit> {
         .filter_map(|(engine, points)| {
             let (exponent, coefficient) = stats::power_law_fit(&points)?;
             Some(Fit {
+                r_squared: r_squared(&points, exponent, coefficient),
                 engine,
                 exponent,
                 coefficient,
@@ -341,8 +369,13 @@ pub fn table(results: &[PointResult], fits: &[Fit]) -> String {
         );
     }
     for fit in fits {
+        let quality = if fit.r_squared.is_nan() {
+            "R² undefined: two points fit any line".to_string()
+        } else {
+            format!("R² {:.3}", fit.r_squared)
+        };
         text.push_str(&format!(
-            "{}: time per case ~ cells^{:.2} (least squares on log-log axes over {} points)\n",
+            "{}: time per case ~ cells^{:.2}, {quality} (least squares on log-log axes over {} points)\n",
             fit.engine, fit.exponent, fit.points
         ));
     }
@@ -483,6 +516,18 @@ mod tests {
     }
 
     #[test]
+    fn r_squared_by_hand() {
+        // ln x = 0, 1, 2 and ln y = 0, 1, 3: slope 3 / 2, intercept -1/6; residuals 1/6,
+        // -1/3, 1/6 sum to 1/6 squared; ln y's squares about its mean 4/3 sum to 14/3;
+        // R² = 1 - (1/6) / (14/3) = 27/28.
+        let e = std::f64::consts::E;
+        let points = [(1.0, 1.0), (e, e), (e * e, e.powi(3))];
+        let (k, c) = stats::power_law_fit(&points).unwrap();
+        assert!((k - 1.5).abs() < 1e-12);
+        assert!((r_squared(&points, k, c) - 27.0 / 28.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn exponents_fit_by_hand() {
         // fast: 10 ns per cell (exponent 1); slow: cells² ns (exponent 2), but it fails at the
         // last point, which is left out of its fit and marked.
@@ -510,8 +555,16 @@ mod tests {
         assert_eq!((fits[1].points, fits[0].points), (2, 3));
         assert!((fits[1].exponent - 2.0).abs() < 1e-9, "{fits:?}");
         let text = table(&results, &fits);
-        assert!(text.contains("fast: time per case ~ cells^1.00"), "{text}");
-        assert!(text.contains("slow: time per case ~ cells^2.00"), "{text}");
+        assert!(
+            text.contains("fast: time per case ~ cells^1.00, R² 1.000"),
+            "{text}"
+        );
+        // Two points: R² says nothing.
+        assert!(fits[1].r_squared.is_nan());
+        assert!(
+            text.contains("slow: time per case ~ cells^2.00, R² undefined"),
+            "{text}"
+        );
         assert!(text.contains("1 ns !"), "{text}");
         let svg = plot("toy", &results, &fits).unwrap();
         assert!(svg.contains("fast (~ cells^1.00)"), "{svg}");

@@ -1,0 +1,166 @@
+//! The text report of a comparison: meta warnings, verdict changes (`ok` cases that fail now
+//! first), one block per (game, engine), the verdict and its exit code.
+
+use std::fmt::Write;
+
+use super::{Comparison, Direction, Group, NoiseSource};
+use crate::units::human_time;
+
+/// The most changed cases listed per engine and direction; the rest are counted.
+pub const MAX_LISTED: usize = 50;
+
+/// The report, ending with a `verdict:` line.
+pub fn render(c: &Comparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "compare: {} (old) -> {} (new)",
+        c.old.display(),
+        c.new.display()
+    );
+    for d in &c.meta {
+        let _ = writeln!(
+            out,
+            "warning: the runs differ in {}: {} -> {} (this alone can change times)",
+            d.field, d.old, d.new
+        );
+    }
+    if !c.only_old.is_empty() {
+        let (game, engine, file, case) = &c.only_old[0];
+        let _ = writeln!(
+            out,
+            "warning: {} case(s) of old are missing from new (first: {game}/{engine} {file} case {case})",
+            c.only_old.len()
+        );
+    }
+    if c.only_new > 0 {
+        let _ = writeln!(out, "note: {} case(s) of new are not in old", c.only_new);
+    }
+    if !c.verdicts.is_empty() {
+        let _ = writeln!(out, "verdict changes: {}", c.verdicts.len());
+        for v in &c.verdicts {
+            let tag = if v.was_ok() {
+                "NOW FAILING"
+            } else if v.worse() {
+                "WORSE"
+            } else {
+                "better"
+            };
+            let _ = write!(
+                out,
+                "  {tag}: {}/{} {} case {}: {} -> {}",
+                v.game,
+                v.engine,
+                v.file,
+                v.case,
+                v.old.as_str(),
+                v.new.as_str()
+            );
+            if !v.message.is_empty() {
+                let _ = write!(out, " ({})", v.message);
+            }
+            out.push('\n');
+        }
+    }
+    for g in &c.groups {
+        group(&mut out, g);
+    }
+    let verdict = match (c.verdict_regressed(), c.time_regressed()) {
+        (true, true) => "REGRESSION (verdicts and time)",
+        (true, false) => "REGRESSION (verdicts)",
+        (false, true) => "REGRESSION (time)",
+        (false, false) => {
+            if c.groups
+                .iter()
+                .any(|g| g.total.is_some() || !g.changes.is_empty())
+            {
+                "faster, no regression"
+            } else {
+                "no change"
+            }
+        }
+    };
+    let _ = write!(out, "verdict: {verdict}; exit {}", c.exit().code());
+    if !c.meta.is_empty() {
+        let _ = write!(out, " (the runs' metadata differ: see the warnings above)");
+    }
+    out.push('\n');
+    out
+}
+
+fn group(out: &mut String, g: &Group) {
+    let renamed = if g.old_engine != g.engine {
+        format!(" (old: {})", g.old_engine)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "{}/{}{renamed}: {} cases, total {} -> {}, ratio {:.3} [{:.3}, {:.3}] (95%, bootstrap over cases){}",
+        g.game,
+        g.engine,
+        g.pairs,
+        human_time(g.old_total_ns),
+        human_time(g.new_total_ns),
+        g.ratio,
+        g.interval.0,
+        g.interval.1,
+        match g.total {
+            Some(Direction::Slower) => ": SLOWER",
+            Some(Direction::Faster) => ": faster",
+            None => "",
+        }
+    );
+    if g.percentiles.len() == super::PERCENTILES.len() {
+        let parts: Vec<String> = super::PERCENTILES
+            .iter()
+            .zip(&g.percentiles)
+            .map(|(q, r)| format!("p{:.0} {r:.3}", q * 100.0))
+            .collect();
+        let _ = writeln!(out, "  per-case ratio: {}", parts.join(", "));
+    }
+    let source = match g.noise.source {
+        NoiseSource::Given => "--noise".to_string(),
+        NoiseSource::Repeats(n) => format!("the repeat spread of {n} cases"),
+        NoiseSource::Cases(n) => format!("the spread of {n} cases' ratios"),
+        NoiseSource::Default => "the default".to_string(),
+    };
+    let slower = g.slower().count();
+    let faster = g.changes.len() - slower;
+    let _ = writeln!(
+        out,
+        "  noise: {:.1}% (from {source}); beyond it: {slower} slower, {faster} faster",
+        g.noise.threshold * 100.0
+    );
+    for direction in [Direction::Slower, Direction::Faster] {
+        let cases: Vec<_> = g
+            .changes
+            .iter()
+            .filter(|c| c.direction == direction)
+            .collect();
+        for c in cases.iter().take(MAX_LISTED) {
+            let label = if c.label.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", c.label)
+            };
+            let _ = writeln!(
+                out,
+                "  {}: {} case {}{label}: {} -> {} (x{:.2})",
+                if direction == Direction::Slower {
+                    "SLOWER"
+                } else {
+                    "faster"
+                },
+                c.file,
+                c.case,
+                human_time(c.old_ns),
+                human_time(c.new_ns),
+                c.ratio()
+            );
+        }
+        if cases.len() > MAX_LISTED {
+            let _ = writeln!(out, "  ... and {} more", cases.len() - MAX_LISTED);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Which cases get a board, and their drawings: per game, the failing cases first, then the
+//! slowest, at most [`MAX_BOARDS_PER_GAME`]; a case whose input file is not found under the
+//! roots, or that its game does not draw, gets none.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::Inputs;
+use crate::compare::CaseResult;
+use crate::game::{Drawing, Game};
+use crate::status::Status;
+
+/// The most boards drawn per game.
+pub const MAX_BOARDS_PER_GAME: usize = 4;
+/// Input files larger than this are not read for a board (64 MiB).
+const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// A drawn case.
+pub struct BoardCase {
+    pub game: String,
+    pub file: String,
+    pub case: usize,
+    /// Why it was chosen (`slowest of reference`, `mismatch in bitset`).
+    pub why: String,
+    pub drawing: Drawing,
+}
+
+fn find(roots: &[PathBuf], file: &str) -> Option<PathBuf> {
+    let relative = Path::new(file);
+    if relative.is_absolute() {
+        return relative.is_file().then(|| relative.to_path_buf());
+    }
+    roots
+        .iter()
+        .map(|root| root.join(relative))
+        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= MAX_INPUT_BYTES))
+}
+
+fn draw_case(game: &dyn Game, path: &Path, case: usize) -> Option<Drawing> {
+    let input = std::fs::read(path).ok()?;
+    let parsed = game.parse(&input);
+    let case_value = parsed.get(case.checked_sub(1)?)?.case.as_ref().ok()?;
+    let expected = std::fs::read(path.with_extension("out"))
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map(|text| game.split_output(&text));
+    let block = expected.as_ref().and_then(|blocks| blocks.get(case - 1));
+    game.draw(&**case_value, block.map(String::as_str))
+}
+
+/// The boards of the report.
+pub fn draw(inputs: &Inputs<'_>, cases: &[&CaseResult]) -> Vec<BoardCase> {
+    let mut boards = Vec::new();
+    for game in inputs.games {
+        let mine: Vec<&&CaseResult> = cases.iter().filter(|c| c.game == game.name()).collect();
+        let mut failing: Vec<&&CaseResult> = mine
+            .iter()
+            .copied()
+            .filter(|c| !matches!(c.status, Status::Ok | Status::Unchecked))
+            .collect();
+        failing.sort_by_key(|c| (&c.file, c.case, &c.engine));
+        let mut slowest: Vec<&&CaseResult> = mine.clone();
+        slowest.sort_by_key(|c| (std::cmp::Reverse(c.time_ns().unwrap_or(0)), &c.file, c.case));
+        let chosen = failing
+            .into_iter()
+            .map(|c| (c, format!("{} in {}", c.status.as_str(), c.engine)))
+            .chain(
+                slowest
+                    .into_iter()
+                    .map(|c| (c, format!("slowest of {}", c.engine))),
+            );
+        let mut seen = BTreeSet::new();
+        for (c, why) in chosen {
+            if boards
+                .iter()
+                .filter(|b: &&BoardCase| b.game == game.name())
+                .count()
+                >= MAX_BOARDS_PER_GAME
+            {
+                break;
+            }
+            if !seen.insert((&c.file, c.case)) {
+                continue;
+            }
+            let Some(path) = find(inputs.roots, &c.file) else {
+                continue;
+            };
+            if let Some(drawing) = draw_case(*game, &path, c.case) {
+                boards.push(BoardCase {
+                    game: game.name().to_string(),
+                    file: c.file.clone(),
+                    case: c.case,
+                    why,
+                    drawing,
+                });
+            }
+        }
+    }
+    boards
+}
