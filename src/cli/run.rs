@@ -141,7 +141,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     // A shard or --resume writes its own CSV, journaled.
     let plan = shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
-    let after = AfterRun::prepare(&args.after, &args.paths, &args.baseline)?;
+    let after = AfterRun::prepare(&args.after, &args.paths, &baseline(&args).0)?;
     if plan.is_some() && after.csv.is_some() {
         anyhow::bail!(
             "--save-baseline, --compare and --report work on a whole run: not with --shard or --resume (merge the shards, then use `gamebench compare` and `gamebench report`)"
