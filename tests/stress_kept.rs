@@ -254,15 +254,19 @@ fn sigterm_ends_the_programs_of_stress_and_writes_what_it_found() {
     assert!(report.contains("cut short"), "{report}");
 }
 
+/// Runs of the hunted program before it hangs: more than hunt's start-up calibration takes, so
+/// that some cases are measured when the signal comes.
+const QUICK_RUNS: u32 = 16;
+
 #[test]
 fn sigterm_ends_the_program_of_hunt_and_writes_its_top_cases() {
     let tmp = tempfile::tempdir().unwrap();
     let count = tmp.path().join("count");
-    // Three quick runs, then it hangs.
+    // Quick runs (the start-up calibration's, then a few measured cases), then it hangs.
     let marker = "sleep 40.5";
     let body = format!(
         "c=$(cat {0} 2>/dev/null || echo 0)\necho $((c + 1)) > {0}\ncat >/dev/null\n\
-         if [ \"$c\" -ge 3 ]; then {marker}; fi\n",
+         if [ \"$c\" -ge {QUICK_RUNS} ]; then {marker}; fi\n",
         s(&count)
     );
     let engine = script(tmp.path(), "hang", &body);

@@ -251,16 +251,26 @@ impl<'a> Judge<'a> {
         };
         // Both ways: a checker that replays (Vexed) accepts any minimum solution, so each
         // output must pass against the other. `--presentation accept` forgives a presentation
-        // error either way.
+        // error: the two outputs are then the same answer, and the other way adds nothing (the
+        // forgiven output, taken as the expected one, would not be well-formed).
         let game = self.game;
         let presentation = self.presentation;
         let rejected = |engine: usize, expected: &'s str, actual: &'s str| {
-            presentation
-                .apply(game.judge_output(case, expected, actual))
+            game.judge_output(case, expected, actual)
                 .err()
                 .map(|r| (engine, r, expected, actual))
         };
         let forward = rejected(1, a, b);
+        if forward
+            .as_ref()
+            .is_some_and(|(_, r, _, _)| !presentation.rejects(r.verdict))
+        {
+            return None;
+        }
+        let rejected = |engine: usize, expected: &'s str, actual: &'s str| {
+            rejected(engine, expected, actual)
+                .filter(|(_, r, _, _)| presentation.rejects(r.verdict))
+        };
         // The first engine's output is no answer at all: the second is not to blame.
         let first_malformed = forward
             .as_ref()
