@@ -37,17 +37,20 @@ use std::time::{Duration, Instant};
 
 use gamebench_generators::{Dice, FileId, file_rng};
 
-use crate::atomic::write_atomic;
-use crate::engines::{Clock, Fault, FileJob, Limits, Plan};
+mod files;
+mod measure;
+
+use files::write_files;
+use measure::{Halt, Measure, Measurer, calibrate};
+
+use crate::engines::Limits;
 use crate::external;
 use crate::game::{AnyCase, GameOptions};
-use crate::game::{Budget, Game, Verdict};
+use crate::game::{Budget, Game};
 use crate::gencmd::{ExternalGenerator, GeneratorError};
-use crate::judge::judge_file;
 use crate::progtime::ProgramClock;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
-use crate::stress::detached;
 use crate::units::human_time;
 
 /// Most mutations applied to a parent to make one child.
@@ -124,26 +127,6 @@ pub enum HuntError {
     NothingInTime { game: &'static str },
 }
 
-/// Why a measurement did not end: not errors of the hunt, which writes what it has.
-enum Halt {
-    /// The deadline (`--time`) passed.
-    OutOfTime,
-    /// A signal asked to stop.
-    Stopped,
-}
-
-/// A measurement's failure: the hunt's error, or a halt.
-enum Measure {
-    Error(HuntError),
-    Halt(Halt),
-}
-
-impl From<HuntError> for Measure {
-    fn from(e: HuntError) -> Measure {
-        Measure::Error(e)
-    }
-}
-
 /// One case of the population with its measure.
 pub struct Scored {
     pub input: Input,
@@ -175,108 +158,6 @@ pub struct Hunted {
     /// A program's calibrated start-up (`time` metric): its times are CPU times minus it.
     pub clock: Option<ProgramClock>,
     pub files: Vec<PathBuf>,
-}
-
-struct Measurer<'a> {
-    config: &'a Config<'a>,
-    deadline: Option<Instant>,
-    /// A program's calibrated start-up, when its time is hunted.
-    clock: Option<ProgramClock>,
-}
-
-impl Measurer<'_> {
-    /// The time left before the deadline (`None`: none); a halt once it passed or a signal
-    /// came.
-    fn time_left(&self) -> Result<Option<Duration>, Halt> {
-        if external::stop_flag().load(Ordering::Relaxed) {
-            return Err(Halt::Stopped);
-        }
-        match self.deadline {
-            None => Ok(None),
-            Some(d) => match d.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() => Ok(Some(left)),
-                _ => Err(Halt::OutOfTime),
-            },
-        }
-    }
-
-    /// The metric of the single case of `input` with `runs` timed runs.
-    fn measure(&self, input: &Input, runs: u32) -> Result<u64, Measure> {
-        let config = self.config;
-        let failed = |message: String| HuntError::Engine {
-            engine: config.engine.name().to_string(),
-            message,
-        };
-        if config.metric == Metric::Work && config.engine.is_program() {
-            return Err(HuntError::WorkOfProgram(config.engine.name().to_string()).into());
-        }
-        let left = self.time_left().map_err(Measure::Halt)?;
-        let mut limits = config.limits.clone();
-        let mut budget = config.budget;
-        if let Some(left) = left {
-            limits.timeout = limits.timeout.min(left);
-            budget.time_limit = Some(budget.time_limit.map_or(left, |t| t.min(left)));
-        }
-        let cut_short = limits.timeout < config.limits.timeout;
-        let job = FileJob {
-            game: config.game,
-            bytes: input.text.as_bytes(),
-            cases: &input.cases,
-            first: 0,
-        };
-        // Work is exact: one run. Time: the thread's CPU time of each engine call (a program:
-        // the wall time of whole runs).
-        let plan = Plan {
-            warmup: 0,
-            runs: if config.metric == Metric::Work {
-                1
-            } else {
-                runs
-            },
-            repeat_short: false,
-            clock: Clock::ThreadCpu,
-            budget,
-            limits,
-        };
-        if let Some(clock) = &self.clock {
-            return clock
-                .measure(config.game, &config.engine, input, &plan)
-                .map_err(|message| match self.time_left() {
-                    // Stopped or cut by the deadline: a halt, not the program's fault.
-                    Err(halt) => Measure::Halt(halt),
-                    Ok(_) => Measure::from(failed(message)),
-                });
-        }
-        let executor = config.engine.executor();
-        let run = if executor.per_case() {
-            // On a thread of its own, left behind at the deadline or a signal.
-            let halt = || self.time_left().map_err(Measure::Halt);
-            let text = &input.text;
-            detached::run_cases(config.game, &config.engine, text, 1, &plan, halt)?.swap_remove(0)
-        } else {
-            executor.run_file(&job, &plan).swap_remove(0)
-        };
-        let samples = match (run.result, config.metric) {
-            (Err(Fault::Stopped(_)), _) => return Err(Measure::Halt(Halt::Stopped)),
-            (Err(Fault::Timeout(_)), _) if cut_short => {
-                return Err(Measure::Halt(Halt::OutOfTime));
-            }
-            // A search cut by the deadline measured nothing.
-            (Ok(answer), _) if answer.verdict == Verdict::Budget && left.is_some() => {
-                self.time_left().map_err(Measure::Halt)?;
-                match config.metric {
-                    Metric::Work => answer.work.into_iter().collect(),
-                    Metric::Time => run.times,
-                }
-            }
-            (Ok(answer), Metric::Work) => answer.work.into_iter().collect(),
-            // A program is timed whatever it printed.
-            (Ok(_) | Err(Fault::NoOutput), Metric::Time) => run.times,
-            (Err(fault), _) => return Err(failed(fault.to_string()).into()),
-        };
-        // The fastest run: load from other processes only ever adds time.
-        Ok(samples.into_iter().min().unwrap_or(0))
-    }
 }
 
 /// The cases that start the search: the first file of each profile, one input per case (a
@@ -392,42 +273,6 @@ fn retime(measurer: &Measurer<'_>, population: &mut [Scored], runs: u32) -> Resu
     });
     population.sort_by_key(|s| std::cmp::Reverse(s.metric));
     result
-}
-
-/// A program hunted for its time: its start-up calibrated on the smallest case it starts
-/// from ([`ProgramClock`]); `None` for an internal engine or the `work` metric.
-fn calibrate(
-    config: &Config<'_>,
-    first: &[Input],
-    deadline: Option<Instant>,
-) -> Result<Option<ProgramClock>, HuntError> {
-    if !(config.engine.is_program() && config.metric == Metric::Time) {
-        return Ok(None);
-    }
-    let Some(trivial) = first.iter().min_by_key(|i| i.size(config.game)) else {
-        return Ok(None);
-    };
-    // Under the deadline like every run of the hunt.
-    let mut limits = config.limits.clone();
-    if let Some(d) = deadline {
-        limits.timeout = limits
-            .timeout
-            .min(d.saturating_duration_since(Instant::now()));
-    }
-    let plan = Plan {
-        warmup: 0,
-        runs: 1,
-        repeat_short: false,
-        clock: Clock::ThreadCpu,
-        budget: config.budget,
-        limits,
-    };
-    ProgramClock::calibrate(config.game, &config.engine, trivial, &plan)
-        .map(Some)
-        .map_err(|message| HuntError::Engine {
-            engine: config.engine.name().to_string(),
-            message: format!("calibrating its start-up: {message}"),
-        })
 }
 
 /// Runs the hunt of `config`.
@@ -584,58 +429,6 @@ pub fn shown(metric: Metric, value: u64, unit: &str) -> String {
         Metric::Time => human_time(value),
         Metric::Work => format!("{value} {unit}"),
     }
-}
-
-fn write(path: PathBuf, text: &str) -> Result<PathBuf, HuntError> {
-    write_atomic(&path, text.as_bytes()).map_err(|source| HuntError::Write {
-        path: path.clone(),
-        source,
-    })?;
-    Ok(path)
-}
-
-/// Writes the corpus (`hunt-<seed>.in/.out`, or `hunt-<seed>-<k>.in/.out` per case when the
-/// game holds one case per file), expected outputs from the default engine, and the progress
-/// as `hunt-<seed>.csv`.
-fn write_files(config: &Config<'_>, hunted: &Hunted) -> Result<Vec<PathBuf>, HuntError> {
-    let game = config.game;
-    let dir = config.out.join(game.name());
-    std::fs::create_dir_all(&dir).map_err(|source| HuntError::Write {
-        path: dir.clone(),
-        source,
-    })?;
-    let stem = format!("hunt-{}", config.seed);
-    // The default engine writes expected outputs, as `gen` does (checked against the reference
-    // by the games' tests), and is the fast one on a slow case.
-    let reference = game.default_engine();
-    let mut files = Vec::new();
-    let cases: Vec<&AnyCase> = hunted
-        .population
-        .iter()
-        .map(|s| s.input.typed()[0])
-        .collect();
-    let groups: Vec<(String, Vec<&AnyCase>)> = if cases.len() <= game.editor().max_cases() {
-        vec![(stem.clone(), cases)]
-    } else {
-        let width = cases.len().saturating_sub(1).to_string().len();
-        cases
-            .chunks(game.editor().max_cases())
-            .enumerate()
-            .map(|(k, chunk)| (format!("{stem}-{k:0width$}"), chunk.to_vec()))
-            .collect()
-    };
-    for (name, cases) in groups {
-        let text = game.editor().write_input(&cases);
-        let expected = judge_file(reference, text.as_bytes(), &config.budget).output();
-        files.push(write(dir.join(format!("{name}.in")), &text)?);
-        files.push(write(dir.join(format!("{name}.out")), &expected)?);
-    }
-    let mut csv = String::from("seconds,evaluations,best\n");
-    for p in &hunted.progress {
-        csv.push_str(&format!("{:.3},{},{}\n", p.seconds, p.evaluations, p.best));
-    }
-    files.push(write(dir.join(format!("{stem}.csv")), &csv)?);
-    Ok(files)
 }
 
 #[cfg(test)]
