@@ -141,11 +141,13 @@ fn selections_mix_every_kind() {
 #[test]
 fn bad_options_are_rejected() {
     let mut dice = Dice::new(file_rng(SameGame::NAME, RANDOM, 1, 0));
-    let bad = |o: SameGameArgs, dice: &mut Dice| generate(RANDOM, &o, dice).is_err();
+    let bad = |o: SameGameArgs, dice: &mut Dice| {
+        generate(RANDOM, &o, dice, ZeroPair::AsStatement).is_err()
+    };
     assert!(bad(args(&["--size", "11x5"]), &mut dice));
     assert!(bad(args(&["--size", "5x41"]), &mut dice));
     assert!(bad(args(&["--symbols", "11"]), &mut dice));
     assert!(bad(args(&["--layout", "fancy"]), &mut dice));
     let one = args(&["--size", "1x1"]);
-    assert!(generate(WON, &one, &mut dice).is_err());
+    assert!(generate(WON, &one, &mut dice, ZeroPair::AsStatement).is_err());
 }
