@@ -142,6 +142,23 @@ impl Leftover {
     }
 }
 
+/// Which selection pairs close a grid's list (RULES.md, Input format; Checking an answer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ZeroPair {
+    /// The statement's reading: only `0 0` closes the list; `0 c` is an out-of-range cell.
+    #[default]
+    AsStatement,
+    /// The variant public solutions follow: any pair `0 c` closes the list.
+    EndsList,
+}
+
+impl ZeroPair {
+    /// Whether the pair `row col` closes the selection list.
+    pub(crate) fn closes(self, row: u32, col: u32) -> bool {
+        row == 0 && (col == 0 || self == ZeroPair::EndsList)
+    }
+}
+
 /// The variant where any selection pair `0 c` closes a grid's list (RULES.md, Checking an
 /// answer): `--zero-pair ends-list`.
 pub const ZERO_PAIR_ENDS_LIST: Variant = Variant {
@@ -151,11 +168,11 @@ pub const ZERO_PAIR_ENDS_LIST: Variant = Variant {
 };
 
 /// How `reading` closes selection lists.
-fn zero_pair(reading: &Reading) -> parse::ZeroPair {
+fn zero_pair(reading: &Reading) -> ZeroPair {
     if reading.follows(&ZERO_PAIR_ENDS_LIST) {
-        parse::ZeroPair::EndsList
+        ZeroPair::EndsList
     } else {
-        parse::ZeroPair::AsStatement
+        ZeroPair::AsStatement
     }
 }
 

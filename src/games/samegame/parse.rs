@@ -14,7 +14,7 @@
 //! after a grid's `0 0` (the terminating header with a zero is then missing; that is accepted);
 //! anything after the terminating header is never read, as in a judge solution.
 
-use super::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, Selection};
+use super::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, Selection, ZeroPair};
 use crate::game::{CaseError, Parsed};
 use crate::validate::quoted;
 
@@ -224,23 +224,6 @@ fn bad_token(line: usize, bytes: &[u8], what: &str) -> CaseError {
         line,
         format!("{} is not a non-negative integer ({what})", quoted(bytes)),
     )
-}
-
-/// Which selection pairs close a grid's list (RULES.md, Input format; Checking an answer).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ZeroPair {
-    /// The statement's reading: only `0 0` closes the list; `0 c` is an out-of-range cell.
-    #[default]
-    AsStatement,
-    /// The variant public solutions follow: any pair `0 c` closes the list.
-    EndsList,
-}
-
-impl ZeroPair {
-    /// Whether the pair `row col` closes the selection list.
-    fn closes(self, row: u32, col: u32) -> bool {
-        row == 0 && (col == 0 || self == ZeroPair::EndsList)
-    }
 }
 
 /// Parses the whole stream: one [`Parsed`] per grid, in order. Never panics.

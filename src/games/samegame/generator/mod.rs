@@ -16,7 +16,7 @@ use gamebench_generators::{
     range_option, size_option,
 };
 
-use super::parse::ZeroPair;
+use super::ZeroPair;
 use super::reference::Board;
 use super::{MAX_COLS as MAX_COLS_USIZE, MAX_ROWS as MAX_ROWS_USIZE, MIN_REGION, SameGame};
 use crate::game::Rules;
