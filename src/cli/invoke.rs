@@ -87,6 +87,8 @@ pub struct InvokeArgs {
     #[arg(long, value_name = "COLUMNS", value_parser = clap::value_parser!(u16).range(20..))]
     pub width: Option<u16>,
     #[command(flatten)]
+    pub reading: super::ReadingArgs,
+    #[command(flatten)]
     pub budget: BudgetArgs,
 }
 
@@ -159,11 +161,15 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
     if paths.is_empty() {
         bail!("no tests: give PATH... or `tests` in the problem file");
     }
-    let (files, problems) = invoke::find_tests(&paths, game, registry::GAMES)?;
+    let (mut files, problems) = invoke::find_tests(&paths, game, registry::GAMES)?;
     for problem in &problems {
         eprintln!("gamebench: {problem}");
     }
-    let game = files[0].game;
+    // Every test is read as --zero-pair (and any other variant) says, by solutions and checker.
+    let game = args.reading.apply(files[0].game)?;
+    for file in &mut files {
+        file.game = game;
+    }
     let shell = args.launch.shell();
     let mut solutions: Vec<Solution> = Vec::new();
     let mut tags: Vec<(String, Tag)> = Vec::new();

@@ -39,7 +39,7 @@ fn engine_of(game: &'static dyn Game, name: Option<&str>) -> Result<EngineRef> {
 
 /// `gamebench solve GAME [FILE]`: the judge output on stdout, bad cases on stderr.
 pub fn solve(args: SolveArgs) -> Result<Exit> {
-    let game = find_game(&args.game)?;
+    let game = args.reading.apply(find_game(&args.game)?)?;
     let engine = engine_of(game, args.engine.as_deref())?;
     let budget = args.budget.budget()?;
     let (input, name) = read_input(args.file.as_ref())?;
@@ -146,7 +146,7 @@ fn check_lines(
         println!("{line}");
         lines.push(line);
     };
-    let game = find_game(&args.game)?;
+    let game = args.reading.apply(find_game(&args.game)?)?;
     let budget = args.budget.budget()?;
     let engine = engine_of(game, Some(&args.engine))?;
     let (input, name) = read_input(Some(&args.input))?;

@@ -10,6 +10,7 @@ mod invoke;
 mod judge;
 mod levels;
 mod outputs;
+mod reading;
 pub mod report;
 mod run;
 mod shard_args;
@@ -33,6 +34,7 @@ pub use hunt::hunt;
 pub use invoke::{InvokeArgs, invoke};
 pub use judge::{check, list, solve};
 pub use levels::levels;
+pub use reading::{ReadingArgs, ZeroPair};
 pub use run::run;
 pub use stress::stress;
 pub use sweep::sweep;
@@ -280,6 +282,8 @@ pub struct SolveArgs {
     /// Judge input file (default: stdin).
     pub file: Option<PathBuf>,
     #[command(flatten)]
+    pub reading: ReadingArgs,
+    #[command(flatten)]
     pub budget: BudgetArgs,
 }
 
@@ -325,6 +329,8 @@ pub struct RunArgs {
     /// `reject` (default) or `accept`, as many judges do (see docs/tolerances.md).
     #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
     pub presentation: Presentation,
+    #[command(flatten)]
+    pub reading: ReadingArgs,
     /// Validate every file strictly first (as `gamebench validate`): a case that breaks the
     /// statement is not solved and gets status `error` with the violation.
     #[arg(long)]
@@ -421,6 +427,8 @@ pub struct CheckArgs {
     /// `reject` (default) or `accept`, as many judges do (see docs/tolerances.md).
     #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
     pub presentation: Presentation,
+    #[command(flatten)]
+    pub reading: ReadingArgs,
     #[command(flatten)]
     pub budget: BudgetArgs,
 }

@@ -82,8 +82,10 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     }
     let shell = args.launch.shell();
     let game = args.game.as_deref().map(find_game).transpose()?;
-    let corpus::Corpus { files, problems } =
-        corpus::discover_all(&args.paths, game, registry::GAMES)?;
+    let corpus::Corpus {
+        mut files,
+        problems,
+    } = corpus::discover_all(&args.paths, game, registry::GAMES)?;
     // Unreadable folders and `.in` entries that are not regular files: reported, counted in
     // the exit code (2), and the rest of the corpus runs.
     for problem in &problems {
@@ -92,6 +94,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     if files.is_empty() {
         anyhow::bail!("no readable .in files (see above)");
     }
+    args.reading.apply_to_files(&mut files)?;
     let config = Config {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,

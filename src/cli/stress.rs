@@ -67,6 +67,8 @@ pub struct StressOptions {
     /// `reject` (default: a difference) or `accept` (see docs/tolerances.md).
     #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
     pub presentation: Presentation,
+    #[command(flatten)]
+    pub reading: super::ReadingArgs,
     /// An external generator instead of the game's own: `cmd:COMMAND`, run once per
     /// generated file with `{seed}` replaced by the file's seed (--seed + k); it writes one
     /// judge input on stdout, which must pass the game's validator (see docs/generators.md).
@@ -116,7 +118,8 @@ impl Args for StressArgs {
 pub fn stress(args: StressArgs) -> Result<Exit> {
     let signals = super::run::catch_signals()?;
     let o = &args.options;
-    let resolved = resolve_engines(args.game, &o.engines, &o.launch.shell())?;
+    let game = o.reading.apply(args.game)?;
+    let resolved = resolve_engines(game, &o.engines, &o.launch.shell())?;
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
         bail!("stress needs exactly two different engines (-e A -e B)");
     };
@@ -132,7 +135,7 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         .map(|text| ExternalGenerator::parse(text, o.launch.shell(), limits.timeout))
         .transpose()?;
     let config = Config {
-        game: args.game,
+        game,
         engines,
         profile: o.profile.clone(),
         options: &args.generator,

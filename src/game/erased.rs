@@ -12,7 +12,9 @@ use std::time::Duration;
 use super::budget::Budget;
 use super::edit::CaseEditor;
 use super::generator::GameGenerator;
-use super::rules::{CaseError, CheckResult, Verdict};
+use super::rules::{
+    CaseError, CheckResult, Reading, UnknownVariant, Variant, Verdict, check_reading,
+};
 use crate::status::Rejected;
 use crate::validate::Validation;
 
@@ -66,6 +68,12 @@ pub trait Game: Send + Sync {
     fn parse(&self, input: &[u8]) -> Vec<ParsedCase>;
     /// See [`super::Rules::cases`]: the cases of `parse`, read incrementally.
     fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream;
+    /// See [`super::Rules::VARIANTS`].
+    fn variants(&self) -> &'static [Variant];
+    /// See [`super::Rules::parse_as`]; `reading` holds only variants of this game.
+    fn parse_as(&self, input: &[u8], reading: &Reading) -> Vec<ParsedCase>;
+    /// See [`super::Rules::cases_as`]; `reading` holds only variants of this game.
+    fn cases_as(&self, input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> ParsedStream;
     /// See [`Rules::validate`]; the violations in line order.
     fn validate(&self, input: &[u8]) -> Validation;
     /// Runs engine `id` on a case produced by this game's `parse`; `index` is the case's
@@ -118,6 +126,22 @@ pub trait Game: Send + Sync {
 }
 
 impl dyn Game {
+    /// This game with its inputs read under `reading` (every reader: `parse`, `cases`, and so
+    /// the engines, the checker, `stress` and shrinking); itself under the statement's reading.
+    /// `Err` when `reading` chooses a variant the game does not have.
+    pub fn read_as(&'static self, reading: &Reading) -> Result<&'static dyn Game, UnknownVariant> {
+        check_reading(self.name(), self.variants(), reading)?;
+        if reading.is_statement() {
+            return Ok(self);
+        }
+        // A command reads its games once; the few bytes of a leaked reader live as long as the
+        // registry's games, which engine references need (`&'static dyn Game`).
+        Ok(Box::leak(Box::new(super::ReadAs::new(
+            self,
+            reading.clone(),
+        ))))
+    }
+
     /// Every engine of the game, the reference engine first.
     pub fn engines(&'static self) -> impl Iterator<Item = EngineRef> {
         (0..self.engine_count()).map(move |i| EngineRef {

@@ -14,7 +14,7 @@ use clap::{ArgMatches, Command};
 use gamebench_generators::{self as generators, FileId, GenError, Generator, Profile};
 
 use super::budget::Budget;
-use super::rules::{CaseError, Engine, Outcome, Rules, Verdict};
+use super::rules::{CaseError, Engine, Outcome, Reading, Rules, Verdict};
 
 /// An engine of game `R` under a budget: what gamebench lends `R`'s generator (the engine that
 /// writes the expected outputs), e.g. to keep only cases whose answer has a wanted size.
@@ -26,6 +26,9 @@ pub struct Solver<R: Rules> {
     engine: &'static Engine<R::Case, R::Answer>,
     budget: Budget,
     deadline: Option<Instant>,
+    /// How the generated input will be read: a generator writes nothing whose meaning depends
+    /// on a variant the reading does not follow (see [`Solver::reading`]).
+    reading: Reading,
 }
 
 impl<R: Rules> Solver<R> {
@@ -34,7 +37,19 @@ impl<R: Rules> Solver<R> {
             engine,
             budget,
             deadline: None,
+            reading: Reading::statement(),
         }
+    }
+
+    /// The same solver, lent to a generator whose input will be read under `reading`.
+    pub fn read_as(self, reading: Reading) -> Self {
+        Solver { reading, ..self }
+    }
+
+    /// How the generated input will be read (the statement's reading unless a command chose a
+    /// variant): e.g. SameGame writes no selection `0 c` when any `0 c` ends the list.
+    pub fn reading(&self) -> &Reading {
+        &self.reading
     }
 
     /// The same solver, giving up at `deadline`.
@@ -108,6 +123,26 @@ pub trait GameGenerator: Send + Sync {
         engine: &str,
         budget: &Budget,
         deadline: Option<Instant>,
+    ) -> Result<String, GenError> {
+        self.generate_as(
+            file,
+            options,
+            engine,
+            budget,
+            deadline,
+            &Reading::statement(),
+        )
+    }
+    /// [`GameGenerator::generate_until`] for an input read under `reading` (lent to the
+    /// generator through [`Solver::reading`]).
+    fn generate_as(
+        &self,
+        file: &FileId<'_>,
+        options: &GameOptions,
+        engine: &str,
+        budget: &Budget,
+        deadline: Option<Instant>,
+        reading: &Reading,
     ) -> Result<String, GenError>;
 }
 

@@ -15,7 +15,9 @@
 //! - `generator`: the erased generator interface and the [`Solver`] lent to generators;
 //! - `edit`: the erased edit interface ([`CaseEditor`]) over [`Shrink`];
 //! - `erased`: [`Game`] and [`EngineRef`], the object-safe view;
-//! - `registered`: the adapter [`Registered`] joining the typed parts into a [`Game`].
+//! - `registered`: the adapter [`Registered`] joining the typed parts into a [`Game`];
+//! - `read_as`: [`ReadAs`], a game whose inputs are read under a chosen [`Reading`] (a known
+//!   variant of its statement), for commands that take one game.
 //!
 //! This module uses nothing above it: only the leaves (`status`, `validate`) and the generators
 //! crate (a test in `tests/layers.rs` keeps it so).
@@ -27,6 +29,7 @@ mod edit;
 mod erased;
 mod generator;
 mod output;
+mod read_as;
 mod registered;
 mod rules;
 
@@ -38,8 +41,9 @@ pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
 pub use output::{split_blocks, strip_white_space, trim_presentation};
+pub use read_as::ReadAs;
 pub use registered::Registered;
 pub use rules::{
-    CaseError, CaseStream, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Rules, Verdict,
-    read_error,
+    CaseError, CaseStream, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Reading, Rules,
+    UnknownVariant, Variant, Verdict, check_reading, read_error,
 };

@@ -16,7 +16,9 @@ use super::difference::presentation_message;
 use super::edit::{AnyCase, CaseEditor, CaseSize, Shrink};
 use super::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
 use super::generator::{GameGenerator, GameOptions, Solver, engine_of};
-use super::rules::{CaseError, CheckResult, Engine, Parsed, REFERENCE_ENGINE, Rules};
+use super::rules::{
+    CaseError, CheckResult, Engine, Parsed, REFERENCE_ENGINE, Reading, Rules, Variant,
+};
 use crate::status::{CheckVerdict, Rejected};
 use crate::validate::Validation;
 
@@ -138,6 +140,18 @@ where
     fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream {
         Box::new(R::cases(input).map(erase::<R>))
     }
+    fn variants(&self) -> &'static [Variant] {
+        R::VARIANTS
+    }
+    fn parse_as(&self, input: &[u8], reading: &Reading) -> Vec<ParsedCase> {
+        R::parse_as(input, reading)
+            .into_iter()
+            .map(erase::<R>)
+            .collect()
+    }
+    fn cases_as(&self, input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> ParsedStream {
+        Box::new(R::cases_as(input, reading).map(erase::<R>))
+    }
     fn validate(&self, input: &[u8]) -> Validation {
         let mut validation = R::validate(input);
         // In line order whatever order a validator found them in (stable: ties keep it).
@@ -245,20 +259,23 @@ where
     fn options(&self, matches: &ArgMatches) -> Result<GameOptions, clap::Error> {
         Ok(GameOptions(Box::new(R::Args::from_arg_matches(matches)?)))
     }
-    fn generate_until(
+    fn generate_as(
         &self,
         file: &FileId<'_>,
         options: &GameOptions,
         engine: &str,
         budget: &Budget,
         deadline: Option<std::time::Instant>,
+        reading: &Reading,
     ) -> Result<String, GenError> {
         let engine = engine_of::<R>(engine);
         let args = options
             .0
             .downcast_ref::<R::Args>()
             .expect("options are read by the game that generates with them");
-        let solver = Solver::new(engine, *budget).until(deadline);
+        let solver = Solver::new(engine, *budget)
+            .until(deadline)
+            .read_as(reading.clone());
         generators::generate::<R>(file, args, &solver)
     }
 }

@@ -114,6 +114,127 @@ pub struct Engine<C, A> {
 /// The name every game gives its literal engine, the oracle of the others.
 pub const REFERENCE_ENGINE: &str = "reference";
 
+/// A known reading of a statement that public solutions follow instead of the statement's own,
+/// chosen on the command line as `--OPTION VALUE` (SameGame: `--zero-pair ends-list`) and
+/// documented in the game's `RULES.md`. A variant changes how the input is read
+/// ([`Rules::parse_as`]), so every engine and the checker see the same cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// The command-line option, without its dashes.
+    pub option: &'static str,
+    /// The option's value that selects this variant.
+    pub value: &'static str,
+    /// One line for the documentation and error messages.
+    pub about: &'static str,
+}
+
+/// How an input is read: the statement's reading (the default, empty) or with some of a game's
+/// [`Rules::VARIANTS`] chosen. Game-agnostic: a game asks [`Reading::follows`] for its own.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Reading {
+    /// `(option, value)` pairs, in the order given, each option at most once.
+    chosen: Vec<(String, String)>,
+}
+
+impl Reading {
+    /// The statement's own reading.
+    pub fn statement() -> Self {
+        Reading::default()
+    }
+
+    /// This reading with `--option value` chosen (replacing an earlier value of `option`).
+    pub fn with(mut self, option: &str, value: &str) -> Self {
+        self.chosen.retain(|(o, _)| o != option);
+        self.chosen.push((option.to_string(), value.to_string()));
+        self
+    }
+
+    /// Whether this reading follows `variant`.
+    pub fn follows(&self, variant: &Variant) -> bool {
+        self.chosen
+            .iter()
+            .any(|(o, v)| o == variant.option && v == variant.value)
+    }
+
+    /// Whether this is the statement's own reading (no variant chosen).
+    pub fn is_statement(&self) -> bool {
+        self.chosen.is_empty()
+    }
+
+    /// The chosen `(option, value)` pairs.
+    pub fn chosen(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.chosen.iter().map(|(o, v)| (o.as_str(), v.as_str()))
+    }
+
+    /// This reading restricted to the variants in `variants` (for a command over several
+    /// games, where each game follows the variants it has).
+    pub fn restricted_to(&self, variants: &[Variant]) -> Reading {
+        Reading {
+            chosen: self
+                .chosen
+                .iter()
+                .filter(|(o, v)| variants.iter().any(|x| x.option == o && x.value == v))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+impl std::fmt::Display for Reading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.chosen.is_empty() {
+            return f.write_str("the statement's reading");
+        }
+        let names: Vec<String> = self
+            .chosen
+            .iter()
+            .map(|(o, v)| format!("--{o} {v}"))
+            .collect();
+        f.write_str(&names.join(" "))
+    }
+}
+
+/// A reading names a variant the game does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{game} has no variant `--{option} {value}` (its variants: {known})")]
+pub struct UnknownVariant {
+    pub game: &'static str,
+    pub option: String,
+    pub value: String,
+    /// The game's variants, `--option value` each, or `none`.
+    pub known: String,
+}
+
+/// Checks that every variant `reading` chooses is one of `variants` (those of game `game`).
+pub fn check_reading(
+    game: &'static str,
+    variants: &[Variant],
+    reading: &Reading,
+) -> Result<(), UnknownVariant> {
+    for (option, value) in reading.chosen() {
+        if !variants
+            .iter()
+            .any(|v| v.option == option && v.value == value)
+        {
+            let known: Vec<String> = variants
+                .iter()
+                .map(|v| format!("--{} {}", v.option, v.value))
+                .collect();
+            return Err(UnknownVariant {
+                game,
+                option: option.to_string(),
+                value: value.to_string(),
+                known: if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
 /// How a game checks a produced case output against the expected one.
 /// Returns `Ok(())` when accepted, or the reason (first differing line, bad move, …).
 pub type CheckResult = Result<(), String>;
@@ -140,8 +261,22 @@ pub trait Rules: Send + Sync + 'static {
     /// The fastest engine, used when the user names none; one of [`Rules::ENGINES`].
     const DEFAULT_ENGINE: &'static str;
 
+    /// The known variants of the statement's reading this game can follow (none by default).
+    const VARIANTS: &'static [Variant] = &[];
+
     /// Splits a judge input file into cases. Never panics, whatever the bytes.
     fn parse(input: &[u8]) -> Vec<Parsed<Self::Case>>;
+
+    /// [`Rules::parse`] under `reading`, whose variants are all in [`Rules::VARIANTS`]
+    /// (checked by the caller). The default, for a game without variants, is `parse`.
+    fn parse_as(input: &[u8], _reading: &Reading) -> Vec<Parsed<Self::Case>> {
+        Self::parse(input)
+    }
+
+    /// [`Rules::cases`] under `reading` (as [`Rules::parse_as`]).
+    fn cases_as(input: Box<dyn BufRead + Send>, _reading: &Reading) -> CaseStream<Self::Case> {
+        Self::cases(input)
+    }
 
     /// The same cases as [`Rules::parse`] (same lines, labels, errors and resynchronisation),
     /// read incrementally from `input`: the runner takes them a chunk at a time, so that a

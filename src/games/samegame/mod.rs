@@ -26,7 +26,7 @@ pub mod validate;
 
 use std::fmt::Write as _;
 
-use crate::game::{CaseStream, Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::game::{CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant, split_blocks};
 use crate::validate::Validation;
 
 /// Most rows a grid may have.
@@ -142,6 +142,40 @@ impl Leftover {
     }
 }
 
+/// Which selection pairs close a grid's list (RULES.md, Input format; Checking an answer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ZeroPair {
+    /// The statement's reading: only `0 0` closes the list; `0 c` is an out-of-range cell.
+    #[default]
+    AsStatement,
+    /// The variant public solutions follow: any pair `0 c` closes the list.
+    EndsList,
+}
+
+impl ZeroPair {
+    /// Whether the pair `row col` closes the selection list.
+    pub(crate) fn closes(self, row: u32, col: u32) -> bool {
+        row == 0 && (col == 0 || self == ZeroPair::EndsList)
+    }
+}
+
+/// The variant where any selection pair `0 c` closes a grid's list (RULES.md, Checking an
+/// answer): `--zero-pair ends-list`.
+pub const ZERO_PAIR_ENDS_LIST: Variant = Variant {
+    option: "zero-pair",
+    value: "ends-list",
+    about: "a selection pair `0 c` (row 0, any column) ends the selection list",
+};
+
+/// How `reading` closes selection lists.
+fn zero_pair(reading: &Reading) -> ZeroPair {
+    if reading.follows(&ZERO_PAIR_ENDS_LIST) {
+        ZeroPair::EndsList
+    } else {
+        ZeroPair::AsStatement
+    }
+}
+
 /// The game's entry in the registry.
 pub struct SameGame;
 
@@ -169,8 +203,18 @@ impl Rules for SameGame {
         },
     ];
 
+    const VARIANTS: &'static [Variant] = &[ZERO_PAIR_ENDS_LIST];
+
     fn parse(input: &[u8]) -> Vec<Parsed<Game>> {
         parse::parse_stream(input)
+    }
+
+    fn parse_as(input: &[u8], reading: &Reading) -> Vec<Parsed<Game>> {
+        parse::parse_stream_as(input, zero_pair(reading))
+    }
+
+    fn cases_as(input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> CaseStream<Game> {
+        Box::new(parse::GridStream::new_as(input, zero_pair(reading)))
     }
 
     /// Grid by grid ([`parse::GridStream`]): only the grid being read is in memory.

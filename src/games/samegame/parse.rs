@@ -14,7 +14,7 @@
 //! after a grid's `0 0` (the terminating header with a zero is then missing; that is accepted);
 //! anything after the terminating header is never read, as in a judge solution.
 
-use super::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, Selection};
+use super::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, Selection, ZeroPair};
 use crate::game::{CaseError, Parsed};
 use crate::validate::quoted;
 
@@ -228,10 +228,16 @@ fn bad_token(line: usize, bytes: &[u8], what: &str) -> CaseError {
 
 /// Parses the whole stream: one [`Parsed`] per grid, in order. Never panics.
 pub fn parse_stream(input: &[u8]) -> Vec<Parsed<Game>> {
+    parse_stream_as(input, ZeroPair::AsStatement)
+}
+
+/// [`parse_stream`] with selection lists closed as `zero_pair` says.
+pub fn parse_stream_as(input: &[u8], zero_pair: ZeroPair) -> Vec<Parsed<Game>> {
     let mut reader = Reader {
         tokens: Tokens::new(input),
         lines: Lines::new(input),
         selections: Vec::new(),
+        zero_pair,
     };
     let mut grids = Vec::new();
     while let Some(grid) = reader.grid(grids.len() + 1) {
@@ -272,6 +278,8 @@ struct Reader<'a> {
     /// Scratch for a grid's selections, reused so that each grid gets one exact allocation
     /// instead of a chain of reallocations.
     selections: Vec<Selection>,
+    /// Which pairs close a selection list.
+    zero_pair: ZeroPair,
 }
 
 impl Reader<'_> {
@@ -386,7 +394,7 @@ impl Reader<'_> {
             // Fast path: a pair of numbers of one or two digits (almost every pair).
             let before = tokens;
             if let (Some(row), Some(col)) = (tokens.next_small(), tokens.next_small()) {
-                if row == 0 && col == 0 {
+                if self.zero_pair.closes(row, col) {
                     break;
                 }
                 selections.push(Selection { row, col });
@@ -400,7 +408,9 @@ impl Reader<'_> {
                 return Some(GridRead::failed(line, size, error, true));
             };
             match (first.token, second.token) {
-                (Token::Number(0), Token::Number(0)) => break,
+                (Token::Number(row), Token::Number(col)) if self.zero_pair.closes(row, col) => {
+                    break;
+                }
                 (Token::Number(row), Token::Number(col)) => selections.push(Selection { row, col }),
                 _ if error.is_some() => {}
                 (Token::Bad(bytes), _) => {
@@ -456,11 +466,18 @@ pub struct GridStream<R> {
     done: bool,
     grids: usize,
     selections: Vec<Selection>,
+    zero_pair: ZeroPair,
 }
 
 impl<R: std::io::BufRead> GridStream<R> {
     pub fn new(source: R) -> Self {
+        Self::new_as(source, ZeroPair::AsStatement)
+    }
+
+    /// [`GridStream::new`] with selection lists closed as `zero_pair` says.
+    pub fn new_as(source: R, zero_pair: ZeroPair) -> Self {
         GridStream {
+            zero_pair,
             source,
             buffer: Vec::new(),
             pos: 0,
@@ -530,6 +547,7 @@ impl<R: std::io::BufRead> Iterator for GridStream<R> {
                     line: self.line,
                 },
                 selections: std::mem::take(&mut self.selections),
+                zero_pair: self.zero_pair,
             };
             let grid = reader.grid(self.grids + 1);
             let (tokens, lines) = (reader.tokens, reader.lines);

@@ -6,7 +6,9 @@
 //! largest value to the smallest unused smaller one (the same game up to names), and lower one
 //! cell's value. The input is written in the canonical layout: header, one line per grid row
 //! (bottom row first), one pair per line, `0 0`, then the `0 0` header that ends the file.
-//! A selection is never written as `0 0` (that would end the grid's selections).
+//! A selection is never written as `0 0` (that would end the grid's selections), and no
+//! reduction lowers a selection's row to 0: a pair `0 c` reads differently under
+//! `--zero-pair ends-list` (RULES.md, Checking an answer), so shrinking never creates one.
 
 use std::ops::Range;
 
@@ -256,6 +258,9 @@ mod tests {
         for r in &reductions {
             assert!(SameGame::size(r) < SameGame::size(&g), "{r:?}");
             assert!(r.selections.iter().all(|s| s.row != 0 || s.col != 0));
+            // No reduction makes a row 0, so none creates a pair `0 c`, which the two
+            // readings of `--zero-pair` would read differently.
+            assert!(r.selections.iter().all(|s| s.row != 0), "{r:?}");
         }
         // Removing the bottom row moves the selection on row 2 down to row 1.
         assert!(reductions.contains(&game(1, 3, &[3, 0, 2], &[(1, 1), (1, 1), (98, 99), (1, 3)])));

@@ -16,6 +16,7 @@ use gamebench_generators::{
     range_option, size_option,
 };
 
+use super::ZeroPair;
 use super::reference::Board;
 use super::{MAX_COLS as MAX_COLS_USIZE, MAX_ROWS as MAX_ROWS_USIZE, MIN_REGION, SameGame};
 use crate::game::Rules;
@@ -68,9 +69,10 @@ impl Generator for SameGame {
         file: &FileId<'_>,
         args: &SameGameArgs,
         dice: &mut Dice,
-        _solver: &Solver<SameGame>,
+        solver: &Solver<SameGame>,
     ) -> Result<String, GenError> {
-        generate(file.profile, args, dice)
+        let zero_pair = super::zero_pair(solver.reading());
+        generate(file.profile, args, dice, zero_pair)
     }
 }
 
@@ -151,6 +153,8 @@ impl Layout {
 /// breaks lines; the other layouts decide for themselves. The messy layout draws its
 /// separators from its own stream, so every layout of a seed holds the same tokens.
 struct Writer {
+    /// How the file will be read: which pairs it must not write (see [`Writer::pair`]).
+    zero_pair: ZeroPair,
     layout: Layout,
     text: String,
     at_line_start: bool,
@@ -162,9 +166,10 @@ const MESSY_SEPARATORS: &[&str] = &[" ", "  ", "\t", " \t ", "\n", "\n\n", "\t\n
 const MESSY_WEIGHTS: &[u64] = &[8, 2, 2, 1, 2, 1, 1];
 
 impl Writer {
-    fn new(layout: Layout, dice: &mut Dice) -> Writer {
+    fn new(layout: Layout, dice: &mut Dice, zero_pair: ZeroPair) -> Writer {
         let spacing = Dice::new(file_rng(SameGame::NAME, "spacing", dice.below(u64::MAX), 0));
         Writer {
+            zero_pair,
             layout,
             text: String::new(),
             at_line_start: true,
@@ -185,7 +190,15 @@ impl Writer {
         self.at_line_start = false;
     }
 
+    /// Writes a selection pair, or the `0 0` that ends a list. An ignored pair `0 c` would end
+    /// the list when any `0 c` does (`--zero-pair ends-list`): it is written as the out-of-range
+    /// `HUGE c` instead, ignored under both readings, so the file means what was drawn.
     fn pair(&mut self, (row, col): (u64, u64)) {
+        let row = if row == 0 && col != 0 && self.zero_pair == ZeroPair::EndsList {
+            HUGE
+        } else {
+            row
+        };
         self.token(row);
         self.token(col);
         self.line_end();
@@ -328,7 +341,12 @@ fn checkerboard(rows: usize, cols: usize, dice: &mut Dice) -> Vec<u8> {
 }
 
 /// Generates one file.
-fn generate(profile: &str, options: &SameGameArgs, dice: &mut Dice) -> Result<String, GenError> {
+fn generate(
+    profile: &str,
+    options: &SameGameArgs,
+    dice: &mut Dice,
+    zero_pair: ZeroPair,
+) -> Result<String, GenError> {
     let defaults = defaults(profile);
     let layout = Layout::parse(options.layout.as_deref())?;
     let cases = options.board.cases.unwrap_or(defaults.cases);
@@ -359,7 +377,7 @@ fn generate(profile: &str, options: &SameGameArgs, dice: &mut Dice) -> Result<St
         defaults.moves,
         (0, u64::MAX),
     )?;
-    let mut writer = Writer::new(layout, dice);
+    let mut writer = Writer::new(layout, dice, zero_pair);
     for case in 0..cases {
         let grid = Grid {
             rows: dice.range(rows.0, rows.1) as usize,

@@ -141,11 +141,40 @@ fn selections_mix_every_kind() {
 #[test]
 fn bad_options_are_rejected() {
     let mut dice = Dice::new(file_rng(SameGame::NAME, RANDOM, 1, 0));
-    let bad = |o: SameGameArgs, dice: &mut Dice| generate(RANDOM, &o, dice).is_err();
+    let bad = |o: SameGameArgs, dice: &mut Dice| {
+        generate(RANDOM, &o, dice, ZeroPair::AsStatement).is_err()
+    };
     assert!(bad(args(&["--size", "11x5"]), &mut dice));
     assert!(bad(args(&["--size", "5x41"]), &mut dice));
     assert!(bad(args(&["--symbols", "11"]), &mut dice));
     assert!(bad(args(&["--layout", "fancy"]), &mut dice));
     let one = args(&["--size", "1x1"]);
-    assert!(generate(WON, &one, &mut dice).is_err());
+    assert!(generate(WON, &one, &mut dice, ZeroPair::AsStatement).is_err());
+}
+
+/// Under `--zero-pair ends-list` the generator writes no selection `0 c` (it would end the
+/// list there); under the statement's reading the same seeds do write some (they are ignored
+/// out-of-range cells, an edge case of the statement).
+#[test]
+fn no_zero_row_pair_when_any_zero_pair_ends_the_list() {
+    let options = args(&["--cases", "5"]);
+    for profile in [RANDOM, FULL, WON, SHAPES] {
+        let (mut statement, mut ends_list) = (0, 0);
+        for seed in 0..4 {
+            let mut dice = Dice::new(file_rng(SameGame::NAME, profile, seed, 0));
+            let text = generate(profile, &options, &mut dice, ZeroPair::EndsList).unwrap();
+            for (_, _, _, pairs) in grids(&text) {
+                ends_list += pairs.iter().filter(|p| p.0 == 0).count();
+            }
+            let mut dice = Dice::new(file_rng(SameGame::NAME, profile, seed, 0));
+            let text = generate(profile, &options, &mut dice, ZeroPair::AsStatement).unwrap();
+            for (_, _, _, pairs) in grids(&text) {
+                statement += pairs.iter().filter(|p| p.0 == 0).count();
+            }
+        }
+        assert_eq!(ends_list, 0, "{profile}");
+        if profile != SHAPES {
+            assert!(statement > 0, "{profile}");
+        }
+    }
 }

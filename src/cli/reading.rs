@@ -1,0 +1,82 @@
+//! The options that choose how inputs are read (`--zero-pair`): known variants of a statement
+//! that public solutions follow, turned into a [`Reading`] and applied to the games a command
+//! uses (`<dyn Game>::read_as`), so the runner and the other commands stay game-agnostic.
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use crate::game::{Game, Reading};
+
+/// The known variants of a statement's reading a command can follow (see each game's
+/// `RULES.md` and docs/tolerances.md), as options; the statement's reading by default.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ReadingArgs {
+    /// SameGame: which selection pair ends a grid's selection list: `as-statement` (default:
+    /// only `0 0`; `0 c` is an ignored out-of-range cell) or `ends-list` (any `0 c`, as many
+    /// public solutions read it; see docs/tolerances.md). Every engine and the checker read
+    /// the input that way.
+    #[arg(long, value_enum, default_value_t = ZeroPair::AsStatement, value_name = "READING")]
+    pub zero_pair: ZeroPair,
+}
+
+/// The values of `--zero-pair`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ZeroPair {
+    #[default]
+    AsStatement,
+    EndsList,
+}
+
+impl ReadingArgs {
+    /// The reading these options choose.
+    pub fn reading(&self) -> Reading {
+        match self.zero_pair {
+            ZeroPair::AsStatement => Reading::statement(),
+            ZeroPair::EndsList => Reading::statement().with("zero-pair", "ends-list"),
+        }
+    }
+
+    /// `game` read as these options say; an error when it has no such variant.
+    pub fn apply(&self, game: &'static dyn Game) -> Result<&'static dyn Game> {
+        Ok(game.read_as(&self.reading())?)
+    }
+
+    /// The games of `files` read as these options say, each game following the variants it
+    /// has (a run over several games applies `--zero-pair` to SameGame's files only); an error
+    /// when no game of the files has a variant chosen.
+    pub fn apply_to_files(&self, files: &mut [crate::corpus::CaseFile]) -> Result<()> {
+        let reading = self.reading();
+        if reading.is_statement() {
+            return Ok(());
+        }
+        let mut read: Vec<(&'static str, &'static dyn Game)> = Vec::new();
+        for file in files.iter_mut() {
+            let name = file.game.name();
+            let game = match read.iter().find(|(n, _)| *n == name) {
+                Some((_, game)) => *game,
+                None => {
+                    let own = reading.restricted_to(file.game.variants());
+                    let game = file.game.read_as(&own)?;
+                    read.push((name, game));
+                    game
+                }
+            };
+            file.game = game;
+        }
+        for (option, value) in reading.chosen() {
+            let used = read.iter().any(|(_, g)| {
+                g.variants()
+                    .iter()
+                    .any(|v| v.option == option && v.value == value)
+            });
+            if !used {
+                let games: Vec<&str> = read.iter().map(|(n, _)| *n).collect();
+                bail!(
+                    "--{option} {value}: no game of the files has this variant (games: {})",
+                    games.join(", ")
+                );
+            }
+        }
+        Ok(())
+    }
+}
