@@ -362,9 +362,14 @@ pub fn invoke(
             let row = file_runs
                 .iter()
                 .map(|solution_runs| match solution_runs.get(c) {
-                    Some(run) => {
-                        verdict::judge(game, parsed_case, expected.clone(), run, config.checker, config.presentation)
-                    }
+                    Some(run) => verdict::judge(
+                        game,
+                        parsed_case,
+                        expected.clone(),
+                        run,
+                        config.checker,
+                        config.presentation,
+                    ),
                     None => Cell {
                         verdict: CellVerdict::Error,
                         time_ns: None,
