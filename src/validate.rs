@@ -148,6 +148,27 @@ pub fn quoted(bytes: &[u8]) -> String {
     excerpt(bytes, 0)
 }
 
+/// Bytes of a long field kept to quote it ([`quoted_head`]): enough for [`SHOWN_CHARS`]
+/// characters of up to 4 bytes each and one more, so a streaming validator need not keep a
+/// field of any length to print it exactly as [`quoted`] would.
+pub const HEAD_BYTES: usize = 4 * SHOWN_CHARS + 4;
+
+/// [`quoted`] of a field of which only the first bytes (`head`, at least [`HEAD_BYTES`] of
+/// them or all) are kept and whose length is `total`: the same text [`quoted`] gives on the
+/// whole field.
+pub fn quoted_head(head: &[u8], total: usize) -> String {
+    let text = String::from_utf8_lossy(head);
+    let mut chars = text.chars();
+    let shown: String = chars.by_ref().take(SHOWN_CHARS).collect();
+    if chars.next().is_none() && head.len() == total {
+        format!("{shown:?}")
+    } else {
+        let escaped = format!("{shown:?}");
+        let open = &escaped[..escaped.len() - 1];
+        format!("{open}…\" ({total} bytes)")
+    }
+}
+
 /// Like [`quoted`], but from character `start` on (a `…` in front says text was left out):
 /// shows where two long lines differ.
 pub fn excerpt(bytes: &[u8], start: usize) -> String {
@@ -370,14 +391,19 @@ pub enum NumberError {
 impl NumberError {
     /// What is wrong with `field`, for a message.
     pub fn describe(self, field: &[u8]) -> String {
+        self.describe_head(field, field.len())
+    }
+
+    /// [`NumberError::describe`] of a field of which only the first bytes are kept (see
+    /// [`quoted_head`]) and whose length is `total`.
+    pub fn describe_head(self, head: &[u8], total: usize) -> String {
+        let shown = quoted_head(head, total);
         match self {
-            NumberError::NotANumber => format!("{} is not a non-negative integer", quoted(field)),
-            NumberError::LeadingZero => format!("{} has a leading zero", quoted(field)),
-            NumberError::TooLong => format!(
-                "{} has {} digits, more than any limit allows",
-                quoted(field),
-                field.len()
-            ),
+            NumberError::NotANumber => format!("{shown} is not a non-negative integer"),
+            NumberError::LeadingZero => format!("{shown} has a leading zero"),
+            NumberError::TooLong => {
+                format!("{shown} has {total} digits, more than any limit allows")
+            }
         }
     }
 }
@@ -414,6 +440,17 @@ mod tests {
         assert!(shown.len() < 60, "{shown}");
         assert_eq!(quoted(&[0xff, b'a']), "\"\u{fffd}a\"");
         assert_eq!(excerpt(b"abcdef", 2), "…\"cdef\"");
+        for field in [
+            &b""[..],
+            b"AB CD",
+            b"a\tb",
+            &long,
+            &[0xff; 300],
+            "é".repeat(200).as_bytes(),
+        ] {
+            let head = &field[..field.len().min(HEAD_BYTES)];
+            assert_eq!(quoted_head(head, field.len()), quoted(field));
+        }
         let window = excerpt(&long, 500);
         assert!(window.starts_with("…\"xxx") && window.ends_with("…\" (1000 bytes)"));
     }

@@ -131,3 +131,57 @@ fn large_files_benchmark() {
         }
     }
 }
+
+/// Grids in the file `validate` streams: 70,000 10x40 grids of 12 lines each (about 57 MB).
+const VALIDATE_GRIDS: usize = 70_000;
+/// The bound on `validate`'s peak resident memory on that file, in KB: a third of the file's
+/// size, which a validator holding the file whole exceeds (it peaked at about the file's
+/// size plus 3 MB).
+const VALIDATE_PEAK_KB: i64 = 16_000;
+
+#[test]
+fn a_big_file_validates_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("big.in");
+    let row = "1234567890".repeat(4).into_bytes();
+    let mut grid = b"10 40\n".to_vec();
+    for _ in 0..10 {
+        grid.extend_from_slice(&row.iter().flat_map(|&d| [d, b' ']).collect::<Vec<u8>>()[..79]);
+        grid.push(b'\n');
+    }
+    grid.extend_from_slice(b"0 0\n");
+    {
+        use std::io::Write;
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        for _ in 0..VALIDATE_GRIDS {
+            file.write_all(&grid).expect("write");
+        }
+        // One bad grid at the end: its cell on line 12 * GRIDS + 2, in case GRIDS + 1.
+        file.write_all(b"1 1\n10 0 0\n0 0\n").expect("write");
+        file.flush().expect("flush");
+    }
+    let size_kb = std::fs::metadata(&path).expect("the file").len() / 1024;
+    assert!(size_kb as i64 > 3 * VALIDATE_PEAK_KB, "{size_kb} KB");
+    let out_path = dir.path().join("out.txt");
+    let mut command = gamebench();
+    command
+        .args(["validate", "samegame", s(&path)])
+        .stdout(std::fs::File::create(&out_path).expect("create"))
+        .stderr(std::process::Stdio::null());
+    let (code, peak_kb) = peak_of(command);
+    let shown = std::fs::read_to_string(&out_path).expect("the output");
+    assert_eq!(
+        shown,
+        format!(
+            "{}: case {}: line {}: cell 1 holds \"10\" (constraint: each cell holds an integer in the range 0 through 9)\n",
+            path.display(),
+            VALIDATE_GRIDS + 1,
+            12 * VALIDATE_GRIDS + 2
+        )
+    );
+    assert_eq!(code, 3, "an invalid file");
+    assert!(
+        peak_kb < VALIDATE_PEAK_KB,
+        "peak resident memory {peak_kb} KB, over the bound of {VALIDATE_PEAK_KB} KB"
+    );
+}

@@ -1,6 +1,10 @@
 //! `gamebench validate GAME [FILE...]`: strict validation of judge inputs against the
 //! statement's constraints (the game's validator, see `crate::validate`).
+//!
+//! Files are handed to the validator as buffered readers, not read whole: a game whose
+//! validator streams (SameGame) validates a file of any size in bounded memory.
 
+use std::io::BufReader;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -12,7 +16,9 @@ use crate::status::Exit;
 use crate::validate::InFile;
 
 use super::find_game;
-use super::judge::read_input;
+
+/// Bytes read from a file at a time.
+const READ_BUFFER: usize = 64 * 1024;
 
 #[derive(Args)]
 pub struct ValidateArgs {
@@ -57,22 +63,25 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
         }
     }
     for input in &inputs {
-        let read = match input {
-            // Only regular files: a FIFO or a device would block or never end.
-            Some(path) => corpus::read_case_file(path, 0)
-                .map(|bytes| (bytes, path.display().to_string()))
-                .with_context(|| format!("cannot read {}", path.display())),
-            None => read_input(None),
+        let name = match input {
+            Some(path) => path.display().to_string(),
+            None => "<stdin>".to_string(),
         };
-        let (bytes, name) = match read {
-            Ok(read) => read,
+        let validated = match input {
+            // Only regular files: a FIFO or a device would block or never end.
+            Some(path) => corpus::open_case_file(path).and_then(|file| {
+                game.validate_reader(&mut BufReader::with_capacity(READ_BUFFER, file))
+            }),
+            None => game.validate_reader(&mut std::io::stdin().lock()),
+        };
+        let validation = match validated.with_context(|| format!("cannot read {name}")) {
+            Ok(validation) => validation,
             Err(e) => {
                 eprintln!("gamebench: {e:#}");
                 unreadable += 1;
                 continue;
             }
         };
-        let validation = game.validate(&bytes);
         if validation.is_valid() {
             valid += 1;
             if !args.quiet {

@@ -76,6 +76,8 @@ pub trait Game: Send + Sync {
     fn cases_as(&self, input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> ParsedStream;
     /// See [`Rules::validate`]; the violations in line order.
     fn validate(&self, input: &[u8]) -> Validation;
+    /// See [`Rules::validate_reader`]; the violations in line order.
+    fn validate_reader(&self, input: &mut dyn std::io::BufRead) -> std::io::Result<Validation>;
     /// Runs engine `id` on a case produced by this game's `parse`; `index` is the case's
     /// 1-based position in its file (it appears in some judge outputs).
     fn solve(

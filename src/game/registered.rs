@@ -158,6 +158,11 @@ where
         validation.violations.sort_by_key(|v| v.line);
         validation
     }
+    fn validate_reader(&self, input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        let mut validation = R::validate_reader(input)?;
+        validation.violations.sort_by_key(|v| v.line);
+        Ok(validation)
+    }
     fn solve(
         &self,
         id: EngineId,

@@ -298,6 +298,15 @@ pub trait Rules: Send + Sync + 'static {
     /// linear in the input. Lives in the game's `validate.rs`.
     fn validate(input: &[u8]) -> Validation;
 
+    /// The same validation as [`Rules::validate`], of an input read from `input`. The default
+    /// reads the input whole and validates it; a game whose validator reads as it goes
+    /// overrides it (SameGame), so that a file of any size validates in bounded memory.
+    fn validate_reader(input: &mut dyn BufRead) -> std::io::Result<Validation> {
+        let mut bytes = Vec::new();
+        input.read_to_end(&mut bytes)?;
+        Ok(Self::validate(&bytes))
+    }
+
     /// The judge output of case `index` (1-based within its file) with this answer.
     fn format_case(index: usize, case: &Self::Case, outcome: &Outcome<Self::Answer>) -> String;
 

@@ -226,6 +226,10 @@ impl Rules for SameGame {
         validate::validate(input)
     }
 
+    fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        validate::validate_reader(input)
+    }
+
     fn draw(case: &Game, expected: Option<&str>) -> Option<crate::game::Drawing> {
         draw::draw(case, expected)
     }
