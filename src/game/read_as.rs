@@ -73,6 +73,9 @@ impl Game for ReadAs {
     fn validate(&self, input: &[u8]) -> Validation {
         self.inner.validate(input)
     }
+    fn validate_reader(&self, input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        self.inner.validate_reader(input)
+    }
     fn solve(
         &self,
         id: EngineId,
