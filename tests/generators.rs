@@ -10,7 +10,7 @@ use gamebench::registry;
 use gamebench::shrink::Input;
 
 mod common;
-use common::{assert_exit, root, s};
+use common::{assert_exit, s};
 
 /// A Link and Pop generator in the testlib convention: the seed on the command line, ten
 /// cases of 2x2 to 6x6 boards on stdout. Few letters and mostly fixed blocks, so that pairs
@@ -28,14 +28,7 @@ out.append("0 0")
 print("\n".join(out))
 "#;
 
-/// `gamebench ARGS...` run from the repository (the wrong solutions' paths are relative).
-fn gamebench(args: &[&str]) -> Output {
-    common::gamebench()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
+use common::run_from_root as gamebench;
 
 fn write_script(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);

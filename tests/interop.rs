@@ -10,7 +10,6 @@
 //! is layout).
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use quick_xml::events::Event;
 
@@ -20,13 +19,7 @@ use common::{assert_exit, root, run_stdin, s, text};
 const INPUT: &str = "corpora/linkpop/linkpop-sample.in";
 const ANSWER: &str = "corpora/linkpop/linkpop-sample.out";
 
-fn gamebench(args: &[&str]) -> Output {
-    common::gamebench()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
+use common::run_from_root as gamebench;
 
 /// The sample's expected output, and two edits of it in `dir`: (accepted, wrong, presentation).
 fn outputs(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {

@@ -16,7 +16,6 @@
 //!   each pair's shortest path needs four segments, so nothing pops, whatever the rule.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 mod common;
 use common::{assert_exit, root, s, text};
@@ -60,14 +59,7 @@ fn crash(dir: &Path) -> String {
     }
 }
 
-/// `gamebench ARGS...` from the repository (the wrong solutions' paths are relative).
-fn gamebench(args: &[&str]) -> Output {
-    common::gamebench()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
+use common::run_from_root as gamebench;
 
 /// (test, solution) -> verdict, from the CSV.
 fn verdicts(csv: &Path) -> Vec<(String, String, String)> {

@@ -9,13 +9,7 @@ use std::process::Output;
 mod common;
 use common::{assert_exit, root, s};
 
-fn gamebench(args: &[&str]) -> Output {
-    common::gamebench()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
+use common::run_from_root as gamebench;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

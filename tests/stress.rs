@@ -14,20 +14,13 @@ use gamebench::registry;
 use gamebench::shrink::Input;
 
 mod common;
-use common::{assert_exit, root};
+use common::assert_exit;
 
 /// A stress run that finds the bug must end well within this (it takes seconds; the margin
 /// is for a loaded CI machine).
 const FOUND_WITHIN: Duration = Duration::from_secs(120);
 
-/// `gamebench ARGS...` run from the repository (the wrong solutions' paths are relative).
-fn gamebench(args: &[&str]) -> Output {
-    common::gamebench()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
+use common::run_from_root as gamebench;
 
 fn wrong(script: &str) -> String {
     format!("python3 tests/wrong/{script}")

@@ -19,7 +19,6 @@
 //!   closed by `0 0`, then the header `0 0` ends the input. Three grids.
 
 use std::path::Path;
-use std::process::Output;
 
 mod common;
 use common::{assert_exit, assert_exit_saying, root, s, text};
@@ -31,13 +30,7 @@ const STATEMENT_OUT: &str = "Grid 1.\n    Game Won\n\nGrid 2.\n       \n    2 3\
 const ENDS_LIST_OUT: &str =
     "Grid 1.\n    Game Won\n\nGrid 2.\n    2 3\n    1 1\n\nGrid 3.\n    0\n";
 
-fn gamebench(args: &[&str]) -> Output {
-    common::gamebench()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
+use common::run_from_root as gamebench;
 
 /// A program following the ends-list reading: gamebench's own solver told to read that way.
 fn ends_list_program() -> String {

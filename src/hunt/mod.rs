@@ -392,20 +392,8 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         }
     }
     let stopped = matches!(halt, Some(Halt::Stopped));
-    if population.is_empty() {
-        if stopped {
-            return Ok(Hunted {
-                population,
-                progress,
-                evaluations,
-                rejected,
-                time: start.elapsed(),
-                generated_best,
-                stopped,
-                clock,
-                files: Vec::new(),
-            });
-        }
+    // Stopped by a signal before any case was measured: nothing to write, not an error.
+    if population.is_empty() && !stopped {
         return Err(HuntError::NothingInTime { game: game.name() });
     }
     let mut hunted = Hunted {
@@ -419,6 +407,9 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
         files: Vec::new(),
         clock,
     };
+    if hunted.population.is_empty() {
+        return Ok(hunted);
+    }
     hunted.files = write_files(config, &hunted)?;
     Ok(hunted)
 }

@@ -7,7 +7,7 @@
 //!   [`files`] and [`inputs`] (a folder's files, recursively, sorted), [`sample_inputs`]
 //!   (the `.in` files bundled directly under `corpora/<game>/`);
 //! - the binary: [`gamebench`] (a `Command` without the scheduler's shard variables),
-//!   [`run`], [`run_stdin`], [`signal`], [`text`] and [`assert_exit`] (the exit code, with the output
+//!   [`run`], [`run_from_root`], [`run_stdin`], [`signal`], [`text`] and [`assert_exit`] (the exit code, with the output
 //!   shown when it is not the one wanted);
 //! - corpora: [`game_folder`] (a temporary folder for one game's files), [`yut_samples`] (a temporary `yut` folder holding the statement's two samples
 //!   and their outputs);
@@ -100,6 +100,16 @@ pub fn gamebench() -> Command {
 /// `gamebench ARGS...`, its output captured (standard input is closed).
 pub fn run(args: &[&str]) -> Output {
     gamebench().args(args).output().expect("gamebench runs")
+}
+
+/// `gamebench ARGS...` run from the repository, its output captured: the paths of
+/// `corpora/` and `tests/wrong/` in the arguments are relative to it.
+pub fn run_from_root(args: &[&str]) -> Output {
+    gamebench()
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs")
 }
 
 /// `gamebench ARGS...` with `input` on standard input.
