@@ -14,6 +14,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use crate::game::{Game, GameOptions};
 use crate::generate::DEFAULT_PROFILE;
+use crate::registry;
 
 /// The id and flag of the generators' cases-per-file option, and its flag where a command has
 /// a `--cases` of its own.
@@ -143,4 +144,43 @@ fn required_ids<C: Args>() -> Vec<String> {
         .filter(|a| a.is_required_set())
         .map(|a| a.get_id().to_string())
         .collect()
+}
+
+/// A command's own options that come with one subcommand per game of the registry
+/// (`stress`, `hunt`): what they are and how the subcommands look.
+pub trait GameCommand: Args + FromArgMatches {
+    /// How the command's per-game subcommands differ.
+    const SHAPE: Shape;
+}
+
+/// `COMMAND GAME [options]` for a [`GameCommand`]: the game, the command's options and the
+/// game's generator options, parsed.
+pub struct PerGame<C> {
+    pub game: &'static dyn Game,
+    pub options: C,
+    pub generator: GameOptions,
+}
+
+impl<C: GameCommand> FromArgMatches for PerGame<C> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let (game, options, generator) = from_game_matches(registry::GAMES, matches)?;
+        Ok(PerGame {
+            game,
+            options,
+            generator,
+        })
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl<C: GameCommand> Args for PerGame<C> {
+    fn augment_args(cmd: Command) -> Command {
+        game_commands::<C>(cmd, registry::GAMES, C::SHAPE)
+    }
+    fn augment_args_for_update(cmd: Command) -> Command {
+        game_commands::<C>(cmd, registry::GAMES, C::SHAPE)
+    }
 }

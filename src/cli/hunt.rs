@@ -6,18 +6,15 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use clap::{ArgMatches, Args, Command, FromArgMatches, ValueEnum};
+use clap::{Args, ValueEnum};
 
-use crate::game::{Game, GameOptions};
-use crate::gencmd::ExternalGenerator;
 use crate::hunt::{self, Config, Limit, Metric};
 use crate::progtime::{CALIBRATION_RUNS, ProgramClock};
-use crate::registry;
 use crate::runner::resolve_engines;
 use crate::status::Exit;
 use crate::units::{human_duration, human_time};
 
-use super::games::{Shape, from_game_matches, game_commands};
+use super::games::{GameCommand, PerGame, Shape};
 use super::stress::STRESS_SHAPE;
 use super::{BudgetArgs, positive_seconds};
 
@@ -81,34 +78,10 @@ const OVERRUN_TOLD: Duration = Duration::from_secs(1);
 pub const DEFAULT_HUNT_SECONDS: f64 = 60.0;
 
 /// `hunt GAME [options]`, parsed.
-pub struct HuntArgs {
-    pub game: &'static dyn Game,
-    pub options: HuntOptions,
-    pub generator: GameOptions,
-}
+pub type HuntArgs = PerGame<HuntOptions>;
 
-impl FromArgMatches for HuntArgs {
-    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        let (game, options, generator) = from_game_matches(registry::GAMES, matches)?;
-        Ok(HuntArgs {
-            game,
-            options,
-            generator,
-        })
-    }
-    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        *self = HuntArgs::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
-impl Args for HuntArgs {
-    fn augment_args(cmd: Command) -> Command {
-        game_commands::<HuntOptions>(cmd, registry::GAMES, HUNT_SHAPE)
-    }
-    fn augment_args_for_update(cmd: Command) -> Command {
-        game_commands::<HuntOptions>(cmd, registry::GAMES, HUNT_SHAPE)
-    }
+impl GameCommand for HuntOptions {
+    const SHAPE: Shape = HUNT_SHAPE;
 }
 
 /// `gamebench hunt GAME -e ENGINE ...`.
@@ -129,11 +102,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         (None, None) => Limit::Time(Duration::from_secs_f64(DEFAULT_HUNT_SECONDS)),
     };
     let limits = o.launch.limits(o.timeout, 10.0)?;
-    let generator = o
-        .generator
-        .as_deref()
-        .map(|text| ExternalGenerator::parse(text, o.launch.shell(), limits.timeout))
-        .transpose()?;
+    let generator = o.launch.generator(o.generator.as_deref(), &limits)?;
     let config = Config {
         game: args.game,
         engine,
@@ -261,7 +230,6 @@ fn clock_lines(clock: &ProgramClock, population: &[hunt::Scored]) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry;
     use crate::shrink::Input;
 
     fn population(metrics: &[u64]) -> Vec<hunt::Scored> {

@@ -526,6 +526,18 @@ impl ShellArgs {
         })
     }
 
+    /// The external generator `--generator CMD` names (none without the option), run
+    /// through these options' shell with the wall limit of `limits`.
+    pub fn generator(
+        &self,
+        text: Option<&str>,
+        limits: &crate::engines::Limits,
+    ) -> Result<Option<crate::gencmd::ExternalGenerator>> {
+        text.map(|text| crate::gencmd::ExternalGenerator::parse(text, self.shell(), limits.timeout))
+            .transpose()
+            .map_err(Into::into)
+    }
+
     /// The shell these options ask for.
     pub fn shell(&self) -> crate::external::Shell {
         if self.no_shell {

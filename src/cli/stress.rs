@@ -9,17 +9,14 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use clap::{ArgMatches, Args, Command, FromArgMatches};
+use clap::Args;
 
-use crate::game::{Game, GameOptions};
-use crate::gencmd::ExternalGenerator;
-use crate::registry;
 use crate::runner::resolve_engines;
 use crate::status::{Exit, Presentation};
 use crate::stress::{self, Config, Limit, Outcome};
 use crate::units::human_duration;
 
-use super::games::{Shape, from_game_matches, game_commands};
+use super::games::{GameCommand, PerGame, Shape};
 use super::{BudgetArgs, positive_seconds};
 
 /// How `stress`'s per-game subcommands look (`hunt`'s too, but for the profile's default).
@@ -84,34 +81,10 @@ pub struct StressOptions {
 pub const DEFAULT_STRESS_SECONDS: f64 = 10.0;
 
 /// `stress GAME [options]`, parsed.
-pub struct StressArgs {
-    pub game: &'static dyn Game,
-    pub options: StressOptions,
-    pub generator: GameOptions,
-}
+pub type StressArgs = PerGame<StressOptions>;
 
-impl FromArgMatches for StressArgs {
-    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        let (game, options, generator) = from_game_matches(registry::GAMES, matches)?;
-        Ok(StressArgs {
-            game,
-            options,
-            generator,
-        })
-    }
-    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        *self = StressArgs::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
-impl Args for StressArgs {
-    fn augment_args(cmd: Command) -> Command {
-        game_commands::<StressOptions>(cmd, registry::GAMES, STRESS_SHAPE)
-    }
-    fn augment_args_for_update(cmd: Command) -> Command {
-        game_commands::<StressOptions>(cmd, registry::GAMES, STRESS_SHAPE)
-    }
+impl GameCommand for StressOptions {
+    const SHAPE: Shape = STRESS_SHAPE;
 }
 
 /// `gamebench stress GAME -e A -e B ...`.
@@ -129,11 +102,7 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         (None, None) => Limit::Time(Duration::from_secs_f64(DEFAULT_STRESS_SECONDS)),
     };
     let limits = o.launch.limits(o.timeout, 10.0)?;
-    let generator = o
-        .generator
-        .as_deref()
-        .map(|text| ExternalGenerator::parse(text, o.launch.shell(), limits.timeout))
-        .transpose()?;
+    let generator = o.launch.generator(o.generator.as_deref(), &limits)?;
     let config = Config {
         game,
         engines,
