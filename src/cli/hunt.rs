@@ -230,6 +230,7 @@ fn clock_lines(clock: &ProgramClock, population: &[hunt::Scored]) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry;
     use crate::shrink::Input;
 
     fn population(metrics: &[u64]) -> Vec<hunt::Scored> {
