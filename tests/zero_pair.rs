@@ -1,6 +1,6 @@
 //! SameGame's `--zero-pair ends-list`: the variant where any selection pair `0 c` ends a grid's
-//! selection list (RULES.md, Checking an answer), on `solve`, `check`, `run`, `invoke` and
-//! `stress`.
+//! selection list (RULES.md, Checking an answer), on `solve`, `check`, `run`, `invoke`, `gen`,
+//! `hunt` and `stress`.
 //!
 //! The hand input `tests/data/zero-pair/samegame/zero-pair.in` and both expected outputs were
 //! worked out by hand, not with gamebench:
@@ -228,4 +228,64 @@ fn stress_finds_the_variant_only_without_the_option() {
         "ends-list",
     ]);
     assert_exit_saying(&out, 2, "vexed has no variant");
+}
+
+/// `gen` and `hunt` write files that mean the same under both readings when told the
+/// variant; without it `gen` writes `0 c` pairs, which the two readings answer differently.
+#[test]
+fn gen_and_hunt_write_files_both_readings_agree_on_under_the_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    let answers = |file: &Path| {
+        let statement = gamebench(&["solve", "samegame", s(file)]);
+        let ends_list = gamebench(&["solve", "samegame", s(file), "--zero-pair", "ends-list"]);
+        (statement.stdout, ends_list.stdout)
+    };
+    for (sub, extra) in [
+        ("plain", &[][..]),
+        ("variant", &["--zero-pair", "ends-list"][..]),
+    ] {
+        let out_dir = dir.path().join(sub);
+        let mut args = vec!["gen", "samegame", "-n", "3", "-s", "5", "-o", s(&out_dir)];
+        args.extend_from_slice(extra);
+        assert_exit(&gamebench(&args), 0);
+        let files = common::inputs(&out_dir);
+        assert_eq!(files.len(), 3);
+        let agreeing = files
+            .iter()
+            .filter(|f| {
+                let (a, b) = answers(f);
+                a == b
+            })
+            .count();
+        if extra.is_empty() {
+            assert!(agreeing < 3, "no `0 c` pair in the plain files");
+        } else {
+            assert_eq!(
+                agreeing, 3,
+                "a file of gen --zero-pair ends-list reads two ways"
+            );
+        }
+    }
+    let hunted = dir.path().join("hunt");
+    let out = gamebench(&[
+        "hunt",
+        "samegame",
+        "-e",
+        "bitboard",
+        "-p",
+        "random",
+        "--evaluations",
+        "20",
+        "--zero-pair",
+        "ends-list",
+        "-o",
+        s(&hunted),
+    ]);
+    assert_exit(&out, 0);
+    let files = common::inputs(&hunted);
+    assert!(!files.is_empty(), "{}", text(&out.stdout));
+    for file in files {
+        let (a, b) = answers(&file);
+        assert_eq!(a, b, "{} reads two ways", file.display());
+    }
 }

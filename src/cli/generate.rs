@@ -48,6 +48,8 @@ pub struct GenCommon {
     #[arg(long, value_name = "CMD")]
     pub generator: Option<String>,
     #[command(flatten)]
+    pub reading: super::ReadingArgs,
+    #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub shards: ShardArgs,
@@ -93,9 +95,10 @@ impl GenArgs {
     /// The plan these options ask for: the engine resolved, the budget and shard checked.
     pub fn plan(self) -> Result<Plan> {
         let common = self.common;
+        let game = common.reading.apply(self.game)?;
         Ok(Plan {
-            game: self.game,
-            engine: resolve_internal(self.game, common.engine.as_deref())?,
+            game,
+            engine: resolve_internal(game, common.engine.as_deref())?,
             budget: common.budget.budget()?,
             shard: common.shards.shard()?,
             resume: common.shards.resume,

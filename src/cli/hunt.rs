@@ -66,6 +66,8 @@ pub struct HuntOptions {
     #[arg(long, value_name = "CMD")]
     pub generator: Option<String>,
     #[command(flatten)]
+    pub reading: super::ReadingArgs,
+    #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub launch: super::ShellArgs,
@@ -88,11 +90,8 @@ impl GameCommand for HuntOptions {
 pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let signals = super::run::catch_signals()?;
     let o = &args.options;
-    let mut engines = resolve_engines(
-        args.game,
-        std::slice::from_ref(&o.engine),
-        &o.launch.shell(),
-    )?;
+    let game = o.reading.apply(args.game)?;
+    let mut engines = resolve_engines(game, std::slice::from_ref(&o.engine), &o.launch.shell())?;
     let Some(engine) = engines.pop().filter(|_| engines.is_empty()) else {
         bail!("hunt takes one engine, not `all`");
     };
@@ -104,7 +103,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let limits = o.launch.limits(o.timeout, 10.0)?;
     let generator = o.launch.generator(o.generator.as_deref(), &limits)?;
     let config = Config {
-        game: args.game,
+        game,
         engine,
         profile: o.profile.clone(),
         options: &args.generator,
@@ -120,7 +119,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     };
     eprintln!(
         "hunt {}: the slowest inputs of {} by {}, profile {}, seed {}; budget: {}",
-        args.game.name(),
+        game.name(),
         config.engine.name(),
         o.metric
             .to_possible_value()
@@ -144,11 +143,11 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
             human_duration(budget)
         );
     }
-    let unit = args.game.work_unit();
+    let unit = game.work_unit();
     let show = |v| hunt::shown(o.metric, v, unit);
     println!(
         "{}: {} evaluations ({} invalid children) in {} against {}",
-        args.game.name(),
+        game.name(),
         hunted.evaluations,
         hunted.rejected,
         human_duration(hunted.time),
@@ -168,7 +167,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
             "  #{:<3} {:>14}  {}",
             k + 1,
             show(s.metric),
-            s.input.describe(args.game)
+            s.input.describe(game)
         );
     }
     if let Some(clock) = &hunted.clock {
@@ -182,7 +181,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     if hunted.stopped {
         eprintln!(
             "{}: stopped by a signal; the cases found so far are written",
-            args.game.name()
+            game.name()
         );
         return Ok(if signals.terminated.load(Ordering::Relaxed) {
             Exit::Terminated
