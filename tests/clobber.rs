@@ -321,6 +321,34 @@ fn an_interrupted_run_keeps_earlier_exports() {
     assert_no_tmp(dir.path());
 }
 
+/// A device took the rows in place: the message names it, not a `.interrupted` beside it.
+#[test]
+fn an_interrupted_run_into_a_device_says_the_device_has_the_rows() {
+    let (_dir, yut) = common::game_folder("yut");
+    let sample = std::fs::read(common::root().join("corpora/yut/yut-sample1.in")).unwrap();
+    for i in 0..40 {
+        std::fs::write(yut.join(format!("c{i:02}.in")), &sample).unwrap();
+    }
+    let child = spawn(gamebench().args([
+        "run",
+        s(&yut),
+        "-q",
+        "-j",
+        "1",
+        "-e",
+        "cmd:sleep 0.2; cat >/dev/null",
+        "--csv",
+        "/dev/null",
+    ]));
+    std::thread::sleep(Duration::from_millis(1500));
+    common::signal(&child, "-INT");
+    let out = finish(child, LIMIT);
+    assert_exit(&out, 130);
+    let err = text(&out.stderr);
+    assert!(err.contains("finished case are in /dev/null\n"), "{err}");
+    assert!(!err.contains("/dev/null.interrupted"), "{err}");
+}
+
 // ---- 8. Checked before any work ----
 
 #[test]

@@ -228,7 +228,8 @@ impl CsvSink {
             CsvTarget::Stdout => std::io::stdout()
                 .flush()
                 .map_err(|e| SinkError::new("cannot write", &self.path, e)),
-            CsvTarget::File(file) if complete || !self.existed => {
+            // A device or FIFO took the rows in place: nothing to set aside.
+            CsvTarget::File(file) if complete || !self.existed || file.in_place() => {
                 self.partial = (!complete).then(|| self.path.clone());
                 file.commit()
                     .map_err(|e| SinkError::new("cannot write", &self.path, e))
