@@ -434,7 +434,7 @@ fn summarize(
     for e in exports {
         let path = export_path(e.path, interrupted);
         export::write_export(e.exporter, &report, &path)
-            .with_context(|| format!("cannot write the {}", e.what))?;
+            .with_context(|| format!("the {} was not written", e.what))?;
         if interrupted && path != **e.path {
             eprintln!(
                 "gamebench: interrupted: the {} of the finished files is in {}",
