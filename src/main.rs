@@ -44,6 +44,11 @@ fn main() {
         Command::Man(args) => cli::man(args),
     };
     let exit = result.unwrap_or_else(|e| {
+        if closed_pipe(&e) {
+            // The reader of our output went away (`run --csv - | head`): end as `cat` does.
+            // SAFETY: ends the process, as `exit_now` does.
+            unsafe { libc::_exit(SIGPIPE_STATUS) }
+        }
         eprintln!("gamebench: {}", cli::error_text(&e));
         Exit::Error
     });
@@ -86,6 +91,15 @@ fn quiet_on_closed_stdout(command: &Command) {
         }
         default_hook(info)
     }));
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone.
+fn closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The exit status of a process ended by SIGPIPE, as a shell reports it.

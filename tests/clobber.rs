@@ -458,6 +458,8 @@ fn a_closed_stdout_ends_quietly() {
         vec!["validate", "yut", s(&yut), s(&yut), s(&yut)],
         vec!["man"],
         vec!["run", s(&yut), "-q"],
+        vec!["run", s(&yut), "-q", "--csv", "-"],
+        vec!["run", s(&yut), "-q", "--export-json", "-"],
     ] {
         let mut child = spawn(gamebench().args(&args));
         // Closed before the child writes (or at least before it is done).
