@@ -17,7 +17,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Record, Row, Timing};
+use super::batch::View;
+use super::{Batch, Record, Row, Timing};
 use crate::stats;
 use crate::status::Status;
 
@@ -226,10 +227,52 @@ impl Tally {
             .collect();
         drop(file_cases);
         for (record, per_file) in records.iter().zip(shares) {
-            self.fold(record, per_file);
+            let file = self.file_id(&record.file);
+            let g = self.group(&record.game, &record.engine);
+            self.fold(file, g, &record.view(), per_file);
         }
         if self.keep_records {
             self.records.extend_from_slice(records);
+        }
+    }
+
+    /// Folds in a batch of whole cases of one file (see [`Tally::add`]): the same figures as
+    /// its records would give, with its file and engines looked up once.
+    pub fn add_batch(&mut self, batch: &Batch) {
+        if batch.is_empty() {
+            return;
+        }
+        self.results += batch.len();
+        let file = self.file_id(batch.file());
+        let groups: Vec<usize> = batch
+            .engines()
+            .iter()
+            .map(|engine| self.group(batch.game(), engine))
+            .collect();
+        // Per engine, its file-timed cases here (a file-timed case's share of its file's time).
+        let mut file_cases = vec![0u64; groups.len()];
+        let mut previous = None;
+        for i in 0..batch.len() {
+            let (engine, view) = batch.entry(i);
+            if view.timing == Timing::File {
+                file_cases[engine] += 1;
+            }
+            // A case's entries are adjacent: count the case changes.
+            if previous != Some(view.case) {
+                self.cases += 1;
+                previous = Some(view.case);
+            }
+        }
+        for i in 0..batch.len() {
+            let (engine, view) = batch.entry(i);
+            let per_file = match view.timing {
+                Timing::File => file_cases[engine],
+                _ => 1,
+            };
+            self.fold(file, groups[engine], &view, per_file);
+        }
+        if self.keep_records {
+            self.records.extend(batch.records());
         }
     }
 
@@ -258,7 +301,7 @@ impl Tally {
 
     fn file_id(&mut self, file: &Arc<str>) -> u32 {
         if let Some(last) = self.files.last()
-            && **last == **file
+            && (Arc::ptr_eq(last, file) || **last == **file)
         {
             return (self.files.len() - 1) as u32;
         }
@@ -285,10 +328,9 @@ impl Tally {
         }
     }
 
-    /// Folds one record; `per_file` is its file's count of file-timed cases (1 otherwise).
-    fn fold(&mut self, r: &Record, per_file: u64) {
-        let file = self.file_id(&r.file);
-        let g = self.group(&r.game, &r.engine);
+    /// Folds one record of file `file` into group `g`; `per_file` is its file's count of
+    /// file-timed cases (1 otherwise).
+    fn fold(&mut self, file: u32, g: usize, r: &View<'_>, per_file: u64) {
         let rank = self.results;
         let top = self.top;
         let files = &self.files;
@@ -353,7 +395,7 @@ impl Tally {
         if top > 0
             && let Some(t) = r.time_ns
         {
-            group.slow.push((share(t), file, r.case, r.label.clone()));
+            group.slow.push((share(t), file, r.case, r.label.into()));
             if group.slow.len() >= SLOW_SLACK * top {
                 sort_slowest(&mut group.slow, files);
                 group.slow.truncate(top);
@@ -403,7 +445,7 @@ impl Tally {
 }
 
 /// Folds one record of `group` (of file `file`) into its warning counters.
-fn fold_warnings(group: &mut Group, c: &Record, file: u32) {
+fn fold_warnings(group: &mut Group, c: &View<'_>, file: u32) {
     if c.timing == Timing::Case && c.time_ns.is_some_and(|t| t < ROUGH_NS) {
         group.short += 1;
     }

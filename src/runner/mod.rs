@@ -41,6 +41,7 @@
 //!   call alone.
 
 mod completions;
+mod csv;
 mod done;
 mod load;
 mod pipeline;
@@ -62,7 +63,7 @@ pub use crate::engines::{
 };
 pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{
-    CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError,
+    CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError, Wants,
 };
 
 use crate::corpus::CaseFile;
@@ -134,8 +135,8 @@ pub struct Config {
     /// Also hand each case to the sinks ([`Sink::case`]) as soon as every engine finished it,
     /// before its file is complete (journals, so a stopped run loses at most its running cases).
     pub case_events: bool,
-    /// Have the worker that assembles a chunk also format its rows as CSV text and fold them
-    /// into records ([`sink::Prepared`]), so the calling thread only writes them (a CSV sink).
+    /// Have the worker that assembles a chunk format its rows as CSV text ([`sink::Prepared`])
+    /// even when no sink says it writes a CSV ([`Sink::wants`]; a [`CsvSink`] does).
     pub prepare: bool,
 }
 
@@ -249,6 +250,20 @@ pub fn run_with(
             .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
             .collect()
     });
+    // Rows are built only if a sink reads them; CSV text only if one writes it.
+    let wants = sinks.iter().fold(
+        Wants {
+            rows: false,
+            csv: false,
+        },
+        |all, sink| {
+            let one = sink.wants();
+            Wants {
+                rows: all.rows || one.rows,
+                csv: all.csv || one.csv,
+            }
+        },
+    );
     let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"))
         .with_runs(config.runs);
     let result = Pipeline {
@@ -261,6 +276,7 @@ pub fn run_with(
         pool: &pool,
         bar: &bar,
         window,
+        wants,
     }
     .run(sinks);
     bar.finish();
