@@ -24,7 +24,9 @@
 //! - `done.rs`: what a slot got ([`done::Done`]), built from the executor's `CaseRun`;
 //! - `verdict.rs`: the check against the expected output, the comparison with the baseline
 //!   engine, `unchecked`;
-//! - `rows.rs`: slots to CSV rows, problem lines and whole outputs;
+//! - `rows.rs`: slots to what the sinks read ([`Sink::wants`]): CSV lines and compact records
+//!   prepared on the worker that finished a chunk (rows only when a sink reads rows), problem
+//!   lines and whole outputs; `csv.rs`: CSV lines formatted straight into a buffer;
 //! - `completions.rs`: the queue that wakes the calling thread; `sink.rs`: the sinks.
 //!
 //! Invariants:
@@ -251,19 +253,9 @@ pub fn run_with(
             .collect()
     });
     // Rows are built only if a sink reads them; CSV text only if one writes it.
-    let wants = sinks.iter().fold(
-        Wants {
-            rows: false,
-            csv: false,
-        },
-        |all, sink| {
-            let one = sink.wants();
-            Wants {
-                rows: all.rows || one.rows,
-                csv: all.csv || one.csv,
-            }
-        },
-    );
+    let wants = sinks
+        .iter()
+        .fold(Wants::NOTHING, |all, sink| all.and(sink.wants()));
     let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"))
         .with_runs(config.runs);
     let result = Pipeline {

@@ -17,7 +17,7 @@ use super::done::Done;
 use super::load::{Assembled, Loaded, Slot};
 use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
-use crate::results::{Batch, CaseResult, Row, Status, Timing};
+use crate::results::{Batch, CaseResult, Row, Status, Tally, Timing};
 
 /// CSV bytes reserved per row before a chunk's lines are formatted (most lines of small
 /// cases fit; a longer one grows the buffer once).
@@ -154,9 +154,16 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
             usage: &usage,
         });
     }
+    // Folded here, in parallel: the calling thread only merges the tally.
+    let tally = loaded.wants.tally.map(|(top, keep_records)| {
+        let mut tally = Tally::new(top, keep_records);
+        tally.add_batch(&batch);
+        tally
+    });
     Prepared {
         csv: csv.then_some(text),
-        batch,
+        batch: tally.is_none().then_some(batch),
+        tally,
     }
 }
 

@@ -48,7 +48,11 @@ pub struct FileOutput {
 /// wants them, [`Wants::csv`]) and the compact records the summary folds.
 pub struct Prepared {
     pub csv: Option<Vec<u8>>,
-    pub batch: Batch,
+    /// The compact records, unless already folded into [`Prepared::tally`].
+    pub batch: Option<Batch>,
+    /// The batch folded into a tally of the shape the run's one tally has ([`Wants::tally`]),
+    /// to be merged into it ([`Tally::merge`]) rather than folded case by case.
+    pub tally: Option<Tally>,
 }
 
 /// What a sink reads of a chunk's [`FileResults`]: the runner builds only what some sink wants.
@@ -58,6 +62,31 @@ pub struct Wants {
     pub rows: bool,
     /// The CSV text of [`Prepared`].
     pub csv: bool,
+    /// The shape ([`Tally::shape`]) of the tally it folds records into: each chunk's batch is
+    /// folded into a tally of that shape on its worker ([`Prepared::tally`]).
+    pub tally: Option<(usize, bool)>,
+}
+
+impl Wants {
+    /// Nothing.
+    pub const NOTHING: Wants = Wants {
+        rows: false,
+        csv: false,
+        tally: None,
+    };
+
+    /// What `self` and `other` want together (no tally folded ahead when they want tallies of
+    /// two shapes: each then folds the batch).
+    pub fn and(self, other: Wants) -> Wants {
+        Wants {
+            rows: self.rows || other.rows,
+            csv: self.csv || other.csv,
+            tally: match (self.tally, other.tally) {
+                (Some(a), Some(b)) if a != b => None,
+                (a, b) => a.or(b),
+            },
+        }
+    }
 }
 
 /// Everything a file produced, as handed to the sinks.
@@ -87,7 +116,7 @@ pub trait Sink {
     fn wants(&self) -> Wants {
         Wants {
             rows: true,
-            csv: false,
+            ..Wants::NOTHING
         }
     }
     /// A file's results, in corpus order.
@@ -254,8 +283,8 @@ impl CsvSink {
 impl Sink for CsvSink {
     fn wants(&self) -> Wants {
         Wants {
-            rows: false,
             csv: true,
+            ..Wants::NOTHING
         }
     }
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
@@ -303,10 +332,7 @@ impl OutDirSink {
 
 impl Sink for OutDirSink {
     fn wants(&self) -> Wants {
-        Wants {
-            rows: false,
-            csv: false,
-        }
+        Wants::NOTHING
     }
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
         if results.part == 0 && results.last {
@@ -371,14 +397,19 @@ impl RecordSink {
 impl Sink for RecordSink {
     fn wants(&self) -> Wants {
         Wants {
-            rows: false,
-            csv: false,
+            tally: Some(self.tally.shape()),
+            ..Wants::NOTHING
         }
     }
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
         match results.prepared {
-            Some(prepared) => self.tally.add_batch(&prepared.batch),
-            None => self.tally.add_rows(results.rows),
+            Some(Prepared {
+                tally: Some(tally), ..
+            }) => self.tally.merge(tally),
+            Some(Prepared {
+                batch: Some(batch), ..
+            }) => self.tally.add_batch(batch),
+            _ => self.tally.add_rows(results.rows),
         }
         Ok(())
     }
