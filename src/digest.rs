@@ -24,12 +24,34 @@ impl Digest {
 /// hash must cost little next to the fastest engines (a byte-serial hash of a Yut board took
 /// longer than solving its game).
 pub fn digest(bytes: &[u8]) -> String {
-    format!("{:016x}", xxh3_64(bytes))
+    hex(hash(bytes))
+}
+
+/// The digest of `bytes` as a number (written by [`hex`] or [`write_hex`]): what a caller keeps
+/// per case when it writes the hex digits straight into a buffer later.
+pub fn hash(bytes: &[u8]) -> u64 {
+    xxh3_64(bytes)
+}
+
+/// A digest's 16 lower-case hex digits.
+pub fn hex(value: u64) -> String {
+    format!("{value:016x}")
+}
+
+/// Appends a digest's 16 lower-case hex digits (what [`hex`] gives) to `out`, with no
+/// allocation.
+pub fn write_hex(value: u64, out: &mut Vec<u8>) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    /// Bits per hex digit.
+    const NIBBLE: u32 = 4;
+    for k in (0..u64::BITS / NIBBLE).rev() {
+        out.push(DIGITS[((value >> (k * NIBBLE)) & 0xf) as usize]);
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Digest, digest};
+    use super::{Digest, digest, hash, hex, write_hex};
 
     #[test]
     fn xxh3_known_values() {
@@ -39,6 +61,17 @@ mod tests {
         assert_eq!(digest(b"a"), "e6c632b61e964e1f");
         assert_eq!(digest(b"gamebench"), "a9f0f0cb774dce60");
         assert_eq!(digest(&[b'x'; 1000]), "c0a4877b962cba82");
+    }
+
+    #[test]
+    fn hex_digits_are_written_as_format_writes_them() {
+        for value in [0, 1, 0xf, 0xa9f0_f0cb_774d_ce60, u64::MAX, 1 << 63] {
+            let mut out = b"x".to_vec();
+            write_hex(value, &mut out);
+            assert_eq!(out, format!("x{value:016x}").into_bytes());
+            assert_eq!(hex(value).len(), 16);
+        }
+        assert_eq!(hex(hash(b"gamebench")), "a9f0f0cb774dce60");
     }
 
     #[test]

@@ -9,6 +9,9 @@
 //!   (`crate::engines`, with [`REPEAT_BELOW_NS`] and [`MIN_TIMED_NS`]).
 //! - [`record`]: the compact per-case [`Record`] (runs folded into their median, no outputs),
 //!   built from rows by the runner's sink or from a CSV, and grouped per (game, engine).
+//! - [`batch`]: the compact records of whole cases of one file ([`Batch`]), built by the
+//!   runner's workers straight from what the engines got and folded into a tally without a
+//!   [`Record`] per case.
 //! - [`tally`]: the records folded as they arrive ([`Tally`]): exact counts and sums, and per
 //!   case only its time and status, so a run of millions of cases keeps a few bytes a case.
 //! - [`summary`]: [`EngineSummary`] per (game, engine) from a tally, and the [`slowest`] cases.
@@ -19,6 +22,7 @@
 //! Times are printed by [`crate::units`] (re-exported here for the callers that import them
 //! from `results`); medians and quantiles come from [`crate::stats`].
 
+pub mod batch;
 pub mod limits;
 pub mod record;
 pub mod render;
@@ -30,6 +34,7 @@ pub mod warnings;
 pub use crate::engines::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use crate::status::Status;
 pub use crate::units::{TimeUnit, human_time, human_time_f};
+pub use batch::{Batch, CaseResult};
 pub use limits::{LimitFigures, limit_lines};
 pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, headlines, speed_text, summary_table, verdict_lines};

@@ -106,18 +106,26 @@ impl Record {
 /// Sets a record's runs, their median and the resources of the run nearest the median.
 fn fold_runs(record: &mut Record, runs: &[(u64, &Row)]) {
     record.runs = runs.iter().map(|(t, _)| *t).collect();
-    record.time_ns = match &*record.runs {
-        [] => None,
-        [t] => Some(*t),
-        many => stats::median_u64(many),
-    };
-    if let Some(median) = record.time_ns
-        && let Some((_, row)) = runs.iter().min_by_key(|(t, _)| t.abs_diff(median))
-    {
+    let (median, nearest) = nearest_median(&record.runs);
+    record.time_ns = median;
+    if let Some(k) = nearest {
+        let row = runs[k].1;
         record.user_ns = row.user_ns;
         record.sys_ns = row.sys_ns;
         record.memory_kb = row.memory_kb;
     }
+}
+
+/// The median of a case's runs, and the index of the run nearest it (the first of equals),
+/// whose program figures the case keeps; `None`s for no run.
+pub(super) fn nearest_median(runs: &[u64]) -> (Option<u64>, Option<usize>) {
+    let median = match runs {
+        [] => None,
+        [t] => Some(*t),
+        many => stats::median_u64(many),
+    };
+    let nearest = median.and_then(|m| (0..runs.len()).min_by_key(|&k| runs[k].abs_diff(m)));
+    (median, nearest)
 }
 
 /// Records grouped per (game, engine) in first-appearance order, each group's cases sorted by

@@ -6,7 +6,7 @@
 //! case; the output is kept only while something still needs it (a comparison, `--out-dir`).
 
 use crate::corpus::CaseFile;
-use crate::digest::digest;
+use crate::digest::hash;
 use crate::engines::{CaseRun, Fault};
 use crate::external::{ExternalError, TimeLimit, Usage};
 use crate::judge::status_of;
@@ -27,7 +27,8 @@ pub(super) struct Done {
     pub score: Option<u64>,
     /// Kept only when needed (another engine to compare with, or outputs kept).
     pub output: Option<String>,
-    pub digest: String,
+    /// The output's digest (written as hex digits only where a row or a CSV line needs it).
+    pub digest: Option<u64>,
     pub message: String,
     /// Whether the output was compared with anything (the expected output or another
     /// engine's); an `ok` compared with nothing becomes `unchecked`.
@@ -52,7 +53,7 @@ impl Default for Done {
             work: None,
             score: None,
             output: None,
-            digest: String::new(),
+            digest: None,
             message: String::new(),
             compared: false,
             verdict: None,
@@ -112,7 +113,7 @@ impl Done {
                 usage,
                 work: answer.work,
                 score: answer.score,
-                digest: digest(answer.output.as_bytes()),
+                digest: Some(hash(answer.output.as_bytes())),
                 output: Some(answer.output),
                 // A search the budget stopped may still have proven something: say it.
                 message: answer.at_least.map_or(String::new(), |least| {

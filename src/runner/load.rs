@@ -22,12 +22,12 @@ use std::sync::{Arc, Mutex};
 
 use super::completions::{self, Urgency};
 use super::done::Done;
-use super::sink::{FileOutput, Prepared};
+use super::sink::{FileOutput, Prepared, Wants};
 use super::{Config, NO_CASE};
 use crate::corpus::CaseFile;
 use crate::engines::{EngineSpec, FileJob};
 use crate::game::{ParsedCase, ParsedStream};
-use crate::results::Row;
+use crate::results::{Row, Status};
 
 /// Most cases in a chunk of a streamed file.
 pub(super) const CHUNK_CASES: usize = 4096;
@@ -63,6 +63,8 @@ struct SourceState {
     next_case: usize,
     /// With `--check`: the expected blocks, read with the first chunk.
     expected: Option<Arc<Result<Vec<String>, String>>>,
+    /// Cases of the previous chunk: room reserved for the next (no growth by doubling).
+    last_count: usize,
 }
 
 /// A reader counting the bytes its consumer took (a chunk's size, whatever the game).
@@ -139,13 +141,37 @@ pub(super) struct Loaded {
     pub config: Arc<Config>,
     /// How rows are assembled (`rows.rs`, passed in so that this file does not use it).
     pub assemble: Assembler,
+    /// What the run's sinks read: rows are built only if one wants them.
+    pub wants: Wants,
 }
 
 /// Turns a complete chunk's results into its rows, outputs and problem lines.
 pub(super) type Assembler = fn(&Loaded, Vec<Done>, &Config) -> Assembled;
 
-/// A chunk's rows, outputs and problem lines.
-pub(super) type Assembled = (Vec<Row>, Vec<FileOutput>, Vec<String>, Option<Prepared>);
+/// A chunk's rows (when a sink wants them), outputs, problem lines and prepared results.
+pub(super) struct Assembled {
+    pub rows: Vec<Row>,
+    pub outputs: Vec<FileOutput>,
+    pub problems: Vec<String>,
+    pub prepared: Option<Prepared>,
+    /// Rows the chunk has (built or not: see [`Wants::rows`]), and the worst of their statuses.
+    pub count: usize,
+    pub worst: Option<Status>,
+}
+
+impl Assembled {
+    /// Rows and problem lines already built (a stopped chunk's finished cases).
+    pub fn of_rows(rows: Vec<Row>, problems: Vec<String>) -> Assembled {
+        Assembled {
+            count: rows.len(),
+            worst: rows.iter().map(|r| r.status).reduce(Status::worst),
+            rows,
+            outputs: Vec::new(),
+            problems,
+            prepared: None,
+        }
+    }
+}
 
 impl Loaded {
     /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
@@ -255,6 +281,7 @@ pub(super) fn load(
     source: &Source,
     streamed: bool,
     assemble: Assembler,
+    wants: Wants,
 ) -> Loaded {
     let mut loaded = Loaded {
         position,
@@ -276,6 +303,7 @@ pub(super) fn load(
         assembled: Mutex::new(None),
         config: config.clone(),
         assemble,
+        wants,
     };
     if streamed {
         read_chunk(&mut loaded, source, config);
@@ -359,7 +387,7 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
     loaded.expected = state.expected.clone();
     let counter = state.read.clone();
     let start = counter.load(Ordering::Relaxed);
-    let mut cases = Vec::new();
+    let mut cases = Vec::with_capacity(state.last_count);
     let mut last = true;
     if let Some(stream) = state.stream.as_mut() {
         for case in stream.by_ref() {
@@ -375,6 +403,7 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
         state.stream = None;
     }
     state.next_case += cases.len();
+    state.last_count = cases.len();
     loaded.last = last;
     loaded.cases = cases;
     if loaded.chunk == 0 && loaded.cases.is_empty() {

@@ -24,7 +24,9 @@
 //! - `done.rs`: what a slot got ([`done::Done`]), built from the executor's `CaseRun`;
 //! - `verdict.rs`: the check against the expected output, the comparison with the baseline
 //!   engine, `unchecked`;
-//! - `rows.rs`: slots to CSV rows, problem lines and whole outputs;
+//! - `rows.rs`: slots to what the sinks read ([`Sink::wants`]): CSV lines and compact records
+//!   prepared on the worker that finished a chunk (rows only when a sink reads rows), problem
+//!   lines and whole outputs; `csv.rs`: CSV lines formatted straight into a buffer;
 //! - `completions.rs`: the queue that wakes the calling thread; `sink.rs`: the sinks.
 //!
 //! Invariants:
@@ -41,6 +43,7 @@
 //!   call alone.
 
 mod completions;
+mod csv;
 mod done;
 mod load;
 mod pipeline;
@@ -62,7 +65,7 @@ pub use crate::engines::{
 };
 pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{
-    CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError,
+    CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError, Wants,
 };
 
 use crate::corpus::CaseFile;
@@ -134,8 +137,8 @@ pub struct Config {
     /// Also hand each case to the sinks ([`Sink::case`]) as soon as every engine finished it,
     /// before its file is complete (journals, so a stopped run loses at most its running cases).
     pub case_events: bool,
-    /// Have the worker that assembles a chunk also format its rows as CSV text and fold them
-    /// into records ([`sink::Prepared`]), so the calling thread only writes them (a CSV sink).
+    /// Have the worker that assembles a chunk format its rows as CSV text ([`sink::Prepared`])
+    /// even when no sink says it writes a CSV ([`Sink::wants`]; a [`CsvSink`] does).
     pub prepare: bool,
 }
 
@@ -249,6 +252,10 @@ pub fn run_with(
             .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
             .collect()
     });
+    // Rows are built only if a sink reads them; CSV text only if one writes it.
+    let wants = sinks
+        .iter()
+        .fold(Wants::NOTHING, |all, sink| all.and(sink.wants()));
     let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"))
         .with_runs(config.runs);
     let result = Pipeline {
@@ -261,6 +268,7 @@ pub fn run_with(
         pool: &pool,
         bar: &bar,
         window,
+        wants,
     }
     .run(sinks);
     bar.finish();

@@ -18,10 +18,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::done::Done;
+use super::load::{Assembled, Loaded, load as load_chunk};
 use super::load::{CHUNK_BYTES, Completions, Message, Source, streams};
-use super::load::{Loaded, load as load_chunk};
 use super::rows::{assemble, rows_of};
-use super::sink::{FileResults, Sink};
+use super::sink::{FileResults, Sink, Wants};
 use super::slot::schedule;
 use super::{Config, RunError, RunOutcome};
 use crate::corpus::CaseFile;
@@ -71,6 +71,8 @@ pub(super) struct Pipeline<'a> {
     pub pool: &'a rayon::ThreadPool,
     pub bar: &'a Progress,
     pub window: Window,
+    /// What the sinks read (see [`Sink::wants`]).
+    pub wants: Wants,
 }
 
 /// Chunks and bytes in flight.
@@ -116,10 +118,8 @@ impl Pipeline<'_> {
                 // order, with gaps where a case was not finished), then the run ends. A
                 // journaled run already has them (case events).
                 let mut stopped = false;
-                let (rows, outputs, problems, prepared, slots) = match assembled {
-                    Some((rows, outputs, problems, prepared)) => {
-                        (rows, outputs, problems, prepared, loaded.slots.len())
-                    }
+                let (assembled, slots) = match assembled {
+                    Some(assembled) => (assembled, loaded.slots.len()),
                     None => {
                         let done: Vec<Done> = std::mem::take(
                             &mut *loaded.done.lock().expect("no task panics holding it"),
@@ -134,19 +134,27 @@ impl Pipeline<'_> {
                             } else {
                                 finished_cases(&loaded, done, self.config)
                             };
-                            (rows, Vec::new(), problems, None, 0)
+                            (Assembled::of_rows(rows, problems), 0)
                         } else {
                             let slots = done.len();
-                            let (rows, outputs, problems, prepared) =
-                                assemble(&loaded, done, self.config);
-                            (rows, outputs, problems, prepared, slots)
+                            (assemble(&loaded, done, self.config), slots)
                         }
                     }
                 };
+                let Assembled {
+                    rows,
+                    outputs,
+                    problems,
+                    prepared,
+                    count,
+                    worst,
+                } = assembled;
                 flight.slots += slots;
                 let slots = flight.slots;
                 let (part, last) = (loaded.chunk, loaded.last && !stopped);
-                drop(loaded);
+                // The chunk's parsed cases are freed on a worker: on this thread, which hands
+                // every chunk over in order, freeing thousands of small cases would be serial.
+                self.pool.spawn(move || drop(loaded));
                 if self.config.show_problems && !problems.is_empty() {
                     let room = self
                         .config
@@ -163,10 +171,10 @@ impl Pipeline<'_> {
                     outcome.problems_shown += shown;
                     outcome.problems_hidden += problems.len() - shown;
                 }
-                for row in &rows {
-                    outcome.worst = Some(outcome.worst.unwrap_or(Status::Ok).worst(row.status));
+                if let Some(worst) = worst {
+                    outcome.worst = Some(outcome.worst.unwrap_or(Status::Ok).worst(worst));
                 }
-                outcome.rows += rows.len();
+                outcome.rows += count;
                 let results = FileResults {
                     position,
                     file: &self.files[position],
@@ -177,7 +185,7 @@ impl Pipeline<'_> {
                     part,
                     last,
                 };
-                if !rows.is_empty() || !stopped {
+                if count > 0 || !stopped {
                     for sink in sinks.iter_mut() {
                         sink.file(&results)?;
                     }
@@ -340,10 +348,11 @@ impl Pipeline<'_> {
         let finished = self.bar.finished.clone();
         let planned = self.bar.planned.clone();
         let (source, streamed) = (flight.source.clone(), flight.streamed);
+        let wants = self.wants;
         self.pool.spawn_fifo(move || {
             let loaded = load_chunk(
                 position, chunk, file, size, engines, &config, finished, &source, streamed,
-                assemble,
+                assemble, wants,
             );
             planned.add(chunk == 0, loaded.slots.len());
             let loaded = Arc::new(loaded);

@@ -1,26 +1,52 @@
-//! Slots to what the sinks get: a [`Row`] per (case, engine, run), a problem line per slot
-//! with a message, and each engine's whole output of a file (`--out-dir`).
+//! Slots to what the sinks get: a [`Row`] per (case, engine, run) when a sink wants rows, the
+//! chunk's results prepared for the CSV and the summary ([`Prepared`]: CSV lines formatted
+//! straight from the slots' results, and a compact [`Batch`] of records), a problem line per
+//! slot with a message, and each engine's whole output of a file (`--out-dir`).
 //!
-//! The one place that builds a [`Row`] from a [`Done`] ([`row`]). The rows of a file come out
-//! in slot order, that is (case, engine) order, each slot's runs in order; with files retired
-//! in corpus order (`pipeline.rs`) the sinks see (file, case, engine, run) order.
+//! The one place that turns a [`Done`] into a row ([`row`]) or a CSV line ([`line`]); both
+//! take the same fields, so a prepared line is the line of the row (a test compares them). The
+//! rows of a file come out in slot order, that is (case, engine) order, each slot's runs in
+//! order; with files retired in corpus order (`pipeline.rs`) the sinks see (file, case,
+//! engine, run) order.
 
 use std::ops::Range;
 
 use super::Config;
+use super::csv::{Digest, Line, write_fields, write_names};
 use super::done::Done;
 use super::load::{Assembled, Loaded, Slot};
 use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
-use crate::results::{Row, Timing};
+use crate::results::{Batch, CaseResult, Row, Status, Tally, Timing};
 
-/// Turns a complete file's slots into rows, outputs and problem lines, in slot order,
-/// after comparing each engine with the baseline engine case by case.
+/// CSV bytes reserved per row before a chunk's lines are formatted (most lines of small
+/// cases fit; a longer one grows the buffer once).
+const CSV_BYTES_PER_ROW: usize = 128;
+
+/// Turns a complete file's slots into rows (when a sink wants them), its prepared results,
+/// outputs and problem lines, in slot order, after comparing each engine with the baseline
+/// engine case by case.
 pub(super) fn assemble(loaded: &Loaded, mut done: Vec<Done>, config: &Config) -> Assembled {
-    let (rows, problems) = rows_of(loaded, 0..loaded.slots.len(), &mut done, config);
-    let outputs = outputs_of(loaded, &done, config);
-    let prepared = config.prepare.then(|| Prepared::of(&rows));
-    (rows, outputs, problems, prepared)
+    let slots = &loaded.slots[..];
+    settle_cases(loaded, slots, &mut done, &config.baseline);
+    let names = Names::of(loaded);
+    let rows = if loaded.wants.rows {
+        settled_rows(loaded, &names, slots, &done, config)
+    } else {
+        Vec::new()
+    };
+    let csv = loaded.wants.csv || config.prepare;
+    let prepared = prepare(loaded, &names, &done, csv);
+    let count = done.iter().map(|d| d.times.len().max(1)).sum();
+    let worst = done.iter().map(|d| d.status).reduce(Status::worst);
+    Assembled {
+        rows,
+        outputs: outputs_of(loaded, &done, config),
+        problems: problems_of(loaded, slots, &done),
+        prepared: Some(prepared),
+        count,
+        worst,
+    }
 }
 
 /// The rows and problem lines of the slots in `range` (whole cases), after comparing
@@ -33,32 +59,112 @@ pub(super) fn rows_of(
 ) -> (Vec<Row>, Vec<String>) {
     let slots = &loaded.slots[range];
     settle_cases(loaded, slots, done, &config.baseline);
+    let rows = settled_rows(loaded, &Names::of(loaded), slots, done, config);
+    (rows, problems_of(loaded, slots, done))
+}
+
+/// The rows of settled slots, in order.
+fn settled_rows(
+    loaded: &Loaded,
+    names: &Names<'_>,
+    slots: &[Slot],
+    done: &[Done],
+    config: &Config,
+) -> Vec<Row> {
     let mut rows = Vec::with_capacity(done.len() * config.runs.max(1) as usize);
-    let mut problems = Vec::new();
-    let names = Names {
-        game: loaded.file.game.name(),
-        file: loaded.file.row_name(),
-        work_unit: loaded.file.game.work_unit(),
-    };
-    for (slot, result) in slots.iter().zip(done.iter()) {
-        let runs: Vec<Option<u64>> = if result.times.is_empty() {
-            vec![None]
-        } else {
-            result.times.iter().map(|&t| Some(t)).collect()
-        };
-        for (r, time_ns) in runs.into_iter().enumerate() {
-            rows.push(row(loaded, &names, slot, result, r, time_ns));
-        }
-        if !result.message.is_empty() {
-            let engine = loaded.engines[slot.engine].name();
-            problems.push(format!(
-                "{} [{engine}]: {}",
-                result.status.as_str(),
-                result.message
-            ));
-        }
+    for (slot, result) in slots.iter().zip(done) {
+        for_each_run(result, |r, time_ns| {
+            rows.push(row(&line(loaded, names, slot, result, r, time_ns)));
+        });
     }
-    (rows, problems)
+    rows
+}
+
+/// A problem line per settled slot with a message, in order.
+fn problems_of(loaded: &Loaded, slots: &[Slot], done: &[Done]) -> Vec<String> {
+    slots
+        .iter()
+        .zip(done)
+        .filter(|(_, result)| !result.message.is_empty())
+        .map(|(slot, result)| {
+            let engine = loaded.engines[slot.engine].name();
+            format!("{} [{engine}]: {}", result.status.as_str(), result.message)
+        })
+        .collect()
+}
+
+/// Calls `each(r, time)` for every row of a slot: one per timed run (0-based), or one untimed
+/// row for a slot that did not run.
+fn for_each_run(result: &Done, mut each: impl FnMut(usize, Option<u64>)) {
+    if result.times.is_empty() {
+        each(0, None);
+    }
+    for (r, &t) in result.times.iter().enumerate() {
+        each(r, Some(t));
+    }
+}
+
+/// The CSV lines (when `csv`) and compact records of a complete chunk's settled slots.
+fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prepared {
+    let mut text = Vec::new();
+    if csv {
+        let rows: usize = done.iter().map(|d| d.times.len().max(1)).sum();
+        text.reserve(rows * CSV_BYTES_PER_ROW);
+    }
+    // Each engine's first three fields, formatted once.
+    let prefixes: Vec<Vec<u8>> = names
+        .engines
+        .iter()
+        .map(|engine| {
+            let mut prefix = Vec::new();
+            write_names(names.game, engine, &names.file, &mut prefix);
+            prefix
+        })
+        .collect();
+    let mut batch = Batch::new(names.game, &names.file, &names.engines, done.len());
+    let mut usage = Vec::new();
+    for (slot, result) in loaded.slots.iter().zip(done) {
+        if csv {
+            for_each_run(result, |r, time_ns| {
+                text.extend_from_slice(&prefixes[slot.engine]);
+                write_fields(&line(loaded, names, slot, result, r, time_ns), &mut text);
+            });
+        }
+        let parsed = loaded.cases.get(slot.case);
+        usage.clear();
+        usage.extend(
+            result
+                .usage
+                .iter()
+                .map(|u| (u.user_ns, u.sys_ns, u.memory_kb)),
+        );
+        batch.push(CaseResult {
+            engine: slot.engine,
+            case: loaded.first + slot.case + 1,
+            label: parsed.map_or("", |p| &p.label),
+            cells: parsed.and_then(|p| p.cells),
+            status: result.status,
+            runs: &result.times,
+            timing: result.timing,
+            repeats: if result.timing == Timing::CaseRepeated {
+                result.repeats
+            } else {
+                1
+            },
+            usage: &usage,
+        });
+    }
+    // Folded here, in parallel: the calling thread only merges the tally.
+    let tally = loaded.wants.tally.map(|(top, keep_records)| {
+        let mut tally = Tally::new(top, keep_records);
+        tally.add_batch(&batch);
+        tally
+    });
+    Prepared {
+        csv: csv.then_some(text),
+        batch: tally.is_none().then_some(batch),
+        tally,
+    }
 }
 
 /// The names every row of a file repeats, worked out once per file or chunk.
@@ -66,28 +172,41 @@ struct Names<'a> {
     game: &'a str,
     file: String,
     work_unit: &'a str,
+    /// Per engine of the file, its name.
+    engines: Vec<&'a str>,
 }
 
-/// The row of run `r` (0-based) of `slot`, timed `time_ns` (none for a slot that did not
-/// run).
-fn row(
-    loaded: &Loaded,
-    names: &Names<'_>,
+impl<'a> Names<'a> {
+    fn of(loaded: &'a Loaded) -> Names<'a> {
+        Names {
+            game: loaded.file.game.name(),
+            file: loaded.file.row_name(),
+            work_unit: loaded.file.game.work_unit(),
+            engines: loaded.engines.iter().map(|e| e.name()).collect(),
+        }
+    }
+}
+
+/// The line of run `r` (0-based) of `slot`, timed `time_ns` (none for a slot that did not
+/// run): every field borrowed.
+fn line<'a>(
+    loaded: &'a Loaded,
+    names: &'a Names<'_>,
     slot: &Slot,
-    result: &Done,
+    result: &'a Done,
     r: usize,
     time_ns: Option<u64>,
-) -> Row {
+) -> Line<'a> {
     let parsed = loaded.cases.get(slot.case);
     let usage = result.usage.get(r);
-    Row {
-        game: names.game.to_string(),
-        engine: loaded.engines[slot.engine].name().to_string(),
-        file: names.file.clone(),
+    Line {
+        game: names.game,
+        engine: names.engines[slot.engine],
+        file: &names.file,
         case: loaded.first + slot.case + 1,
         run: r as u32 + 1,
-        label: parsed.map(|p| p.label.clone()).unwrap_or_default(),
-        size: parsed.map(|p| p.size.clone()).unwrap_or_default(),
+        label: parsed.map_or("", |p| &p.label),
+        size: parsed.map_or("", |p| &p.size),
         cells: parsed.and_then(|p| p.cells),
         status: result.status,
         time_ns,
@@ -98,14 +217,45 @@ fn row(
         memory_kb: usage.and_then(|u| u.memory_kb),
         work: result.work,
         work_unit: if result.work.is_some() {
-            names.work_unit.to_string()
+            names.work_unit
         } else {
-            String::new()
+            ""
         },
         score: result.score,
-        digest: result.digest.clone(),
-        message: result.message.clone(),
+        digest: result.digest.map_or(Digest::None, Digest::Hash),
+        message: &result.message,
         verdict: result.verdict.map(Into::into).or(result.limit),
+    }
+}
+
+/// A line's row: its fields owned.
+fn row(line: &Line<'_>) -> Row {
+    Row {
+        game: line.game.to_string(),
+        engine: line.engine.to_string(),
+        file: line.file.to_string(),
+        case: line.case,
+        run: line.run,
+        label: line.label.to_string(),
+        size: line.size.to_string(),
+        cells: line.cells,
+        status: line.status,
+        time_ns: line.time_ns,
+        timing: line.timing,
+        repeats: line.repeats,
+        user_ns: line.user_ns,
+        sys_ns: line.sys_ns,
+        memory_kb: line.memory_kb,
+        work: line.work,
+        work_unit: line.work_unit.to_string(),
+        score: line.score,
+        digest: match line.digest {
+            Digest::Text(text) => text.to_string(),
+            Digest::Hash(value) => crate::digest::hex(value),
+            Digest::None => String::new(),
+        },
+        message: line.message.to_string(),
+        verdict: line.verdict,
     }
 }
 

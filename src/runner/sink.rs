@@ -11,9 +11,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::csv::{csv_line, header};
 use crate::atomic::{AtomicFile, write_atomic};
 use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
-use crate::results::{Record, Row, Tally};
+use crate::results::{Batch, Row, Tally};
 
 /// A sink that could not write.
 #[derive(Debug, thiserror::Error)]
@@ -41,23 +42,49 @@ pub struct FileOutput {
     pub text: String,
 }
 
-/// A chunk's rows as the sinks write them, prepared by the worker that assembled the chunk
-/// (in parallel), so that the calling thread, which hands every chunk over in order, only
-/// writes: the rows as CSV lines ([`csv_line`], no header) and their records.
+/// A chunk's results as the sinks take them, prepared by the worker that assembled the chunk
+/// (in parallel) straight from what its slots got, so that the calling thread, which hands
+/// every chunk over in order, only writes them: the rows as CSV lines (no header; when a sink
+/// wants them, [`Wants::csv`]) and the compact records the summary folds.
 pub struct Prepared {
-    pub csv: Vec<u8>,
-    pub records: Vec<Record>,
+    pub csv: Option<Vec<u8>>,
+    /// The compact records, unless already folded into [`Prepared::tally`].
+    pub batch: Option<Batch>,
+    /// The batch folded into a tally of the shape the run's one tally has ([`Wants::tally`]),
+    /// to be merged into it ([`Tally::merge`]) rather than folded case by case.
+    pub tally: Option<Tally>,
 }
 
-impl Prepared {
-    pub fn of(rows: &[Row]) -> Prepared {
-        let mut csv = Vec::new();
-        for row in rows {
-            csv_line(row, &mut csv);
-        }
-        Prepared {
-            csv,
-            records: Record::from_rows(rows),
+/// What a sink reads of a chunk's [`FileResults`]: the runner builds only what some sink wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wants {
+    /// [`FileResults::rows`] (else it may be empty: the sink reads [`FileResults::prepared`]).
+    pub rows: bool,
+    /// The CSV text of [`Prepared`].
+    pub csv: bool,
+    /// The shape ([`Tally::shape`]) of the tally it folds records into: each chunk's batch is
+    /// folded into a tally of that shape on its worker ([`Prepared::tally`]).
+    pub tally: Option<(usize, bool)>,
+}
+
+impl Wants {
+    /// Nothing.
+    pub const NOTHING: Wants = Wants {
+        rows: false,
+        csv: false,
+        tally: None,
+    };
+
+    /// What `self` and `other` want together (no tally folded ahead when they want tallies of
+    /// two shapes: each then folds the batch).
+    pub fn and(self, other: Wants) -> Wants {
+        Wants {
+            rows: self.rows || other.rows,
+            csv: self.csv || other.csv,
+            tally: match (self.tally, other.tally) {
+                (Some(a), Some(b)) if a != b => None,
+                (a, b) => a.or(b),
+            },
         }
     }
 }
@@ -67,13 +94,15 @@ pub struct FileResults<'a> {
     /// The file's position in the run's file list.
     pub position: usize,
     pub file: &'a CaseFile,
-    /// Its rows in (case, engine, run) order (only the cases this run solved).
+    /// Its rows in (case, engine, run) order (only the cases this run solved); empty when no
+    /// sink wants rows ([`Sink::wants`]) and the results are [`FileResults::prepared`].
     pub rows: &'a [Row],
     /// Per engine, the file's output (empty unless the run keeps outputs).
     pub outputs: &'a [FileOutput],
     /// One line per problem worth telling (errors, mismatches, disagreements).
     pub problems: &'a [String],
-    /// The rows as CSV text and records, when the worker prepared them (`Config::prepare`).
+    /// The results as CSV text and compact records, when the worker prepared them (every
+    /// complete chunk; not the cases of a stopped one, nor a journal's case events).
     pub prepared: Option<&'a Prepared>,
     /// A streamed file comes in parts (its chunks), in order: this one's place (0 first), and
     /// whether it is the last. A file read whole is one part (`0`, last).
@@ -83,6 +112,13 @@ pub struct FileResults<'a> {
 
 /// A consumer of a run's results.
 pub trait Sink {
+    /// What it reads of the results (by default their rows).
+    fn wants(&self) -> Wants {
+        Wants {
+            rows: true,
+            ..Wants::NOTHING
+        }
+    }
     /// A file's results, in corpus order.
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError>;
     /// With `Config::case_events`: one case's rows as soon as every engine finished it, in
@@ -182,7 +218,7 @@ impl CsvSink {
         written
     }
 
-    /// Writes rows already formatted as CSV lines ([`csv_line`]), the header first.
+    /// Writes rows already formatted as CSV lines (`csv.rs`), the header first.
     pub fn write_lines(&mut self, lines: &[u8]) -> Result<(), SinkError> {
         let writer = self.writer.as_mut().expect("not finished");
         if !self.wrote_rows && !lines.is_empty() {
@@ -245,100 +281,16 @@ impl CsvSink {
     }
 }
 
-/// The CSV's header line: the column names (none needs quoting).
-fn header(out: &mut Vec<u8>) {
-    out.extend_from_slice(crate::results::COLUMNS.join(",").as_bytes());
-    out.push(b'\n');
-}
-
-/// Appends `row` as one CSV line, byte for byte what the `csv` crate writes for it (fields
-/// quoted only when they hold a comma, a quote or a line break; quotes doubled): formatted
-/// straight into the buffer, with no per-field allocation.
-pub(crate) fn csv_line(row: &Row, out: &mut Vec<u8>) {
-    fn text(out: &mut Vec<u8>, s: &str) {
-        if s.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
-            out.push(b'"');
-            for b in s.bytes() {
-                if b == b'"' {
-                    out.push(b'"');
-                }
-                out.push(b);
-            }
-            out.push(b'"');
-        } else {
-            out.extend_from_slice(s.as_bytes());
-        }
-    }
-    fn number(out: &mut Vec<u8>, v: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut v = v;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&digits[at..]);
-    }
-    fn maybe(out: &mut Vec<u8>, v: Option<u64>) {
-        if let Some(v) = v {
-            number(out, v);
-        }
-    }
-    let comma = |out: &mut Vec<u8>| out.push(b',');
-    text(out, &row.game);
-    comma(out);
-    text(out, &row.engine);
-    comma(out);
-    text(out, &row.file);
-    comma(out);
-    number(out, row.case as u64);
-    comma(out);
-    number(out, u64::from(row.run));
-    comma(out);
-    text(out, &row.label);
-    comma(out);
-    text(out, &row.size);
-    comma(out);
-    maybe(out, row.cells);
-    comma(out);
-    text(out, row.status.as_str());
-    comma(out);
-    maybe(out, row.time_ns);
-    comma(out);
-    text(out, row.timing.as_str());
-    comma(out);
-    maybe(out, row.repeats.map(u64::from));
-    comma(out);
-    maybe(out, row.user_ns);
-    comma(out);
-    maybe(out, row.sys_ns);
-    comma(out);
-    maybe(out, row.memory_kb);
-    comma(out);
-    maybe(out, row.work);
-    comma(out);
-    text(out, &row.work_unit);
-    comma(out);
-    maybe(out, row.score);
-    comma(out);
-    text(out, &row.digest);
-    comma(out);
-    text(out, &row.message);
-    comma(out);
-    if let Some(verdict) = row.verdict {
-        text(out, verdict.as_str());
-    }
-    out.push(b'\n');
-}
-
 impl Sink for CsvSink {
+    fn wants(&self) -> Wants {
+        Wants {
+            csv: true,
+            ..Wants::NOTHING
+        }
+    }
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
-        match results.prepared {
-            Some(prepared) => self.write_lines(&prepared.csv),
+        match results.prepared.and_then(|p| p.csv.as_ref()) {
+            Some(csv) => self.write_lines(csv),
             None => self.write_rows(results.rows),
         }
     }
@@ -380,6 +332,9 @@ impl OutDirSink {
 }
 
 impl Sink for OutDirSink {
+    fn wants(&self) -> Wants {
+        Wants::NOTHING
+    }
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
         if results.part == 0 && results.last {
             for output in results.outputs {
@@ -441,92 +396,25 @@ impl RecordSink {
 }
 
 impl Sink for RecordSink {
+    fn wants(&self) -> Wants {
+        Wants {
+            tally: Some(self.tally.shape()),
+            ..Wants::NOTHING
+        }
+    }
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
         match results.prepared {
-            Some(prepared) => self.tally.add(&prepared.records),
-            None => self.tally.add(&Record::from_rows(results.rows)),
+            Some(Prepared {
+                tally: Some(tally), ..
+            }) => self.tally.merge(tally),
+            Some(Prepared {
+                batch: Some(batch), ..
+            }) => self.tally.add_batch(batch),
+            _ => self.tally.add_rows(results.rows),
         }
         Ok(())
     }
     fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::results::{Timing, write_csv};
-    use crate::status::{RowVerdict, Status};
-
-    /// Rows covering every status, timing and verdict, empty and full optional fields, and
-    /// text that needs quoting.
-    fn rows() -> Vec<Row> {
-        let verdicts = [
-            None,
-            Some(RowVerdict::PresentationError),
-            Some(RowVerdict::WrongAnswer),
-            Some(RowVerdict::CheckerFailure),
-            Some(RowVerdict::Cpu),
-            Some(RowVerdict::Wall),
-        ];
-        let timings = [Timing::Case, Timing::CaseRepeated, Timing::File];
-        let texts = [
-            "",
-            "plain",
-            "a,b",
-            "say \"hi\"",
-            "two\nlines",
-            "cr\rhere",
-            " spaced ",
-            "ünïcode",
-        ];
-        Status::ALL
-            .iter()
-            .enumerate()
-            .map(|(k, &status)| {
-                let some = k % 2 == 0;
-                let text = texts[k % texts.len()];
-                Row {
-                    game: "samegame".into(),
-                    engine: format!("cmd:./a.out {text}"),
-                    file: format!("dir/{text}.in"),
-                    case: k * 1_000_003,
-                    run: k as u32 + 1,
-                    label: text.into(),
-                    size: texts[(k + 3) % texts.len()].into(),
-                    cells: some.then_some(k as u64),
-                    status,
-                    time_ns: some.then_some(u64::MAX - k as u64),
-                    timing: timings[k % timings.len()],
-                    repeats: (!some).then_some(u32::MAX),
-                    user_ns: some.then_some(0),
-                    sys_ns: (!some).then_some(10),
-                    memory_kb: some.then_some(12_345),
-                    work: (!some).then_some(7),
-                    work_unit: "turns".into(),
-                    score: some.then_some(99),
-                    digest: "0123456789abcdef".into(),
-                    message: texts[(k + 5) % texts.len()].into(),
-                    verdict: verdicts[k % verdicts.len()],
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn rows_are_written_byte_for_byte_as_the_csv_crate_writes_them() {
-        let rows = rows();
-        let mut expected = Vec::new();
-        write_csv(&mut expected, &rows).unwrap();
-        let mut mine = Vec::new();
-        header(&mut mine);
-        for row in &rows {
-            csv_line(row, &mut mine);
-        }
-        assert_eq!(
-            String::from_utf8(mine).unwrap(),
-            String::from_utf8(expected).unwrap()
-        );
     }
 }

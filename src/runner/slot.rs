@@ -32,6 +32,10 @@ const FINISH_BATCH: usize = 64;
 /// The longest a finished result waits in a task's batch: slow cases reach the journal, the
 /// progress display and an interrupted run's CSV at once, not 64 cases later.
 const FINISH_WAIT: std::time::Duration = std::time::Duration::from_millis(50);
+/// Results between two looks at the clock while a task holds results back.
+const CLOCK_EVERY: usize = 8;
+/// A run this long makes its task look at the clock at once.
+const SLOW_SLOT_NS: u64 = FINISH_WAIT.as_nanos() as u64 / CLOCK_EVERY as u64;
 
 /// Schedules a loaded file's work on the pool: one task per slot of a case-by-case executor,
 /// one per whole-file executor.
@@ -83,12 +87,16 @@ pub(super) fn schedule(
                         if finished.is_empty() {
                             oldest = std::time::Instant::now();
                         }
+                        let slow = done.times.iter().any(|&t| t >= SLOW_SLOT_NS);
                         finished.push((i, done));
                         // A journaled run needs each case at once; others store in batches,
-                        // but never hold a result longer than FINISH_WAIT.
+                        // but hold a result about FINISH_WAIT at most (the clock read after a
+                        // slow case, else every CLOCK_EVERY cases: a read per tiny case costs
+                        // a visible part of its time).
+                        let look = slow || finished.len() % CLOCK_EVERY == 0;
                         if finished.len() == FINISH_BATCH
                             || config.case_events
-                            || oldest.elapsed() >= FINISH_WAIT
+                            || (look && oldest.elapsed() >= FINISH_WAIT)
                         {
                             loaded.finish_many(std::mem::take(&mut finished), &tx);
                         }
