@@ -28,8 +28,8 @@ impl OwnedLine {
 }
 
 /// The lines of a reader, with look-ahead.
-pub struct LineReader<'a> {
-    input: Box<dyn BufRead + Send + 'a>,
+pub struct LineReader<R> {
+    input: R,
     /// Lines read and not yet taken, in order.
     ahead: VecDeque<OwnedLine>,
     /// Lines read so far.
@@ -42,8 +42,8 @@ pub struct LineReader<'a> {
     final_piece: bool,
 }
 
-impl<'a> LineReader<'a> {
-    pub fn new(input: Box<dyn BufRead + Send + 'a>) -> Self {
+impl<R: BufRead> LineReader<R> {
+    pub fn new(input: R) -> Self {
         LineReader {
             input,
             ahead: VecDeque::new(),

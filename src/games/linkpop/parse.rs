@@ -8,6 +8,8 @@
 //! error; a row that breaks a case is itself looked at as the next header (a case cut short).
 
 use super::{Board, MAX_SIDE, parse_token};
+use std::io::BufRead;
+
 use crate::game::{CaseError, LineReader, Parsed, read_error};
 use crate::validate::quoted;
 
@@ -35,17 +37,17 @@ pub(super) fn header(text: &[u8]) -> Option<(u64, u64)> {
 
 /// Parses a whole judge input (see [`Cases`]).
 pub fn parse_file(input: &[u8]) -> Vec<Parsed<Board>> {
-    Cases::new(LineReader::new(Box::new(input))).collect()
+    Cases::new(LineReader::new(input)).collect()
 }
 
 /// The cases of a judge input, read as they are asked for.
-pub struct Cases<'a> {
-    lines: LineReader<'a>,
+pub struct Cases<R> {
+    lines: LineReader<R>,
     done: bool,
 }
 
-impl<'a> Cases<'a> {
-    pub fn new(lines: LineReader<'a>) -> Self {
+impl<R: BufRead> Cases<R> {
+    pub fn new(lines: LineReader<R>) -> Self {
         Cases { lines, done: false }
     }
 
@@ -108,7 +110,7 @@ impl<'a> Cases<'a> {
     }
 }
 
-impl Iterator for Cases<'_> {
+impl<R: BufRead> Iterator for Cases<R> {
     type Item = Parsed<Board>;
 
     fn next(&mut self) -> Option<Parsed<Board>> {

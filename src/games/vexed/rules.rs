@@ -8,6 +8,8 @@
 //! starts like a header.
 
 use super::grid::{EMPTY, Grid, Move, WALL, is_block};
+use std::io::BufRead;
+
 use crate::game::{CaseError, LineReader, Parsed, read_error};
 use crate::validate::quoted;
 
@@ -141,7 +143,7 @@ fn looks_like_header(text: &[u8]) -> bool {
 
 /// Splits a judge input into puzzles (see [`Puzzles`]).
 pub fn parse_puzzles(input: &[u8]) -> Vec<Parsed<Puzzle>> {
-    Puzzles::new(LineReader::new(Box::new(input))).collect()
+    Puzzles::new(LineReader::new(input)).collect()
 }
 
 /// The puzzles of a judge input read a line at a time, as they are asked for: what
@@ -149,13 +151,13 @@ pub fn parse_puzzles(input: &[u8]) -> Vec<Parsed<Puzzle>> {
 /// bad case it resumes at the next line that starts like a header. Lines are the input split at
 /// every `\n` (a final `\n` leaves an empty last line, which a board may take as a row), each
 /// without one trailing `\r`.
-pub struct Puzzles<'a> {
-    lines: LineReader<'a>,
+pub struct Puzzles<R> {
+    lines: LineReader<R>,
     done: bool,
 }
 
-impl<'a> Puzzles<'a> {
-    pub fn new(lines: LineReader<'a>) -> Self {
+impl<R: BufRead> Puzzles<R> {
+    pub fn new(lines: LineReader<R>) -> Self {
         Puzzles {
             lines: lines.with_final_piece(),
             done: false,
@@ -223,7 +225,7 @@ impl<'a> Puzzles<'a> {
     }
 }
 
-impl Iterator for Puzzles<'_> {
+impl<R: BufRead> Iterator for Puzzles<R> {
     type Item = Parsed<Puzzle>;
 
     fn next(&mut self) -> Option<Parsed<Puzzle>> {

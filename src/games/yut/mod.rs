@@ -127,6 +127,11 @@ impl Rules for Yut {
         validate::validate(input)
     }
 
+    /// The same validation, reading only the lines it looks at.
+    fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        validate::validate_reader(input)
+    }
+
     fn draw(case: &Replay, expected: Option<&str>) -> Option<crate::game::Drawing> {
         draw::draw(case, expected)
     }
@@ -184,7 +189,7 @@ impl Rules for Yut {
 
 /// Parses `N` and N turns. Blank lines after the last turn are allowed; anything else is not.
 pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
-    replay_from(&mut LineReader::new(Box::new(input)).with_final_piece())
+    replay_from(&mut LineReader::new(input).with_final_piece())
 }
 
 /// [`parse_replay`] of the lines of a reader, a line at a time: the memory of one line and the
@@ -200,7 +205,7 @@ pub fn read_replay(input: Box<dyn std::io::BufRead + Send>) -> Result<Replay, Ca
 
 /// The game read from `lines` (the input split at every `\n`, the empty piece after a final
 /// `\n` included), each line without one trailing `\r`.
-fn replay_from(lines: &mut LineReader<'_>) -> Result<Replay, CaseError> {
+fn replay_from(lines: &mut LineReader<impl std::io::BufRead>) -> Result<Replay, CaseError> {
     let mut next = || {
         lines.next_line().map(|mut l| {
             if l.text.last() == Some(&b'\r') {

@@ -1,6 +1,7 @@
 //! The line-at-a-time parser gives what the whole-input parser it replaced gave (kept here as
 //! the oracle), on the bundled files and broken copies of them, whatever sizes the reads have.
 
+use super::validate::{validate, validate_reader};
 use super::{parse_replay, read_replay};
 use crate::game::{test_inputs, trickle};
 
@@ -71,6 +72,17 @@ fn a_streamed_game_is_the_whole_parse_whatever_the_reads() {
                 oracle,
                 "{name} read {step} bytes at a time"
             );
+        }
+    }
+}
+
+#[test]
+fn a_streamed_validation_is_the_whole_one_whatever_the_reads() {
+    for (name, input) in test_inputs("yut") {
+        let whole = validate(&input);
+        for step in (1..=9).chain([4096]) {
+            let streamed = validate_reader(&mut trickle(&input, step)).expect("no read error");
+            assert_eq!(streamed, whole, "{name} read {step} bytes at a time");
         }
     }
 }
