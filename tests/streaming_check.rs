@@ -1,5 +1,7 @@
-//! `check` and `solve` stream: a big file is judged a case at a time, in the memory of its
-//! biggest case, with the verdicts, messages and exit codes a whole-file reading gives.
+//! `check`, `solve` and `validate` stream: a big file is judged a case at a time, in the memory
+//! of its biggest case, with the verdicts, messages and exit codes a whole-file reading gives.
+//! One big file per game, built from its bundled files (the expected output derived from the
+//! bundled one, not from the code under test).
 
 mod common;
 
@@ -172,4 +174,161 @@ fn a_big_file_is_solved_and_checked_in_bounded_memory() {
             "check {expected_args:?}: {peak_kb} KB over {PEAK_KB} KB"
         );
     }
+}
+
+/// Copies of a bundled file's cases in another game's big file (about 20 MB each).
+const OTHER_COPIES: usize = 60_000;
+
+/// Solves and checks `input` (whose expected output is `expected`) under [`PEAK_KB`]: check
+/// accepts solve's output, both with `--expected` and against the engine, and where answers
+/// are unique (`byte_exact`) solve prints the expected output byte for byte.
+fn solve_and_check(game: &str, input: &Path, expected: &Path, dir: &Path, byte_exact: bool) {
+    let size_kb = std::fs::metadata(input).expect("the input").len() / 1024;
+    assert!(size_kb as i64 > PEAK_KB, "{game}: {size_kb} KB");
+    let solved = dir.join("solved.out");
+    let mut command = gamebench();
+    command
+        .args(["solve", game, s(input)])
+        .stdout(std::fs::File::create(&solved).expect("create"))
+        .stderr(std::process::Stdio::null());
+    let (code, peak_kb) = peak_of(command);
+    assert_eq!(code, 0, "{game}: solve");
+    assert!(
+        !byte_exact || same_bytes(&solved, expected),
+        "{game}: solve's output"
+    );
+    assert!(
+        peak_kb < PEAK_KB,
+        "{game}: solve: {peak_kb} KB over {PEAK_KB} KB"
+    );
+    for expected_args in [&["--expected", s(expected)][..], &[][..]] {
+        let report = dir.join("report.txt");
+        let mut command = gamebench();
+        command
+            .args(["check", game, s(input), s(expected)])
+            .args(expected_args)
+            .stdout(std::fs::File::create(&report).expect("create"))
+            .stderr(std::process::Stdio::null());
+        let (code, peak_kb) = peak_of(command);
+        let report = std::fs::read_to_string(&report).expect("the report");
+        assert!(
+            report.ends_with(
+                " passed, 0 failed (0 wrong answer, 0 presentation error, 0 checker failure)\n"
+            ),
+            "{game}: {report}"
+        );
+        assert_eq!(code, 0, "{game}: check {expected_args:?}");
+        assert!(
+            peak_kb < PEAK_KB,
+            "{game}: check {expected_args:?}: {peak_kb} KB over {PEAK_KB} KB"
+        );
+    }
+}
+
+/// The bundled file `corpora/GAME/NAME.in` without its last line (the terminator), and its
+/// expected output.
+fn bundled(game: &str, name: &str) -> (String, String) {
+    let folder = root().join("corpora").join(game);
+    let input = std::fs::read_to_string(folder.join(format!("{name}.in"))).expect("bundled");
+    let output = std::fs::read_to_string(folder.join(format!("{name}.out"))).expect("bundled");
+    let body = input
+        .trim_end_matches('\n')
+        .rsplit_once('\n')
+        .expect("cases, then the terminator")
+        .0
+        .to_string();
+    (body + "\n", output)
+}
+
+/// Copies of the bundled Vexed traps (220 bytes) in the big Vexed file (about 26 MB).
+const VEXED_COPIES: usize = 120_000;
+
+#[test]
+fn big_link_and_pop_and_vexed_files_are_solved_and_checked_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (input, expected) = (dir.path().join("big.in"), dir.path().join("big.out"));
+
+    // Link and Pop numbers its blocks `Case k`: the bundled blocks renumbered.
+    let (cases, output) = bundled("linkpop", "rules");
+    assert!(cases.ends_with("S\n"), "the terminator `0 0` taken off");
+    let mut blocks: Vec<String> = Vec::new();
+    for line in output.split_inclusive('\n') {
+        if line.starts_with("Case ") {
+            blocks.push(String::new());
+        } else {
+            blocks.last_mut().expect("a Case line first").push_str(line);
+        }
+    }
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&input).expect("create"));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&expected).expect("create"));
+    for copy in 0..OTHER_COPIES {
+        file.write_all(cases.as_bytes()).expect("write");
+        for (k, block) in blocks.iter().enumerate() {
+            write!(out, "Case {}\n{block}", copy * blocks.len() + k + 1).expect("write");
+        }
+    }
+    file.write_all(b"0 0\n").expect("write");
+    file.flush().expect("flush");
+    out.flush().expect("flush");
+    drop((file, out));
+    solve_and_check("linkpop", &input, &expected, dir.path(), true);
+
+    // Vexed names its puzzles: the bundled output repeated.
+    let (puzzles, output) = bundled("vexed", "traps");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&input).expect("create"));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&expected).expect("create"));
+    for _ in 0..VEXED_COPIES {
+        file.write_all(puzzles.as_bytes()).expect("write");
+        out.write_all(output.as_bytes()).expect("write");
+    }
+    file.write_all(b"0 0 END\n").expect("write");
+    file.flush().expect("flush");
+    out.flush().expect("flush");
+    drop((file, out));
+    // Any minimum solution is right: the engine's may differ from the bundled one.
+    solve_and_check("vexed", &input, &expected, dir.path(), false);
+}
+
+/// Blank lines after a Yut game's turns (the parser allows them; the validator reports the
+/// first): about 20 MB.
+const YUT_BLANK_LINES: usize = 20_000_000;
+
+#[test]
+fn a_big_yut_file_is_solved_checked_and_validated_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (input, expected) = (dir.path().join("big.in"), dir.path().join("big.out"));
+    let folder = root().join("corpora/yut");
+    let game = std::fs::read(folder.join("yut-sample1.in")).expect("bundled");
+    let turns = game.iter().filter(|&&b| b == b'\n').count() - 1;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&input).expect("create"));
+    file.write_all(&game).expect("write");
+    for _ in 0..YUT_BLANK_LINES {
+        file.write_all(b"\n").expect("write");
+    }
+    file.flush().expect("flush");
+    drop(file);
+    std::fs::copy(folder.join("yut-sample1.out"), &expected).expect("copy");
+    solve_and_check("yut", &input, &expected, dir.path(), true);
+
+    let report = dir.path().join("report.txt");
+    let mut command = gamebench();
+    command
+        .args(["validate", "yut", s(&input)])
+        .stdout(std::fs::File::create(&report).expect("create"))
+        .stderr(std::process::Stdio::null());
+    let (code, peak_kb) = peak_of(command);
+    let report = std::fs::read_to_string(&report).expect("the report");
+    assert_eq!(
+        report,
+        format!(
+            "{}: case 1: line {}: text after the N = {turns} turns: \"\" (constraint: N lines of turns follow the first line, and nothing else)\n",
+            input.display(),
+            turns + 2
+        )
+    );
+    assert_eq!(code, 3, "an invalid file");
+    assert!(
+        peak_kb < PEAK_KB,
+        "yut: validate: {peak_kb} KB over {PEAK_KB} KB"
+    );
 }
