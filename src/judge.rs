@@ -80,6 +80,40 @@ pub fn judge_file(engine: EngineRef, input: &[u8], budget: &Budget) -> Judgement
     Judgement { engine, cases }
 }
 
+/// Judges the cases of `cases` one at a time, as they are read: each block is written to `out`
+/// as soon as its case is solved (the separator before every block but the first), and each
+/// case that cannot be read or played is handed to `on_error` (its 1-based index, why). The
+/// bytes written are [`Judgement::output`]'s for the same cases, and the exit is
+/// [`Judgement::exit`]'s; memory holds one case, not the file.
+pub fn judge_stream(
+    engine: EngineRef,
+    cases: impl Iterator<Item = ParsedCase>,
+    budget: &Budget,
+    out: &mut dyn std::io::Write,
+    mut on_error: impl FnMut(usize, &CaseError),
+) -> std::io::Result<Exit> {
+    let separator = engine.game.separator();
+    let mut worst = Status::Ok;
+    let mut written = false;
+    for (i, parsed) in cases.enumerate() {
+        match judge_case(engine, i + 1, &parsed, budget) {
+            Ok(solved) => {
+                if written {
+                    out.write_all(separator.as_bytes())?;
+                }
+                out.write_all(solved.output.as_bytes())?;
+                written = true;
+                worst = worst.worst(status_of(solved.verdict));
+            }
+            Err(error) => {
+                on_error(i + 1, &error);
+                worst = worst.worst(Status::Error);
+            }
+        }
+    }
+    Ok(Exit::of([worst]))
+}
+
 /// Which exit codes `check` speaks: its own, testlib's, or the Kattis/DOMjudge output
 /// validators'.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -131,6 +165,57 @@ impl ExitCodes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_streamed_judgement_is_the_whole_one() {
+        // Every game's bundled examples (and a broken case of each game's own): the streamed
+        // output, errors and exit are the whole-file judgement's.
+        for &game in crate::registry::GAMES {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora");
+            let folder = root.join(game.name());
+            let mut files: Vec<_> = std::fs::read_dir(&folder)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "in"))
+                .collect();
+            files.sort();
+            assert!(!files.is_empty(), "{}", folder.display());
+            let mut inputs: Vec<(String, Vec<u8>)> = files
+                .iter()
+                .map(|p| {
+                    (
+                        p.display().to_string(),
+                        std::fs::read(p).expect("bundled file"),
+                    )
+                })
+                .collect();
+            inputs.push(("broken".to_string(), b"2 2\nxx\n1 1\n".to_vec()));
+            for (path, input) in inputs {
+                let budget = Budget::default();
+                {
+                    let engine = game.default_engine();
+                    let whole = judge_file(engine, &input, &budget);
+                    let whole_errors: Vec<(usize, String)> =
+                        whole.errors().map(|(i, e)| (i, e.to_string())).collect();
+                    let mut out = Vec::new();
+                    let mut errors = Vec::new();
+                    let exit = judge_stream(
+                        engine,
+                        game.parse(&input).into_iter(),
+                        &budget,
+                        &mut out,
+                        |i, e| errors.push((i, e.to_string())),
+                    )
+                    .expect("writes to a vector");
+                    assert_eq!(String::from_utf8(out).unwrap(), whole.output(), "{path:?}");
+                    assert_eq!(errors, whole_errors, "{path:?}");
+                    assert_eq!(exit, whole.exit(), "{path:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn each_convention_maps_every_verdict() {

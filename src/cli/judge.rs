@@ -2,59 +2,100 @@
 //! `gen` (inputs and their expected outputs), and `list`.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::engines::{Executor, FileJob, Limits, Plan, judge_block};
-use crate::game::{EngineRef, Game};
-use crate::judge::{ExitCodes, judge_file};
+use crate::engines::judge_block;
+use crate::game::{BlockStream, Budget, EngineRef, Game};
+use crate::judge::{ExitCodes, judge_case, judge_stream};
 use crate::registry;
 use crate::runner::resolve_internal;
 use crate::status::{CheckVerdict, Exit};
 
 use super::{CheckArgs, SolveArgs, find_game};
 
-/// The bytes of FILE, or of stdin without one, and the name to report them by.
-pub(super) fn read_input(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
-    match file {
-        Some(path) => Ok((
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
-            path.display().to_string(),
-        )),
-        None => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .context("cannot read stdin")?;
-            Ok((bytes, "<stdin>".to_string()))
+/// A reader of the bytes of FILE, or of stdin without one, and the name to report them by.
+/// The first bytes are read here, so that a path that cannot be read (missing, a directory,
+/// not permitted) fails before any work, as `cannot read PATH`.
+pub(super) fn open_input(file: Option<&PathBuf>) -> Result<(Box<dyn BufRead + Send>, String)> {
+    let (mut reader, name): (Box<dyn BufRead + Send>, String) = match file {
+        Some(path) => {
+            let file =
+                File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+            (Box::new(BufReader::new(file)), path.display().to_string())
         }
-    }
+        None => (
+            Box::new(BufReader::new(std::io::stdin())),
+            "<stdin>".to_string(),
+        ),
+    };
+    reader
+        .fill_buf()
+        .with_context(|| format!("cannot read {name}"))?;
+    Ok((reader, name))
 }
 
 fn engine_of(game: &'static dyn Game, name: Option<&str>) -> Result<EngineRef> {
     Ok(resolve_internal(game, name)?)
 }
 
-/// `gamebench solve GAME [FILE]`: the judge output on stdout, bad cases on stderr.
+/// `gamebench solve GAME [FILE]`: the judge output on stdout, bad cases on stderr. Cases are
+/// read, solved and written one at a time, so a file of any size is solved in the memory of
+/// its biggest case.
 pub fn solve(args: SolveArgs) -> Result<Exit> {
     let game = args.reading.apply(find_game(&args.game)?)?;
     let engine = engine_of(game, args.engine.as_deref())?;
     let budget = args.budget.budget()?;
-    let (input, name) = read_input(args.file.as_ref())?;
-    let judged = judge_file(engine, &input, &budget);
-    for (index, error) in judged.errors() {
-        eprintln!("{name}: case {index}: {error}");
-    }
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(judged.output().as_bytes())?;
-    stdout.flush()?;
-    Ok(judged.exit())
+    let (input, name) = open_input(args.file.as_ref())?;
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let exit = judge_stream(
+        engine,
+        game.cases(input),
+        &budget,
+        &mut stdout,
+        |index, error| eprintln!("{name}: case {index}: {error}"),
+    )
+    .context("cannot write the output")?;
+    stdout.flush().context("cannot write the output")?;
+    Ok(exit)
 }
 
 /// Feedback file of a Kattis/DOMjudge output validator, in its feedback folder.
 pub const JUDGE_MESSAGE: &str = "judgemessage.txt";
+
+/// Where `check`'s lines go: stdout, and with `--exit-codes kattis` the feedback file too.
+struct Report {
+    stdout: std::io::StdoutLock<'static>,
+    feedback: Option<(std::io::BufWriter<File>, PathBuf)>,
+}
+
+impl Report {
+    /// A line of the report: on stdout and in the feedback file.
+    fn say(&mut self, line: &str) -> Result<()> {
+        writeln!(self.stdout, "{line}").context("cannot write the report to stdout")?;
+        self.feedback(line)
+    }
+
+    /// A line for the feedback file only (an error, which goes to stderr).
+    fn feedback(&mut self, line: &str) -> Result<()> {
+        if let Some((file, path)) = &mut self.feedback {
+            writeln!(file, "{line}").with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Writes out what the feedback file holds.
+    fn finish(self) -> Result<()> {
+        if let Some((mut file, path)) = self.feedback {
+            file.flush()
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    }
+}
 
 /// `gamebench check GAME INPUT OUTPUT [--expected E]`: one line per rejected case with its
 /// verdict, then the counts. Exit codes (testlib-like, see `Exit`): 0 every case accepted,
@@ -67,9 +108,12 @@ pub const JUDGE_MESSAGE: &str = "judgemessage.txt";
 /// (`check GAME INPUT ANSWER FEEDBACK_DIR < OUTPUT`, the report also in
 /// `FEEDBACK_DIR/judgemessage.txt`) give the same verdict in the judge's codes
 /// (`judge::ExitCodes`); an error (an unreadable file) is then a checker failure in those codes.
+///
+/// The input's cases, the output's blocks and the expected blocks are read together, a case
+/// at a time, and each verdict is written as it is found: a file of any size is checked in
+/// the memory of its biggest case and block.
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let convention = args.exit_codes;
-    let mut lines: Vec<String> = Vec::new();
     let (expected, output, feedback) = match convention {
         ExitCodes::Gamebench => {
             if let Some(extra) = &args.extra {
@@ -110,7 +154,20 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
             (Some(args.output.clone()), None, Some(dir))
         }
     };
-    let verdict = check_lines(&args, expected.as_ref(), output.as_ref(), &mut lines);
+    let feedback = match feedback {
+        Some(dir) => {
+            let path = dir.join(JUDGE_MESSAGE);
+            let file =
+                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+            Some((std::io::BufWriter::new(file), path))
+        }
+        None => None,
+    };
+    let mut report = Report {
+        stdout: std::io::stdout().lock(),
+        feedback,
+    };
+    let verdict = check_lines(&args, expected.as_ref(), output.as_ref(), &mut report);
     let exit = match verdict {
         Ok(exit) => exit,
         // Gamebench's own codes keep today's behaviour: the error is reported by main (2).
@@ -118,71 +175,138 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
         Err(e) => {
             let line = format!("gamebench: {e:#}");
             eprintln!("{line}");
-            lines.push(line);
+            report.feedback(&line)?;
             Exit::Error
         }
     };
-    if let Some(dir) = feedback {
-        let mut text = lines.join("\n");
-        text.push('\n');
-        let path = dir.join(JUDGE_MESSAGE);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    }
+    report.finish()?;
     Ok(match convention {
         ExitCodes::Gamebench => exit,
         other => Exit::Judge(other.code(exit)),
     })
 }
 
+/// Where the expected block of each case comes from.
+enum Expected {
+    /// The blocks of the expected output file (UTF-8, checked before any is read).
+    Blocks(BlockStream, String),
+    /// The expected output is not UTF-8: every case is a checker failure saying so.
+    NotUtf8(String),
+    /// What the engine prints for each case.
+    Engine(EngineRef, Budget),
+}
+
+impl Expected {
+    /// The expected output at `path`. A regular file is read twice (its text checked, then
+    /// its blocks read as they are needed); anything else (a FIFO) is read whole.
+    fn open(game: &'static dyn Game, path: &Path) -> Result<Expected> {
+        let cannot = || format!("cannot read {}", path.display());
+        let not_utf8 = || Expected::NotUtf8(format!("{} is not UTF-8", path.display()));
+        let name = path.display().to_string();
+        let file = File::open(path).with_context(cannot)?;
+        if file.metadata().with_context(cannot)?.is_file() {
+            if !is_utf8(BufReader::new(file)).with_context(cannot)? {
+                return Ok(not_utf8());
+            }
+            let file = File::open(path).with_context(cannot)?;
+            return Ok(Expected::Blocks(
+                game.output_blocks(Box::new(BufReader::new(file))),
+                name,
+            ));
+        }
+        let mut bytes = Vec::new();
+        (&file).read_to_end(&mut bytes).with_context(cannot)?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => Expected::Blocks(
+                game.output_blocks(Box::new(std::io::Cursor::new(text.into_bytes()))),
+                name,
+            ),
+            Err(_) => not_utf8(),
+        })
+    }
+
+    /// The expected block of case `index` (1-based), parsed as `parsed` (`None` when the
+    /// case could not be read: its block, if any, is passed over). `Err` is a read error.
+    fn next(
+        &mut self,
+        index: usize,
+        parsed: Option<&crate::game::ParsedCase>,
+    ) -> Result<Result<String, String>> {
+        const MISSING: &str = "no expected output for this case";
+        Ok(match self {
+            Expected::Blocks(blocks, name) => blocks
+                .next()
+                .transpose()
+                .with_context(|| format!("cannot read {name}"))?
+                .ok_or_else(|| MISSING.to_string()),
+            Expected::NotUtf8(why) => Err(why.clone()),
+            Expected::Engine(engine, budget) => parsed
+                .and_then(|p| judge_case(*engine, index, p, budget).ok())
+                .map(|solved| solved.output)
+                .ok_or_else(|| MISSING.to_string()),
+        })
+    }
+}
+
+/// Whether everything `reader` gives is UTF-8, read a buffer at a time (a character cut
+/// between two buffers is carried over).
+fn is_utf8(mut reader: impl BufRead) -> std::io::Result<bool> {
+    // At most the 3 first bytes of a character cut at a buffer's end.
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let buffer = reader.fill_buf()?;
+        let read = buffer.len();
+        if read == 0 {
+            return Ok(carry.is_empty());
+        }
+        let mut joined = std::mem::take(&mut carry);
+        joined.extend_from_slice(buffer);
+        reader.consume(read);
+        if let Err(e) = std::str::from_utf8(&joined) {
+            if e.error_len().is_some() {
+                return Ok(false);
+            }
+            carry = joined[e.valid_up_to()..].to_vec();
+        }
+    }
+}
+
 /// Checks the output (`output`, or stdin when `None`) against `expected` (or the engine's
-/// output), printing each line and keeping it in `lines`; the verdict as gamebench's exit.
+/// output), a case at a time, writing each line to `report`; the verdict as gamebench's exit.
 fn check_lines(
     args: &CheckArgs,
     expected_path: Option<&PathBuf>,
     output_path: Option<&PathBuf>,
-    lines: &mut Vec<String>,
+    report: &mut Report,
 ) -> Result<Exit> {
-    let mut say = |line: String| {
-        println!("{line}");
-        lines.push(line);
-    };
     let game = args.reading.apply(find_game(&args.game)?)?;
     let budget = args.budget.budget()?;
     let engine = engine_of(game, Some(&args.engine))?;
-    let (input, name) = read_input(Some(&args.input))?;
-    let (output, _) = read_input(output_path)?;
+    let (input, name) = open_input(Some(&args.input))?;
+    let (output, output_name) = open_input(output_path)?;
     // An output that is not UTF-8 is judged on its text with the bad bytes replaced: it can
     // only be wrong.
-    let output = String::from_utf8_lossy(&output);
-    let actual = game.split_output(&output);
-    let parsed = game.parse(&input);
-    let expected: Result<Vec<Option<String>>, String> = match expected_path {
-        Some(path) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            match String::from_utf8(bytes) {
-                Ok(text) => Ok(game.split_output(&text).into_iter().map(Some).collect()),
-                Err(_) => Err(format!("{} is not UTF-8", path.display())),
-            }
-        }
-        None => {
-            let job = FileJob {
-                game,
-                bytes: &input,
-                cases: &parsed,
-                first: 0,
-            };
-            Ok(engine
-                .run_file(&job, &Plan::once(budget, Limits::default()))
-                .into_iter()
-                .map(|run| run.result.ok().map(|answer| answer.output))
-                .collect())
-        }
+    let mut actual = game.output_blocks(output);
+    let mut next_actual = move || {
+        actual
+            .next()
+            .transpose()
+            .with_context(|| format!("cannot read {output_name}"))
+    };
+    let mut expected = match expected_path {
+        Some(path) => Expected::open(game, path)?,
+        None => Expected::Engine(engine, budget),
     };
     let mut counts: BTreeMap<CheckVerdict, usize> = BTreeMap::new();
     let (mut passed, mut errors) = (0, 0);
-    for (i, p) in parsed.iter().enumerate() {
+    // The i-th block of each output goes with the i-th case, readable or not.
+    let (mut cases, mut blocks) = (0, 0);
+    for (i, p) in game.cases(input).enumerate() {
         let index = i + 1;
+        cases = index;
+        let actual_block = next_actual()?;
+        blocks += usize::from(actual_block.is_some());
+        let expected_block = expected.next(index, p.case.is_ok().then_some(&p))?;
         let case = match &p.case {
             Ok(case) => case,
             Err(e) => {
@@ -191,47 +315,39 @@ fn check_lines(
                 continue;
             }
         };
-        let expected_block = match &expected {
-            Err(why) => Err(why.clone()),
-            Ok(blocks) => blocks
-                .get(i)
-                .cloned()
-                .flatten()
-                .ok_or_else(|| "no expected output for this case".to_string()),
-        };
-        let expected_block = expected_block.as_deref().map_err(Clone::clone);
         let verdict = judge_block(
             game,
             case.as_ref(),
-            expected_block,
-            actual.get(i).map(String::as_str),
+            expected_block.as_deref().map_err(Clone::clone),
+            actual_block.as_deref(),
             args.presentation,
         );
         match verdict {
             Ok(()) => passed += 1,
             Err(rejected) => {
-                say(format!("case {index}: {rejected}"));
+                report.say(&format!("case {index}: {rejected}"))?;
                 *counts.entry(rejected.verdict).or_default() += 1;
             }
         }
     }
-    if actual.len() > parsed.len() {
-        say(format!(
-            "{}: the output has {} blocks for {} cases",
+    while next_actual()?.is_some() {
+        blocks += 1;
+    }
+    if blocks > cases {
+        report.say(&format!(
+            "{}: the output has {blocks} blocks for {cases} cases",
             CheckVerdict::WrongAnswer,
-            actual.len(),
-            parsed.len()
-        ));
+        ))?;
         *counts.entry(CheckVerdict::WrongAnswer).or_default() += 1;
     }
     let count = |v: CheckVerdict| counts.get(&v).copied().unwrap_or(0);
     let failed: usize = counts.values().sum();
-    say(format!(
+    report.say(&format!(
         "{passed} passed, {failed} failed ({} wrong answer, {} presentation error, {} checker failure)",
         count(CheckVerdict::WrongAnswer),
         count(CheckVerdict::PresentationError),
         count(CheckVerdict::CheckerFailure)
-    ));
+    ))?;
     // The most severe verdict present (the map is ordered by severity).
     let worst = counts.keys().next_back().copied();
     Ok(if errors > 0 {
@@ -258,4 +374,28 @@ pub fn list() -> Result<Exit> {
         }
     }
     Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_utf8;
+
+    #[test]
+    fn utf8_is_checked_across_buffers() {
+        let texts: [(&[u8], bool); 6] = [
+            (b"", true),
+            ("Grid 1: é€😀\n".as_bytes(), true),
+            (b"ab\xffcd", false),
+            (b"ab\xe2\x82", false),
+            (b"\xe2\x82\xac\xe2", false),
+            (b"\xc3", false),
+        ];
+        for (text, utf8) in texts {
+            assert_eq!(std::str::from_utf8(text).is_ok(), utf8, "{text:?}");
+            for step in 1..=9 {
+                let reader = crate::game::trickle(text, step);
+                assert_eq!(is_utf8(reader).unwrap(), utf8, "{text:?} by {step}");
+            }
+        }
+    }
 }

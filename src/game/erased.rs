@@ -12,6 +12,7 @@ use std::time::Duration;
 use super::budget::Budget;
 use super::edit::CaseEditor;
 use super::generator::GameGenerator;
+use super::output::BlockStream;
 use super::rules::{
     CaseError, CheckResult, Reading, UnknownVariant, Variant, Verdict, check_reading,
 };
@@ -97,6 +98,8 @@ pub trait Game: Send + Sync {
         repeats: u32,
     ) -> Duration;
     fn split_output(&self, output: &str) -> Vec<String>;
+    /// See [`super::Rules::output_blocks`]: the blocks of `split_output`, read incrementally.
+    fn output_blocks(&self, input: Box<dyn std::io::BufRead + Send>) -> BlockStream;
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
     /// See [`Rules::case_input`].
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String>;

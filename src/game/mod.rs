@@ -11,6 +11,8 @@
 //! - [`draw`]: a case drawn as SVG frames for the report (`Rules::draw`);
 //! - `budget`: the limits an engine respects on one case;
 //! - `output`: comparing outputs (presentation, blocks), for checkers;
+//! - `lines`: the lines of an input read one at a time ([`LineReader`]), for the incremental
+//!   parsers and validators of line-based games;
 //! - `difference`: the first difference of two outputs, white space named and shown;
 //! - `generator`: the erased generator interface and the [`Solver`] lent to generators;
 //! - `edit`: the erased edit interface ([`CaseEditor`]) over [`Shrink`];
@@ -28,6 +30,7 @@ pub mod draw;
 mod edit;
 mod erased;
 mod generator;
+mod lines;
 mod output;
 mod read_as;
 mod registered;
@@ -40,7 +43,12 @@ pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
-pub use output::{split_blocks, strip_white_space, trim_presentation};
+#[cfg(test)]
+pub use lines::test_inputs;
+pub use lines::{LineReader, OwnedLine};
+#[cfg(test)]
+pub use output::trickle;
+pub use output::{BlockStream, Blocks, split_blocks, strip_white_space, trim_presentation};
 pub use read_as::ReadAs;
 pub use registered::Registered;
 pub use rules::{

@@ -1,6 +1,12 @@
 //! How outputs are compared: the white space that only presentation depends on (the first
 //! difference of two texts is `difference.rs`), and the split of a judge output into per-case blocks. The
 //! checkers of the games and the default [`super::Rules::check`] are built from these.
+//!
+//! The split exists whole ([`split_blocks`]) and read as it goes ([`Blocks`], for `check` on a
+//! file of any size): both give the same blocks, byte for byte, for any input and any way the
+//! reader cuts it.
+
+use std::io::BufRead;
 
 /// `block` without any white space: the presentation of outputs whose every space is layout,
 /// not data (Link and Pop, Yut), so a presentation error is any difference in white space.
@@ -38,9 +44,153 @@ pub fn split_blocks(output: &str, starts_case: impl Fn(&str) -> bool) -> Vec<Str
     blocks
 }
 
+/// A reader of `bytes` that returns at most `step` bytes a read (through a buffer of `step`
+/// bytes), so that every line and token is cut somewhere: the chunk-boundary tests of the
+/// streaming parsers and validators compare what it gives with the whole-slice result.
+#[cfg(test)]
+pub fn trickle(bytes: &[u8], step: usize) -> Box<dyn BufRead + Send> {
+    struct Trickle {
+        bytes: Vec<u8>,
+        at: usize,
+        step: usize,
+    }
+    impl std::io::Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.bytes.len() - self.at);
+            buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+    let reader = Trickle {
+        bytes: bytes.to_vec(),
+        at: 0,
+        step,
+    };
+    Box::new(std::io::BufReader::with_capacity(step, reader))
+}
+
+/// The blocks of a judge output read incrementally, as [`super::Rules::output_blocks`] yields
+/// them: each item a block, or the read error that ends the stream.
+pub type BlockStream = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
+
+/// [`split_blocks`] over a reader: a block at a time, holding one block and one line. The
+/// output is read as text with invalid UTF-8 replaced line by line, which is what
+/// `String::from_utf8_lossy` of the whole text gives (a `\n` never belongs to an invalid
+/// sequence). With [`Blocks::dropping_separator`], every block but the last loses one blank
+/// separator line at its end, as SameGame's `split_output` does.
+pub struct Blocks {
+    input: Box<dyn BufRead + Send>,
+    starts_case: fn(&str) -> bool,
+    drop_separator: bool,
+    /// The block being filled; `None` before the first line.
+    pending: Option<String>,
+    line: Vec<u8>,
+    done: bool,
+}
+
+impl Blocks {
+    /// The blocks of `input`, each starting at a line for which `starts_case` holds (text before
+    /// the first such line is a block of its own), as [`split_blocks`] cuts them.
+    pub fn new(input: Box<dyn BufRead + Send>, starts_case: fn(&str) -> bool) -> Self {
+        Blocks {
+            input,
+            starts_case,
+            drop_separator: false,
+            pending: None,
+            line: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// Every block followed by another loses a final blank line (`\n\n` becomes `\n`).
+    pub fn dropping_separator(mut self) -> Self {
+        self.drop_separator = true;
+        self
+    }
+
+    /// Boxed, as a game's `output_blocks` returns it.
+    pub fn boxed(self) -> BlockStream {
+        Box::new(self)
+    }
+}
+
+impl Iterator for Blocks {
+    type Item = std::io::Result<String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            self.line.clear();
+            match self.input.read_until(b'\n', &mut self.line) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                Ok(0) => {
+                    self.done = true;
+                    return self.pending.take().map(Ok);
+                }
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&self.line);
+            match &mut self.pending {
+                Some(block) if !(self.starts_case)(&line) => block.push_str(&line),
+                pending => {
+                    let finished = pending.replace(line.into_owned());
+                    if let Some(mut block) = finished {
+                        if self.drop_separator && block.ends_with("\n\n") {
+                            block.pop();
+                        }
+                        return Some(Ok(block));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn streamed(text: &[u8], step: usize, drop: bool) -> Vec<String> {
+        let blocks = Blocks::new(trickle(text, step), |l| l.starts_with("Case "));
+        let blocks = if drop {
+            blocks.dropping_separator()
+        } else {
+            blocks
+        };
+        blocks.map(|b| b.expect("no read error")).collect()
+    }
+
+    #[test]
+    fn streamed_blocks_are_the_whole_split() {
+        let texts: [&[u8]; 6] = [
+            b"",
+            b"junk\nCase 1\nx\n\nCase 2\ny\n\n",
+            b"Case 1\n\xffx\xe2\x82\nCase 2\ny",
+            b"\n\nCase 1\n\n\n",
+            b"no newline at all",
+            b"Case 1\r\nab\r\nCase 2\r\n",
+        ];
+        for text in texts {
+            let lossy = String::from_utf8_lossy(text);
+            let whole = split_blocks(&lossy, |l| l.starts_with("Case "));
+            let mut dropped = whole.clone();
+            let last = dropped.len().saturating_sub(1);
+            for block in &mut dropped[..last] {
+                if block.ends_with("\n\n") {
+                    block.pop();
+                }
+            }
+            for step in 1..=9 {
+                assert_eq!(streamed(text, step, false), whole, "{lossy:?} by {step}");
+                assert_eq!(streamed(text, step, true), dropped, "{lossy:?} by {step}");
+            }
+        }
+    }
 
     #[test]
     fn split_blocks_keeps_every_byte() {

@@ -16,6 +16,7 @@ use super::budget::Budget;
 use super::edit::CaseEditor;
 use super::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
 use super::generator::{GameGenerator, GameOptions};
+use super::output::BlockStream;
 use super::rules::{CaseError, CheckResult, Reading, Variant};
 use crate::status::Rejected;
 use crate::validate::Validation;
@@ -96,6 +97,9 @@ impl Game for ReadAs {
     }
     fn split_output(&self, output: &str) -> Vec<String> {
         self.inner.split_output(output)
+    }
+    fn output_blocks(&self, input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
+        self.inner.output_blocks(input)
     }
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult {
         self.inner.check(case, expected, actual)

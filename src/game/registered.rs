@@ -16,6 +16,7 @@ use super::difference::presentation_message;
 use super::edit::{AnyCase, CaseEditor, CaseSize, Shrink};
 use super::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
 use super::generator::{GameGenerator, GameOptions, Solver, engine_of};
+use super::output::BlockStream;
 use super::rules::{
     CaseError, CheckResult, Engine, Parsed, REFERENCE_ENGINE, Reading, Rules, Variant,
 };
@@ -204,6 +205,9 @@ where
     }
     fn split_output(&self, output: &str) -> Vec<String> {
         R::split_output(output)
+    }
+    fn output_blocks(&self, input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
+        R::output_blocks(input)
     }
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult {
         R::check(downcast::<R>(case), expected, actual)

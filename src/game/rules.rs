@@ -14,7 +14,7 @@ use std::io::{BufRead, Read};
 
 use super::budget::Budget;
 use super::difference::first_difference;
-use super::output::trim_presentation;
+use super::output::{BlockStream, trim_presentation};
 use crate::validate::Validation;
 
 /// What an engine concluded about one case (independent of any expected output).
@@ -314,6 +314,23 @@ pub trait Rules: Send + Sync + 'static {
     /// `SEPARATOR`; the blocks do not contain the separator). Used by `run --check` and by
     /// external engines.
     fn split_output(output: &str) -> Vec<String>;
+
+    /// The blocks of [`Rules::split_output`] on the text of `input` (invalid UTF-8 replaced),
+    /// read incrementally, so that `check` holds a block at a time, not a file. The default
+    /// reads the whole input and splits it (a read error is the stream's one item); a game
+    /// whose blocks start at recognisable lines overrides it with [`super::Blocks`].
+    fn output_blocks(input: Box<dyn BufRead + Send>) -> BlockStream {
+        let mut input = input;
+        let mut bytes = Vec::new();
+        match input.read_to_end(&mut bytes) {
+            Ok(_) => Box::new(
+                Self::split_output(&String::from_utf8_lossy(&bytes))
+                    .into_iter()
+                    .map(Ok),
+            ),
+            Err(e) => Box::new(std::iter::once(Err(e))),
+        }
+    }
 
     /// A number summarising an answer where the game has one (Vexed: the solution length K),
     /// reported in the CSV's `score` column and used by generators that filter on it.

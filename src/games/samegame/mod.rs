@@ -26,7 +26,9 @@ pub mod validate;
 
 use std::fmt::Write as _;
 
-use crate::game::{CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant, split_blocks};
+use crate::game::{
+    BlockStream, Blocks, CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant, split_blocks,
+};
 use crate::validate::Validation;
 
 /// Most rows a grid may have.
@@ -179,6 +181,11 @@ fn zero_pair(reading: &Reading) -> ZeroPair {
 /// The game's entry in the registry.
 pub struct SameGame;
 
+/// Whether an output line starts a case's block (`Grid k:`).
+fn starts_block(line: &str) -> bool {
+    line.starts_with(GRID_PREFIX)
+}
+
 impl Rules for SameGame {
     type Case = Game;
     type Answer = Leftover;
@@ -244,7 +251,7 @@ impl Rules for SameGame {
     }
 
     fn split_output(output: &str) -> Vec<String> {
-        let mut blocks = split_blocks(output, |line| line.starts_with(GRID_PREFIX));
+        let mut blocks = split_blocks(output, starts_block);
         // Every block but the last carries the blank separator line: drop it. The last keeps
         // whatever it has, so a stray blank line at the end of a file stays visible to `check`.
         let last = blocks.len().saturating_sub(1);
@@ -254,6 +261,13 @@ impl Rules for SameGame {
             }
         }
         blocks
+    }
+
+    /// The same blocks, the separator dropped the same way, read a line at a time.
+    fn output_blocks(input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
+        Blocks::new(input, starts_block)
+            .dropping_separator()
+            .boxed()
     }
 
     /// Spaces draw empty cells, so only the white space around the text lines is layout: the

@@ -33,7 +33,10 @@ pub mod shrink;
 mod test_rng;
 pub mod validate;
 
-use crate::game::{Engine, Outcome, Parsed, Rules, Verdict, split_blocks};
+use crate::game::{
+    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules, Verdict,
+    split_blocks,
+};
 use crate::validate::Validation;
 pub use check::{CheckError, check_output};
 pub(crate) use meter::Meter;
@@ -44,6 +47,11 @@ pub use rules::{
 
 /// The game's entry in the registry.
 pub struct Vexed;
+
+/// Whether an output line starts a puzzle's block: every line that is not a line of moves.
+fn starts_block(line: &str) -> bool {
+    !line.starts_with('(')
+}
 
 impl Rules for Vexed {
     type Case = Puzzle;
@@ -72,6 +80,11 @@ impl Rules for Vexed {
         parse_puzzles(input)
     }
 
+    /// The same puzzles as [`parse_puzzles`], read a line at a time.
+    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Puzzle> {
+        Box::new(rules::Puzzles::new(LineReader::new(input)))
+    }
+
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
     }
@@ -89,8 +102,11 @@ impl Rules for Vexed {
     }
 
     fn split_output(output: &str) -> Vec<String> {
-        // Every line that is not a line of moves starts a new puzzle's block.
-        split_blocks(output, |line| !line.starts_with('('))
+        split_blocks(output, starts_block)
+    }
+
+    fn output_blocks(input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
+        Blocks::new(input, starts_block).boxed()
     }
 
     /// The puzzle's header and board: Vexed's output names puzzles, never numbers them, so a

@@ -8,7 +8,9 @@
 //! starts like a header.
 
 use super::grid::{EMPTY, Grid, Move, WALL, is_block};
-use crate::game::{CaseError, Parsed};
+use std::io::BufRead;
+
+use crate::game::{CaseError, LineReader, Parsed, read_error};
 use crate::validate::quoted;
 
 /// The most cells a board may have (one bit per cell in a `u128` plane).
@@ -139,91 +141,134 @@ fn looks_like_header(text: &[u8]) -> bool {
         .is_some_and(u8::is_ascii_digit)
 }
 
-/// Splits a judge input into puzzles. Never panics; after a bad case it resumes at the next
-/// line that starts like a header.
+/// Splits a judge input into puzzles (see [`Puzzles`]).
 pub fn parse_puzzles(input: &[u8]) -> Vec<Parsed<Puzzle>> {
-    let lines: Vec<&[u8]> = input
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .collect();
-    let mut cases = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let text = lines[i];
-        if text.trim_ascii().is_empty() {
-            i += 1;
-            continue;
-        }
-        let line = i + 1;
-        match parse_header(text) {
-            Ok(None) => break,
-            Ok(Some((rows, cols, name))) => {
-                let rows_text = lines.get(i + 1..i + 1 + rows).unwrap_or(&lines[i + 1..]);
-                let case = parse_board(line, rows, cols, rows_text);
-                let bad = case.is_err();
-                cases.push(Parsed {
-                    line,
-                    label: name.clone(),
-                    size: format!("{rows}x{cols}"),
-                    case: case.map(|grid| Puzzle { name, grid }),
-                });
-                i += 1 + rows_text.len();
-                if bad {
-                    while i < lines.len() && !looks_like_header(lines[i]) {
-                        i += 1;
-                    }
-                }
-            }
-            Err(message) => {
-                cases.push(Parsed {
-                    line,
-                    label: String::new(),
-                    size: String::new(),
-                    case: Err(CaseError::new(line, message)),
-                });
-                i += 1;
-                while i < lines.len() && !looks_like_header(lines[i]) {
-                    i += 1;
-                }
-            }
-        }
-    }
-    cases
+    Puzzles::new(LineReader::new(input)).collect()
 }
 
-/// Reads the rows of a board whose header is on line `header_line`.
-fn parse_board(
-    header_line: usize,
-    rows: usize,
-    cols: usize,
-    text: &[&[u8]],
-) -> Result<Grid, CaseError> {
-    if text.len() < rows {
-        return Err(CaseError::new(
-            header_line + text.len() + 1,
-            format!("expected {rows} rows, the input ends after {}", text.len()),
-        ));
-    }
-    let mut cells = Vec::with_capacity(rows * cols);
-    for (k, row) in text.iter().enumerate() {
-        let line = header_line + k + 1;
-        let row = row.trim_ascii_end();
-        if row.len() != cols {
-            return Err(CaseError::new(
-                line,
-                format!("expected a row of {cols} cells, found {}", quoted(row)),
-            ));
-        }
-        if let Some(&bad) = row
-            .iter()
-            .find(|&&c| c != WALL && c != EMPTY && !is_block(c))
-        {
-            return Err(CaseError::new(
-                line,
-                format!("cell {} is not `#`, `-` or A-Z", quoted(&[bad])),
-            ));
-        }
-        cells.extend_from_slice(row);
-    }
-    Ok(Grid::new(rows, cols, cells))
+/// The puzzles of a judge input read a line at a time, as they are asked for: what
+/// `Rules::parse` (on a slice) and `Rules::cases` (on a reader) both are. Never panics; after a
+/// bad case it resumes at the next line that starts like a header. Lines are the input split at
+/// every `\n` (a final `\n` leaves an empty last line, which a board may take as a row), each
+/// without one trailing `\r`.
+pub struct Puzzles<R> {
+    lines: LineReader<R>,
+    done: bool,
 }
+
+impl<R: BufRead> Puzzles<R> {
+    pub fn new(lines: LineReader<R>) -> Self {
+        Puzzles {
+            lines: lines.with_final_piece(),
+            done: false,
+        }
+    }
+
+    /// The next line, without one trailing `\r`.
+    fn next_line(&mut self) -> Option<(usize, Vec<u8>)> {
+        let mut line = self.lines.next_line()?;
+        if line.text.last() == Some(&b'\r') {
+            line.text.pop();
+        }
+        Some((line.number, line.text))
+    }
+
+    /// Passes over the lines up to the next one that starts like a header.
+    fn resync(&mut self) {
+        while self
+            .lines
+            .peek()
+            .is_some_and(|l| !looks_like_header(&l.text))
+        {
+            self.lines.next_line();
+        }
+    }
+
+    /// Reads the `rows` rows of a board whose header is on line `header_line` (all of them,
+    /// or up to the end, even after a bad one). The input ending first is the error, else
+    /// the first bad row.
+    fn board(&mut self, header_line: usize, rows: usize, cols: usize) -> Result<Grid, CaseError> {
+        let mut cells = Vec::with_capacity(rows * cols);
+        let mut first_error = None;
+        for k in 0..rows {
+            let Some((line, text)) = self.next_line() else {
+                return Err(CaseError::new(
+                    header_line + k + 1,
+                    format!("expected {rows} rows, the input ends after {k}"),
+                ));
+            };
+            if first_error.is_some() {
+                continue;
+            }
+            let row = text.trim_ascii_end();
+            if row.len() != cols {
+                first_error = Some(CaseError::new(
+                    line,
+                    format!("expected a row of {cols} cells, found {}", quoted(row)),
+                ));
+            } else if let Some(&bad) = row
+                .iter()
+                .find(|&&c| c != WALL && c != EMPTY && !is_block(c))
+            {
+                first_error = Some(CaseError::new(
+                    line,
+                    format!("cell {} is not `#`, `-` or A-Z", quoted(&[bad])),
+                ));
+            } else {
+                cells.extend_from_slice(row);
+            }
+        }
+        match first_error {
+            Some(error) => Err(error),
+            None => Ok(Grid::new(rows, cols, cells)),
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Puzzles<R> {
+    type Item = Parsed<Puzzle>;
+
+    fn next(&mut self) -> Option<Parsed<Puzzle>> {
+        while !self.done {
+            let Some((line, text)) = self.next_line() else {
+                self.done = true;
+                let error = self.lines.error()?;
+                return Some(read_error(self.lines.end_line(), &error));
+            };
+            if text.trim_ascii().is_empty() {
+                continue;
+            }
+            return match parse_header(&text) {
+                Ok(None) => {
+                    self.done = true;
+                    None
+                }
+                Ok(Some((rows, cols, name))) => {
+                    let case = self.board(line, rows, cols);
+                    if case.is_err() {
+                        self.resync();
+                    }
+                    Some(Parsed {
+                        line,
+                        label: name.clone(),
+                        size: format!("{rows}x{cols}"),
+                        case: case.map(|grid| Puzzle { name, grid }),
+                    })
+                }
+                Err(message) => {
+                    self.resync();
+                    Some(Parsed {
+                        line,
+                        label: String::new(),
+                        size: String::new(),
+                        case: Err(CaseError::new(line, message)),
+                    })
+                }
+            };
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod stream_tests;

@@ -15,7 +15,10 @@ pub mod shrink;
 pub mod table;
 pub mod validate;
 
-use crate::game::{CaseError, Engine, Outcome, Parsed, Rules, split_blocks};
+use crate::game::{
+    BlockStream, Blocks, CaseError, CaseStream, Engine, LineReader, Outcome, Parsed, Rules,
+    read_error, split_blocks,
+};
 use crate::validate::Validation;
 use crate::validate::quoted;
 use board::{Place, TOKEN_COUNT, Token};
@@ -70,6 +73,25 @@ pub type FinalPlaces = [Place; TOKEN_COUNT];
 /// The game's entry in the registry.
 pub struct Yut;
 
+/// A file's one case: the game parsed, or why not.
+fn one_game(parsed: Result<Replay, CaseError>) -> Parsed<Replay> {
+    let size = match &parsed {
+        Ok(replay) => format!("{} turns", replay.turns.len()),
+        Err(_) => String::new(),
+    };
+    Parsed {
+        line: 1,
+        label: String::new(),
+        size,
+        case: parsed,
+    }
+}
+
+/// One game per file: no output line starts another block.
+fn starts_block(_line: &str) -> bool {
+    false
+}
+
 impl Rules for Yut {
     type Case = Replay;
     type Answer = FinalPlaces;
@@ -93,21 +115,21 @@ impl Rules for Yut {
     ];
 
     fn parse(input: &[u8]) -> Vec<Parsed<Replay>> {
-        let parsed = parse_replay(input);
-        let size = match &parsed {
-            Ok(replay) => format!("{} turns", replay.turns.len()),
-            Err(_) => String::new(),
-        };
-        vec![Parsed {
-            line: 1,
-            label: String::new(),
-            size,
-            case: parsed,
-        }]
+        vec![one_game(parse_replay(input))]
+    }
+
+    /// The one game, read a line at a time.
+    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Replay> {
+        Box::new(std::iter::once(one_game(read_replay(input))))
     }
 
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
+    }
+
+    /// The same validation, reading only the lines it looks at.
+    fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        validate::validate_reader(input)
     }
 
     fn draw(case: &Replay, expected: Option<&str>) -> Option<crate::game::Drawing> {
@@ -125,7 +147,11 @@ impl Rules for Yut {
 
     fn split_output(output: &str) -> Vec<String> {
         // One game per file: the whole output is the one block.
-        split_blocks(output, |_| false)
+        split_blocks(output, starts_block)
+    }
+
+    fn output_blocks(input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
+        Blocks::new(input, starts_block).boxed()
     }
 
     /// The board's spaces are drawing that no token ever replaces (tokens replace dots), so
@@ -163,11 +189,32 @@ impl Rules for Yut {
 
 /// Parses `N` and N turns. Blank lines after the last turn are allowed; anything else is not.
 pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
-    let mut lines = input.split(|&b| b == b'\n').enumerate().map(|(i, l)| {
-        let l = l.strip_suffix(b"\r").unwrap_or(l);
-        (i + 1, l)
-    });
-    let (line, header) = lines.next().unwrap_or((1, b""));
+    replay_from(&mut LineReader::new(input).with_final_piece())
+}
+
+/// [`parse_replay`] of the lines of a reader, a line at a time: the memory of one line and the
+/// turns, whatever follows them. A read error is the case's error (on the line it stopped at).
+pub fn read_replay(input: Box<dyn std::io::BufRead + Send>) -> Result<Replay, CaseError> {
+    let mut lines = LineReader::new(input).with_final_piece();
+    let replay = replay_from(&mut lines);
+    match lines.error() {
+        Some(error) => read_error::<Replay>(lines.end_line(), &error).case,
+        None => replay,
+    }
+}
+
+/// The game read from `lines` (the input split at every `\n`, the empty piece after a final
+/// `\n` included), each line without one trailing `\r`.
+fn replay_from(lines: &mut LineReader<impl std::io::BufRead>) -> Result<Replay, CaseError> {
+    let mut next = || {
+        lines.next_line().map(|mut l| {
+            if l.text.last() == Some(&b'\r') {
+                l.text.pop();
+            }
+            (l.number, l.text)
+        })
+    };
+    let (line, header) = next().unwrap_or((1, Vec::new()));
     let header = header.trim_ascii();
     if header.is_empty() {
         return Err(CaseError::new(
@@ -188,7 +235,7 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
     let mut turns = Vec::with_capacity(count);
     let mut last_line = line;
     for _ in 0..count {
-        let Some((line, text)) = lines.next() else {
+        let Some((line, text)) = next() else {
             return Err(CaseError::new(
                 last_line + 1,
                 format!(
@@ -198,13 +245,15 @@ pub fn parse_replay(input: &[u8]) -> Result<Replay, CaseError> {
             ));
         };
         last_line = line;
-        turns.push(parse_turn(line, text)?);
+        turns.push(parse_turn(line, &text)?);
     }
-    if let Some((line, text)) = lines.find(|(_, text)| !text.trim_ascii().is_empty()) {
-        return Err(CaseError::new(
-            line,
-            format!("unexpected text after the {count} turns: {}", quoted(text)),
-        ));
+    while let Some((line, text)) = next() {
+        if !text.trim_ascii().is_empty() {
+            return Err(CaseError::new(
+                line,
+                format!("unexpected text after the {count} turns: {}", quoted(&text)),
+            ));
+        }
     }
     Ok(Replay { turns })
 }
@@ -251,5 +300,7 @@ pub fn escaped_token_error(turn: &Turn) -> CaseError {
     )
 }
 
+#[cfg(test)]
+mod stream_tests;
 #[cfg(test)]
 mod tests;

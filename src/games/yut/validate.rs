@@ -3,13 +3,16 @@
 //! fields and blank lines at the end; and the statement's promise that an escaped token is
 //! never moved again, checked by replaying the game on the reference engine.
 //!
-//! One game per file, so every violation is in case 1.
+//! One game per file, so every violation is in case 1. A file's first lines decide its
+//! validation ([`LINES_LOOKED_AT`]), so a reader is validated on those alone.
 
 use super::board::Token;
 use super::{MAX_TURNS, Replay, STICKS, Throw, Turn, reference};
-use crate::game::Budget;
+use std::io::BufRead;
+
+use crate::game::{Budget, LineReader};
 use crate::validate::{
-    Validation, Violation, check_line, end_line, lines, number, quoted, single_spaced,
+    Line, Validation, Violation, check_line, end_line, lines, number, quoted, single_spaced,
 };
 
 const COUNT: &str = "the first line consists of N, 1 <= N <= 100";
@@ -20,9 +23,42 @@ const ESCAPED: &str = "every move is valid; an escaped token is not given again"
 /// The only case of a file.
 const CASE: Option<usize> = Some(1);
 
+/// Lines a validation looks at, at most: `N`, N <= [`MAX_TURNS`] turns and one line after
+/// them (reported if it is there).
+const LINES_LOOKED_AT: usize = MAX_TURNS + 2;
+
 /// Validates a whole Yut Nori judge input.
 pub fn validate(input: &[u8]) -> Validation {
-    let lines = lines(input);
+    validate_lines(&lines(input))
+}
+
+/// [`validate`] of an input read from `input`: only its first [`LINES_LOOKED_AT`] lines are
+/// read (the validation looks at no other), so a file of any size validates in the memory of
+/// those lines.
+pub fn validate_reader(input: &mut dyn BufRead) -> std::io::Result<Validation> {
+    let mut reader = LineReader::new(input);
+    let mut owned = Vec::with_capacity(LINES_LOOKED_AT);
+    while owned.len() < LINES_LOOKED_AT
+        && let Some(line) = reader.next_line()
+    {
+        owned.push(line);
+    }
+    if let Some(error) = reader.error() {
+        return Err(error);
+    }
+    let lines: Vec<Line<'_>> = owned
+        .iter()
+        .map(|l| Line {
+            number: l.number,
+            text: &l.text,
+            terminated: l.terminated,
+        })
+        .collect();
+    Ok(validate_lines(&lines))
+}
+
+/// Validates the lines of an input: all of them, or at least its first [`LINES_LOOKED_AT`].
+fn validate_lines(lines: &[Line<'_>]) -> Validation {
     let mut out = Validation {
         cases: 1,
         ..Validation::default()
@@ -52,7 +88,7 @@ pub fn validate(input: &[u8]) -> Validation {
         let Some(line) = lines.get(1 + k) else {
             out.push(Violation::new(
                 CASE,
-                end_line(&lines),
+                end_line(lines),
                 format!("the input ends after {k} of the N = {count} turns"),
                 TURNS,
             ));

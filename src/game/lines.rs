@@ -1,0 +1,290 @@
+//! [`LineReader`]: the lines of a judge input read from a buffered reader one at a time, with
+//! their 1-based numbers, for the incremental parsers and validators of line-based games.
+//!
+//! Invariants: the lines are those of splitting the whole input at `\n` (a final `\n` ends
+//! the last line and starts no other), numbered from 1, whatever sizes the reader's reads
+//! have; a line is held once, and only the lines a caller peeks at are kept ahead. A read
+//! error ends the lines and is kept ([`LineReader::error`]) for the caller to report.
+
+use std::collections::VecDeque;
+use std::io::BufRead;
+
+/// One line of the input, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedLine {
+    /// 1-based.
+    pub number: usize,
+    /// The bytes without the `\n`.
+    pub text: Vec<u8>,
+    /// Whether a `\n` ends it (only the last line of an input can lack one).
+    pub terminated: bool,
+}
+
+impl OwnedLine {
+    /// Empty, or white space only.
+    pub fn is_blank(&self) -> bool {
+        self.text.trim_ascii().is_empty()
+    }
+}
+
+/// The lines of a reader, with look-ahead.
+pub struct LineReader<R> {
+    input: R,
+    /// Lines read and not yet taken, in order.
+    ahead: VecDeque<OwnedLine>,
+    /// Lines read so far.
+    read: usize,
+    /// `\n` bytes read so far.
+    newlines: usize,
+    ended: bool,
+    error: Option<std::io::Error>,
+    /// Whether the empty piece after a final `\n` (or of an empty input) is a line too.
+    final_piece: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub fn new(input: R) -> Self {
+        LineReader {
+            input,
+            ahead: VecDeque::new(),
+            read: 0,
+            newlines: 0,
+            ended: false,
+            error: None,
+            final_piece: false,
+        }
+    }
+
+    /// The lines as splitting the input at every `\n` gives them: the empty piece after a
+    /// final `\n` (or the one piece of an empty input) is a last, unterminated, empty line.
+    pub fn with_final_piece(mut self) -> Self {
+        self.final_piece = true;
+        self
+    }
+
+    /// Reads one more line into the look-ahead; false at the end (or on a read error).
+    fn fill(&mut self) -> bool {
+        if self.ended {
+            return false;
+        }
+        let mut text = Vec::new();
+        loop {
+            match self.input.read_until(b'\n', &mut text) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.ended = true;
+                    return false;
+                }
+                Ok(_) => break,
+            }
+        }
+        if text.is_empty() {
+            self.ended = true;
+            let after_newline = self.read == self.newlines;
+            if self.final_piece && after_newline && self.error.is_none() {
+                self.read += 1;
+                self.ahead.push_back(OwnedLine {
+                    number: self.read,
+                    text,
+                    terminated: false,
+                });
+                return true;
+            }
+            return false;
+        }
+        let terminated = text.last() == Some(&b'\n');
+        if terminated {
+            text.pop();
+            self.newlines += 1;
+        }
+        self.read += 1;
+        self.ahead.push_back(OwnedLine {
+            number: self.read,
+            text,
+            terminated,
+        });
+        true
+    }
+
+    /// The line `k` places ahead (0: the next one), read if needed.
+    pub fn peek_at(&mut self, k: usize) -> Option<&OwnedLine> {
+        while self.ahead.len() <= k {
+            if !self.fill() {
+                return None;
+            }
+        }
+        self.ahead.get(k)
+    }
+
+    /// The next line, not taken.
+    pub fn peek(&mut self) -> Option<&OwnedLine> {
+        self.peek_at(0)
+    }
+
+    /// Takes the next line.
+    pub fn next_line(&mut self) -> Option<OwnedLine> {
+        if self.ahead.is_empty() {
+            self.fill();
+        }
+        self.ahead.pop_front()
+    }
+
+    /// The next line that is not blank, not taken (the blank lines before it are taken).
+    pub fn peek_non_blank(&mut self) -> Option<&OwnedLine> {
+        while self.peek()?.is_blank() {
+            self.ahead.pop_front();
+        }
+        self.peek()
+    }
+
+    /// Takes the next line that is not blank (and the blank lines before it).
+    pub fn next_non_blank(&mut self) -> Option<OwnedLine> {
+        self.peek_non_blank()?;
+        self.ahead.pop_front()
+    }
+
+    /// The number of pieces splitting the input at `\n` gives (`\n` bytes + 1), once the
+    /// input has been read to its end: the number of the last line, an empty one after a
+    /// final `\n` counted, as whole-input parsers count it.
+    pub fn pieces(&mut self) -> usize {
+        while self.fill() {}
+        self.newlines + 1
+    }
+
+    /// The number just past the last line (where "the input ends" is reported), once the
+    /// input has been read to its end (1 for an empty input; without the final piece).
+    pub fn end_line(&mut self) -> usize {
+        while self.fill() {}
+        self.read + 1
+    }
+
+    /// The read error that ended the lines, taken (reported once).
+    pub fn error(&mut self) -> Option<std::io::Error> {
+        self.error.take()
+    }
+}
+
+/// The inputs the streaming parsers and validators are checked on: every `.in` file under
+/// `corpora/<folder>` and, from each of the first files, broken copies (cut at many places,
+/// CRLF line ends, no final newline, blank and garbage lines inserted, the terminator
+/// dropped), with a name for messages.
+#[cfg(test)]
+pub fn test_inputs(folder: &str) -> Vec<(String, Vec<u8>)> {
+    /// Files whose broken copies are made (the copies grow with a file's lines).
+    const MUTATED_FILES: usize = 6;
+    /// Cuts per file: a cut every `len / CUTS` bytes.
+    const CUTS: usize = 40;
+    fn walk(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|x| x == "in") {
+                files.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora");
+    let mut files = Vec::new();
+    walk(&root.join(folder), &mut files);
+    files.sort();
+    assert!(!files.is_empty(), "no inputs under corpora/{folder}");
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    for (k, path) in files.iter().enumerate() {
+        let bytes = std::fs::read(path).expect("a bundled file");
+        let name = path.display().to_string();
+        if k < MUTATED_FILES {
+            let step = (bytes.len() / CUTS).max(1);
+            for cut in (0..bytes.len()).step_by(step) {
+                inputs.push((format!("{name} cut at {cut}"), bytes[..cut].to_vec()));
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            inputs.push((
+                format!("{name} CRLF"),
+                text.replace('\n', "\r\n").into_bytes(),
+            ));
+            inputs.push((
+                format!("{name} no final newline"),
+                text.trim_end_matches('\n').as_bytes().to_vec(),
+            ));
+            let lines: Vec<&str> = text.split('\n').collect();
+            for (at, extra) in [
+                (1, ""),
+                (2, "zz 9"),
+                (3, "7 7 X"),
+                (lines.len() / 2, "  \t"),
+            ] {
+                let mut changed = lines.clone();
+                changed.insert(at.min(changed.len()), extra);
+                inputs.push((
+                    format!("{name} with {extra:?} at line {at}"),
+                    changed.join("\n").into_bytes(),
+                ));
+            }
+            let no_end: Vec<&str> = lines
+                .iter()
+                .copied()
+                .filter(|l| !l.trim().starts_with('0'))
+                .collect();
+            inputs.push((
+                format!("{name} without lines starting 0"),
+                no_end.join("\n").into_bytes(),
+            ));
+        }
+        inputs.push((name, bytes));
+    }
+    for hostile in [
+        &b""[..],
+        b"\n",
+        b"\r\n",
+        b"0 0\n",
+        b"x",
+        b"99999999999999999999999 1\n",
+        b"1 1\n\xff\xfe\n0 0\n",
+        b"3\n\n\n",
+    ] {
+        inputs.push((format!("{hostile:?}"), hostile.to_vec()));
+    }
+    inputs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_the_split_of_the_whole_input() {
+        for text in [&b""[..], b"a", b"a\n", b"a\n\nbb \n", b"\n\n", b"x\ny\r\nz"] {
+            let whole = crate::validate::lines(text);
+            for step in 1..=9 {
+                let mut reader = LineReader::new(crate::game::trickle(text, step));
+                assert_eq!(reader.peek_at(1).is_some(), whole.len() > 1);
+                let mut got = Vec::new();
+                while let Some(line) = reader.next_line() {
+                    got.push(line);
+                }
+                assert_eq!(got.len(), whole.len(), "{text:?}");
+                for (a, b) in got.iter().zip(&whole) {
+                    assert_eq!(
+                        (a.number, &a.text[..], a.terminated),
+                        (b.number, b.text, b.terminated)
+                    );
+                }
+                assert_eq!(reader.pieces(), text.split(|&b| b == b'\n').count());
+                assert_eq!(reader.end_line(), crate::validate::end_line(&whole));
+                let mut pieces =
+                    LineReader::new(crate::game::trickle(text, step)).with_final_piece();
+                let mut got = Vec::new();
+                while let Some(line) = pieces.next_line() {
+                    got.push(line.text);
+                }
+                let split: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+                assert_eq!(got, split, "{text:?}");
+            }
+        }
+    }
+}
