@@ -24,8 +24,9 @@ pub struct CompareOptions {
     /// Pair engine OLD of the old run with engine NEW of the new one (repeatable).
     #[arg(long, value_name = "OLD=NEW", value_parser = engine_map_arg)]
     pub engine_map: Vec<(String, String)>,
-    /// A fixed noise threshold, e.g. `5%` (default: derived from the runs' repeat spread, or
-    /// from the spread of the per-case ratios; at least 5%).
+    /// A fixed noise threshold, e.g. `5%`, for a case alone and for shifts shared by many cases
+    /// (default: a case's from the spread of the per-case ratios around their neighbours',
+    /// at least 5%; a shared shift's 100%, i.e. x2; see docs/compare.md).
     #[arg(long, value_name = "PERCENT", value_parser = noise_arg)]
     pub noise: Option<f64>,
     /// What exits non-zero: `time` (a case or total slower beyond the noise: exit 6),

@@ -44,6 +44,11 @@ impl CaseResult {
     pub fn time_ns(&self) -> Option<u64> {
         stats::median_u64(&self.runs)
     }
+
+    /// The fastest run: what the case costs with the least of the machine's noise added.
+    pub fn fastest_ns(&self) -> Option<u64> {
+        self.runs.iter().min().copied()
+    }
 }
 
 /// One side of a comparison: its cases and, when known, the run's metadata.

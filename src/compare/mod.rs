@@ -1,26 +1,29 @@
 //! `gamebench compare OLD NEW`: two runs' results, paired case by case, and whether NEW
 //! regressed: per (game, engine) the ratio of total times with a bootstrap interval, the
-//! per-case ratios' percentiles, the cases that changed beyond the noise, and every verdict
-//! change (a case that was `ok` and is not now first).
+//! per-case ratios' percentiles, the cases that changed beyond the noise (alone, or together
+//! with their neighbours: a shared shift), and every verdict change (a case that was `ok` and
+//! is not now first).
 //!
 //! Invariants: cases pair by (game, file, case, engine), an engine of OLD renamed by
 //! `--engine-map`; the result depends on the inputs only (the bootstrap has a fixed seed, the
-//! order is sorted), never on the thread count or the clock. How the noise threshold is
-//! derived and when a case counts as changed is [`noise`]'s business; the exit code is
-//! [`Comparison::exit`]'s.
+//! order is sorted), never on the thread count or the clock. How the noise thresholds are
+//! derived is [`noise`]'s business, which cases changed alone or together [`shift`]'s; the
+//! exit code is [`Comparison::exit`]'s.
 
 pub mod baseline;
 mod load;
 pub mod noise;
 mod render;
+pub mod shift;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use baseline::{MetaDifference, meta_differences};
 pub use load::{BASELINE_CSV, BASELINE_META, CaseResult, Results, load};
-pub use noise::{MIN_CHANGE_NS, MIN_NOISE, Noise, NoiseSource};
+pub use noise::{MIN_CHANGE_NS, MIN_NOISE, Noise, NoiseSource, SHARED_NOISE};
 pub use render::render;
+pub use shift::{Scope, Shift};
 
 use crate::stats;
 use crate::status::{Exit, Status};
@@ -49,7 +52,8 @@ pub enum CompareError {
 /// What makes `compare` exit non-zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum FailOn {
-    /// A case slower beyond the noise, or an engine's total time slower beyond it.
+    /// A case slower beyond the noise, or a shift shared by many cases or an engine's total
+    /// slower beyond the shared noise.
     Time,
     /// A case whose status got worse (an `ok` case that now fails, a failure that got worse).
     Verdict,
@@ -97,12 +101,13 @@ pub enum Direction {
     Faster,
 }
 
-/// One case whose time changed beyond the noise.
+/// One case whose time changed beyond the noise, on its own.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimeChange {
     pub file: String,
     pub case: usize,
     pub label: String,
+    /// The fastest run of each side.
     pub old_ns: u64,
     pub new_ns: u64,
     pub direction: Direction,
@@ -136,9 +141,11 @@ pub struct Group {
     /// The per-case ratios (new / old) at [`PERCENTILES`].
     pub percentiles: Vec<f64>,
     pub noise: Noise,
-    /// Cases beyond the noise, slowest change first.
+    /// Cases beyond the noise on their own, slowest change first.
     pub changes: Vec<TimeChange>,
-    /// The total moved beyond the noise: its whole interval is past `1 ± noise`.
+    /// Cases that moved together (everything first, then in timing order).
+    pub shifts: Vec<Shift>,
+    /// The total moved beyond the shared noise: its whole interval is past `1 ± shared`.
     pub total: Option<Direction>,
 }
 
@@ -149,8 +156,17 @@ impl Group {
             .filter(|c| c.direction == Direction::Slower)
     }
 
+    /// Shifts shared by several cases that are slower beyond the shared noise.
+    pub fn slower_shifts(&self) -> impl Iterator<Item = &Shift> {
+        self.shifts
+            .iter()
+            .filter(|s| s.beyond == Some(Direction::Slower))
+    }
+
     pub fn regressed(&self) -> bool {
-        self.total == Some(Direction::Slower) || self.slower().next().is_some()
+        self.total == Some(Direction::Slower)
+            || self.slower().next().is_some()
+            || self.slower_shifts().next().is_some()
     }
 }
 
@@ -352,19 +368,32 @@ fn group(
         .iter()
         .filter_map(|&q| stats::quantile_sorted(&ratios, q))
         .collect();
-    let runs: Vec<(&[u64], &[u64])> = timed.iter().map(|t| (&*t.0.runs, &*t.1.runs)).collect();
-    let noise = Noise::derive(fixed, &runs);
-    let mut changes: Vec<TimeChange> = timed
+    let points: Vec<shift::Point> = timed
         .iter()
-        .filter_map(|(o, n, ot, nt)| {
-            Some(TimeChange {
+        .map(|t| shift::Point {
+            file: &t.1.file,
+            case: t.1.case,
+            runs: noise::Runs {
+                old: &t.0.runs,
+                new: &t.1.runs,
+            },
+        })
+        .collect();
+    let runs: Vec<noise::Runs> = points.iter().map(|p| p.runs).collect();
+    let noise = Noise::derive(fixed, &runs);
+    let (alone, shifts) = shift::classify(&points, &noise);
+    let mut changes: Vec<TimeChange> = alone
+        .into_iter()
+        .map(|(i, direction)| {
+            let (o, n) = (timed[i].0, timed[i].1);
+            TimeChange {
                 file: n.file.clone(),
                 case: n.case,
                 label: n.label.clone(),
-                old_ns: *ot,
-                new_ns: *nt,
-                direction: noise.changed(&o.runs, &n.runs)?,
-            })
+                old_ns: o.fastest_ns().unwrap_or(0),
+                new_ns: n.fastest_ns().unwrap_or(0),
+                direction,
+            }
         })
         .collect();
     changes.sort_by(|a, b| {
@@ -386,6 +415,7 @@ fn group(
         percentiles,
         noise,
         changes,
+        shifts,
         total,
     }
 }

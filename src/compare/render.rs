@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Comparison, Direction, Group, NoiseSource};
+use super::{Comparison, Direction, Group, NoiseSource, Scope};
 use crate::units::human_time;
 
 /// The most changed cases listed per engine and direction; the rest are counted.
@@ -70,10 +70,11 @@ pub fn render(c: &Comparison) -> String {
         (true, false) => "REGRESSION (verdicts)",
         (false, true) => "REGRESSION (time)",
         (false, false) => {
-            if c.groups
-                .iter()
-                .any(|g| g.total.is_some() || !g.changes.is_empty())
-            {
+            if c.groups.iter().any(|g| {
+                g.total.is_some()
+                    || !g.changes.is_empty()
+                    || g.shifts.iter().any(|s| s.beyond.is_some())
+            }) {
                 "faster, no regression"
             } else {
                 "no change"
@@ -121,17 +122,47 @@ fn group(out: &mut String, g: &Group) {
     }
     let source = match g.noise.source {
         NoiseSource::Given => "--noise".to_string(),
+        NoiseSource::Cases { cases, z } => {
+            format!("{z:.2} x the spread of {cases} cases' ratios around their neighbours'")
+        }
         NoiseSource::Repeats(n) => format!("the repeat spread of {n} cases"),
-        NoiseSource::Cases(n) => format!("the spread of {n} cases' ratios"),
         NoiseSource::Default => "the default".to_string(),
+    };
+    let shared = if g.noise.source == NoiseSource::Given {
+        "--noise"
+    } else {
+        "the default"
     };
     let slower = g.slower().count();
     let faster = g.changes.len() - slower;
     let _ = writeln!(
         out,
-        "  noise: {:.1}% (from {source}); beyond it: {slower} slower, {faster} faster",
-        g.noise.threshold * 100.0
+        "  noise: {:.1}% per case (from {source}), {:.1}% shared (from {shared}); beyond it: {slower} slower, {faster} faster",
+        g.noise.threshold * 100.0,
+        g.noise.shared * 100.0,
     );
+    for s in g.shifts.iter().take(MAX_LISTED) {
+        let what = match &s.scope {
+            Scope::Everything => "every case".to_string(),
+            Scope::File(file) => format!("every case of {file}"),
+            Scope::Stretch(a, i, b, j) if a == b => format!("{a} cases {i} to {j}"),
+            Scope::Stretch(a, i, b, j) => format!("{a} case {i} to {b} case {j}"),
+        };
+        let verdict = match (&s.scope, s.beyond) {
+            (Scope::Everything, _) => " (the total's interval decides)",
+            (_, Some(Direction::Slower)) => ": SLOWER beyond the shared noise",
+            (_, Some(Direction::Faster)) => ": faster beyond the shared noise",
+            (_, None) => " (within the shared noise)",
+        };
+        let _ = writeln!(
+            out,
+            "  together: {what} moved by x{:.2} ({} cases){verdict}",
+            s.ratio, s.cases
+        );
+    }
+    if g.shifts.len() > MAX_LISTED {
+        let _ = writeln!(out, "  ... and {} more", g.shifts.len() - MAX_LISTED);
+    }
     for direction in [Direction::Slower, Direction::Faster] {
         let cases: Vec<_> = g
             .changes
