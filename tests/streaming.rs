@@ -13,22 +13,6 @@ const GRIDS: usize = 1_000_000;
 /// The bound on the child's peak resident memory, in KB.
 const PEAK_KB: i64 = 100_000;
 
-/// Runs `command` and returns its exit status and its peak resident memory (KB), from
-/// `wait4`'s resource usage of the child alone.
-fn peak_of(mut command: std::process::Command) -> (i32, i64) {
-    // Reaped by wait4 below (its resource usage is the point).
-    #[allow(clippy::zombie_processes)]
-    let child = command.spawn().expect("gamebench starts");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is valid; wait4 writes it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our child, not waited for yet; status and usage are valid pointers.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 on the child");
-    (libc::WEXITSTATUS(status), usage.ru_maxrss)
-}
-
 #[test]
 fn a_file_of_many_tiny_cases_runs_in_bounded_memory() {
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -18,22 +18,6 @@ const COPIES: usize = 5_000;
 /// output and every case parsed).
 const PEAK_KB: i64 = 16_000;
 
-/// Runs `command` and returns its exit status and its peak resident memory (KB), from
-/// `wait4`'s resource usage of the child alone.
-fn peak_of(mut command: std::process::Command) -> (i32, i64) {
-    // Reaped by wait4 below (its resource usage is the point).
-    #[allow(clippy::zombie_processes)]
-    let child = command.spawn().expect("gamebench starts");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is valid; wait4 writes it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our child, not waited for yet; status and usage are valid pointers.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 on the child");
-    (libc::WEXITSTATUS(status), usage.ru_maxrss)
-}
-
 /// The bundled file's blocks (`Grid k.` and what follows, the blank separator dropped).
 fn bundled_blocks(out: &str) -> Vec<String> {
     let mut blocks: Vec<String> = Vec::new();

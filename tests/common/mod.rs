@@ -13,7 +13,8 @@
 //!   and their outputs);
 //! - results CSVs: [`csv_table`] (every cell, header first), [`col`], [`columns`],
 //!   [`column`], and [`results`] (the library's own reading, as [`Row`]s);
-//! - generators, in process: [`has_option`], [`gen_options`] and [`generate`].
+//! - generators, in process: [`has_option`], [`gen_options`] and [`generate`];
+//! - memory: [`peak_of`] (a child's exit status and peak resident memory, from `wait4`).
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -287,4 +288,20 @@ pub fn slow_linkpop(dir: &Path, cases: &str) {
         s(&dir.join("linkpop")),
     ]);
     assert_exit(&out, 0);
+}
+
+/// Runs `command` and returns its exit status and its peak resident memory (KB), from
+/// `wait4`'s resource usage of the child alone.
+pub fn peak_of(mut command: std::process::Command) -> (i32, i64) {
+    // Reaped by wait4 below (its resource usage is the point).
+    #[allow(clippy::zombie_processes)]
+    let child = command.spawn().expect("gamebench starts");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 writes it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our child, not waited for yet; status and usage are valid pointers.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4 on the child");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
 }
