@@ -47,6 +47,17 @@ pub fn solve(args: SolveArgs) -> Result<Exit> {
     for (index, error) in judged.errors() {
         eprintln!("{name}: case {index}: {error}");
     }
+    // A search the budget stopped (or that proved `--max-moves` too short) says what it proved.
+    for (index, case) in judged.cases.iter().enumerate() {
+        if let Ok(crate::game::Solved {
+            at_least: Some(least),
+            ..
+        }) = case
+        {
+            let index = index + 1;
+            eprintln!("{name}: case {index}: the search had proven a score of at least {least}");
+        }
+    }
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(judged.output().as_bytes())?;
     stdout.flush()?;
