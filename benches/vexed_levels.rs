@@ -50,8 +50,10 @@ fn main() {
             time_limit: Some(Duration::from_secs_f64(seconds)),
             memory: None,
             threads: 1,
+            max_moves: None,
         },
         threads: Some(1),
+        prove_below_par: false,
     };
     let results =
         levels::run(&packs, &settings, &AtomicBool::new(false), &|_| {}).expect("levels run");

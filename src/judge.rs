@@ -82,21 +82,24 @@ pub fn judge_file(engine: EngineRef, input: &[u8], budget: &Budget) -> Judgement
 
 /// Judges the cases of `cases` one at a time, as they are read: each block is written to `out`
 /// as soon as its case is solved (the separator before every block but the first), and each
-/// case that cannot be read or played is handed to `on_error` (its 1-based index, why). The
-/// bytes written are [`Judgement::output`]'s for the same cases, and the exit is
-/// [`Judgement::exit`]'s; memory holds one case, not the file.
+/// case's result, solved or why it could not be read or played, is handed to `on_case` (its
+/// 1-based index, the result) before its block is written. The bytes written are
+/// [`Judgement::output`]'s for the same cases, and the exit is [`Judgement::exit`]'s; memory
+/// holds one case, not the file.
 pub fn judge_stream(
     engine: EngineRef,
     cases: impl Iterator<Item = ParsedCase>,
     budget: &Budget,
     out: &mut dyn std::io::Write,
-    mut on_error: impl FnMut(usize, &CaseError),
+    mut on_case: impl FnMut(usize, &Result<Solved, CaseError>),
 ) -> std::io::Result<Exit> {
     let separator = engine.game.separator();
     let mut worst = Status::Ok;
     let mut written = false;
     for (i, parsed) in cases.enumerate() {
-        match judge_case(engine, i + 1, &parsed, budget) {
+        let judged = judge_case(engine, i + 1, &parsed, budget);
+        on_case(i + 1, &judged);
+        match judged {
             Ok(solved) => {
                 if written {
                     out.write_all(separator.as_bytes())?;
@@ -105,10 +108,7 @@ pub fn judge_stream(
                 written = true;
                 worst = worst.worst(status_of(solved.verdict));
             }
-            Err(error) => {
-                on_error(i + 1, &error);
-                worst = worst.worst(Status::Error);
-            }
+            Err(_) => worst = worst.worst(Status::Error),
         }
     }
     Ok(Exit::of([worst]))
@@ -206,7 +206,11 @@ mod tests {
                         game.parse(&input).into_iter(),
                         &budget,
                         &mut out,
-                        |i, e| errors.push((i, e.to_string())),
+                        |i, judged| {
+                            if let Err(e) = judged {
+                                errors.push((i, e.to_string()));
+                            }
+                        },
                     )
                     .expect("writes to a vector");
                     assert_eq!(String::from_utf8(out).unwrap(), whole.output(), "{path:?}");

@@ -18,6 +18,7 @@ const BUDGET: Budget = Budget {
     time_limit: Some(Duration::from_millis(200)),
     memory: None,
     threads: 1,
+    max_moves: None,
 };
 
 /// Parses `input` and runs every engine on every readable case; panics propagate to the test.

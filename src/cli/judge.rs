@@ -56,7 +56,18 @@ pub fn solve(args: SolveArgs) -> Result<Exit> {
         game.cases(input),
         &budget,
         &mut stdout,
-        |index, error| eprintln!("{name}: case {index}: {error}"),
+        |index, judged| match judged {
+            Err(error) => eprintln!("{name}: case {index}: {error}"),
+            // A search the budget stopped (or that proved `--max-moves` too short) says what
+            // it proved.
+            Ok(crate::game::Solved {
+                at_least: Some(least),
+                ..
+            }) => {
+                eprintln!("{name}: case {index}: the search had proven a score of at least {least}")
+            }
+            Ok(_) => {}
+        },
     )
     .context("cannot write the output")?;
     stdout.flush().context("cannot write the output")?;

@@ -50,6 +50,11 @@ pub struct LevelsArgs {
     /// No line per level on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Proof mode with a cap of par - 1 moves per level (see `--max-moves`): each level gets a
+    /// minimum solution below par, or the proof that none exists (status `above-max`,
+    /// `at_least` = par or more). Levels without a par are solved as usual.
+    #[arg(long, conflicts_with = "max_moves")]
+    pub prove_below_par: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
 }
@@ -87,6 +92,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
         engine,
         budget,
         threads: args.jobs.map(super::shards::cap_jobs),
+        prove_below_par: args.prove_below_par,
     };
     let done = AtomicUsize::new(0);
     let quiet = args.quiet;
@@ -166,6 +172,11 @@ fn report(
         (None, Some(n)) => format!("{n} states"),
         (None, None) => "no limit".to_string(),
     };
+    let limit = match (settings.prove_below_par, settings.budget.max_moves) {
+        (true, _) => format!("{limit}, solutions below par only"),
+        (false, Some(k)) => format!("{limit}, solutions of at most {k} moves only"),
+        (false, None) => limit,
+    };
     writeln!(
         out,
         "engine {}, per level: {limit}, {} level(s) at once\n",
@@ -176,9 +187,9 @@ fn report(
     )?;
     writeln!(
         out,
-        "| pack | levels | minimal | budget | no solution | error | K < par | K = par | K > par | total s | max s | max peak MB |"
+        "| pack | levels | minimal | budget | above max | no solution | error | K < par | K = par | K > par | total s | max s | max peak MB |"
     )?;
-    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")?;
     for pack in levels::summarize(levels) {
         let peak = pack
             .max_peak_mb
@@ -190,10 +201,11 @@ fn report(
         };
         writeln!(
             out,
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.2} | {peak} |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.2} | {peak} |",
             pack.levels,
             pack.minimal,
             pack.budget,
+            pack.above_max,
             pack.no_solution,
             pack.errors,
             pack.below_par,

@@ -567,16 +567,25 @@ pub struct BudgetArgs {
     #[arg(long = "threads", value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..1024))]
     pub search_threads: u64,
+    /// Look for solutions of at most K moves only (Vexed's proof mode): a minimum solution when
+    /// one has at most K moves, else the proof that none has (status `budget`, `at_least` K+1
+    /// or more). Children beyond K are never stored, so the search fits in less memory.
+    #[arg(long, value_name = "K")]
+    pub max_moves: Option<u64>,
 }
 
 impl BudgetArgs {
     /// The per-case budget these options ask for.
     pub fn budget(&self) -> Result<Budget, BadTimeLimit> {
-        Budget::from_figures(
+        let budget = Budget::from_figures(
             self.max_states,
             self.time_limit,
             self.memory,
             self.search_threads,
-        )
+        )?;
+        Ok(Budget {
+            max_moves: self.max_moves,
+            ..budget
+        })
     }
 }

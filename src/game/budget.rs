@@ -20,6 +20,10 @@ pub struct Budget {
     /// Threads one search may use (Vexed: a deep search expands its nodes in parallel
     /// batches), at least 1. The answer is the same whatever the count.
     pub threads: usize,
+    /// Solutions longer than this many moves are not looked for (Vexed's proof mode): the
+    /// engine finds a minimum solution of at most that many moves, or proves there is none
+    /// ([`crate::game::Verdict::Budget`] with `at_least` above it). `None`: no such bound.
+    pub max_moves: Option<u64>,
 }
 
 impl Budget {
@@ -29,6 +33,7 @@ impl Budget {
         time_limit: None,
         memory: None,
         threads: 1,
+        max_moves: None,
     };
 
     /// The instant after which a search started at `start` must give up, if any.
@@ -66,6 +71,7 @@ impl Budget {
             time_limit,
             memory: memory_mb.map(|mb| mb.saturating_mul(BYTES_PER_MB)),
             threads: usize::try_from(threads).unwrap_or(1).max(1),
+            max_moves: None,
         })
     }
 }

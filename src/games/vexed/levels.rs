@@ -7,6 +7,10 @@
 //! `<pack>.par` beside it (`NAME PAR` per line). The packs are GPL data fetched by the user; the
 //! repository only reads them.
 //!
+//! Proof mode (`--max-moves K`, or `--prove-below-par`: K = par - 1 per level) asks each level
+//! for a minimum solution of at most K moves or the proof that none exists: a proof is status
+//! [`LevelStatus::AboveMax`], with `at_least` at least K + 1.
+//!
 //! Levels are solved in parallel, one level per thread, in a deterministic order of results
 //! (pack by name, then level order). Peak memory per level is exact only on one thread: the
 //! process peak is reset (`/proc/self/clear_refs`) before each level and read after it. With
@@ -133,6 +137,9 @@ pub enum LevelStatus {
     NoSolution,
     /// The budget ran out before a proof.
     Budget,
+    /// Proof mode: proven to have no solution of at most the cap of moves (`--max-moves`, or
+    /// par - 1 with `--prove-below-par`); `at_least` says how long a solution must be.
+    AboveMax,
     /// The level could not be read, or the checker rejected the engine's solution.
     Error,
 }
@@ -143,6 +150,7 @@ impl LevelStatus {
             LevelStatus::Minimal => "minimal",
             LevelStatus::NoSolution => "no-solution",
             LevelStatus::Budget => "budget",
+            LevelStatus::AboveMax => "above-max",
             LevelStatus::Error => "error",
         }
     }
@@ -204,6 +212,22 @@ pub struct Settings {
     pub budget: Budget,
     /// Worker threads (levels solved at once); `None` = every core.
     pub threads: Option<usize>,
+    /// Proof mode per level: a cap of par - 1 moves (`budget.max_moves` for a level without a
+    /// par).
+    pub prove_below_par: bool,
+}
+
+impl Settings {
+    /// The budget of a level whose par is `par`.
+    fn budget_for(&self, par: Option<usize>) -> Budget {
+        match par {
+            Some(par) if self.prove_below_par => Budget {
+                max_moves: Some((par as u64).saturating_sub(1)),
+                ..self.budget
+            },
+            _ => self.budget,
+        }
+    }
 }
 
 /// Solves every level of `packs`; results in pack then level order whatever the thread count.
@@ -282,8 +306,9 @@ fn solve_level(
     if exact_memory {
         memory::reset_peak();
     }
+    let budget = settings.budget_for(level.par);
     let start = Instant::now();
-    let outcome = (settings.engine.solve)(puzzle, &settings.budget);
+    let outcome = (settings.engine.solve)(puzzle, &budget);
     level.seconds = start.elapsed().as_secs_f64();
     if exact_memory {
         level.peak_mb = memory::peak_mb();
@@ -311,6 +336,15 @@ fn solve_level(
         },
         (Verdict::Solved, None) => LevelStatus::Error,
         (Verdict::Unsolved, _) => LevelStatus::NoSolution,
+        // A stop past the cap is a proof: the search had looked at every shorter solution.
+        (Verdict::Budget, _)
+            if budget
+                .max_moves
+                .zip(outcome.at_least)
+                .is_some_and(|(cap, least)| least > cap) =>
+        {
+            LevelStatus::AboveMax
+        }
         (Verdict::Budget, _) => LevelStatus::Budget,
     };
     level.status = status;
@@ -332,6 +366,8 @@ pub struct PackSummary {
     pub minimal: usize,
     pub no_solution: usize,
     pub budget: usize,
+    /// Proven to need more moves than the cap ([`LevelStatus::AboveMax`]).
+    pub above_max: usize,
     pub errors: usize,
     pub below_par: usize,
     pub at_par: usize,
@@ -348,6 +384,7 @@ impl PackSummary {
             LevelStatus::Minimal => self.minimal += 1,
             LevelStatus::NoSolution => self.no_solution += 1,
             LevelStatus::Budget => self.budget += 1,
+            LevelStatus::AboveMax => self.above_max += 1,
             LevelStatus::Error => self.errors += 1,
         }
         match level.versus_par {
@@ -410,123 +447,5 @@ pub fn process_peak_mb() -> Option<f64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pack_dir(puzzles: &str, pars: Option<&str>) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("tiny.in"), puzzles).unwrap();
-        if let Some(pars) = pars {
-            std::fs::write(dir.path().join("tiny.par"), pars).unwrap();
-        }
-        dir
-    }
-
-    /// The packs' settings: the `bitset` engine, on `threads` threads, within `budget`.
-    fn settings(budget: Budget, threads: usize) -> Settings {
-        Settings {
-            engine: &Vexed::ENGINES[1],
-            budget,
-            threads: Some(threads),
-        }
-    }
-
-    /// A level solved by hand: two A on a wall floor one cell apart.
-    const ONE: &str = "3 5 ONE\n#A-A#\n#####\n#####\n";
-
-    #[test]
-    fn a_level_is_solved_compared_with_its_par_and_replayed() {
-        let dir = pack_dir(&format!("{ONE}0 0 END\n"), Some("ONE 2\n"));
-        let packs = discover(dir.path(), &[]).unwrap();
-        let settings = settings(Budget::UNLIMITED, 1);
-        let levels = run(&packs, &settings, &AtomicBool::new(false), &|_| {}).unwrap();
-        assert_eq!(levels.len(), 1);
-        let level = &levels[0];
-        assert_eq!((level.pack.as_str(), level.name.as_str()), ("tiny", "ONE"));
-        assert_eq!(level.status, LevelStatus::Minimal);
-        // By hand: pushing the left A one cell right makes the pair touch: one move.
-        assert_eq!(level.moves, Some(1));
-        assert_eq!(level.par, Some(2));
-        assert_eq!(level.versus_par, "below");
-        assert!(
-            level.detail.starts_with("ONE: Minimum solution length = 1"),
-            "{}",
-            level.detail
-        );
-        let summary = summarize(&levels);
-        assert_eq!(summary.len(), 2);
-        assert_eq!((summary[0].minimal, summary[0].below_par), (1, 1));
-        assert_eq!(summary[1].name, "total");
-    }
-
-    #[test]
-    fn a_budget_stop_is_not_a_minimum() {
-        // Four moves at least (by hand: each B needs two pushes to meet the other), so a budget
-        // of one state cannot prove anything.
-        let dir = pack_dir(
-            "4 8 FAR\n#B----B#\n##----##\n##----##\n########\n0 0 END\n",
-            None,
-        );
-        let packs = discover(dir.path(), &[]).unwrap();
-        let budget = Budget {
-            max_states: Some(1),
-            time_limit: None,
-            memory: None,
-            threads: 1,
-        };
-        let settings = settings(budget, 2);
-        let levels = run(&packs, &settings, &AtomicBool::new(false), &|_| {}).unwrap();
-        assert_eq!(levels[0].status, LevelStatus::Budget);
-        assert_eq!(levels[0].moves, None);
-        assert_eq!(levels[0].versus_par, "");
-        // What the search proved before it stopped: at least one move, and never more than
-        // the four of the hand-derived minimum.
-        let least = levels[0]
-            .at_least
-            .expect("a stopped search says what it proved");
-        assert!((1..=4).contains(&least), "K >= {least}");
-        assert_eq!(levels[0].result(), format!("budget, K >= {least}"));
-    }
-
-    /// A run stopped before it starts solves nothing and says so by an empty list.
-    #[test]
-    fn a_stopped_run_starts_no_level() {
-        let dir = pack_dir(&format!("{ONE}0 0 END\n"), Some("ONE 1\n"));
-        let packs = discover(dir.path(), &[]).unwrap();
-        let settings = settings(Budget::UNLIMITED, 1);
-        let called = std::sync::atomic::AtomicUsize::new(0);
-        let count = |_: &Level| {
-            called.fetch_add(1, Ordering::Relaxed);
-        };
-        assert_eq!(
-            run(&packs, &settings, &AtomicBool::new(false), &count)
-                .unwrap()
-                .len(),
-            1
-        );
-        assert!(
-            run(&packs, &settings, &AtomicBool::new(true), &count)
-                .unwrap()
-                .is_empty()
-        );
-        assert_eq!(called.load(Ordering::Relaxed), 1);
-    }
-
-    #[test]
-    fn bad_pars_and_unknown_packs_are_errors_that_say_where() {
-        let dir = pack_dir(&format!("{ONE}0 0 END\n"), Some("ONE two\n"));
-        let error = discover(dir.path(), &[]).err().unwrap().to_string();
-        assert!(error.contains("tiny.par: line 1"), "{error}");
-        let dir = pack_dir(&format!("{ONE}0 0 END\n"), None);
-        let error = discover(dir.path(), &["nope".to_string()])
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(error.contains("no pack named \"nope\""), "{error}");
-        let empty = tempfile::tempdir().unwrap();
-        assert!(matches!(
-            discover(empty.path(), &[]),
-            Err(LevelsError::NoPack { .. })
-        ));
-    }
-}
+#[path = "tests/levels.rs"]
+mod tests;

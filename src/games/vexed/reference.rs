@@ -7,7 +7,9 @@
 //! is the literal oracle the `bitset` engine is tested against.
 //!
 //! A search the budget stops reports the length it proved no solution is shorter than: every
-//! board of the popped board's depth `d` was made (and none was clear), so `d + 1`.
+//! board of the popped board's depth `d` was made (and none was clear), so `d + 1`. With a cap
+//! of `K` moves (`Budget::max_moves`) the search stops the same way when it pops a board of
+//! depth `K`: every board of at most `K` moves was made, none clear, so at least `K + 1`.
 //!
 //! Memory: each board is kept twice (in the map and the list, about 300 bytes with both), so
 //! past [`MAX_BOARDS`] boards the search stops with status `budget` even when no budget was
@@ -51,12 +53,12 @@ pub fn solve_within(
     let mut boards: Vec<Grid> = vec![start.clone()];
     let mut parents: Vec<(usize, Option<Move>)> = vec![(0, None)];
     seen.insert(start, 0);
-    let mut queue = VecDeque::from([0usize]);
-    while let Some(index) = queue.pop_front() {
-        if !meter.tick() || boards.len() >= max_boards {
+    let mut queue = VecDeque::from([(0usize, 0u64)]);
+    while let Some((index, depth)) = queue.pop_front() {
+        let capped = budget.max_moves.is_some_and(|k| depth >= k);
+        if capped || !meter.tick() || boards.len() >= max_boards {
             // Boards are taken in order of depth, so every board of this one's depth was
             // made (their parents were all expanded), and none was clear.
-            let depth = path(&parents, index).len() as u64;
             return Ok(Outcome {
                 answer: None,
                 verdict: Verdict::Budget,
@@ -79,7 +81,7 @@ pub fn solve_within(
             if clear {
                 return Ok(Outcome::solved(Some(path(&parents, child)), meter.expanded));
             }
-            queue.push_back(child);
+            queue.push_back((child, depth + 1));
         }
     }
     Ok(Outcome {

@@ -54,14 +54,18 @@ const DEEPENING_PER_RACE: u64 = 4;
 /// proved its `f`). Only reported, with the iterations' own bound, when the budget stops the
 /// search: the iterations still start from the start's bound, since the table they fill on
 /// the way makes the later ones cheaper.
+///
+/// `max_moves` (proof mode; [`super::astar::NO_CAP`]: none): no iteration's bound goes past
+/// it; once the bound does, the search stops having proven that every solution is longer.
 pub(crate) fn search<const P: usize>(
     geo: &Geometry,
     start: State<P>,
     meter: Meter,
     limits: Limits,
     proven: u32,
+    max_moves: u32,
 ) -> Ending {
-    Search::run(geo, start, meter, limits, proven)
+    Search::run(geo, start, meter, limits, proven, max_moves)
 }
 
 /// How many states the transposition table and a breadth-first race may hold.
@@ -151,6 +155,7 @@ impl<'a, const P: usize> Search<'a, P> {
         meter: Meter,
         limits: Limits,
         proven: u32,
+        max_moves: u32,
     ) -> Ending {
         let mut pairs = Pairs::new(geo);
         let mut bound = lower_bound(geo, &mut pairs, &start);
@@ -172,10 +177,19 @@ impl<'a, const P: usize> Search<'a, P> {
             // Every iteration below `bound` failed: no solution is shorter.
             let stopped =
                 |search: &Search<P>| Ending::stopped(search.meter.expanded, bound.max(proven));
+            if bound > max_moves {
+                return stopped(&search);
+            }
             if search.meter.expanded >= check_limit.saturating_mul(DEEPENING_PER_RACE) {
                 match search.breadth_first(&start, check_limit) {
                     Ok(Reach::Unsolvable) => {
                         return Ending::unsolved(search.meter.expanded);
+                    }
+                    Ok(Reach::Solved(pushes)) if pushes.len() > max_moves as usize => {
+                        // A minimum longer than the cap: as A* would, say only that every
+                        // solution is longer (the race's is a minimum, so none is shorter).
+                        let least = u32::try_from(pushes.len()).unwrap_or(u32::MAX);
+                        return Ending::stopped(search.meter.expanded, least);
                     }
                     Ok(Reach::Solved(pushes)) => {
                         search.path = pushes;

@@ -103,6 +103,9 @@ fn solve_planned(
             astar: memory,
             deepening,
             batching,
+            max_moves: budget
+                .max_moves
+                .map_or(astar::NO_CAP, |k| u32::try_from(k).unwrap_or(astar::NO_CAP)),
         };
         // The shape of the search's nodes: `P` planes, kept in `P` words when the board is
         // narrow, else in `2 * P` (`planes::Packed`).
@@ -184,6 +187,8 @@ struct Resources {
     deepening: Option<usize>,
     /// When A* goes on in batches, and on how many threads.
     batching: astar::Batching,
+    /// Solutions longer than this are not looked for ([`astar::NO_CAP`]: none is too long).
+    max_moves: u32,
 }
 
 /// Settles `start`, then A* first; deepening with what is left of the budget if A* runs out
@@ -205,6 +210,7 @@ fn search<const P: usize, const W: usize>(
         meter,
         resources.astar,
         resources.batching,
+        resources.max_moves,
         buffers,
     ) {
         Ended::Done(ending) => ending,
@@ -213,7 +219,7 @@ fn search<const P: usize, const W: usize>(
             let limits = resources
                 .deepening
                 .map_or(ida::Limits::DEFAULT, ida::Limits::within::<P>);
-            ida::search(geo, start, meter, limits, proven)
+            ida::search(geo, start, meter, limits, proven, resources.max_moves)
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Vexed tests: parsing, the sample, hand-derived trap puzzles and the solution's layout here;
-//! the checker in `checker.rs`; the engines' agreement and budgets in `search.rs`.
+//! the checker in `checker.rs`; the engines' agreement and budgets in `search.rs`; the proof mode (`--max-moves`) in `proof.rs`; the level-pack report in `levels.rs`.
 
 mod checker;
+mod proof;
 mod search;
 
 use super::grid::Grid;
@@ -174,6 +175,7 @@ fn budgets_stop_both_engines() {
         time_limit: None,
         memory: None,
         threads: 1,
+        max_moves: None,
     };
     for engine in Vexed::ENGINES {
         let outcome = (engine.solve)(sample, &budget).unwrap();
@@ -278,6 +280,7 @@ fn a_meter_affords_a_pause_only_before_its_deadline() {
         time_limit: Some(Duration::from_secs(60)),
         memory: None,
         threads: 1,
+        max_moves: None,
     };
     let meter = Meter::new(&budget);
     let now = Instant::now();

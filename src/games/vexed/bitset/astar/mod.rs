@@ -28,6 +28,12 @@
 //! - Dead boards (bound [`DEAD`]: some letter can never be cleared) are dropped when made;
 //!   trough deadlocks ([`super::deadlock`]) when taken, unexpanded. An empty frontier proves
 //!   there is no solution.
+//! - Proof mode (a cap of `K` moves, [`Search::max_moves`]): a child with `g + h > K` is
+//!   dropped when made, not stored, since no solution of at most `K` moves goes through it;
+//!   every node kept has `f <= K`. The search still finds a minimum solution when one has at
+//!   most `K` moves (every node on it has `f` at most its length), and an empty frontier after
+//!   a drop proves that every solution is longer than `K` (at least `K + 1`), not that there is
+//!   none. Memory holds only the boards that can still matter.
 
 mod batch;
 pub(crate) mod buffers;
@@ -80,6 +86,8 @@ const INDEX_SLOTS_PER_NODE: usize = 4;
 const FRONTIER_ENTRIES_PER_NODE: usize = 2;
 /// Parent of the start node.
 const NO_PARENT: u32 = u32::MAX;
+/// A cap of moves that caps nothing (see [`Search::max_moves`]).
+pub(crate) const NO_CAP: u32 = u32::MAX;
 /// Largest `h` stored (bounds never come near it on 128 cells).
 const MAX_H: u16 = u16::MAX - 1;
 
@@ -152,13 +160,14 @@ pub(crate) enum Ended {
 }
 
 /// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes, in
-/// batches once it is deep.
+/// batches once it is deep, for solutions of at most `max_moves` pushes ([`NO_CAP`]: any).
 pub(crate) fn search<const P: usize, const W: usize>(
     geo: &Geometry,
     start: State<P>,
     meter: Meter,
     memory: usize,
     batching: Batching,
+    max_moves: u32,
     buffers: &mut Buffers,
 ) -> Ended {
     // Per node: the node (the arena never reserves past the capacity, see `add`), its index
@@ -169,6 +178,7 @@ pub(crate) fn search<const P: usize, const W: usize>(
     let capacity = memory / per_node;
     let mut search = Search::<P, W>::new(geo, meter, capacity, buffers);
     search.batching = batching;
+    search.max_moves = max_moves;
     let ended = search.run(start);
     search.recycle(buffers);
     ended
@@ -213,6 +223,11 @@ struct Search<'a, const P: usize, const W: usize> {
     last_pause: [std::time::Duration; Growing::COUNT],
     /// When to go on in batches, on how many threads ([`batch`]).
     batching: Batching,
+    /// Proof mode: children with `g + h` above it are dropped ([`NO_CAP`]: none is).
+    max_moves: u32,
+    /// Whether a child was dropped by `max_moves`: then an empty frontier proves only that
+    /// every solution is longer, not that there is none.
+    capped: bool,
 }
 
 impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
@@ -237,6 +252,8 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 after: BATCH_AFTER,
                 nodes: BATCH_NODES,
             },
+            max_moves: NO_CAP,
+            capped: false,
         }
     }
 
@@ -267,6 +284,9 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         let troughs = Troughs::new(self.geo);
         if h >= DEAD || troughs.deadlocked(&start) {
             return Ended::Done(Ending::unsolved(0));
+        }
+        if h > self.max_moves {
+            return Ended::Done(Ending::stopped(0, h));
         }
         if self.capacity == 0 {
             return Ended::OutOfMemory {
@@ -314,7 +334,26 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 return ended;
             }
         }
-        Ended::Done(Ending::unsolved(self.meter.expanded))
+        Ended::Done(self.exhausted())
+    }
+
+    /// How a search whose frontier is empty ends: no solution at all, or, when `max_moves`
+    /// dropped a child, none of at most `max_moves` pushes.
+    fn exhausted(&self) -> Ending {
+        if self.capped {
+            Ending::stopped(self.meter.expanded, self.max_moves.saturating_add(1))
+        } else {
+            Ending::unsolved(self.meter.expanded)
+        }
+    }
+
+    /// Whether a child at depth `g` with bound `h` is beyond `max_moves` (and so dropped,
+    /// which is noted).
+    #[inline(always)]
+    fn beyond_cap(&mut self, g: u16, h: u16) -> bool {
+        let beyond = u32::from(g) + u32::from(h) > self.max_moves;
+        self.capped |= beyond;
+        beyond
     }
 
     /// How the search ends after an expansion or a batch of key `f` (`step`: a solution,
@@ -383,6 +422,9 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                     if bound >= DEAD {
                         // Not stored: dead boards are many, and their bound is cheap to
                         // recompute (memoised per letter) when met again.
+                        continue;
+                    }
+                    if self.beyond_cap(g, clamp_h(bound)) {
                         continue;
                     }
                     let push = Push::new(cell, dir);
@@ -473,7 +515,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 }
             }
             let Some(f) = layer else {
-                return Ended::Done(Ending::unsolved(self.meter.expanded));
+                return Ended::Done(self.exhausted());
             };
             // Room for every child of the batch, so that the slots its workers find stay where
             // they are until it is merged.
@@ -552,6 +594,9 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                         }
                     }
                     Seen::New { slot, h, bounds } => {
+                        if self.beyond_cap(g, h) {
+                            continue;
+                        }
                         let slot = if self.index.is_free(slot) {
                             slot
                         } else {
