@@ -10,6 +10,19 @@ use super::*;
 use crate::game::{Budget, Rules, Verdict};
 use proptest::prelude::*;
 
+/// A random board for the property tests (`search`, `proof`): cells drawn from the weights,
+/// then settled so it is stable.
+fn random_grid() -> impl Strategy<Value = Grid> {
+    (2usize..=6, 3usize..=7).prop_flat_map(|(rows, cols)| {
+        let cell = prop_oneof![5 => Just(b'-'), 2 => Just(b'#'), 1 => Just(b'A'), 1 => Just(b'B'), 1 => Just(b'C')];
+        proptest::collection::vec(cell, rows * cols).prop_map(move |cells| {
+            let mut grid = Grid::new(rows, cols, cells);
+            grid.settle();
+            grid
+        })
+    })
+}
+
 /// The bundled hard and mixed sets, input and expected output (written by the reference
 /// engine, a breadth-first search).
 const BUNDLED_SETS: [(&str, &str); 2] = [

@@ -128,18 +128,6 @@ fn the_hard_set_is_proven_above_its_minimum_less_one_on_every_path() {
     }
 }
 
-/// A random board: cells drawn from the weights, then settled so it is stable.
-fn random_grid() -> impl Strategy<Value = Grid> {
-    (2usize..=6, 3usize..=7).prop_flat_map(|(rows, cols)| {
-        let cell = prop_oneof![5 => Just(b'-'), 2 => Just(b'#'), 1 => Just(b'A'), 1 => Just(b'B'), 1 => Just(b'C')];
-        proptest::collection::vec(cell, rows * cols).prop_map(move |cells| {
-            let mut grid = Grid::new(rows, cols, cells);
-            grid.settle();
-            grid
-        })
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 100,

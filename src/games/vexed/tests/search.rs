@@ -3,18 +3,6 @@
 
 use super::*;
 
-/// A random board: cells drawn from the weights, then settled so it is stable.
-fn random_grid() -> impl Strategy<Value = Grid> {
-    (2usize..=6, 3usize..=7).prop_flat_map(|(rows, cols)| {
-        let cell = prop_oneof![5 => Just(b'-'), 2 => Just(b'#'), 1 => Just(b'A'), 1 => Just(b'B'), 1 => Just(b'C')];
-        proptest::collection::vec(cell, rows * cols).prop_map(move |cells| {
-            let mut grid = Grid::new(rows, cols, cells);
-            grid.settle();
-            grid
-        })
-    })
-}
-
 proptest! {
     // A fixed seed: the suite meets the same 400 boards on every run, so CI is reproducible
     // (the ignored 5,000-board run below keeps a random seed, to explore).
