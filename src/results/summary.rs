@@ -152,14 +152,17 @@ impl Tally {
 /// The counts by status of the cases of `group` that have no time (`3 timeout`), which every
 /// time figure leaves out.
 fn untimed(group: &Group) -> Option<String> {
+    let mut counts = [0usize; Status::ALL.len()];
+    for i in (0..group.cases()).filter(|&i| group.time(i).is_none()) {
+        counts[Status::ALL
+            .iter()
+            .position(|&s| s == group.status(i))
+            .expect("every status is in Status::ALL")] += 1;
+    }
     let text = Status::ALL
         .iter()
-        .filter_map(|&s| {
-            let n = (0..group.cases())
-                .filter(|&i| group.status(i) == s && group.time(i).is_none())
-                .count();
-            (n > 0).then(|| format!("{n} {}", s.as_str()))
-        })
+        .zip(counts)
+        .filter_map(|(s, n)| (n > 0).then(|| format!("{n} {}", s.as_str())))
         .collect::<Vec<_>>()
         .join(", ");
     (!text.is_empty()).then_some(text)

@@ -503,6 +503,15 @@ fn status_index(status: Status) -> usize {
 /// Group `g`'s case times in (file name, case) order, untimed cases left out.
 pub(super) fn times_in_order(tally: &Tally, g: usize) -> Vec<u64> {
     let group = &tally.groups[g];
+    if group.in_order {
+        // Arrival order is (file name, case) order: the per-case vector as it is.
+        return group
+            .times
+            .iter()
+            .copied()
+            .filter(|&t| t != UNTIMED)
+            .collect();
+    }
     tally
         .ordered(g)
         .filter_map(|(_, _, i)| group.time(i))
