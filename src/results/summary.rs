@@ -162,7 +162,8 @@ fn untimed(group: &Group) -> Option<String> {
     let text = Status::ALL
         .iter()
         .zip(counts)
-        .filter_map(|(s, n)| (n > 0).then(|| format!("{n} {}", s.as_str())))
+        .filter(|&(_, n)| n > 0)
+        .map(|(s, n)| format!("{n} {}", s.as_str()))
         .collect::<Vec<_>>()
         .join(", ");
     (!text.is_empty()).then_some(text)
