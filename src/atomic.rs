@@ -33,9 +33,79 @@ pub fn interrupted_path(path: &Path) -> PathBuf {
     beside(path, ".interrupted")
 }
 
-/// The temporary name beside `path` that this process writes before renaming.
+/// The temporary name beside `path` that this process writes before renaming:
+/// `<name>.<host>.<pid>.tmp`. The machine's name keeps apart the runs of several machines
+/// writing into one shared folder (a cluster's nodes), whose process ids mean nothing here.
 fn temporary_path(path: &Path) -> PathBuf {
-    beside(path, &format!(".{}.tmp", std::process::id()))
+    beside(path, &format!(".{}.{}.tmp", host(), std::process::id()))
+}
+
+/// This machine's name as it goes into a file name (characters other than letters, digits,
+/// `-` and `_` replaced by `_`); `localhost` when it has none.
+fn host() -> String {
+    let mut buf = [0u8; HOST_NAME_BYTES];
+    // SAFETY: the buffer is writable for its whole length, which is what the call is given.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let name = if ok {
+        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        &buf[..end]
+    } else {
+        &[][..]
+    };
+    if name.is_empty() {
+        return "localhost".to_string();
+    }
+    name.iter()
+        .map(|&b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' => b as char,
+            _ => '_',
+        })
+        .collect()
+}
+
+/// Room for a host name (POSIX allows 255 bytes, and the terminating zero).
+const HOST_NAME_BYTES: usize = 256;
+
+/// Removes the temporary files that runs of this machine killed before they could clean up
+/// (`kill -9`, a crash) left beside `path`: those named by [`temporary_path`] for a process
+/// that no longer exists. A live process's file, another machine's, or anything else is left
+/// alone; failures are ignored (the files are only clutter).
+pub fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!("{}.{}.", name.to_string_lossy(), host());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() as libc::pid_t && !process_exists(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` exists (signal 0 delivers nothing; only "no such process" says no:
+/// a process of another user exists too).
+fn process_exists(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let sent = unsafe { libc::kill(pid, 0) } == 0;
+    sent || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 fn create_parent(path: &Path) -> std::io::Result<()> {
@@ -251,6 +321,7 @@ impl AtomicFile {
                 written_back: 0,
             }),
             Target::Replace(target) => {
+                remove_stale_temporaries(&target);
                 let tmp = temporary_path(&target);
                 let file = std::fs::File::create(&tmp)?;
                 Ok(AtomicFile {
@@ -451,6 +522,45 @@ mod tests {
         );
         file.commit().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_killed_run_s_temporary_file_is_removed_by_the_next_and_no_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.csv");
+        // A process that has ended (reaped), and one that still runs.
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let ended_pid = ended.id();
+        ended.wait().unwrap();
+        let mut running = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let host = host();
+        let stale = dir.path().join(format!("x.csv.{host}.{ended_pid}.tmp"));
+        let live = dir
+            .path()
+            .join(format!("x.csv.{host}.{}.tmp", running.id()));
+        let elsewhere = dir
+            .path()
+            .join(format!("x.csv.another-machine.{ended_pid}.tmp"));
+        let other_file = dir.path().join(format!("y.csv.{host}.{ended_pid}.tmp"));
+        let not_ours = dir
+            .path()
+            .join(format!("x.csv.{host}.{ended_pid}.tmp.keep"));
+        for p in [&stale, &live, &elsewhere, &other_file, &not_ours] {
+            std::fs::write(p, b"rows").unwrap();
+        }
+        let mut file = AtomicFile::create(&path).unwrap();
+        file.write_all(b"new").unwrap();
+        file.commit().unwrap();
+        running.kill().unwrap();
+        running.wait().unwrap();
+        assert!(!stale.exists(), "the ended run's temporary file is removed");
+        for kept in [&live, &elsewhere, &other_file, &not_ours] {
+            assert!(kept.exists(), "{} is kept", kept.display());
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
     }
 
     #[test]
