@@ -11,7 +11,8 @@
 //! budget is reported. Puzzles are read from the input as they come ([`LineSource`]) and
 //! searched as soon as they are read: a file of any size validates in the memory of a puzzle.
 
-use super::{MAX_CELLS, bitset, parse_puzzles};
+use super::grid::Grid;
+use super::{MAX_CELLS, Puzzle, bitset};
 use crate::game::{Budget, Verdict};
 use std::io::BufRead;
 
@@ -218,7 +219,7 @@ fn validate_lines<R: BufRead>(lines: &mut LineSource<R>) -> Validation {
                     .all(|v| v.case != Some(case));
                 // Whatever the search finds past this many violations would not be reported.
                 if searchable && out.violations.len() + moves.len() < MAX_VIOLATIONS {
-                    let found = check_moves(&header, &text);
+                    let found = check_moves(&text, cols);
                     moves.extend(
                         found.map(|found| Violation::new(Some(case), header_line, found, MOVES)),
                     );
@@ -240,20 +241,22 @@ fn validate_lines<R: BufRead>(lines: &mut LineSource<R>) -> Validation {
 }
 
 /// The promise of a solution within [`MAX_MOVES`] for a puzzle whose board passed every
-/// other check (its header line and rows): what breaks it, if anything. The puzzle is read by
-/// the parser, as engines read it.
-fn check_moves(header: &Line<'_>, rows: &[Line<'_>]) -> Option<String> {
+/// other check (its `rows`, each of exactly NC cells `#`, `-` or A-Z, as the parser takes
+/// them): what breaks it, if anything.
+fn check_moves(rows: &[Line<'_>], cols: usize) -> Option<String> {
     let budget = Budget {
         max_states: Some(SEARCH_STATES),
         ..Budget::UNLIMITED
     };
-    let mut text = Vec::new();
-    for line in std::iter::once(header).chain(rows) {
-        text.extend_from_slice(line.text);
-        text.push(b'\n');
+    let cells: Vec<u8> = rows.iter().flat_map(|row| row.text).copied().collect();
+    if rows.is_empty() || cells.len() != rows.len() * cols {
+        return None;
     }
-    let parsed = parse_puzzles(&text).into_iter().next()?;
-    let puzzle = parsed.case.ok()?;
+    let puzzle = Puzzle {
+        // The search does not read the name.
+        name: String::new(),
+        grid: Grid::new(rows.len(), cols, cells),
+    };
     match bitset::solve(&puzzle, &budget) {
         Err(e) => Some(e.message),
         Ok(outcome) => match (outcome.verdict, &outcome.answer) {
