@@ -4,8 +4,9 @@
 //!
 //! It delimits puzzles as the parser does (a header, then the next `NR` lines as rows; after a
 //! broken puzzle it resumes at the next line that starts with a digit), so its case numbers are
-//! the parser's. The statement's promise of a solution of at most 11 moves is checked last, on
-//! the boards that pass every other check, by the `bitset` engine under a budget of
+//! the parser's. The statement's promise of a solution of at most 11 moves is checked on the
+//! boards that pass every other check (and reported after every other violation), by the
+//! `bitset` engine under a budget of
 //! [`SEARCH_STATES`] expanded boards (the bundled 9-11-move puzzles need at most about 1,000):
 //! a puzzle it proves unsolvable, solves in more than 11 moves, or cannot solve within the
 //! budget is reported. Puzzles are read from the input as they come ([`LineSource`]) and
