@@ -72,16 +72,19 @@ pub fn closes(
     }
 }
 
-/// Lines in the over-long lines the broken inputs get (longer than any buffer of a reader
+/// The first lines of a file dropped one at a time in its broken copies.
+const DROPPED_LINES: usize = 12;
+/// Bytes in the over-long lines the broken inputs get (longer than any buffer of a reader
 /// under test, shorter than a test's patience).
 const LONG_LINE: usize = 10_000;
 
 /// The inputs a streaming validator is compared on: [`crate::game::test_inputs`] (every
 /// bundled file of `corpora/<folder>`, cut at many places, CRLF, no final newline, blank and
 /// garbage lines, no terminator) and, from each bundled file, more broken copies: blank lines
-/// inserted, text after the end marker, a bad header in the middle, a huge number, over-long
+/// inserted, text after the end marker, a bad header in the middle, a good `header` where a
+/// row is expected, a line dropped (so that a case ends early), a huge number, over-long
 /// lines, NUL bytes, invalid UTF-8, and the cases repeated past any count limit.
-pub fn inputs(folder: &str, end_marker: &str) -> Vec<(String, Vec<u8>)> {
+pub fn inputs(folder: &str, end_marker: &str, header: &str) -> Vec<(String, Vec<u8>)> {
     let mut inputs = crate::game::test_inputs(folder);
     let bundled: Vec<(String, Vec<u8>)> = inputs
         .iter()
@@ -116,9 +119,21 @@ pub fn inputs(folder: &str, end_marker: &str) -> Vec<(String, Vec<u8>)> {
             ("a NUL byte", with(middle, "AS\0BS")),
             ("a tab", with(middle, "1\t1 T")),
             ("the cases 40 times", body.repeat(40) + &text),
+            ("a header in a board", with(2, header)),
+            ("a header in the middle", with(middle, header)),
         ];
         for (what, changed) in variants {
             inputs.push((format!("{name}: {what}"), changed.into_bytes()));
+        }
+        for dropped in (0..DROPPED_LINES).chain([middle]) {
+            let kept: Vec<&str> = (lines.iter().enumerate())
+                .filter(|&(k, _)| k != dropped)
+                .map(|(_, l)| *l)
+                .collect();
+            inputs.push((
+                format!("{name}: line {} dropped", dropped + 1),
+                (kept.join("\n") + "\n").into_bytes(),
+            ));
         }
         let mut utf8 = bytes.clone();
         if let Some(at) = utf8.iter().position(|&b| b == b'\n') {

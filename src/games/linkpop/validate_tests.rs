@@ -211,6 +211,6 @@ mod whole {
 
 #[test]
 fn the_streaming_validator_gives_what_the_whole_input_one_gave() {
-    let inputs = inputs("linkpop", "0 0");
+    let inputs = inputs("linkpop", "0 0", "2 2");
     assert_same(&inputs, whole::validate, validate, validate_reader);
 }

@@ -411,7 +411,7 @@ fn searched_inputs() -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn the_streaming_validator_gives_what_the_whole_input_one_gave() {
-    let mut inputs = inputs("vexed", "0 0 END");
+    let mut inputs = inputs("vexed", "0 0 END", "2 3 X");
     let searched = searched_inputs();
     // The inputs have what they are for: the search's violations after the format's of a
     // later puzzle, and the search's past the cap.
