@@ -6,8 +6,11 @@
 //! [`Violation`], each naming the case (when there is one), the 1-based line and the
 //! constraint broken, in the statement's words where it has them. This module is the generic
 //! part: the violation type and how it prints, the one helper that quotes (and shortens) input
-//! in messages ([`quoted`]), a strict line splitter ([`lines`]), the checks every line-based
-//! format shares ([`check_line`], [`single_spaced`]) and strict number reading ([`number`]).
+//! in messages ([`quoted`]), the lines of an input, whole ([`lines`]) or read as they are
+//! asked for ([`LineSource`], so that a file of any size validates in the memory of a case)
+//! with the steps every line-based validator takes between cases (`lines.rs`), the checks
+//! every line-based format shares ([`check_line`], [`single_spaced`]) and strict number
+//! reading ([`number`]).
 //!
 //! Invariants:
 //! - validating never panics and is linear in the input: numbers are read with a bounded
@@ -19,6 +22,12 @@
 //!   over every profile).
 
 use std::fmt;
+
+mod lines;
+#[cfg(test)]
+pub(crate) mod oracle;
+
+pub use lines::{Line, LineSource, Terminator, end_line, lines, next_case_line, resync};
 
 /// Most violations kept for one file; a validator stops reading once it has this many.
 pub const MAX_VIOLATIONS: usize = 100;
@@ -185,140 +194,6 @@ pub fn excerpt(bytes: &[u8], start: usize) -> String {
     }
 }
 
-/// One line of the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Line<'a> {
-    /// 1-based.
-    pub number: usize,
-    /// The bytes without the `\n`.
-    pub text: &'a [u8],
-    /// Whether a `\n` ends it (only the last line of a file can lack one).
-    pub terminated: bool,
-}
-
-impl Line<'_> {
-    /// Empty, or white space only.
-    pub fn is_blank(&self) -> bool {
-        self.text.trim_ascii().is_empty()
-    }
-}
-
-/// The lines of `input`, split at `\n` only. A final `\n` ends the last line (it does not
-/// start an empty one); bytes after the last `\n` are an unterminated last line.
-pub fn lines(input: &[u8]) -> Vec<Line<'_>> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    for (number, piece) in input.split(|&b| b == b'\n').enumerate() {
-        let end = start + piece.len();
-        let terminated = end < input.len();
-        if !terminated && piece.is_empty() {
-            break;
-        }
-        lines.push(Line {
-            number: number + 1,
-            text: piece,
-            terminated,
-        });
-        start = end + 1;
-    }
-    lines
-}
-
-/// The line number just past the last line of `lines` ("the input ends" is reported there).
-pub fn end_line(lines: &[Line<'_>]) -> usize {
-    lines.last().map_or(1, |l| l.number + 1)
-}
-
-/// How a game's judge input ends, as its validator reports it: the terminator line (`0 0`),
-/// and the statement's words for the end and for blank lines.
-pub struct Terminator {
-    /// The terminator line, as messages name it.
-    pub marker: &'static str,
-    /// How a message names a line found after the terminator (before `: <the line>`).
-    pub after: &'static str,
-    /// The constraint that the input ends with the terminator (and nothing after it).
-    pub end: &'static str,
-    /// The constraint that no line is blank.
-    pub blank: &'static str,
-}
-
-/// The step every line-based validator takes between cases, from `lines[*i]` after `case`
-/// cases: blank lines are reported and skipped, the end of the input without the terminator
-/// is reported (`None`, as when the violations are full). Otherwise the line to read as a
-/// header or the terminator, with its line checks ([`check_line`]) recorded as the next
-/// case's, and where they start in the violations (for [`Terminator::closes`] to move them
-/// to the file).
-pub fn next_case_line<'a>(
-    lines: &'a [Line<'a>],
-    i: &mut usize,
-    case: usize,
-    terminator: &Terminator,
-    out: &mut Validation,
-) -> Option<(&'a Line<'a>, usize)> {
-    let current = (case > 0).then_some(case);
-    while !out.full() {
-        let Some(line) = lines.get(*i) else {
-            out.push(Violation::new(
-                current,
-                end_line(lines),
-                format!("the input ends without the line `{}`", terminator.marker),
-                terminator.end,
-            ));
-            return None;
-        };
-        if !line.is_blank() {
-            let first = out.violations.len();
-            check_line(line, Some(case + 1), out);
-            return Some((line, first));
-        }
-        check_line(line, current, out);
-        out.push(Violation::new(
-            current,
-            line.number,
-            "a blank line",
-            terminator.blank,
-        ));
-        *i += 1;
-    }
-    None
-}
-
-/// The first line at or after `i` that `is_header` accepts (or the end): where a validator
-/// resumes after a broken case, as the game's parser does.
-pub fn resync(lines: &[Line<'_>], mut i: usize, is_header: impl Fn(&[u8]) -> bool) -> usize {
-    while lines.get(i).is_some_and(|l| !is_header(l.text)) {
-        i += 1;
-    }
-    i
-}
-
-impl Terminator {
-    /// The terminator at `lines[i]` closes the input after `case` cases: the violations
-    /// recorded on its line since `first` belong to the last case (or to the file), not to a
-    /// case it would have started, and a line after it is reported.
-    pub fn closes(
-        &self,
-        lines: &[Line<'_>],
-        i: usize,
-        first: usize,
-        case: usize,
-        out: &mut Validation,
-    ) {
-        let current = (case > 0).then_some(case);
-        for violation in &mut out.violations[first..] {
-            violation.case = current;
-        }
-        if let Some(extra) = lines.get(i + 1) {
-            out.push(Violation::new(
-                current,
-                extra.number,
-                format!("{}: {}", self.after, quoted(extra.text)),
-                self.end,
-            ));
-        }
-    }
-}
-
 /// Constraint: every line of a line-based format ends with `\n`.
 pub const NEWLINE: &str = "every line ends with a newline (\\n)";
 /// Constraint: line-based formats are printable ASCII.
@@ -453,21 +328,6 @@ mod tests {
         }
         let window = excerpt(&long, 500);
         assert!(window.starts_with("…\"xxx") && window.ends_with("…\" (1000 bytes)"));
-    }
-
-    #[test]
-    fn lines_keep_numbers_and_the_final_newline() {
-        let l = lines(b"a\n\nb");
-        assert_eq!(l.len(), 3);
-        assert_eq!(
-            (l[0].number, l[0].text, l[0].terminated),
-            (1, &b"a"[..], true)
-        );
-        assert!(l[1].is_blank());
-        assert_eq!((l[2].number, l[2].terminated), (3, false));
-        assert_eq!(lines(b"a\n").len(), 1);
-        assert!(lines(b"").is_empty());
-        assert_eq!(end_line(&lines(b"a\nb\n")), 3);
     }
 
     #[test]

@@ -9,6 +9,10 @@
 use std::collections::VecDeque;
 use std::io::BufRead;
 
+/// A line whose buffer grew past this many bytes is handed over rather than copied: a long
+/// line is not held twice, and the buffer kept between lines stays small.
+const MOVED_LINE_BYTES: usize = 64 * 1024;
+
 /// One line of the input, owned.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnedLine {
@@ -40,6 +44,9 @@ pub struct LineReader<R> {
     error: Option<std::io::Error>,
     /// Whether the empty piece after a final `\n` (or of an empty input) is a line too.
     final_piece: bool,
+    /// Where a line is read before it is copied out at its size: one buffer for every line,
+    /// so that an empty line costs no allocation.
+    buffer: Vec<u8>,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -52,6 +59,7 @@ impl<R: BufRead> LineReader<R> {
             ended: false,
             error: None,
             final_piece: false,
+            buffer: Vec::new(),
         }
     }
 
@@ -67,9 +75,9 @@ impl<R: BufRead> LineReader<R> {
         if self.ended {
             return false;
         }
-        let mut text = Vec::new();
+        self.buffer.clear();
         loop {
-            match self.input.read_until(b'\n', &mut text) {
+            match self.input.read_until(b'\n', &mut self.buffer) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     self.error = Some(e);
@@ -79,29 +87,33 @@ impl<R: BufRead> LineReader<R> {
                 Ok(_) => break,
             }
         }
-        if text.is_empty() {
+        if self.buffer.is_empty() {
             self.ended = true;
             let after_newline = self.read == self.newlines;
             if self.final_piece && after_newline && self.error.is_none() {
                 self.read += 1;
                 self.ahead.push_back(OwnedLine {
                     number: self.read,
-                    text,
+                    text: Vec::new(),
                     terminated: false,
                 });
                 return true;
             }
             return false;
         }
-        let terminated = text.last() == Some(&b'\n');
+        let terminated = self.buffer.last() == Some(&b'\n');
         if terminated {
-            text.pop();
+            self.buffer.pop();
             self.newlines += 1;
         }
         self.read += 1;
         self.ahead.push_back(OwnedLine {
             number: self.read,
-            text,
+            text: if self.buffer.capacity() > MOVED_LINE_BYTES {
+                std::mem::take(&mut self.buffer)
+            } else {
+                self.buffer.as_slice().to_vec()
+            },
             terminated,
         });
         true
@@ -258,7 +270,17 @@ mod tests {
 
     #[test]
     fn lines_are_the_split_of_the_whole_input() {
-        for text in [&b""[..], b"a", b"a\n", b"a\n\nbb \n", b"\n\n", b"x\ny\r\nz"] {
+        // A line long enough to be handed over, then short ones read into the buffer again.
+        let long = [vec![b'x'; 2 * MOVED_LINE_BYTES], b"\nab\n\nc".to_vec()].concat();
+        for text in [
+            &b""[..],
+            b"a",
+            b"a\n",
+            b"a\n\nbb \n",
+            b"\n\n",
+            b"x\ny\r\nz",
+            &long,
+        ] {
             let whole = crate::validate::lines(text);
             for step in 1..=9 {
                 let mut reader = LineReader::new(crate::game::trickle(text, step));

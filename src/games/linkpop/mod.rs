@@ -21,6 +21,8 @@ mod parse;
 pub mod reference;
 pub mod shrink;
 pub mod validate;
+#[cfg(test)]
+mod validate_tests;
 
 use crate::game::{
     BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules, split_blocks,
@@ -198,6 +200,10 @@ impl Rules for LinkPop {
 
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
+    }
+
+    fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        validate::validate_reader(input)
     }
 
     fn draw(case: &Board, expected: Option<&str>) -> Option<crate::game::Drawing> {

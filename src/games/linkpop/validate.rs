@@ -4,11 +4,15 @@
 //! It delimits cases as the parser does (a header line `n m`, then `n` rows; blank lines are
 //! skipped after being reported; after a broken case it resumes at the next line that is a
 //! header), so its case numbers are the parser's, and reports every violation on the way.
+//! It reads the lines as it goes ([`LineSource`]) and holds one case's at a time, so a file of
+//! any size validates in the memory of a case; a whole input is read the same way.
 
 use super::{MAX_SIDE, parse_token};
+use std::io::BufRead;
+
 use crate::validate::{
-    self, Line, Terminator, Validation, Violation, check_line, end_line, lines, next_case_line,
-    number, quoted, single_spaced,
+    self, LineSource, Terminator, Validation, Violation, check_line, next_case_line, number,
+    quoted, single_spaced,
 };
 
 /// The statement's limit on cases per file.
@@ -42,15 +46,29 @@ fn header_fields(text: &[u8]) -> Option<(&[u8], &[u8])> {
 
 /// Validates a whole Link and Pop judge input.
 pub fn validate(input: &[u8]) -> Validation {
-    let lines = lines(input);
+    validate_lines(&mut LineSource::new(input))
+}
+
+/// [`validate`] of an input read from `input`, a case at a time.
+pub fn validate_reader(input: &mut dyn BufRead) -> std::io::Result<Validation> {
+    let mut lines = LineSource::new(input);
+    let validation = validate_lines(&mut lines);
+    match lines.error() {
+        Some(error) => Err(error),
+        None => Ok(validation),
+    }
+}
+
+/// Validates the lines of an input.
+fn validate_lines<R: BufRead>(lines: &mut LineSource<R>) -> Validation {
     let mut out = Validation::default();
     let mut i = 0;
     let mut case = 0usize;
     while !out.full() {
-        let Some((line, first)) = next_case_line(&lines, &mut i, case, &TERMINATOR, &mut out)
-        else {
+        let Some((line, first)) = next_case_line(lines, &mut i, case, &TERMINATOR, &mut out) else {
             break;
         };
+        let header_line = line.number;
         let Some((n, m)) = header_fields(line.text) else {
             // The parser makes an (error) case of it: count it the same.
             case += 1;
@@ -60,7 +78,7 @@ pub fn validate(input: &[u8]) -> Validation {
                 format!("expected a header `n m`, found {}", quoted(line.text)),
                 HEADER,
             ));
-            i = resync(&lines, i + 1);
+            i = resync(lines, i + 1);
             continue;
         };
         if let (_, Some(problem)) = single_spaced(line.text) {
@@ -80,14 +98,14 @@ pub fn validate(input: &[u8]) -> Validation {
         // that the cases are the parser's.
         let (n, m) = (lenient(n), lenient(m));
         if (n, m) == (0, 0) {
-            TERMINATOR.closes(&lines, i, first, case, &mut out);
+            TERMINATOR.closes(lines, i, first, case, &mut out);
             break;
         }
         case += 1;
         if case == MAX_CASES + 1 {
             out.push(Violation::new(
                 Some(case),
-                line.number,
+                header_line,
                 format!("case {case} starts here"),
                 CASES,
             ));
@@ -96,14 +114,14 @@ pub fn validate(input: &[u8]) -> Validation {
         if !(side.contains(&n) && side.contains(&m)) {
             out.push(Violation::new(
                 Some(case),
-                line.number,
+                header_line,
                 format!("board size {} x {}", quoted_number(n), quoted_number(m)),
                 SIZE,
             ));
-            i = resync(&lines, i + 1);
+            i = resync(lines, i + 1);
             continue;
         }
-        i = rows(&lines, i + 1, case, n as usize, m as usize, &mut out);
+        i = rows(lines, i + 1, case, n as usize, m as usize, &mut out);
     }
     out.cases = case;
     out
@@ -126,14 +144,14 @@ fn quoted_number(n: u64) -> String {
 }
 
 /// The next header line at or after `i` (or the end).
-fn resync(lines: &[Line<'_>], i: usize) -> usize {
+fn resync<R: BufRead>(lines: &mut LineSource<R>, i: usize) -> usize {
     validate::resync(lines, i, |text| header_fields(text).is_some())
 }
 
 /// Checks the `n` rows of case `case` starting at line index `i`; returns where the next case
-/// starts.
-fn rows(
-    lines: &[Line<'_>],
+/// starts. The rows are released as they are read.
+fn rows<R: BufRead>(
+    lines: &mut LineSource<R>,
     mut i: usize,
     case: usize,
     n: usize,
@@ -142,16 +160,18 @@ fn rows(
 ) -> usize {
     let mut row = 0;
     while row < n {
+        lines.release(i);
         let Some(line) = lines.get(i) else {
+            let end = lines.end_line();
             out.push(Violation::new(
                 Some(case),
-                end_line(lines),
+                end,
                 format!("the input ends after {row} of the {n} rows"),
                 ROWS,
             ));
             return i;
         };
-        check_line(line, Some(case), out);
+        check_line(&line, Some(case), out);
         if line.is_blank() {
             out.push(Violation::new(
                 Some(case),

@@ -32,6 +32,8 @@ pub mod shrink;
 #[cfg(test)]
 mod test_rng;
 pub mod validate;
+#[cfg(test)]
+mod validate_tests;
 
 use crate::game::{
     BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules, Verdict,
@@ -87,6 +89,10 @@ impl Rules for Vexed {
 
     fn validate(input: &[u8]) -> Validation {
         validate::validate(input)
+    }
+
+    fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        validate::validate_reader(input)
     }
 
     fn draw(case: &Puzzle, expected: Option<&str>) -> Option<crate::game::Drawing> {

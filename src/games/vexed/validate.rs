@@ -4,17 +4,22 @@
 //!
 //! It delimits puzzles as the parser does (a header, then the next `NR` lines as rows; after a
 //! broken puzzle it resumes at the next line that starts with a digit), so its case numbers are
-//! the parser's. The statement's promise of a solution of at most 11 moves is checked last, on
-//! the boards that pass every other check, by the `bitset` engine under a budget of
+//! the parser's. The statement's promise of a solution of at most 11 moves is checked on the
+//! boards that pass every other check (and reported after every other violation), by the
+//! `bitset` engine under a budget of
 //! [`SEARCH_STATES`] expanded boards (the bundled 9-11-move puzzles need at most about 1,000):
 //! a puzzle it proves unsolvable, solves in more than 11 moves, or cannot solve within the
-//! budget is reported.
+//! budget is reported. Puzzles are read from the input as they come ([`LineSource`]) and
+//! searched as soon as they are read: a file of any size validates in the memory of a puzzle.
 
-use super::{MAX_CELLS, bitset, parse_puzzles};
+use super::grid::Grid;
+use super::{MAX_CELLS, Puzzle, bitset};
 use crate::game::{Budget, Verdict};
+use std::io::BufRead;
+
 use crate::validate::{
-    self, Line, Terminator, Validation, Violation, check_line, lines, next_case_line, number,
-    quoted,
+    self, Line, LineSource, MAX_VIOLATIONS, Terminator, Validation, Violation, check_line,
+    next_case_line, number, quoted,
 };
 
 /// The statement's limit on NR and NC.
@@ -129,46 +134,61 @@ fn header<'a>(line: &Line<'a>, case: Option<usize>, out: &mut Validation) -> Hea
 }
 
 /// The next line at or after `i` that starts like a header.
-fn resync(lines: &[Line<'_>], i: usize) -> usize {
+fn resync<R: BufRead>(lines: &mut LineSource<R>, i: usize) -> usize {
     validate::resync(lines, i, looks_like_header)
 }
 
 /// Validates a whole Vexed judge input.
 pub fn validate(input: &[u8]) -> Validation {
-    let lines = lines(input);
+    validate_lines(&mut LineSource::new(input))
+}
+
+/// [`validate`] of an input read from `input`, a puzzle at a time.
+pub fn validate_reader(input: &mut dyn BufRead) -> std::io::Result<Validation> {
+    let mut lines = LineSource::new(input);
+    let validation = validate_lines(&mut lines);
+    match lines.error() {
+        Some(error) => Err(error),
+        None => Ok(validation),
+    }
+}
+
+/// Validates the lines of an input: the format puzzle by puzzle, each puzzle that passes it
+/// searched as soon as it is read; the search's violations come after the format's (the
+/// report's order since the search ran on the whole file after the format checks), so they
+/// are kept aside, as many as can still be reported.
+fn validate_lines<R: BufRead>(lines: &mut LineSource<R>) -> Validation {
     let mut out = Validation::default();
+    let mut moves: Vec<Violation> = Vec::new();
     let mut i = 0;
     let mut case = 0usize;
-    // Per case (0-based), whether its board passed every check but the search.
-    let mut searchable: Vec<bool> = Vec::new();
     while !out.full() {
-        searchable.resize(case, false);
-        let Some((line, first)) = next_case_line(&lines, &mut i, case, &TERMINATOR, &mut out)
-        else {
+        let Some((line, first)) = next_case_line(lines, &mut i, case, &TERMINATOR, &mut out) else {
             break;
         };
-        match header(line, Some(case + 1), &mut out) {
+        let header_line = line.number;
+        match header(&line, Some(case + 1), &mut out) {
             Header::Bad(text) => {
                 // The parser makes an (error) case of it: count it the same.
                 case += 1;
                 out.push(Violation::new(
                     Some(case),
-                    line.number,
+                    header_line,
                     format!("expected a header `NR NC NAME`, found {}", quoted(text)),
                     HEADER,
                 ));
-                i = resync(&lines, i + 1);
+                i = resync(lines, i + 1);
             }
             Header::End { both_zero } => {
                 if !both_zero {
                     out.push(Violation::new(
                         (case > 0).then_some(case),
-                        line.number,
+                        header_line,
                         format!("{} has one zero size", quoted(line.text)),
                         END,
                     ));
                 }
-                TERMINATOR.closes(&lines, i, first, case, &mut out);
+                TERMINATOR.closes(lines, i, first, case, &mut out);
                 break;
             }
             Header::Puzzle { rows, cols } => {
@@ -177,67 +197,79 @@ pub fn validate(input: &[u8]) -> Validation {
                 if !(sides.contains(&rows) && sides.contains(&cols)) {
                     out.push(Violation::new(
                         Some(case),
-                        line.number,
+                        header_line,
                         format!("board size {rows} x {cols}"),
                         SIZE,
                     ));
                 }
                 if rows.saturating_mul(cols) > MAX_CELLS {
                     // The parser reads no rows of such a board: resume as it does.
-                    i = resync(&lines, i + 1);
+                    i = resync(lines, i + 1);
                     continue;
                 }
-                let end = (i + 1 + rows).min(lines.len());
+                let mut end = i + 1;
+                while end < i + 1 + rows && lines.load(end) {
+                    end += 1;
+                }
                 let before = out.violations.len();
-                let good = board(&lines[i + 1..end], line, case, rows, cols, &mut out);
-                searchable.resize(case, false);
-                searchable[case - 1] = out.violations[before..]
+                let Some(header) = lines.at(i) else { break };
+                let text: Vec<Line<'_>> = (i + 1..end).filter_map(|k| lines.at(k)).collect();
+                let good = board(&text, &header, case, rows, cols, &mut out);
+                let searchable = out.violations[before..]
                     .iter()
                     .all(|v| v.case != Some(case));
+                // Whatever the search finds past this many violations would not be reported.
+                if searchable && out.violations.len() + moves.len() < MAX_VIOLATIONS {
+                    let found = check_moves(&text, cols);
+                    moves.extend(
+                        found.map(|found| Violation::new(Some(case), header_line, found, MOVES)),
+                    );
+                }
                 i = end;
                 if !good {
-                    i = resync(&lines, i);
+                    i = resync(lines, i);
                 }
             }
         }
     }
     out.cases = case;
-    if searchable.iter().any(|&s| s) && !out.full() {
-        check_moves(input, &searchable, &mut out);
+    for violation in moves {
+        if !out.push(violation) {
+            break;
+        }
     }
     out
 }
 
-/// The promise of a solution within [`MAX_MOVES`], for the puzzles marked `searchable` (by
-/// 0-based case, the parser's numbering).
-fn check_moves(input: &[u8], searchable: &[bool], out: &mut Validation) {
+/// The promise of a solution within [`MAX_MOVES`] for a puzzle whose board passed every
+/// other check (its `rows`, each of exactly NC cells `#`, `-` or A-Z, as the parser takes
+/// them): what breaks it, if anything.
+fn check_moves(rows: &[Line<'_>], cols: usize) -> Option<String> {
     let budget = Budget {
         max_states: Some(SEARCH_STATES),
         ..Budget::UNLIMITED
     };
-    for (index, parsed) in parse_puzzles(input).iter().enumerate() {
-        let (Some(true), Ok(puzzle)) = (searchable.get(index), &parsed.case) else {
-            continue;
-        };
-        let case = Some(index + 1);
-        let found = match bitset::solve(puzzle, &budget) {
-            Err(e) => Some(e.message),
-            Ok(outcome) => match (outcome.verdict, &outcome.answer) {
-                (Verdict::Solved, Some(moves)) if moves.len() <= MAX_MOVES => None,
-                (Verdict::Solved, Some(moves)) => {
-                    Some(format!("the minimum solution has {} moves", moves.len()))
-                }
-                (Verdict::Budget, _) => Some(format!(
-                    "no solution found within {SEARCH_STATES} search states"
-                )),
-                _ => Some("the puzzle has no solution".to_string()),
-            },
-        };
-        if let Some(found) = found
-            && !out.push(Violation::new(case, parsed.line, found, MOVES))
-        {
-            return;
-        }
+    let cells: Vec<u8> = rows.iter().flat_map(|row| row.text).copied().collect();
+    if rows.is_empty() || cells.len() != rows.len() * cols {
+        return None;
+    }
+    let puzzle = Puzzle {
+        // The search does not read the name.
+        name: String::new(),
+        grid: Grid::new(rows.len(), cols, cells),
+    };
+    match bitset::solve(&puzzle, &budget) {
+        Err(e) => Some(e.message),
+        Ok(outcome) => match (outcome.verdict, &outcome.answer) {
+            (Verdict::Solved, Some(moves)) if moves.len() <= MAX_MOVES => None,
+            (Verdict::Solved, Some(moves)) => {
+                Some(format!("the minimum solution has {} moves", moves.len()))
+            }
+            (Verdict::Budget, _) => Some(format!(
+                "no solution found within {SEARCH_STATES} search states"
+            )),
+            _ => Some("the puzzle has no solution".to_string()),
+        },
     }
 }
 
