@@ -816,6 +816,27 @@ fn validate_exits_0_valid_3_invalid_2_unreadable() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("<stdin>: case 1: line 3: "));
     let out = run_stdin(&["validate", "nosuchgame"], b"");
     assert_eq!(out.status.code(), Some(2));
+
+    // A report that cannot be written (a full disk) is an error said once, not a panic.
+    if std::path::Path::new("/dev/full").exists() {
+        let out = gamebench()
+            .args(["validate", "linkpop"])
+            .arg(&good)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.matches("No space left on device").count(),
+            1,
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("cannot write the report to stdout"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! Files are handed to the validator as buffered readers, not read whole: a game whose
 //! validator streams (SameGame) validates a file of any size in bounded memory.
 
-use std::io::BufReader;
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -17,6 +17,8 @@ use crate::validate::InFile;
 
 use super::find_game;
 
+/// What a failed write of the report says (a full disk; a closed pipe ends quietly).
+const STDOUT: &str = "cannot write the report to stdout";
 /// Bytes read from a file at a time.
 const READ_BUFFER: usize = 64 * 1024;
 
@@ -62,6 +64,8 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
             }
         }
     }
+    // Buffered, and flushed after each file: a failed write (a full disk) is reported once.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for input in &inputs {
         let name = match input {
             Some(path) => path.display().to_string(),
@@ -85,8 +89,9 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
         if validation.is_valid() {
             valid += 1;
             if !args.quiet {
-                println!("{name}: valid ({} cases)", validation.cases);
+                writeln!(out, "{name}: valid ({} cases)", validation.cases).context(STDOUT)?;
             }
+            out.flush().context(STDOUT)?;
             continue;
         }
         invalid += 1;
@@ -95,15 +100,19 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
                 file: &name,
                 violation,
             };
-            println!("{shown}");
+            writeln!(out, "{shown}").context(STDOUT)?;
         }
         if validation.truncated {
-            println!(
+            writeln!(
+                out,
                 "{name}: more violations not shown (the validator stops at {})",
                 validation.violations.len()
-            );
+            )
+            .context(STDOUT)?;
         }
+        out.flush().context(STDOUT)?;
     }
+    out.flush().context(STDOUT)?;
     eprintln!("{valid} valid, {invalid} invalid, {unreadable} unreadable");
     Ok(if unreadable > 0 {
         Exit::Error
