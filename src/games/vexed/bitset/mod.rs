@@ -25,6 +25,7 @@
 pub(crate) mod astar;
 mod bench;
 pub(crate) mod bound;
+pub(crate) mod compact;
 pub(crate) mod deadlock;
 pub(crate) mod ida;
 pub(crate) mod planes;
