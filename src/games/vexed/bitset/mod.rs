@@ -39,6 +39,8 @@ use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 use astar::Ended;
 use astar::buffers::Buffers;
+use astar::store::{COMPACT_WORDS, Planes};
+use compact::Codec;
 use planes::{Geometry, State, planes_needed};
 use workspace::Workspace;
 
@@ -63,7 +65,22 @@ pub fn solve_within(
         after: astar::BATCH_AFTER,
         nodes: astar::BATCH_NODES,
     };
-    solve_planned(puzzle, budget, memory, batching)
+    solve_planned(puzzle, budget, memory, batching, Boards::Auto)
+}
+
+/// [`solve`] with A*'s boards stored as `boards` says (tests compare the stores).
+#[cfg(test)]
+pub(crate) fn solve_stored(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    boards: Boards,
+) -> Result<Outcome<Solution>, CaseError> {
+    let batching = astar::Batching {
+        threads: budget.threads.max(1),
+        after: astar::BATCH_AFTER,
+        nodes: astar::BATCH_NODES,
+    };
+    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching, boards)
 }
 
 /// [`solve`] with A* in batches of at most `nodes` nodes from its first expansion on,
@@ -79,7 +96,7 @@ pub(crate) fn solve_batched(
         after: 0,
         nodes,
     };
-    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching)
+    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching, Boards::Auto)
 }
 
 /// [`solve_within`], A* going on in batches as `batching` says.
@@ -88,6 +105,7 @@ fn solve_planned(
     budget: &Budget,
     memory: usize,
     batching: astar::Batching,
+    boards: Boards,
 ) -> Result<Outcome<Solution>, CaseError> {
     // The geometry of the board as given, and its blocks settled on the bit planes
     // ([`State::settle`], the rules of [`Puzzle::start`]) instead of settling a copy of the
@@ -104,6 +122,7 @@ fn solve_planned(
             astar: memory,
             deepening,
             batching,
+            boards,
             max_moves: budget
                 .max_moves
                 .map_or(astar::NO_CAP, |k| u32::try_from(k).unwrap_or(astar::NO_CAP)),
@@ -179,6 +198,20 @@ impl Ending {
     }
 }
 
+/// How A*'s arena stores boards: as planes in words, or compact ([`compact`]) when a board
+/// fits [`COMPACT_WORDS`] words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Boards {
+    /// Compact when it fits (the engine's choice).
+    Auto,
+    /// Always as planes.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Planes,
+    /// Compact whenever it fits.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Compact,
+}
+
 /// What one search may use: its memory, and the threads of its batches.
 #[derive(Clone, Copy)]
 struct Resources {
@@ -188,6 +221,8 @@ struct Resources {
     deepening: Option<usize>,
     /// When A* goes on in batches, and on how many threads.
     batching: astar::Batching,
+    /// How A*'s arena stores boards.
+    boards: Boards,
     /// Solutions longer than this are not looked for ([`astar::NO_CAP`]: none is too long).
     max_moves: u32,
 }
@@ -205,15 +240,24 @@ fn search<const P: usize, const W: usize>(
     if start.is_clear() {
         return Ending::solved(Vec::new(), 0);
     }
-    match astar::search::<P, W>(
-        geo,
-        start,
-        meter,
-        resources.astar,
-        resources.batching,
-        resources.max_moves,
-        buffers,
-    ) {
+    let codec = match resources.boards {
+        Boards::Planes => None,
+        Boards::Auto | Boards::Compact => Some(Codec::new(geo, start.occupied().len() as usize))
+            .filter(Codec::fits::<COMPACT_WORDS>),
+    };
+    let (memory, batching, cap) = (resources.astar, resources.batching, resources.max_moves);
+    let ended = match codec {
+        Some(codec) => {
+            astar::search::<P, Codec>(geo, &codec, start, meter, memory, batching, cap, buffers)
+        }
+        None => {
+            let planes = Planes::<W>;
+            astar::search::<P, Planes<W>>(
+                geo, &planes, start, meter, memory, batching, cap, buffers,
+            )
+        }
+    };
+    match ended {
         Ended::Done(ending) => ending,
         Ended::OutOfMemory { meter, proven } => {
             buffers.release();

@@ -21,6 +21,7 @@
 use std::ops::Range;
 
 use super::index::NodeIndex;
+use super::store::Store;
 use super::{NO_PARENT, Node, Push, STORED_BOUNDS, clamp_h};
 use crate::games::vexed::bitset::bound::{DEAD, Pairs, Parts};
 use crate::games::vexed::bitset::deadlock::Troughs;
@@ -87,13 +88,14 @@ impl<const P: usize> Worker<P> {
 
     /// Expands `batch` (node ids with a copy of each node as it was popped), reading the
     /// arena `nodes` and the `index` only.
-    fn expand<const W: usize>(
+    fn expand<S: Store<P>>(
         &mut self,
         geo: &Geometry,
-        nodes: &[Node<W>],
+        store: &S,
+        nodes: &[Node<S::Board>],
         index: &NodeIndex,
         troughs: &Troughs,
-        batch: impl Iterator<Item = Node<W>>,
+        batch: impl Iterator<Item = Node<S::Board>>,
     ) {
         let Worker {
             pairs,
@@ -104,12 +106,12 @@ impl<const P: usize> Worker<P> {
         made.clear();
         done.clear();
         for node in batch {
-            let state = node.state::<P>();
+            let state = store.unpack(&node.board);
             parts.restore(geo, pairs, &state, &node.bounds);
             // As in the sequential search: a node whose troughs did not change since its
             // (expanded) parent is free of trough deadlocks.
             let same = node.parent != NO_PARENT
-                && troughs.unchanged(&nodes[node.parent as usize].state::<P>(), &state);
+                && troughs.unchanged(&store.unpack(&nodes[node.parent as usize].board), &state);
             if !same && troughs.deadlocked_letters(state.occupied(), parts.sets(geo)) {
                 done.push(Expansion {
                     skipped: true,
@@ -139,7 +141,7 @@ impl<const P: usize> Worker<P> {
             }
             // Lookups after all children are made, so that their prefetches overlap.
             for child in &mut made[first..] {
-                let packed = child.state.pack();
+                let packed = store.pack(&child.state);
                 let found = index.find(child.digest, |other| nodes[other as usize].board == packed);
                 child.seen = match found {
                     Ok(id) => Seen::Known {
@@ -179,12 +181,13 @@ impl<const P: usize> Worker<P> {
 
 /// The expansion phase of one batch: worker `w` of `workers` expands the nodes `w, w + T, ...`
 /// of `batch`, the first on the calling thread and each other one on a thread of its own.
-pub(super) fn expand_batch<const P: usize, const W: usize>(
+pub(super) fn expand_batch<const P: usize, S: Store<P>>(
     geo: &Geometry,
-    nodes: &[Node<W>],
+    store: &S,
+    nodes: &[Node<S::Board>],
     index: &NodeIndex,
     troughs: &Troughs,
-    batch: &[(u32, Node<W>)],
+    batch: &[(u32, Node<S::Board>)],
     workers: &mut [Worker<P>],
 ) {
     let count = workers.len();
@@ -193,7 +196,7 @@ pub(super) fn expand_batch<const P: usize, const W: usize>(
         return;
     };
     if others.is_empty() {
-        first.expand(geo, nodes, index, troughs, share(0));
+        first.expand(geo, store, nodes, index, troughs, share(0));
         return;
     }
     // Scoped threads, not the run's rayon pool: a thread of that pool waiting here could
@@ -201,8 +204,8 @@ pub(super) fn expand_batch<const P: usize, const W: usize>(
     std::thread::scope(|scope| {
         for (w, worker) in others.iter_mut().enumerate() {
             let share = share(w + 1);
-            scope.spawn(move || worker.expand(geo, nodes, index, troughs, share));
+            scope.spawn(move || worker.expand(geo, store, nodes, index, troughs, share));
         }
-        first.expand(geo, nodes, index, troughs, share(0));
+        first.expand(geo, store, nodes, index, troughs, share(0));
     });
 }

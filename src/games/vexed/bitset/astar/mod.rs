@@ -39,11 +39,12 @@ mod batch;
 pub(crate) mod buffers;
 pub(crate) mod frontier;
 pub(crate) mod index;
+pub(crate) mod store;
 
 use super::Ending;
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
-use super::planes::{Geometry, Packed, State};
+use super::planes::{Geometry, State};
 use super::slots::{populate_spare, prefer_huge_pages};
 use crate::games::vexed::grid::{Dir, Move};
 use crate::games::vexed::{MAX_CELLS, Meter};
@@ -52,6 +53,7 @@ use batch::{Seen, Worker, expand_batch};
 use buffers::{Buffers, PlaneBuffers, give_back_freed_memory};
 use frontier::Frontier;
 use index::NodeIndex;
+use store::Store;
 
 /// Expansions after which the search goes on in batches ([`batch`]), on every thread it may
 /// use. Below it, one node at a time: small searches keep the sequential order, which dives
@@ -97,9 +99,9 @@ const STORED_BOUNDS: usize = Parts::STORED;
 
 /// One board met by the search.
 #[derive(Clone, Copy)]
-pub(crate) struct Node<const W: usize> {
-    /// The board, packed ([`Packed`]; see [`Node::state`]).
-    board: Packed<W>,
+pub(crate) struct Node<B> {
+    /// The board as its [`Store`] keeps it.
+    board: B,
     /// The node this one was reached from on its shortest known path, or [`NO_PARENT`].
     parent: u32,
     /// Depth on that path (pushes from the start).
@@ -112,14 +114,6 @@ pub(crate) struct Node<const W: usize> {
     /// ([`Parts::child_bound_stored`]), so that its expansion does not look them up again
     /// ([`Parts::restore`]); [`Parts::UNSTORED`] when unknown.
     bounds: [u8; STORED_BOUNDS],
-}
-
-impl<const W: usize> Node<W> {
-    /// The node's board, unpacked.
-    #[inline(always)]
-    fn state<const P: usize>(&self) -> State<P> {
-        self.board.unpack()
-    }
 }
 
 /// A push in one byte: the pushed block's cell (below [`MAX_CELLS`] = 128) and a direction
@@ -161,8 +155,9 @@ pub(crate) enum Ended {
 
 /// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes, in
 /// batches once it is deep, for solutions of at most `max_moves` pushes ([`NO_CAP`]: any).
-pub(crate) fn search<const P: usize, const W: usize>(
+pub(crate) fn search<const P: usize, S: Store<P>>(
     geo: &Geometry,
+    store: &S,
     start: State<P>,
     meter: Meter,
     memory: usize,
@@ -172,11 +167,11 @@ pub(crate) fn search<const P: usize, const W: usize>(
 ) -> Ended {
     // Per node: the node (the arena never reserves past the capacity, see `add`), its index
     // slots and its frontier entries.
-    let per_node = std::mem::size_of::<Node<W>>()
+    let per_node = std::mem::size_of::<Node<S::Board>>()
         + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
         + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
     let capacity = memory / per_node;
-    let mut search = Search::<P, W>::new(geo, meter, capacity, buffers);
+    let mut search = Search::<P, S>::new(geo, store, meter, capacity, buffers);
     search.batching = batching;
     search.max_moves = max_moves;
     let ended = search.run(start);
@@ -207,11 +202,12 @@ enum Stop {
 /// A child of the node being expanded: (cell, direction, board, digest).
 pub(crate) type Child<const P: usize> = (usize, Dir, State<P>, u64);
 
-struct Search<'a, const P: usize, const W: usize> {
+struct Search<'a, const P: usize, S: Store<P>> {
     geo: &'a Geometry,
+    store: &'a S,
     pairs: Pairs,
     meter: Meter,
-    nodes: Vec<Node<W>>,
+    nodes: Vec<Node<S::Board>>,
     index: NodeIndex,
     frontier: Frontier,
     capacity: usize,
@@ -230,14 +226,21 @@ struct Search<'a, const P: usize, const W: usize> {
     capped: bool,
 }
 
-impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
+impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// A search with the thread's reused buffers (see [`super::workspace`]).
-    fn new(geo: &'a Geometry, meter: Meter, capacity: usize, buffers: &mut Buffers) -> Self {
-        let PlaneBuffers { arena, children } = buffers.take_planes::<P, W>(capacity);
+    fn new(
+        geo: &'a Geometry,
+        store: &'a S,
+        meter: Meter,
+        capacity: usize,
+        buffers: &mut Buffers,
+    ) -> Self {
+        let PlaneBuffers { arena, children } = buffers.take_planes::<P, S>(capacity);
         let mut index = std::mem::take(&mut buffers.index);
         index.start();
         Search {
             geo,
+            store,
             pairs: buffers.take_pairs(geo),
             meter,
             nodes: arena,
@@ -271,7 +274,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         buffers.frontier = frontier;
         buffers.keep_index(index);
         buffers.keep_pairs(pairs);
-        buffers.keep_planes(PlaneBuffers {
+        buffers.keep_planes::<P, S>(PlaneBuffers {
             arena: nodes,
             children,
         });
@@ -306,24 +309,29 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         while let Some((f, g, id)) = self.frontier.pop() {
             let node = self.nodes[id as usize];
             if self.meter.expanded >= self.batching.after {
-                let blocks = node.state::<P>().occupied().len();
+                let blocks = self.store.unpack(&node.board).occupied().len();
                 self.frontier.push(f, g, blocks, id);
                 return self.run_batches(&troughs);
             }
             if node.g != g {
                 continue; // reached again by a shorter path since it was queued
             }
-            self.parts
-                .restore(self.geo, &mut self.pairs, &node.state::<P>(), &node.bounds);
+            self.parts.restore(
+                self.geo,
+                &mut self.pairs,
+                &self.store.unpack(&node.board),
+                &node.bounds,
+            );
             // A node's parent was expanded, so free of trough deadlocks; so is the node when
             // its troughs did not change (`Troughs::unchanged`).
             let same = node.parent != NO_PARENT
                 && troughs.unchanged(
-                    &self.nodes[node.parent as usize].state::<P>(),
-                    &node.state::<P>(),
+                    &self.store.unpack(&self.nodes[node.parent as usize].board),
+                    &self.store.unpack(&node.board),
                 );
             let sets = self.parts.sets(self.geo);
-            if !same && troughs.deadlocked_letters(node.state::<P>().occupied(), sets) {
+            if !same && troughs.deadlocked_letters(self.store.unpack(&node.board).occupied(), sets)
+            {
                 continue; // dead, though its bound is not: not expanded (nor counted)
             }
             if !self.meter.tick() {
@@ -377,10 +385,10 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// the arena is full (or a depth would not fit a node), or when growing a table would
     /// not end before the deadline ([`Search::grow`]).
     /// `self.parts` are the node's ([`Parts::restore`]).
-    fn expand(&mut self, id: u32, node: Node<W>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
+    fn expand(&mut self, id: u32, node: Node<S::Board>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
         let mut children = std::mem::take(&mut self.children);
         children.clear();
-        for (cell, dir, child) in node.state::<P>().children(self.geo) {
+        for (cell, dir, child) in self.store.unpack(&node.board).children(self.geo) {
             if child.is_clear() {
                 self.children = children;
                 return Ok(Some(self.moves(id, cell, dir)));
@@ -404,11 +412,10 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 self.children = children;
                 return Err(Stop::Budget);
             }
-            let nodes = &self.nodes;
-            match self
-                .index
-                .find(digest, |other| nodes[other as usize].board == child.pack())
-            {
+            let (nodes, store) = (&self.nodes, self.store);
+            match self.index.find(digest, |other| {
+                nodes[other as usize].board == store.pack(child)
+            }) {
                 Ok(other) => self.reach(other, id, g, Push::new(cell, dir), f, child),
                 Err(slot) => {
                     let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
@@ -416,7 +423,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                         self.geo,
                         &mut self.pairs,
                         child,
-                        node.state::<P>().changed(child),
+                        self.store.unpack(&node.board).changed(child),
                         &mut bounds,
                     );
                     if bound >= DEAD {
@@ -492,9 +499,9 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         let mut workers: Vec<Worker<P>> = (0..self.batching.threads)
             .map(|_| Worker::new(self.geo))
             .collect();
-        let mut batch: Vec<(u32, Node<W>)> = Vec::with_capacity(self.batching.nodes);
+        let mut batch: Vec<(u32, Node<S::Board>)> = Vec::with_capacity(self.batching.nodes);
         // A node has at most two pushes per block, and blocks are never added.
-        let most_children = 2 * self.nodes[0].state::<P>().occupied().len() as usize;
+        let most_children = 2 * self.store.unpack(&self.nodes[0].board).occupied().len() as usize;
         // The arena's entries whose pages are mapped already (see below).
         let mut populated = 0;
         loop {
@@ -506,7 +513,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 };
                 let node = self.nodes[id as usize];
                 if *layer.get_or_insert(f) != f {
-                    let blocks = node.state::<P>().occupied().len();
+                    let blocks = self.store.unpack(&node.board).occupied().len();
                     self.frontier.push(f, g, blocks, id);
                     break;
                 }
@@ -536,6 +543,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
             populated = populated.max(ahead);
             expand_batch(
                 self.geo,
+                self.store,
                 &self.nodes,
                 &self.index,
                 troughs,
@@ -553,7 +561,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// would have added their children; the solution if one of them has a clear child.
     fn merge(
         &mut self,
-        batch: &[(u32, Node<W>)],
+        batch: &[(u32, Node<S::Board>)],
         workers: &[Worker<P>],
         f: u32,
     ) -> Result<Option<Vec<Move>>, Stop> {
@@ -600,9 +608,9 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                         let slot = if self.index.is_free(slot) {
                             slot
                         } else {
-                            let nodes = &self.nodes;
+                            let (nodes, store) = (&self.nodes, self.store);
                             let found = self.index.find(child.digest, |o| {
-                                nodes[o as usize].board == child.state.pack()
+                                nodes[o as usize].board == store.pack(&child.state)
                             });
                             match found {
                                 Ok(other) => {
@@ -636,13 +644,18 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         }
         match table {
             Growing::Index if self.batching.threads > 1 => {
-                let nodes = &self.nodes;
-                let digest_of = |id: usize| nodes[id].state::<P>().digest();
+                let (nodes, store) = (&self.nodes, self.store);
+                let digest_of = |id: usize| store.unpack(&nodes[id].board).digest();
                 self.index.grow_on(self.batching.threads, &digest_of);
             }
-            Growing::Index => self
-                .index
-                .grow(self.nodes.iter().map(|node| node.state::<P>().digest())),
+            Growing::Index => {
+                let store = self.store;
+                let digests = self
+                    .nodes
+                    .iter()
+                    .map(|node| store.unpack(&node.board).digest());
+                self.index.grow(digests)
+            }
             Growing::Arena => self.reserve(),
         }
         self.last_pause[table as usize] = started.elapsed();
@@ -652,7 +665,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// Doubles the arena's capacity, but never past `self.capacity` (a plain push could
     /// reserve twice it).
     fn reserve(&mut self) {
-        let node = std::mem::size_of::<Node<W>>();
+        let node = std::mem::size_of::<Node<S::Board>>();
         let left = self.capacity - self.nodes.len();
         if self.nodes.len().saturating_mul(2 * node) <= ARENA_DOUBLING_BYTES {
             self.nodes.reserve_exact(self.nodes.len().clamp(1, left));
@@ -682,7 +695,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
             self.reserve();
         }
         self.nodes.push(Node {
-            board: state.pack(),
+            board: self.store.pack(&state),
             parent,
             g,
             h,
@@ -697,13 +710,16 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     fn moves(&self, id: u32, cell: usize, dir: Dir) -> Vec<Move> {
         let mut node = &self.nodes[id as usize];
         let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
-        moves.push(self.geo.describe(&node.state::<P>(), cell, dir));
+        moves.push(
+            self.geo
+                .describe(&self.store.unpack(&node.board), cell, dir),
+        );
         while node.parent != NO_PARENT {
             let push = node.push;
             node = &self.nodes[node.parent as usize];
             moves.push(
                 self.geo
-                    .describe(&node.state::<P>(), push.cell(), push.dir()),
+                    .describe(&self.store.unpack(&node.board), push.cell(), push.dir()),
             );
         }
         moves.reverse();
@@ -722,12 +738,19 @@ mod tests {
 
     #[test]
     fn stored_bounds_fill_the_padding_of_a_node() {
+        use crate::games::vexed::bitset::compact::Compact;
+        use crate::games::vexed::bitset::planes::Packed;
+        use store::COMPACT_WORDS;
         // A node's words align it to 8 bytes; the other fields and the stored bounds take
         // exactly the last 16.
         for (size, words) in [
-            (std::mem::size_of::<Node<1>>(), 1),
-            (std::mem::size_of::<Node<4>>(), 4),
-            (std::mem::size_of::<Node<10>>(), 10),
+            (std::mem::size_of::<Node<Packed<1>>>(), 1),
+            (std::mem::size_of::<Node<Packed<4>>>(), 4),
+            (std::mem::size_of::<Node<Packed<10>>>(), 10),
+            (
+                std::mem::size_of::<Node<Compact<COMPACT_WORDS>>>(),
+                COMPACT_WORDS,
+            ),
         ] {
             assert_eq!(size, 8 * words + 16);
         }
