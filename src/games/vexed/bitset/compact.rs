@@ -45,13 +45,18 @@ pub(crate) struct Codec {
 #[derive(Clone, Copy, Debug)]
 struct Segment {
     cells: Cells,
-    /// The first bit of its count field.
-    at: usize,
-    /// Bits of its count field.
-    width: usize,
+    /// The word of its count field (no field crosses two words).
+    word: usize,
+    /// The field's first bit in its word.
+    shift: u32,
+    /// The field's bits, at bit 0.
+    mask: u64,
     /// Where its fills start in [`Codec::fills`].
     fills: usize,
 }
+
+/// Bits of a word of a compact board.
+const WORD: usize = u64::BITS as usize;
 
 /// Bits needed to write `0..=n`.
 fn bits_for(n: usize) -> usize {
@@ -82,10 +87,14 @@ impl Codec {
                     fills.push(fill);
                 }
                 let width = bits_for(run.len());
+                if at % WORD + width > WORD {
+                    at = at.next_multiple_of(WORD); // a field within one word
+                }
                 segments.push(Segment {
                     cells: fill,
-                    at,
-                    width,
+                    word: at / WORD,
+                    shift: (at % WORD) as u32,
+                    mask: (1 << width) - 1,
                     fills: first,
                 });
                 at += width;
@@ -137,13 +146,13 @@ impl Codec {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2")]
+    #[target_feature(enable = "bmi2,popcnt")]
     unsafe fn pack_bmi2<const P: usize, const K: usize>(&self, state: &State<P>) -> Compact<K> {
         self.pack_with::<Hard, P, K>(state)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2")]
+    #[target_feature(enable = "bmi2,popcnt")]
     unsafe fn unpack_bmi2<const P: usize, const K: usize>(&self, board: &Compact<K>) -> State<P> {
         self.unpack_with::<Hard, P, K>(board)
     }
@@ -157,6 +166,9 @@ impl Codec {
             "more blocks than the start"
         );
         let mut words = [0; K];
+        // The fields of a word gathered in a register (the segments go word by word): an OR
+        // into memory per field would chain each one to the store before it.
+        let (mut word, mut fields) = (0, 0);
         for segment in &self.segments {
             let count = (occupied & segment.cells).len();
             debug_assert_eq!(
@@ -164,8 +176,13 @@ impl Codec {
                 self.fills[segment.fills + count as usize],
                 "an unstable board"
             );
-            put(&mut words, segment.at, u64::from(count));
+            if segment.word != word {
+                words[word] = fields;
+                (word, fields) = (segment.word, 0);
+            }
+            fields |= u64::from(count) << segment.shift;
         }
+        words[word] |= fields;
         // `code - 1`, bit-sliced over the occupied cells: subtract one with a borrow plane.
         let mut borrow = occupied;
         for (s, &plane) in state.planes().iter().enumerate() {
@@ -186,7 +203,7 @@ impl Codec {
         let words = &board.0;
         let mut occupied = Cells::EMPTY;
         for segment in &self.segments {
-            let count = get(words, segment.at, segment.width) as usize;
+            let count = (words[segment.word] >> segment.shift & segment.mask) as usize;
             occupied |= self.fills[segment.fills + count];
         }
         // `code = slices + 1`: add one with a carry plane.
@@ -218,11 +235,12 @@ impl Codec {
     }
 }
 
-/// Whether the CPU has BMI2 (`pext`, `pdep`).
+/// Whether the CPU has BMI2 (`pext`, `pdep`) and `popcnt` (the counts), which every CPU with
+/// BMI2 has.
 fn has_bmi2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("bmi2")
+        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     false

@@ -32,37 +32,40 @@ use crate::games::vexed::bitset::planes::{Geometry, State};
 /// straight to a goal, does not cost many batches of extra expansions.
 pub(crate) const BATCH_NODES: usize = 2048;
 
-/// One thread's share of a batch, and the buffers it reuses from batch to batch.
-pub(super) struct Worker<const P: usize> {
+/// One thread's share of a batch, and the buffers it reuses from batch to batch (`B`: a board
+/// as the arena stores it).
+pub(super) struct Worker<const P: usize, B> {
     /// The bound's tables (a worker's own: their memos are written as they are read).
     pairs: Pairs,
     parts: Parts,
     /// The children made, node after node.
-    pub(super) made: Vec<Made<P>>,
+    pub(super) made: Vec<Made<P, B>>,
     /// Per node of this worker's share, in batch order.
     pub(super) done: Vec<Expansion>,
 }
 
 /// A child made during the expansion phase, with what the index said of it then.
-pub(super) struct Made<const P: usize> {
+pub(super) struct Made<const P: usize, B> {
     pub(super) push: Push,
     pub(super) state: State<P>,
     pub(super) digest: u64,
-    pub(super) seen: Seen,
+    pub(super) seen: Seen<B>,
 }
 
 /// What the expansion phase learnt of a child.
 #[derive(Clone, Copy)]
-pub(super) enum Seen {
+pub(super) enum Seen<B> {
     /// Its bound is [`DEAD`]: never stored.
     Dead,
     /// Already node `id`, whose depth was `g` then.
     Known { id: u32, g: u16 },
-    /// Not in the index: `slot` is where it goes, `h` and `bounds` what its node holds.
+    /// Not in the index: `slot` is where it goes, `h`, `bounds` and `board` what its node
+    /// holds (packed here, on the batch's threads, rather than in the merge, on one).
     New {
         slot: usize,
         h: u16,
         bounds: [u8; STORED_BOUNDS],
+        board: B,
     },
 }
 
@@ -76,7 +79,7 @@ pub(super) struct Expansion {
     pub(super) children: Range<usize>,
 }
 
-impl<const P: usize> Worker<P> {
+impl<const P: usize, B: Copy + Eq> Worker<P, B> {
     pub(super) fn new(geo: &Geometry) -> Self {
         Worker {
             pairs: Pairs::new(geo),
@@ -88,7 +91,7 @@ impl<const P: usize> Worker<P> {
 
     /// Expands `batch` (node ids with a copy of each node as it was popped), reading the
     /// arena `nodes` and the `index` only.
-    fn expand<S: Store<P>>(
+    fn expand<S: Store<P, Board = B>>(
         &mut self,
         geo: &Geometry,
         store: &S,
@@ -141,8 +144,12 @@ impl<const P: usize> Worker<P> {
             }
             // Lookups after all children are made, so that their prefetches overlap.
             for child in &mut made[first..] {
-                let packed = store.pack(&child.state);
-                let found = index.find(child.digest, |other| nodes[other as usize].board == packed);
+                // Packed only to compare with a node whose digest check matches (almost
+                // always the same board): most children are new.
+                let state_made = &child.state;
+                let found = index.find(child.digest, |other| {
+                    nodes[other as usize].board == store.pack(state_made)
+                });
                 child.seen = match found {
                     Ok(id) => Seen::Known {
                         id,
@@ -165,6 +172,7 @@ impl<const P: usize> Worker<P> {
                                 slot,
                                 h: clamp_h(bound),
                                 bounds,
+                                board: store.pack(state_made),
                             }
                         }
                     }
@@ -188,7 +196,7 @@ pub(super) fn expand_batch<const P: usize, S: Store<P>>(
     index: &NodeIndex,
     troughs: &Troughs,
     batch: &[(u32, Node<S::Board>)],
-    workers: &mut [Worker<P>],
+    workers: &mut [Worker<P, S::Board>],
 ) {
     let count = workers.len();
     let share = |w: usize| batch.iter().skip(w).step_by(count).map(|&(_, node)| node);

@@ -199,6 +199,10 @@ enum Stop {
     Budget,
 }
 
+/// A new node as [`Search::insert`] takes it: (its board as stored, its blocks, its digest, its
+/// index slot, `h`, the stored bounds).
+type Fresh<B> = (B, u32, u64, usize, u16, [u8; STORED_BOUNDS]);
+
 /// A child of the node being expanded: (cell, direction, board, digest).
 pub(crate) type Child<const P: usize> = (usize, Dir, State<P>, u64);
 
@@ -299,7 +303,8 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         }
         let h = clamp_h(h);
         let unknown = [Parts::UNSTORED; STORED_BOUNDS];
-        self.add(start, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
+        let board = self.store.pack(&start);
+        self.add(board, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
         let digest = start.digest();
         let slot = self.index.find(digest, |_| false).unwrap_err();
         self.index.insert_at(slot, digest, 0);
@@ -316,28 +321,25 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             if node.g != g {
                 continue; // reached again by a shorter path since it was queued
             }
-            self.parts.restore(
-                self.geo,
-                &mut self.pairs,
-                &self.store.unpack(&node.board),
-                &node.bounds,
-            );
+            // Unpacked once: a compact board costs a few nanoseconds each time.
+            let state = self.store.unpack(&node.board);
+            self.parts
+                .restore(self.geo, &mut self.pairs, &state, &node.bounds);
             // A node's parent was expanded, so free of trough deadlocks; so is the node when
             // its troughs did not change (`Troughs::unchanged`).
             let same = node.parent != NO_PARENT
                 && troughs.unchanged(
                     &self.store.unpack(&self.nodes[node.parent as usize].board),
-                    &self.store.unpack(&node.board),
+                    &state,
                 );
             let sets = self.parts.sets(self.geo);
-            if !same && troughs.deadlocked_letters(self.store.unpack(&node.board).occupied(), sets)
-            {
+            if !same && troughs.deadlocked_letters(state.occupied(), sets) {
                 continue; // dead, though its bound is not: not expanded (nor counted)
             }
             if !self.meter.tick() {
                 return Ended::Done(Ending::stopped(self.meter.expanded, f));
             }
-            let step = self.expand(id, node, f);
+            let step = self.expand(id, node, &state, f);
             if let Some(ended) = self.ended_by(step, f) {
                 return ended;
             }
@@ -384,11 +386,17 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// Expands one node whose queue key is `f`: the solution if a child is clear; `Err` when
     /// the arena is full (or a depth would not fit a node), or when growing a table would
     /// not end before the deadline ([`Search::grow`]).
-    /// `self.parts` are the node's ([`Parts::restore`]).
-    fn expand(&mut self, id: u32, node: Node<S::Board>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
+    /// `self.parts` are the node's ([`Parts::restore`]), `state` its board.
+    fn expand(
+        &mut self,
+        id: u32,
+        node: Node<S::Board>,
+        state: &State<P>,
+        f: u32,
+    ) -> Result<Option<Vec<Move>>, Stop> {
         let mut children = std::mem::take(&mut self.children);
         children.clear();
-        for (cell, dir, child) in self.store.unpack(&node.board).children(self.geo) {
+        for (cell, dir, child) in state.children(self.geo) {
             if child.is_clear() {
                 self.children = children;
                 return Ok(Some(self.moves(id, cell, dir)));
@@ -423,7 +431,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
                         self.geo,
                         &mut self.pairs,
                         child,
-                        self.store.unpack(&node.board).changed(child),
+                        state.changed(child),
                         &mut bounds,
                     );
                     if bound >= DEAD {
@@ -435,7 +443,9 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
                         continue;
                     }
                     let push = Push::new(cell, dir);
-                    let fresh = (*child, digest, slot, clamp_h(bound), bounds);
+                    let blocks = child.occupied().len();
+                    let board = self.store.pack(child);
+                    let fresh = (board, blocks, digest, slot, clamp_h(bound), bounds);
                     if let Err(stop) = self.insert(fresh, id, g, push, f) {
                         self.children = children;
                         return Err(stop);
@@ -472,7 +482,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     #[inline(always)]
     fn insert(
         &mut self,
-        (state, digest, slot, h, bounds): (State<P>, u64, usize, u16, [u8; STORED_BOUNDS]),
+        (board, blocks, digest, slot, h, bounds): Fresh<S::Board>,
         parent: u32,
         g: u16,
         push: Push,
@@ -486,9 +496,8 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             return Err(Stop::Budget);
         }
         let child_id = self.nodes.len() as u32;
-        self.add(state, parent, g, push, h, bounds);
+        self.add(board, parent, g, push, h, bounds);
         self.index.insert_at(slot, digest, child_id);
-        let blocks = state.occupied().len();
         self.frontier.push(child_f, g, blocks, child_id);
         Ok(())
     }
@@ -496,7 +505,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// The search from its first batch on (see [`batch`]): batches of open nodes of the lowest
     /// `f`, each expanded on [`Batching::threads`] threads, then merged.
     fn run_batches(&mut self, troughs: &Troughs) -> Ended {
-        let mut workers: Vec<Worker<P>> = (0..self.batching.threads)
+        let mut workers: Vec<Worker<P, S::Board>> = (0..self.batching.threads)
             .map(|_| Worker::new(self.geo))
             .collect();
         let mut batch: Vec<(u32, Node<S::Board>)> = Vec::with_capacity(self.batching.nodes);
@@ -562,7 +571,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     fn merge(
         &mut self,
         batch: &[(u32, Node<S::Board>)],
-        workers: &[Worker<P>],
+        workers: &[Worker<P, S::Board>],
         f: u32,
     ) -> Result<Option<Vec<Move>>, Stop> {
         let count = workers.len();
@@ -601,17 +610,22 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
                             self.reach(other, id, g, child.push, f, &child.state);
                         }
                     }
-                    Seen::New { slot, h, bounds } => {
+                    Seen::New {
+                        slot,
+                        h,
+                        bounds,
+                        board,
+                    } => {
                         if self.beyond_cap(g, h) {
                             continue;
                         }
                         let slot = if self.index.is_free(slot) {
                             slot
                         } else {
-                            let (nodes, store) = (&self.nodes, self.store);
-                            let found = self.index.find(child.digest, |o| {
-                                nodes[o as usize].board == store.pack(&child.state)
-                            });
+                            let nodes = &self.nodes;
+                            let found = self
+                                .index
+                                .find(child.digest, |o| nodes[o as usize].board == board);
                             match found {
                                 Ok(other) => {
                                     self.reach(other, id, g, child.push, f, &child.state);
@@ -620,7 +634,8 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
                                 Err(slot) => slot,
                             }
                         };
-                        let fresh = (child.state, child.digest, slot, h, bounds);
+                        let blocks = child.state.occupied().len();
+                        let fresh = (board, blocks, child.digest, slot, h, bounds);
                         self.insert(fresh, id, g, child.push, f)?;
                     }
                 }
@@ -684,7 +699,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// Appends a node to the arena (the caller indexes it).
     fn add(
         &mut self,
-        state: State<P>,
+        board: S::Board,
         parent: u32,
         g: u16,
         push: Push,
@@ -695,7 +710,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             self.reserve();
         }
         self.nodes.push(Node {
-            board: self.store.pack(&state),
+            board,
             parent,
             g,
             h,
