@@ -6,7 +6,9 @@
 //!   letter planes, `P` a const generic chosen from the number of letters, so a state is 16 to
 //!   80 bytes), with the push and settle rules of `RULES.md` (Moves) as word operations. A*'s
 //!   arena keeps boards packed ([`planes::Packed`]): one `u64` per plane when no block can be
-//!   past cell 63, as on every level of the original game.
+//!   past cell 63, as on every level of the original game; in proof mode, where memory is the
+//!   limit, compact ([`compact`]: counts per column segment and bit-sliced letter codes, two
+//!   words for a 10-wide level of 8 letters) when they fit two words.
 //! - Lower bound: the admissible per-letter bound of [`bound`] (at least 1 on a board with
 //!   blocks); a letter that can never be cleared makes a board dead. [`deadlock`] finds some
 //!   dead boards the bound misses (letters blocking each other on a floor).
@@ -252,17 +254,14 @@ fn search<const P: usize, const W: usize>(
     let codec = compact
         .then(|| Codec::new(geo, start.occupied().len() as usize))
         .filter(Codec::fits::<COMPACT_WORDS>);
-    let (memory, batching, cap) = (resources.astar, resources.batching, resources.max_moves);
+    let limits = astar::Limits {
+        memory: resources.astar,
+        batching: resources.batching,
+        max_moves: resources.max_moves,
+    };
     let ended = match codec {
-        Some(codec) => {
-            astar::search::<P, Codec>(geo, &codec, start, meter, memory, batching, cap, buffers)
-        }
-        None => {
-            let planes = Planes::<W>;
-            astar::search::<P, Planes<W>>(
-                geo, &planes, start, meter, memory, batching, cap, buffers,
-            )
-        }
+        Some(codec) => astar::search::<P, Codec>(geo, &codec, start, meter, limits, buffers),
+        None => astar::search::<P, Planes<W>>(geo, &Planes::<W>, start, meter, limits, buffers),
     };
     match ended {
         Ended::Done(ending) => ending,

@@ -104,7 +104,7 @@ fn both_stores_search_random_boards_alike() {
         max_states: Some(20_000),
         ..Budget::UNLIMITED
     };
-    let mut rng = Rng(0x5707_e5);
+    let mut rng = Rng(0x0057_07e5);
     let mut fitting = 0;
     for i in 0..BOARDS {
         let puzzle = random_puzzle(&mut rng, i);

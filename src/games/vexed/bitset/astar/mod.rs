@@ -1,6 +1,7 @@
 //! Best-first (A*) search over bit-plane states: the `bitset` engine's main search.
 //!
-//! Every state met is a [`Node`] in one arena (its board, the push that first reached it by the
+//! Every state met is a [`Node`] in one arena (its board as its [`Store`] keeps it: planes, or
+//! compact in proof mode; the push that first reached it by the
 //! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
 //! node's padding, the bounds of its first letters, so that expanding it does not look them
 //! up again); a [`NodeIndex`] ([`index`]) finds a board's node. Open nodes wait in a
@@ -153,18 +154,31 @@ pub(crate) enum Ended {
     OutOfMemory { meter: Meter, proven: u32 },
 }
 
-/// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes, in
-/// batches once it is deep, for solutions of at most `max_moves` pushes ([`NO_CAP`]: any).
+/// What a search may use ([`search`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Limits {
+    /// Bytes of nodes, index and frontier, about.
+    pub(crate) memory: usize,
+    /// When it goes on in batches, on how many threads.
+    pub(crate) batching: Batching,
+    /// The longest solution looked for ([`NO_CAP`]: any).
+    pub(crate) max_moves: u32,
+}
+
+/// Searches from `start` (live, not clear), its boards kept by `store`, within `limits`.
 pub(crate) fn search<const P: usize, S: Store<P>>(
     geo: &Geometry,
     store: &S,
     start: State<P>,
     meter: Meter,
-    memory: usize,
-    batching: Batching,
-    max_moves: u32,
+    limits: Limits,
     buffers: &mut Buffers,
 ) -> Ended {
+    let Limits {
+        memory,
+        batching,
+        max_moves,
+    } = limits;
     // Per node: the node (the arena never reserves past the capacity, see `add`), its index
     // slots and its frontier entries.
     let per_node = std::mem::size_of::<Node<S::Board>>()
