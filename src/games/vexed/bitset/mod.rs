@@ -93,12 +93,23 @@ pub(crate) fn solve_batched(
     budget: &Budget,
     nodes: usize,
 ) -> Result<Outcome<Solution>, CaseError> {
+    solve_batched_stored(puzzle, budget, nodes, Boards::Auto)
+}
+
+/// [`solve_batched`] with A*'s boards stored as `boards` says.
+#[cfg(test)]
+pub(crate) fn solve_batched_stored(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    nodes: usize,
+    boards: Boards,
+) -> Result<Outcome<Solution>, CaseError> {
     let batching = astar::Batching {
         threads: budget.threads.max(1),
         after: 0,
         nodes,
     };
-    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching, Boards::Auto)
+    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching, boards)
 }
 
 /// [`solve_within`], A* going on in batches as `batching` says.
@@ -204,13 +215,13 @@ impl Ending {
 /// fits [`COMPACT_WORDS`] words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Boards {
-    /// The engine's choice: compact in proof mode (a cap of moves) when it fits, planes
-    /// otherwise.
+    /// The engine's choice: in proof mode (a cap of moves), planes up to the first batch then
+    /// compact when it fits; planes otherwise.
     Auto,
     /// Always as planes.
     #[cfg_attr(not(test), allow(dead_code))]
     Planes,
-    /// Compact whenever it fits, with or without a cap.
+    /// Compact from the start whenever it fits, with or without a cap.
     #[cfg_attr(not(test), allow(dead_code))]
     Compact,
 }
@@ -243,25 +254,30 @@ fn search<const P: usize, const W: usize>(
     if start.is_clear() {
         return Ending::solved(Vec::new(), 0);
     }
-    // Compact boards cost a few nanoseconds per board packed or unpacked: on the small
-    // puzzles of a batch that is a third more time, so the engine takes them only in proof
-    // mode, the searches that fill the memory.
+    // Compact boards cost a few nanoseconds per board packed or unpacked: on small searches
+    // that is a third more time, so the engine takes them only in proof mode, the searches
+    // that fill the memory, and only from their first batch on ([`astar::BATCH_AFTER`]).
     let compact = match resources.boards {
         Boards::Planes => false,
         Boards::Auto => resources.max_moves != astar::NO_CAP,
         Boards::Compact => true,
     };
-    let codec = compact
-        .then(|| Codec::new(geo, start.occupied().len() as usize))
-        .filter(Codec::fits::<COMPACT_WORDS>);
     let limits = astar::Limits {
         memory: resources.astar,
         batching: resources.batching,
         max_moves: resources.max_moves,
     };
-    let ended = match codec {
-        Some(codec) => astar::search::<P, Codec>(geo, &codec, start, meter, limits, buffers),
-        None => astar::search::<P, Planes<W>>(geo, &Planes::<W>, start, meter, limits, buffers),
+    let now = (resources.boards == Boards::Compact)
+        .then(|| Codec::new(geo, start.occupied().len() as usize))
+        .filter(Codec::fits::<COMPACT_WORDS>);
+    let ended = match &now {
+        Some(codec) => {
+            astar::search::<P, Codec>(geo, (codec, false), start, meter, limits, buffers)
+        }
+        None => {
+            let stores = (&Planes::<W>, compact);
+            astar::search::<P, Planes<W>>(geo, stores, start, meter, limits, buffers)
+        }
     };
     match ended {
         Ended::Done(ending) => ending,

@@ -1,7 +1,8 @@
 //! A*'s two ways of storing boards (planes, compact: `bitset::compact`) run the same search:
 //! the same answer, move for move, the same verdict, the same count of expanded states and
 //! the same proven bound, with and without a cap of moves, on the bundled hard and mixed
-//! sets and on seeded random boards. The compact store must be the one used (its codec
+//! sets and on seeded random boards; so does the engine's switch from one to the other at the
+//! first batch. The compact store must be the one used (its codec
 //! fits), or the comparison would compare the planes with themselves.
 
 use super::*;
@@ -42,8 +43,29 @@ fn same_search(puzzle: &Puzzle, budget: &Budget) -> Result<Option<usize>, String
             puzzle.grid.draw()
         ));
     }
+    // In batches from the first expansion (a few nodes each): in proof mode the engine's
+    // choice switches from planes to compact boards at the first batch.
+    let batched = |boards| {
+        bitset::solve_batched_stored(puzzle, budget, BATCH_NODES, boards).map_err(|e| e.to_string())
+    };
+    let in_batches = seen(&batched(Boards::Planes)?);
+    for boards in [Boards::Auto, Boards::Compact] {
+        let other = seen(&batched(boards)?);
+        if other != in_batches {
+            return Err(format!(
+                "{} in batches with {:?} moves at most: planes {in_batches:?}, {boards:?} \
+                 {other:?}\n{}",
+                puzzle.name,
+                budget.max_moves,
+                puzzle.grid.draw()
+            ));
+        }
+    }
     Ok(planes.answer.as_ref().map(Vec::len))
 }
+
+/// Nodes per batch in [`same_search`]: few, so that small searches take many batches.
+const BATCH_NODES: usize = 8;
 
 /// Both stores unbounded, then capped one and three moves below the minimum (a proof that
 /// no shorter solution exists, with its bound) and at it.

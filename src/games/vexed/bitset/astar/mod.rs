@@ -54,7 +54,9 @@ use batch::{Seen, Worker, expand_batch};
 use buffers::{Buffers, PlaneBuffers, give_back_freed_memory};
 use frontier::Frontier;
 use index::NodeIndex;
-use store::Store;
+use store::{COMPACT_WORDS, Store};
+
+use super::compact::Codec;
 
 /// Expansions after which the search goes on in batches ([`batch`]), on every thread it may
 /// use. Below it, one node at a time: small searches keep the sequential order, which dives
@@ -165,10 +167,13 @@ pub(crate) struct Limits {
     pub(crate) max_moves: u32,
 }
 
-/// Searches from `start` (live, not clear), its boards kept by `store`, within `limits`.
+/// Searches from `start` (live, not clear), its boards kept by `store`, within `limits`; from
+/// its first batch on ([`batch`]) compact when `compact_later` and they fit two words (past
+/// the small searches, which their packing would slow down; the nodes are the same, so is the
+/// search).
 pub(crate) fn search<const P: usize, S: Store<P>>(
     geo: &Geometry,
-    store: &S,
+    (store, compact_later): (&S, bool),
     start: State<P>,
     meter: Meter,
     limits: Limits,
@@ -179,18 +184,37 @@ pub(crate) fn search<const P: usize, S: Store<P>>(
         batching,
         max_moves,
     } = limits;
-    // Per node: the node (the arena never reserves past the capacity, see `add`), its index
-    // slots and its frontier entries.
-    let per_node = std::mem::size_of::<Node<S::Board>>()
-        + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
-        + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
-    let capacity = memory / per_node;
+    let capacity = memory / per_node_of::<S, P>();
     let mut search = Search::<P, S>::new(geo, store, meter, capacity, buffers);
     search.batching = batching;
     search.max_moves = max_moves;
-    let ended = search.run(start);
-    search.recycle(buffers);
-    ended
+    search.later = compact_later;
+    let blocks = start.occupied().len() as usize;
+    if let Some(ended) = search.run(start) {
+        search.recycle(buffers);
+        return ended;
+    }
+    // Built only now: most searches never get here.
+    let codec = Codec::new(geo, blocks);
+    let troughs = Troughs::new(geo);
+    if codec.fits::<COMPACT_WORDS>() {
+        let mut search = search.stored_by(&codec, memory / per_node_of::<Codec, P>());
+        let ended = search.run_batches(&troughs);
+        search.recycle(buffers);
+        ended
+    } else {
+        let ended = search.run_batches(&troughs);
+        search.recycle(buffers);
+        ended
+    }
+}
+
+/// Bytes a node takes, about (the arena never reserves past the capacity, see `add`), with
+/// its index slots and its frontier entries.
+fn per_node_of<S: Store<P>, const P: usize>() -> usize {
+    std::mem::size_of::<Node<S::Board>>()
+        + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
+        + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY
 }
 
 /// A table of the search that grows by doubling ([`Search::grow`]), each timed apart.
@@ -242,6 +266,8 @@ struct Search<'a, const P: usize, S: Store<P>> {
     /// Whether a child was dropped by `max_moves`: then an empty frontier proves only that
     /// every solution is longer, not that there is none.
     capped: bool,
+    /// Whether the search goes on in batches under another store ([`search`]'s `later`).
+    later: bool,
 }
 
 impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
@@ -275,6 +301,58 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             },
             max_moves: NO_CAP,
             capped: false,
+            later: false,
+        }
+    }
+
+    /// The same search with its boards kept by `store` (the arena copied, each board packed
+    /// again; ids, the index and the frontier unchanged), within `capacity` nodes. The old
+    /// arena is dropped, not kept for the thread's next search: the copy is the search's now.
+    fn stored_by<T: Store<P>>(self, store: &'a T, capacity: usize) -> Search<'a, P, T> {
+        let Search {
+            geo,
+            store: old,
+            pairs,
+            meter,
+            nodes,
+            index,
+            frontier,
+            capacity: _,
+            children,
+            parts,
+            last_pause,
+            batching,
+            max_moves,
+            capped,
+            later: _,
+        } = self;
+        let mut arena = Vec::with_capacity(nodes.len());
+        arena.extend(nodes.iter().map(|node| Node {
+            board: store.pack(&old.unpack(&node.board)),
+            parent: node.parent,
+            g: node.g,
+            h: node.h,
+            push: node.push,
+            bounds: node.bounds,
+        }));
+        drop(nodes);
+        let len = arena.len();
+        Search {
+            geo,
+            store,
+            pairs,
+            meter,
+            nodes: arena,
+            index,
+            frontier,
+            capacity: capacity.max(len),
+            children,
+            parts,
+            last_pause,
+            batching,
+            max_moves,
+            capped,
+            later: false,
         }
     }
 
@@ -298,22 +376,24 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         });
     }
 
-    fn run(&mut self, start: State<P>) -> Ended {
+    /// The search from `start`: `None` when it reaches its batches with a later store to go on
+    /// with ([`Search::later`]; the node taken is queued again).
+    fn run(&mut self, start: State<P>) -> Option<Ended> {
         let h = lower_bound(self.geo, &mut self.pairs, &start);
         // Trough deadlocks are tested when a node is taken, not when it is made: most stored
         // nodes are never taken.
         let troughs = Troughs::new(self.geo);
         if h >= DEAD || troughs.deadlocked(&start) {
-            return Ended::Done(Ending::unsolved(0));
+            return Some(Ended::Done(Ending::unsolved(0)));
         }
         if h > self.max_moves {
-            return Ended::Done(Ending::stopped(0, h));
+            return Some(Ended::Done(Ending::stopped(0, h)));
         }
         if self.capacity == 0 {
-            return Ended::OutOfMemory {
+            return Some(Ended::OutOfMemory {
                 meter: self.meter,
                 proven: h,
-            };
+            });
         }
         let h = clamp_h(h);
         let unknown = [Parts::UNSTORED; STORED_BOUNDS];
@@ -330,7 +410,10 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             if self.meter.expanded >= self.batching.after {
                 let blocks = self.store.unpack(&node.board).occupied().len();
                 self.frontier.push(f, g, blocks, id);
-                return self.run_batches(&troughs);
+                if self.later {
+                    return None;
+                }
+                return Some(self.run_batches(&troughs));
             }
             if node.g != g {
                 continue; // reached again by a shorter path since it was queued
@@ -351,14 +434,14 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
                 continue; // dead, though its bound is not: not expanded (nor counted)
             }
             if !self.meter.tick() {
-                return Ended::Done(Ending::stopped(self.meter.expanded, f));
+                return Some(Ended::Done(Ending::stopped(self.meter.expanded, f)));
             }
             let step = self.expand(id, node, &state, f);
             if let Some(ended) = self.ended_by(step, f) {
-                return ended;
+                return Some(ended);
             }
         }
-        Ended::Done(self.exhausted())
+        Some(Ended::Done(self.exhausted()))
     }
 
     /// How a search whose frontier is empty ends: no solution at all, or, when `max_moves`
