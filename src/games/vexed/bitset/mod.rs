@@ -6,7 +6,9 @@
 //!   letter planes, `P` a const generic chosen from the number of letters, so a state is 16 to
 //!   80 bytes), with the push and settle rules of `RULES.md` (Moves) as word operations. A*'s
 //!   arena keeps boards packed ([`planes::Packed`]): one `u64` per plane when no block can be
-//!   past cell 63, as on every level of the original game.
+//!   past cell 63, as on every level of the original game; in proof mode, where memory is the
+//!   limit, compact ([`compact`]: counts per column segment and bit-sliced letter codes, two
+//!   words for a 10-wide level of 8 letters) when they fit two words.
 //! - Lower bound: the admissible per-letter bound of [`bound`] (at least 1 on a board with
 //!   blocks); a letter that can never be cleared makes a board dead. [`deadlock`] finds some
 //!   dead boards the bound misses (letters blocking each other on a floor).
@@ -25,6 +27,7 @@
 pub(crate) mod astar;
 mod bench;
 pub(crate) mod bound;
+pub(crate) mod compact;
 pub(crate) mod deadlock;
 pub(crate) mod ida;
 pub(crate) mod planes;
@@ -38,6 +41,8 @@ use super::{Meter, Puzzle, Solution};
 use crate::game::{Budget, CaseError, Outcome, Verdict};
 use astar::Ended;
 use astar::buffers::Buffers;
+use astar::store::{COMPACT_WORDS, Planes};
+use compact::Codec;
 use planes::{Geometry, State, planes_needed};
 use workspace::Workspace;
 
@@ -62,7 +67,22 @@ pub fn solve_within(
         after: astar::BATCH_AFTER,
         nodes: astar::BATCH_NODES,
     };
-    solve_planned(puzzle, budget, memory, batching)
+    solve_planned(puzzle, budget, memory, batching, Boards::Auto)
+}
+
+/// [`solve`] with A*'s boards stored as `boards` says (tests compare the stores).
+#[cfg(test)]
+pub(crate) fn solve_stored(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    boards: Boards,
+) -> Result<Outcome<Solution>, CaseError> {
+    let batching = astar::Batching {
+        threads: budget.threads.max(1),
+        after: astar::BATCH_AFTER,
+        nodes: astar::BATCH_NODES,
+    };
+    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching, boards)
 }
 
 /// [`solve`] with A* in batches of at most `nodes` nodes from its first expansion on,
@@ -73,12 +93,23 @@ pub(crate) fn solve_batched(
     budget: &Budget,
     nodes: usize,
 ) -> Result<Outcome<Solution>, CaseError> {
+    solve_batched_stored(puzzle, budget, nodes, Boards::Auto)
+}
+
+/// [`solve_batched`] with A*'s boards stored as `boards` says.
+#[cfg(test)]
+pub(crate) fn solve_batched_stored(
+    puzzle: &Puzzle,
+    budget: &Budget,
+    nodes: usize,
+    boards: Boards,
+) -> Result<Outcome<Solution>, CaseError> {
     let batching = astar::Batching {
         threads: budget.threads.max(1),
         after: 0,
         nodes,
     };
-    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching)
+    solve_planned(puzzle, budget, astar::MEMORY_BUDGET, batching, boards)
 }
 
 /// [`solve_within`], A* going on in batches as `batching` says.
@@ -87,6 +118,7 @@ fn solve_planned(
     budget: &Budget,
     memory: usize,
     batching: astar::Batching,
+    boards: Boards,
 ) -> Result<Outcome<Solution>, CaseError> {
     // The geometry of the board as given, and its blocks settled on the bit planes
     // ([`State::settle`], the rules of [`Puzzle::start`]) instead of settling a copy of the
@@ -103,6 +135,7 @@ fn solve_planned(
             astar: memory,
             deepening,
             batching,
+            boards,
             max_moves: budget
                 .max_moves
                 .map_or(astar::NO_CAP, |k| u32::try_from(k).unwrap_or(astar::NO_CAP)),
@@ -178,6 +211,21 @@ impl Ending {
     }
 }
 
+/// How A*'s arena stores boards: as planes in words, or compact ([`compact`]) when a board
+/// fits [`COMPACT_WORDS`] words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Boards {
+    /// The engine's choice: in proof mode (a cap of moves), planes up to the first batch then
+    /// compact when it fits; planes otherwise.
+    Auto,
+    /// Always as planes.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Planes,
+    /// Compact from the start whenever it fits, with or without a cap.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Compact,
+}
+
 /// What one search may use: its memory, and the threads of its batches.
 #[derive(Clone, Copy)]
 struct Resources {
@@ -187,6 +235,8 @@ struct Resources {
     deepening: Option<usize>,
     /// When A* goes on in batches, and on how many threads.
     batching: astar::Batching,
+    /// How A*'s arena stores boards.
+    boards: Boards,
     /// Solutions longer than this are not looked for ([`astar::NO_CAP`]: none is too long).
     max_moves: u32,
 }
@@ -204,15 +254,32 @@ fn search<const P: usize, const W: usize>(
     if start.is_clear() {
         return Ending::solved(Vec::new(), 0);
     }
-    match astar::search::<P, W>(
-        geo,
-        start,
-        meter,
-        resources.astar,
-        resources.batching,
-        resources.max_moves,
-        buffers,
-    ) {
+    // Compact boards cost a few nanoseconds per board packed or unpacked: on small searches
+    // that is a third more time, so the engine takes them only in proof mode, the searches
+    // that fill the memory, and only from their first batch on ([`astar::BATCH_AFTER`]).
+    let compact = match resources.boards {
+        Boards::Planes => false,
+        Boards::Auto => resources.max_moves != astar::NO_CAP,
+        Boards::Compact => true,
+    };
+    let limits = astar::Limits {
+        memory: resources.astar,
+        batching: resources.batching,
+        max_moves: resources.max_moves,
+    };
+    let now = (resources.boards == Boards::Compact)
+        .then(|| Codec::new(geo, start.occupied().len() as usize))
+        .filter(Codec::fits::<COMPACT_WORDS>);
+    let ended = match &now {
+        Some(codec) => {
+            astar::search::<P, Codec>(geo, (codec, false), start, meter, limits, buffers)
+        }
+        None => {
+            let stores = (&Planes::<W>, compact);
+            astar::search::<P, Planes<W>>(geo, stores, start, meter, limits, buffers)
+        }
+    };
+    match ended {
         Ended::Done(ending) => ending,
         Ended::OutOfMemory { meter, proven } => {
             buffers.release();

@@ -436,10 +436,14 @@ impl<const P: usize> State<P> {
         planes: [Cells::EMPTY; P],
     };
 
-    /// A state from its planes (for tests of containers of states).
-    #[cfg(test)]
+    /// A state from its planes (bit `b` of each block's letter code in plane `b`).
     pub(crate) fn from_planes(planes: [Cells; P]) -> State<P> {
         State { planes }
+    }
+
+    /// The planes: bit `b` of each block's letter code in plane `b`.
+    pub(crate) fn planes(&self) -> &[Cells; P] {
+        &self.planes
     }
 
     /// The board in `W` words ([`Packed`]): `W == P` only for boards of a narrow geometry

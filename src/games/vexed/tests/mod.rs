@@ -4,6 +4,7 @@
 mod checker;
 mod proof;
 mod search;
+mod stores;
 
 use super::grid::Grid;
 use super::*;

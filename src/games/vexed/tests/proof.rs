@@ -8,11 +8,15 @@ use super::*;
 
 type Solve = fn(&Puzzle, &Budget) -> Result<crate::game::Outcome<Solution>, crate::game::CaseError>;
 
-/// Every search path: the reference, A*, A* in batches from the first expansion (on two
+/// Every search path: the reference, A* (its boards compact where they fit, and as planes),
+/// A* in batches from the first expansion (on two
 /// threads), deepening alone (no memory for A*) and deepening after a few KB of A*.
-const PATHS: [(&str, Solve); 5] = [
+const PATHS: [(&str, Solve); 6] = [
     ("reference", reference::solve),
     ("bitset", bitset::solve),
+    ("bitset, boards as planes", |p, b| {
+        bitset::solve_stored(p, b, bitset::Boards::Planes)
+    }),
     ("bitset, batches of 8 on 2 threads", |p, b| {
         let budget = Budget { threads: 2, ..*b };
         bitset::solve_batched(p, &budget, 8)

@@ -21,6 +21,7 @@
 use std::ops::Range;
 
 use super::index::NodeIndex;
+use super::store::Store;
 use super::{NO_PARENT, Node, Push, STORED_BOUNDS, clamp_h};
 use crate::games::vexed::bitset::bound::{DEAD, Pairs, Parts};
 use crate::games::vexed::bitset::deadlock::Troughs;
@@ -31,37 +32,40 @@ use crate::games::vexed::bitset::planes::{Geometry, State};
 /// straight to a goal, does not cost many batches of extra expansions.
 pub(crate) const BATCH_NODES: usize = 2048;
 
-/// One thread's share of a batch, and the buffers it reuses from batch to batch.
-pub(super) struct Worker<const P: usize> {
+/// One thread's share of a batch, and the buffers it reuses from batch to batch (`B`: a board
+/// as the arena stores it).
+pub(super) struct Worker<const P: usize, B> {
     /// The bound's tables (a worker's own: their memos are written as they are read).
     pairs: Pairs,
     parts: Parts,
     /// The children made, node after node.
-    pub(super) made: Vec<Made<P>>,
+    pub(super) made: Vec<Made<P, B>>,
     /// Per node of this worker's share, in batch order.
     pub(super) done: Vec<Expansion>,
 }
 
 /// A child made during the expansion phase, with what the index said of it then.
-pub(super) struct Made<const P: usize> {
+pub(super) struct Made<const P: usize, B> {
     pub(super) push: Push,
     pub(super) state: State<P>,
     pub(super) digest: u64,
-    pub(super) seen: Seen,
+    pub(super) seen: Seen<B>,
 }
 
 /// What the expansion phase learnt of a child.
 #[derive(Clone, Copy)]
-pub(super) enum Seen {
+pub(super) enum Seen<B> {
     /// Its bound is [`DEAD`]: never stored.
     Dead,
     /// Already node `id`, whose depth was `g` then.
     Known { id: u32, g: u16 },
-    /// Not in the index: `slot` is where it goes, `h` and `bounds` what its node holds.
+    /// Not in the index: `slot` is where it goes, `h`, `bounds` and `board` what its node
+    /// holds (packed here, on the batch's threads, rather than in the merge, on one).
     New {
         slot: usize,
         h: u16,
         bounds: [u8; STORED_BOUNDS],
+        board: B,
     },
 }
 
@@ -75,7 +79,7 @@ pub(super) struct Expansion {
     pub(super) children: Range<usize>,
 }
 
-impl<const P: usize> Worker<P> {
+impl<const P: usize, B: Copy + Eq> Worker<P, B> {
     pub(super) fn new(geo: &Geometry) -> Self {
         Worker {
             pairs: Pairs::new(geo),
@@ -87,13 +91,14 @@ impl<const P: usize> Worker<P> {
 
     /// Expands `batch` (node ids with a copy of each node as it was popped), reading the
     /// arena `nodes` and the `index` only.
-    fn expand<const W: usize>(
+    fn expand<S: Store<P, Board = B>>(
         &mut self,
         geo: &Geometry,
-        nodes: &[Node<W>],
+        store: &S,
+        nodes: &[Node<S::Board>],
         index: &NodeIndex,
         troughs: &Troughs,
-        batch: impl Iterator<Item = Node<W>>,
+        batch: impl Iterator<Item = Node<S::Board>>,
     ) {
         let Worker {
             pairs,
@@ -104,12 +109,12 @@ impl<const P: usize> Worker<P> {
         made.clear();
         done.clear();
         for node in batch {
-            let state = node.state::<P>();
+            let state = store.unpack(&node.board);
             parts.restore(geo, pairs, &state, &node.bounds);
             // As in the sequential search: a node whose troughs did not change since its
             // (expanded) parent is free of trough deadlocks.
             let same = node.parent != NO_PARENT
-                && troughs.unchanged(&nodes[node.parent as usize].state::<P>(), &state);
+                && troughs.unchanged(&store.unpack(&nodes[node.parent as usize].board), &state);
             if !same && troughs.deadlocked_letters(state.occupied(), parts.sets(geo)) {
                 done.push(Expansion {
                     skipped: true,
@@ -139,8 +144,12 @@ impl<const P: usize> Worker<P> {
             }
             // Lookups after all children are made, so that their prefetches overlap.
             for child in &mut made[first..] {
-                let packed = child.state.pack();
-                let found = index.find(child.digest, |other| nodes[other as usize].board == packed);
+                // Packed only to compare with a node whose digest check matches (almost
+                // always the same board): most children are new.
+                let state_made = &child.state;
+                let found = index.find(child.digest, |other| {
+                    nodes[other as usize].board == store.pack(state_made)
+                });
                 child.seen = match found {
                     Ok(id) => Seen::Known {
                         id,
@@ -163,6 +172,7 @@ impl<const P: usize> Worker<P> {
                                 slot,
                                 h: clamp_h(bound),
                                 bounds,
+                                board: store.pack(state_made),
                             }
                         }
                     }
@@ -179,13 +189,14 @@ impl<const P: usize> Worker<P> {
 
 /// The expansion phase of one batch: worker `w` of `workers` expands the nodes `w, w + T, ...`
 /// of `batch`, the first on the calling thread and each other one on a thread of its own.
-pub(super) fn expand_batch<const P: usize, const W: usize>(
+pub(super) fn expand_batch<const P: usize, S: Store<P>>(
     geo: &Geometry,
-    nodes: &[Node<W>],
+    store: &S,
+    nodes: &[Node<S::Board>],
     index: &NodeIndex,
     troughs: &Troughs,
-    batch: &[(u32, Node<W>)],
-    workers: &mut [Worker<P>],
+    batch: &[(u32, Node<S::Board>)],
+    workers: &mut [Worker<P, S::Board>],
 ) {
     let count = workers.len();
     let share = |w: usize| batch.iter().skip(w).step_by(count).map(|&(_, node)| node);
@@ -193,7 +204,7 @@ pub(super) fn expand_batch<const P: usize, const W: usize>(
         return;
     };
     if others.is_empty() {
-        first.expand(geo, nodes, index, troughs, share(0));
+        first.expand(geo, store, nodes, index, troughs, share(0));
         return;
     }
     // Scoped threads, not the run's rayon pool: a thread of that pool waiting here could
@@ -201,8 +212,8 @@ pub(super) fn expand_batch<const P: usize, const W: usize>(
     std::thread::scope(|scope| {
         for (w, worker) in others.iter_mut().enumerate() {
             let share = share(w + 1);
-            scope.spawn(move || worker.expand(geo, nodes, index, troughs, share));
+            scope.spawn(move || worker.expand(geo, store, nodes, index, troughs, share));
         }
-        first.expand(geo, nodes, index, troughs, share(0));
+        first.expand(geo, store, nodes, index, troughs, share(0));
     });
 }

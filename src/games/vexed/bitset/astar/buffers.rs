@@ -12,6 +12,7 @@ use std::any::Any;
 
 use super::frontier::Frontier;
 use super::index::{KEPT_INDEX_BYTES, NodeIndex};
+use super::store::{STORES, Store};
 use super::{Child, Node};
 use crate::games::vexed::bitset::bound::Pairs;
 use crate::games::vexed::bitset::planes::{Geometry, MAX_PLANES};
@@ -30,26 +31,25 @@ pub(crate) struct Buffers {
     pub(crate) index: NodeIndex,
     pub(crate) frontier: Frontier,
     pairs: Option<Pairs>,
-    /// `by_planes[shape::<P, W>()]`: the [`PlaneBuffers<P, W>`] of the last search with `P`
-    /// planes stored in `W` words.
+    /// `by_planes[shape::<P, S>()]`: the [`PlaneBuffers`] of the last search with `P`
+    /// planes stored by a store of kind `S::KIND`.
     by_planes: [Option<Box<dyn Any>>; SHAPES],
     /// `arena_bytes[i]`: the capacity in bytes of the arena kept in `by_planes[i]`.
     arena_bytes: [usize; SHAPES],
 }
 
-/// Shapes of a search's nodes: `P` planes (1 to [`MAX_PLANES`]) in `W = P` or `W = 2 * P`
-/// words ([`super::planes::Packed`]).
-const SHAPES: usize = 2 * MAX_PLANES;
+/// Shapes of a search's nodes: `P` planes (1 to [`MAX_PLANES`]) in one of the [`STORES`].
+const SHAPES: usize = STORES * MAX_PLANES;
 
-/// The place of the shape `(P, W)` among the [`SHAPES`].
-const fn shape<const P: usize, const W: usize>() -> usize {
-    2 * (P - 1) + (W != P) as usize
+/// The place of the shape `(P, S)` among the [`SHAPES`].
+const fn shape<const P: usize, S: Store<P>>() -> usize {
+    STORES * (P - 1) + S::KIND
 }
 
-/// The buffers of a search whose type depends on its plane count `P` and its nodes' words `W`.
-pub(crate) struct PlaneBuffers<const P: usize, const W: usize> {
+/// The buffers of a search whose type depends on its plane count `P` and its boards `B`.
+pub(crate) struct PlaneBuffers<const P: usize, B> {
     /// Every node of the search, by id.
-    pub(crate) arena: Vec<Node<W>>,
+    pub(crate) arena: Vec<Node<B>>,
     /// The children of the node being expanded.
     pub(crate) children: Vec<Child<P>>,
 }
@@ -71,21 +71,21 @@ impl Buffers {
         self.pairs = Some(pairs);
     }
 
-    /// The empty buffers of a search with `P` planes in `W` words; a new arena has room for at
-    /// most `capacity` nodes reserved.
-    pub(crate) fn take_planes<const P: usize, const W: usize>(
+    /// The empty buffers of a search with `P` planes stored by `S`; a new arena has room for
+    /// at most `capacity` nodes reserved.
+    pub(crate) fn take_planes<const P: usize, S: Store<P>>(
         &mut self,
         capacity: usize,
-    ) -> PlaneBuffers<P, W> {
-        let at = shape::<P, W>();
+    ) -> PlaneBuffers<P, S::Board> {
+        let at = shape::<P, S>();
         self.arena_bytes[at] = 0;
         let kept = self.by_planes[at]
             .take()
-            .and_then(|kept| kept.downcast::<PlaneBuffers<P, W>>().ok());
+            .and_then(|kept| kept.downcast::<PlaneBuffers<P, S::Board>>().ok());
         match kept {
             Some(kept) => *kept,
             None => {
-                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<Node<W>>();
+                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<Node<S::Board>>();
                 PlaneBuffers {
                     arena: Vec::with_capacity(initial.min(capacity)),
                     children: Vec::new(),
@@ -96,14 +96,14 @@ impl Buffers {
 
     /// Keeps the buffers of a finished search, emptied; an arena is dropped when the arenas
     /// kept would take more than [`KEPT_ARENA_BYTES`] (the others first).
-    pub(crate) fn keep_planes<const P: usize, const W: usize>(
+    pub(crate) fn keep_planes<const P: usize, S: Store<P>>(
         &mut self,
-        mut buffers: PlaneBuffers<P, W>,
+        mut buffers: PlaneBuffers<P, S::Board>,
     ) {
-        let at = shape::<P, W>();
+        let at = shape::<P, S>();
         buffers.arena.clear();
         buffers.children.clear();
-        let node = std::mem::size_of::<Node<W>>();
+        let node = std::mem::size_of::<Node<S::Board>>();
         if buffers.arena.capacity() * node > KEPT_ARENA_BYTES {
             buffers.arena = Vec::new();
         }
@@ -154,6 +154,7 @@ pub(crate) fn give_back_freed_memory() {
 
 #[cfg(test)]
 mod tests {
+    use super::super::store::Planes;
     use super::*;
 
     /// A search's arena comes back to the next search of the same shape, emptied, in the same
@@ -161,18 +162,18 @@ mod tests {
     #[test]
     fn buffers_come_back_per_plane_count() {
         let mut buffers = Buffers::default();
-        let mut two = buffers.take_planes::<2, 2>(1000);
+        let mut two = buffers.take_planes::<2, Planes<2>>(1000);
         let capacity = two.arena.capacity();
         assert!(capacity > 0 && capacity <= 1000);
         let address = two.arena.as_ptr() as usize;
         two.children.reserve(8);
-        buffers.keep_planes(two);
-        let three = buffers.take_planes::<3, 6>(1000);
-        buffers.keep_planes(three);
-        let two = buffers.take_planes::<2, 2>(1000);
+        buffers.keep_planes::<2, Planes<2>>(two);
+        let three = buffers.take_planes::<3, Planes<6>>(1000);
+        buffers.keep_planes::<3, Planes<6>>(three);
+        let two = buffers.take_planes::<2, Planes<2>>(1000);
         assert_eq!((two.arena.len(), two.arena.capacity()), (0, capacity));
         assert_eq!(two.arena.as_ptr() as usize, address);
         assert!(two.children.is_empty() && two.children.capacity() >= 8);
-        assert!(buffers.by_planes[shape::<3, 6>()].is_some());
+        assert!(buffers.by_planes[shape::<3, Planes<6>>()].is_some());
     }
 }

@@ -20,6 +20,10 @@ use crate::games::vexed::bitset::slots::{
 /// first index reserves (mapped only as slots are written).
 pub(crate) const KEPT_INDEX_BYTES: usize = 16 << 20;
 
+/// Entries whose digests are computed (and first slots prefetched) before they are stored,
+/// when the index is rebuilt.
+const GROW_CHUNK: usize = 32;
+
 #[derive(Default)]
 pub(crate) struct NodeIndex {
     slots: Vec<u64>,
@@ -114,16 +118,31 @@ impl NodeIndex {
     /// Out of line: it runs a few times per search, and inlined it would weigh on the code of
     /// the expansion loop around it.
     #[inline(never)]
-    pub(crate) fn grow(&mut self, digests: impl Iterator<Item = u64>) {
+    pub(crate) fn grow(&mut self, mut digests: impl Iterator<Item = u64>) {
         self.double(1);
         let mut stored = 0;
-        for (id, digest) in digests.enumerate() {
-            let mut at = digest as usize & self.mask();
-            while self.is_used(self.slots[at]) {
-                at = (at + 1) & self.mask();
+        // By chunks: the digests first (unpacking a compact board is a few dozen
+        // instructions, which would leave no room for other probes' cache misses to overlap),
+        // their first slots prefetched, then the probes.
+        let mut chunk = [0; GROW_CHUNK];
+        loop {
+            let mut len = 0;
+            for (place, digest) in chunk.iter_mut().zip(&mut digests) {
+                *place = digest;
+                self.prefetch(digest);
+                len += 1;
             }
-            self.slots[at] = self.entry(digest, id as u32);
-            stored += 1;
+            for &digest in &chunk[..len] {
+                let mut at = digest as usize & self.mask();
+                while self.is_used(self.slots[at]) {
+                    at = (at + 1) & self.mask();
+                }
+                self.slots[at] = self.entry(digest, stored as u32);
+                stored += 1;
+            }
+            if len < GROW_CHUNK {
+                break;
+            }
         }
         debug_assert_eq!(stored, self.len, "the index holds ids 0..len");
     }
@@ -146,24 +165,32 @@ impl NodeIndex {
         // the slots meanwhile is atomic.
         let slots: &[AtomicU64] = unsafe { &*(slots as *mut [u64] as *const [AtomicU64]) };
         let store = |ids: std::ops::Range<usize>| {
-            for id in ids {
-                let digest = digest_of(id);
-                let entry = (digest >> Self::CHECK_SHIFT) << Self::CHECK_SHIFT
-                    | epoch << Self::ID_BITS
-                    | id as u64;
-                let mut at = digest as usize & mask;
-                loop {
-                    let seen = slots[at].load(Relaxed);
-                    if (seen >> Self::ID_BITS) & Self::MAX_EPOCH != epoch {
-                        if slots[at]
-                            .compare_exchange(seen, entry, Relaxed, Relaxed)
-                            .is_ok()
-                        {
-                            break;
+            // By chunks, as in `grow`.
+            let mut chunk = [0; GROW_CHUNK];
+            for first in ids.clone().step_by(GROW_CHUNK) {
+                let ids = first..(first + GROW_CHUNK).min(ids.end);
+                for (place, id) in chunk.iter_mut().zip(ids.clone()) {
+                    *place = digest_of(id);
+                    prefetch(slots, *place as usize & mask);
+                }
+                for (id, &digest) in ids.clone().zip(&chunk) {
+                    let entry = (digest >> Self::CHECK_SHIFT) << Self::CHECK_SHIFT
+                        | epoch << Self::ID_BITS
+                        | id as u64;
+                    let mut at = digest as usize & mask;
+                    loop {
+                        let seen = slots[at].load(Relaxed);
+                        if (seen >> Self::ID_BITS) & Self::MAX_EPOCH != epoch {
+                            if slots[at]
+                                .compare_exchange(seen, entry, Relaxed, Relaxed)
+                                .is_ok()
+                            {
+                                break;
+                            }
+                            continue; // another thread took it: look at it again
                         }
-                        continue; // another thread took it: look at it again
+                        at = (at + 1) & mask;
                     }
-                    at = (at + 1) & mask;
                 }
             }
         };

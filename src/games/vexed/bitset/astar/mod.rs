@@ -1,6 +1,7 @@
 //! Best-first (A*) search over bit-plane states: the `bitset` engine's main search.
 //!
-//! Every state met is a [`Node`] in one arena (its board, the push that first reached it by the
+//! Every state met is a [`Node`] in one arena (its board as its [`Store`] keeps it: planes, or
+//! compact in proof mode; the push that first reached it by the
 //! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
 //! node's padding, the bounds of its first letters, so that expanding it does not look them
 //! up again); a [`NodeIndex`] ([`index`]) finds a board's node. Open nodes wait in a
@@ -39,11 +40,12 @@ mod batch;
 pub(crate) mod buffers;
 pub(crate) mod frontier;
 pub(crate) mod index;
+pub(crate) mod store;
 
 use super::Ending;
 use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
-use super::planes::{Geometry, Packed, State};
+use super::planes::{Geometry, State};
 use super::slots::{populate_spare, prefer_huge_pages};
 use crate::games::vexed::grid::{Dir, Move};
 use crate::games::vexed::{MAX_CELLS, Meter};
@@ -52,6 +54,9 @@ use batch::{Seen, Worker, expand_batch};
 use buffers::{Buffers, PlaneBuffers, give_back_freed_memory};
 use frontier::Frontier;
 use index::NodeIndex;
+use store::{COMPACT_WORDS, Store};
+
+use super::compact::Codec;
 
 /// Expansions after which the search goes on in batches ([`batch`]), on every thread it may
 /// use. Below it, one node at a time: small searches keep the sequential order, which dives
@@ -97,9 +102,9 @@ const STORED_BOUNDS: usize = Parts::STORED;
 
 /// One board met by the search.
 #[derive(Clone, Copy)]
-pub(crate) struct Node<const W: usize> {
-    /// The board, packed ([`Packed`]; see [`Node::state`]).
-    board: Packed<W>,
+pub(crate) struct Node<B> {
+    /// The board as its [`Store`] keeps it.
+    board: B,
     /// The node this one was reached from on its shortest known path, or [`NO_PARENT`].
     parent: u32,
     /// Depth on that path (pushes from the start).
@@ -112,14 +117,6 @@ pub(crate) struct Node<const W: usize> {
     /// ([`Parts::child_bound_stored`]), so that its expansion does not look them up again
     /// ([`Parts::restore`]); [`Parts::UNSTORED`] when unknown.
     bounds: [u8; STORED_BOUNDS],
-}
-
-impl<const W: usize> Node<W> {
-    /// The node's board, unpacked.
-    #[inline(always)]
-    fn state<const P: usize>(&self) -> State<P> {
-        self.board.unpack()
-    }
 }
 
 /// A push in one byte: the pushed block's cell (below [`MAX_CELLS`] = 128) and a direction
@@ -159,29 +156,65 @@ pub(crate) enum Ended {
     OutOfMemory { meter: Meter, proven: u32 },
 }
 
-/// Searches from `start` (live, not clear) with at most about `memory` bytes of nodes, in
-/// batches once it is deep, for solutions of at most `max_moves` pushes ([`NO_CAP`]: any).
-pub(crate) fn search<const P: usize, const W: usize>(
+/// What a search may use ([`search`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Limits {
+    /// Bytes of nodes, index and frontier, about.
+    pub(crate) memory: usize,
+    /// When it goes on in batches, on how many threads.
+    pub(crate) batching: Batching,
+    /// The longest solution looked for ([`NO_CAP`]: any).
+    pub(crate) max_moves: u32,
+}
+
+/// Searches from `start` (live, not clear), its boards kept by `store`, within `limits`; from
+/// its first batch on ([`batch`]) compact when `compact_later` and they fit two words (past
+/// the small searches, which their packing would slow down; the nodes are the same, so is the
+/// search).
+pub(crate) fn search<const P: usize, S: Store<P>>(
     geo: &Geometry,
+    (store, compact_later): (&S, bool),
     start: State<P>,
     meter: Meter,
-    memory: usize,
-    batching: Batching,
-    max_moves: u32,
+    limits: Limits,
     buffers: &mut Buffers,
 ) -> Ended {
-    // Per node: the node (the arena never reserves past the capacity, see `add`), its index
-    // slots and its frontier entries.
-    let per_node = std::mem::size_of::<Node<W>>()
-        + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
-        + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
-    let capacity = memory / per_node;
-    let mut search = Search::<P, W>::new(geo, meter, capacity, buffers);
+    let Limits {
+        memory,
+        batching,
+        max_moves,
+    } = limits;
+    let capacity = memory / per_node_of::<S, P>();
+    let mut search = Search::<P, S>::new(geo, store, meter, capacity, buffers);
     search.batching = batching;
     search.max_moves = max_moves;
-    let ended = search.run(start);
-    search.recycle(buffers);
-    ended
+    search.later = compact_later;
+    let blocks = start.occupied().len() as usize;
+    if let Some(ended) = search.run(start) {
+        search.recycle(buffers);
+        return ended;
+    }
+    // Built only now: most searches never get here.
+    let codec = Codec::new(geo, blocks);
+    let troughs = Troughs::new(geo);
+    if codec.fits::<COMPACT_WORDS>() {
+        let mut search = search.stored_by(&codec, memory / per_node_of::<Codec, P>());
+        let ended = search.run_batches(&troughs);
+        search.recycle(buffers);
+        ended
+    } else {
+        let ended = search.run_batches(&troughs);
+        search.recycle(buffers);
+        ended
+    }
+}
+
+/// Bytes a node takes, about (the arena never reserves past the capacity, see `add`), with
+/// its index slots and its frontier entries.
+fn per_node_of<S: Store<P>, const P: usize>() -> usize {
+    std::mem::size_of::<Node<S::Board>>()
+        + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
+        + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY
 }
 
 /// A table of the search that grows by doubling ([`Search::grow`]), each timed apart.
@@ -204,14 +237,19 @@ enum Stop {
     Budget,
 }
 
+/// A new node as [`Search::insert`] takes it: (its board as stored, its blocks, its digest, its
+/// index slot, `h`, the stored bounds).
+type Fresh<B> = (B, u32, u64, usize, u16, [u8; STORED_BOUNDS]);
+
 /// A child of the node being expanded: (cell, direction, board, digest).
 pub(crate) type Child<const P: usize> = (usize, Dir, State<P>, u64);
 
-struct Search<'a, const P: usize, const W: usize> {
+struct Search<'a, const P: usize, S: Store<P>> {
     geo: &'a Geometry,
+    store: &'a S,
     pairs: Pairs,
     meter: Meter,
-    nodes: Vec<Node<W>>,
+    nodes: Vec<Node<S::Board>>,
     index: NodeIndex,
     frontier: Frontier,
     capacity: usize,
@@ -228,16 +266,25 @@ struct Search<'a, const P: usize, const W: usize> {
     /// Whether a child was dropped by `max_moves`: then an empty frontier proves only that
     /// every solution is longer, not that there is none.
     capped: bool,
+    /// Whether the search goes on in batches under another store ([`search`]'s `later`).
+    later: bool,
 }
 
-impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
+impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// A search with the thread's reused buffers (see [`super::workspace`]).
-    fn new(geo: &'a Geometry, meter: Meter, capacity: usize, buffers: &mut Buffers) -> Self {
-        let PlaneBuffers { arena, children } = buffers.take_planes::<P, W>(capacity);
+    fn new(
+        geo: &'a Geometry,
+        store: &'a S,
+        meter: Meter,
+        capacity: usize,
+        buffers: &mut Buffers,
+    ) -> Self {
+        let PlaneBuffers { arena, children } = buffers.take_planes::<P, S>(capacity);
         let mut index = std::mem::take(&mut buffers.index);
         index.start();
         Search {
             geo,
+            store,
             pairs: buffers.take_pairs(geo),
             meter,
             nodes: arena,
@@ -254,6 +301,58 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
             },
             max_moves: NO_CAP,
             capped: false,
+            later: false,
+        }
+    }
+
+    /// The same search with its boards kept by `store` (the arena copied, each board packed
+    /// again; ids, the index and the frontier unchanged), within `capacity` nodes. The old
+    /// arena is dropped, not kept for the thread's next search: the copy is the search's now.
+    fn stored_by<T: Store<P>>(self, store: &'a T, capacity: usize) -> Search<'a, P, T> {
+        let Search {
+            geo,
+            store: old,
+            pairs,
+            meter,
+            nodes,
+            index,
+            frontier,
+            capacity: _,
+            children,
+            parts,
+            last_pause,
+            batching,
+            max_moves,
+            capped,
+            later: _,
+        } = self;
+        let mut arena = Vec::with_capacity(nodes.len());
+        arena.extend(nodes.iter().map(|node| Node {
+            board: store.pack(&old.unpack(&node.board)),
+            parent: node.parent,
+            g: node.g,
+            h: node.h,
+            push: node.push,
+            bounds: node.bounds,
+        }));
+        drop(nodes);
+        let len = arena.len();
+        Search {
+            geo,
+            store,
+            pairs,
+            meter,
+            nodes: arena,
+            index,
+            frontier,
+            capacity: capacity.max(len),
+            children,
+            parts,
+            last_pause,
+            batching,
+            max_moves,
+            capped,
+            later: false,
         }
     }
 
@@ -271,32 +370,35 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         buffers.frontier = frontier;
         buffers.keep_index(index);
         buffers.keep_pairs(pairs);
-        buffers.keep_planes(PlaneBuffers {
+        buffers.keep_planes::<P, S>(PlaneBuffers {
             arena: nodes,
             children,
         });
     }
 
-    fn run(&mut self, start: State<P>) -> Ended {
+    /// The search from `start`: `None` when it reaches its batches with a later store to go on
+    /// with ([`Search::later`]; the node taken is queued again).
+    fn run(&mut self, start: State<P>) -> Option<Ended> {
         let h = lower_bound(self.geo, &mut self.pairs, &start);
         // Trough deadlocks are tested when a node is taken, not when it is made: most stored
         // nodes are never taken.
         let troughs = Troughs::new(self.geo);
         if h >= DEAD || troughs.deadlocked(&start) {
-            return Ended::Done(Ending::unsolved(0));
+            return Some(Ended::Done(Ending::unsolved(0)));
         }
         if h > self.max_moves {
-            return Ended::Done(Ending::stopped(0, h));
+            return Some(Ended::Done(Ending::stopped(0, h)));
         }
         if self.capacity == 0 {
-            return Ended::OutOfMemory {
+            return Some(Ended::OutOfMemory {
                 meter: self.meter,
                 proven: h,
-            };
+            });
         }
         let h = clamp_h(h);
         let unknown = [Parts::UNSTORED; STORED_BOUNDS];
-        self.add(start, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
+        let board = self.store.pack(&start);
+        self.add(board, NO_PARENT, 0, Push::new(0, Dir::Left), h, unknown);
         let digest = start.digest();
         let slot = self.index.find(digest, |_| false).unwrap_err();
         self.index.insert_at(slot, digest, 0);
@@ -306,35 +408,40 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         while let Some((f, g, id)) = self.frontier.pop() {
             let node = self.nodes[id as usize];
             if self.meter.expanded >= self.batching.after {
-                let blocks = node.state::<P>().occupied().len();
+                let blocks = self.store.unpack(&node.board).occupied().len();
                 self.frontier.push(f, g, blocks, id);
-                return self.run_batches(&troughs);
+                if self.later {
+                    return None;
+                }
+                return Some(self.run_batches(&troughs));
             }
             if node.g != g {
                 continue; // reached again by a shorter path since it was queued
             }
+            // Unpacked once: a compact board costs a few nanoseconds each time.
+            let state = self.store.unpack(&node.board);
             self.parts
-                .restore(self.geo, &mut self.pairs, &node.state::<P>(), &node.bounds);
+                .restore(self.geo, &mut self.pairs, &state, &node.bounds);
             // A node's parent was expanded, so free of trough deadlocks; so is the node when
             // its troughs did not change (`Troughs::unchanged`).
             let same = node.parent != NO_PARENT
                 && troughs.unchanged(
-                    &self.nodes[node.parent as usize].state::<P>(),
-                    &node.state::<P>(),
+                    &self.store.unpack(&self.nodes[node.parent as usize].board),
+                    &state,
                 );
             let sets = self.parts.sets(self.geo);
-            if !same && troughs.deadlocked_letters(node.state::<P>().occupied(), sets) {
+            if !same && troughs.deadlocked_letters(state.occupied(), sets) {
                 continue; // dead, though its bound is not: not expanded (nor counted)
             }
             if !self.meter.tick() {
-                return Ended::Done(Ending::stopped(self.meter.expanded, f));
+                return Some(Ended::Done(Ending::stopped(self.meter.expanded, f)));
             }
-            let step = self.expand(id, node, f);
+            let step = self.expand(id, node, &state, f);
             if let Some(ended) = self.ended_by(step, f) {
-                return ended;
+                return Some(ended);
             }
         }
-        Ended::Done(self.exhausted())
+        Some(Ended::Done(self.exhausted()))
     }
 
     /// How a search whose frontier is empty ends: no solution at all, or, when `max_moves`
@@ -376,11 +483,17 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// Expands one node whose queue key is `f`: the solution if a child is clear; `Err` when
     /// the arena is full (or a depth would not fit a node), or when growing a table would
     /// not end before the deadline ([`Search::grow`]).
-    /// `self.parts` are the node's ([`Parts::restore`]).
-    fn expand(&mut self, id: u32, node: Node<W>, f: u32) -> Result<Option<Vec<Move>>, Stop> {
+    /// `self.parts` are the node's ([`Parts::restore`]), `state` its board.
+    fn expand(
+        &mut self,
+        id: u32,
+        node: Node<S::Board>,
+        state: &State<P>,
+        f: u32,
+    ) -> Result<Option<Vec<Move>>, Stop> {
         let mut children = std::mem::take(&mut self.children);
         children.clear();
-        for (cell, dir, child) in node.state::<P>().children(self.geo) {
+        for (cell, dir, child) in state.children(self.geo) {
             if child.is_clear() {
                 self.children = children;
                 return Ok(Some(self.moves(id, cell, dir)));
@@ -404,11 +517,10 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 self.children = children;
                 return Err(Stop::Budget);
             }
-            let nodes = &self.nodes;
-            match self
-                .index
-                .find(digest, |other| nodes[other as usize].board == child.pack())
-            {
+            let (nodes, store) = (&self.nodes, self.store);
+            match self.index.find(digest, |other| {
+                nodes[other as usize].board == store.pack(child)
+            }) {
                 Ok(other) => self.reach(other, id, g, Push::new(cell, dir), f, child),
                 Err(slot) => {
                     let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
@@ -416,7 +528,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                         self.geo,
                         &mut self.pairs,
                         child,
-                        node.state::<P>().changed(child),
+                        state.changed(child),
                         &mut bounds,
                     );
                     if bound >= DEAD {
@@ -428,7 +540,9 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                         continue;
                     }
                     let push = Push::new(cell, dir);
-                    let fresh = (*child, digest, slot, clamp_h(bound), bounds);
+                    let blocks = child.occupied().len();
+                    let board = self.store.pack(child);
+                    let fresh = (board, blocks, digest, slot, clamp_h(bound), bounds);
                     if let Err(stop) = self.insert(fresh, id, g, push, f) {
                         self.children = children;
                         return Err(stop);
@@ -465,7 +579,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     #[inline(always)]
     fn insert(
         &mut self,
-        (state, digest, slot, h, bounds): (State<P>, u64, usize, u16, [u8; STORED_BOUNDS]),
+        (board, blocks, digest, slot, h, bounds): Fresh<S::Board>,
         parent: u32,
         g: u16,
         push: Push,
@@ -479,9 +593,8 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
             return Err(Stop::Budget);
         }
         let child_id = self.nodes.len() as u32;
-        self.add(state, parent, g, push, h, bounds);
+        self.add(board, parent, g, push, h, bounds);
         self.index.insert_at(slot, digest, child_id);
-        let blocks = state.occupied().len();
         self.frontier.push(child_f, g, blocks, child_id);
         Ok(())
     }
@@ -489,12 +602,12 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// The search from its first batch on (see [`batch`]): batches of open nodes of the lowest
     /// `f`, each expanded on [`Batching::threads`] threads, then merged.
     fn run_batches(&mut self, troughs: &Troughs) -> Ended {
-        let mut workers: Vec<Worker<P>> = (0..self.batching.threads)
+        let mut workers: Vec<Worker<P, S::Board>> = (0..self.batching.threads)
             .map(|_| Worker::new(self.geo))
             .collect();
-        let mut batch: Vec<(u32, Node<W>)> = Vec::with_capacity(self.batching.nodes);
+        let mut batch: Vec<(u32, Node<S::Board>)> = Vec::with_capacity(self.batching.nodes);
         // A node has at most two pushes per block, and blocks are never added.
-        let most_children = 2 * self.nodes[0].state::<P>().occupied().len() as usize;
+        let most_children = 2 * self.store.unpack(&self.nodes[0].board).occupied().len() as usize;
         // The arena's entries whose pages are mapped already (see below).
         let mut populated = 0;
         loop {
@@ -506,7 +619,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                 };
                 let node = self.nodes[id as usize];
                 if *layer.get_or_insert(f) != f {
-                    let blocks = node.state::<P>().occupied().len();
+                    let blocks = self.store.unpack(&node.board).occupied().len();
                     self.frontier.push(f, g, blocks, id);
                     break;
                 }
@@ -536,6 +649,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
             populated = populated.max(ahead);
             expand_batch(
                 self.geo,
+                self.store,
                 &self.nodes,
                 &self.index,
                 troughs,
@@ -553,8 +667,8 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// would have added their children; the solution if one of them has a clear child.
     fn merge(
         &mut self,
-        batch: &[(u32, Node<W>)],
-        workers: &[Worker<P>],
+        batch: &[(u32, Node<S::Board>)],
+        workers: &[Worker<P, S::Board>],
         f: u32,
     ) -> Result<Option<Vec<Move>>, Stop> {
         let count = workers.len();
@@ -593,7 +707,12 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                             self.reach(other, id, g, child.push, f, &child.state);
                         }
                     }
-                    Seen::New { slot, h, bounds } => {
+                    Seen::New {
+                        slot,
+                        h,
+                        bounds,
+                        board,
+                    } => {
                         if self.beyond_cap(g, h) {
                             continue;
                         }
@@ -601,9 +720,9 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                             slot
                         } else {
                             let nodes = &self.nodes;
-                            let found = self.index.find(child.digest, |o| {
-                                nodes[o as usize].board == child.state.pack()
-                            });
+                            let found = self
+                                .index
+                                .find(child.digest, |o| nodes[o as usize].board == board);
                             match found {
                                 Ok(other) => {
                                     self.reach(other, id, g, child.push, f, &child.state);
@@ -612,7 +731,8 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
                                 Err(slot) => slot,
                             }
                         };
-                        let fresh = (child.state, child.digest, slot, h, bounds);
+                        let blocks = child.state.occupied().len();
+                        let fresh = (board, blocks, child.digest, slot, h, bounds);
                         self.insert(fresh, id, g, child.push, f)?;
                     }
                 }
@@ -636,13 +756,18 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
         }
         match table {
             Growing::Index if self.batching.threads > 1 => {
-                let nodes = &self.nodes;
-                let digest_of = |id: usize| nodes[id].state::<P>().digest();
+                let (nodes, store) = (&self.nodes, self.store);
+                let digest_of = |id: usize| store.unpack(&nodes[id].board).digest();
                 self.index.grow_on(self.batching.threads, &digest_of);
             }
-            Growing::Index => self
-                .index
-                .grow(self.nodes.iter().map(|node| node.state::<P>().digest())),
+            Growing::Index => {
+                let store = self.store;
+                let digests = self
+                    .nodes
+                    .iter()
+                    .map(|node| store.unpack(&node.board).digest());
+                self.index.grow(digests)
+            }
             Growing::Arena => self.reserve(),
         }
         self.last_pause[table as usize] = started.elapsed();
@@ -652,7 +777,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// Doubles the arena's capacity, but never past `self.capacity` (a plain push could
     /// reserve twice it).
     fn reserve(&mut self) {
-        let node = std::mem::size_of::<Node<W>>();
+        let node = std::mem::size_of::<Node<S::Board>>();
         let left = self.capacity - self.nodes.len();
         if self.nodes.len().saturating_mul(2 * node) <= ARENA_DOUBLING_BYTES {
             self.nodes.reserve_exact(self.nodes.len().clamp(1, left));
@@ -671,7 +796,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     /// Appends a node to the arena (the caller indexes it).
     fn add(
         &mut self,
-        state: State<P>,
+        board: S::Board,
         parent: u32,
         g: u16,
         push: Push,
@@ -682,7 +807,7 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
             self.reserve();
         }
         self.nodes.push(Node {
-            board: state.pack(),
+            board,
             parent,
             g,
             h,
@@ -697,13 +822,16 @@ impl<'a, const P: usize, const W: usize> Search<'a, P, W> {
     fn moves(&self, id: u32, cell: usize, dir: Dir) -> Vec<Move> {
         let mut node = &self.nodes[id as usize];
         let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
-        moves.push(self.geo.describe(&node.state::<P>(), cell, dir));
+        moves.push(
+            self.geo
+                .describe(&self.store.unpack(&node.board), cell, dir),
+        );
         while node.parent != NO_PARENT {
             let push = node.push;
             node = &self.nodes[node.parent as usize];
             moves.push(
                 self.geo
-                    .describe(&node.state::<P>(), push.cell(), push.dir()),
+                    .describe(&self.store.unpack(&node.board), push.cell(), push.dir()),
             );
         }
         moves.reverse();
@@ -717,97 +845,4 @@ fn clamp_h(bound: u32) -> u16 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stored_bounds_fill_the_padding_of_a_node() {
-        // A node's words align it to 8 bytes; the other fields and the stored bounds take
-        // exactly the last 16.
-        for (size, words) in [
-            (std::mem::size_of::<Node<1>>(), 1),
-            (std::mem::size_of::<Node<4>>(), 4),
-            (std::mem::size_of::<Node<10>>(), 10),
-        ] {
-            assert_eq!(size, 8 * words + 16);
-        }
-    }
-
-    #[test]
-    fn a_push_keeps_its_cell_and_direction_in_one_byte() {
-        for cell in [0, 1, 64, MAX_CELLS - 1] {
-            for dir in [Dir::Left, Dir::Right] {
-                let push = Push::new(cell, dir);
-                assert_eq!((push.cell(), push.dir()), (cell, dir));
-            }
-        }
-    }
-
-    /// The letter bounds a node stores give back, through [`Parts::restore`], parts whose
-    /// children's bounds are [`lower_bound`]'s, whether computed in full or from the changed
-    /// cells, and the bytes stored for a child are those of its own parts: on random boards
-    /// of up to eight letters (more than [`STORED_BOUNDS`], so some are recomputed), for every
-    /// child and grandchild of a live board, with all the stored bytes and with only some.
-    #[test]
-    fn stored_letter_bounds_restore_the_parts_of_a_node() {
-        use crate::games::vexed::grid::Grid;
-        use crate::games::vexed::test_rng::Rng;
-        const BOARDS: usize = 300;
-        let mut rng = Rng(0x0057_07ed);
-        let mut checked = 0;
-        for _ in 0..BOARDS {
-            let (rows, cols) = (3 + rng.below(5), 4 + rng.below(6));
-            let letters = 1 + rng.below(8);
-            let cells = (0..rows * cols)
-                .map(|_| match rng.below(10) {
-                    0 | 1 => b'#',
-                    2..=5 => b'-',
-                    _ => b'A' + rng.below(letters) as u8,
-                })
-                .collect();
-            let mut grid = Grid::new(rows, cols, cells);
-            grid.settle();
-            let geo = Geometry::new(&grid);
-            let start = State::<3>::new(&geo, &grid);
-            let mut pairs = Pairs::new(&geo);
-            let (parts, total) = Parts::derive(&geo, &mut pairs, &start, None);
-            if total >= DEAD {
-                continue;
-            }
-            for (_, _, child) in start.children(&geo) {
-                let mut stored = [Parts::UNSTORED; STORED_BOUNDS];
-                let changed = start.changed(&child);
-                let bound =
-                    parts.child_bound_stored(&geo, &mut pairs, &child, changed, &mut stored);
-                assert_eq!(bound, lower_bound(&geo, &mut pairs, &child));
-                if bound >= DEAD || child.is_clear() {
-                    continue;
-                }
-                let (own, _) = Parts::derive(&geo, &mut pairs, &child, None);
-                assert_eq!(stored, own.stored());
-                for kept in [STORED_BOUNDS, 2] {
-                    let mut restored = Parts::EMPTY;
-                    restored.restore(&geo, &mut pairs, &child, &stored[..kept]);
-                    for (_, _, grandchild) in child.children(&geo) {
-                        let expected = lower_bound(&geo, &mut pairs, &grandchild);
-                        let drawn = grandchild.to_grid(&geo).draw();
-                        let whole = restored.child_bound(&geo, &mut pairs, &grandchild);
-                        assert_eq!(whole, expected, "{drawn}");
-                        let changed = child.changed(&grandchild);
-                        let mut bytes = [0; STORED_BOUNDS];
-                        let by_changes = restored.child_bound_stored(
-                            &geo,
-                            &mut pairs,
-                            &grandchild,
-                            changed,
-                            &mut bytes,
-                        );
-                        assert_eq!(by_changes, expected, "{drawn}");
-                        checked += 1;
-                    }
-                }
-            }
-        }
-        assert!(checked > 1000, "only {checked} grandchildren checked");
-    }
-}
+mod tests;
