@@ -1,5 +1,9 @@
 //! A tiny seeded generator (SplitMix64) for the randomized tests of this game's modules: the
-//! same seed gives the same boards on every machine, without a dependency.
+//! same seed gives the same boards on every machine, without a dependency. And the random
+//! boards the engines' tests share ([`random_grid`]).
+
+use super::MAX_CELLS;
+use super::grid::{EMPTY, Grid, WALL};
 
 pub struct Rng(pub u64);
 
@@ -29,4 +33,37 @@ impl Rng {
         }
         unreachable!("pick < total")
     }
+}
+
+/// A random board, not settled: one of `shapes` half the time, else any size up to
+/// [`MAX_CELLS`] cells (at most 16 a side); `letters(rng)` letters, drawn after the shape;
+/// random wall and block densities (dense boards give stacks and chains, walls give ledges).
+pub fn random_grid(
+    rng: &mut Rng,
+    shapes: &[(usize, usize)],
+    letters: impl FnOnce(&mut Rng) -> usize,
+) -> Grid {
+    const SIDE: usize = 16;
+    let (rows, cols) = if rng.below(2) == 0 {
+        shapes[rng.below(shapes.len())]
+    } else {
+        let rows = 1 + rng.below(SIDE);
+        (rows, 1 + rng.below((MAX_CELLS / rows).min(SIDE)))
+    };
+    let letters = letters(rng);
+    let wall_percent = [0, 5, 15, 30][rng.below(4)];
+    let block_percent = [15, 35, 55, 80][rng.below(4)];
+    let cells = (0..rows * cols)
+        .map(|_| {
+            let roll = rng.below(100);
+            if roll < wall_percent {
+                WALL
+            } else if roll < wall_percent + block_percent {
+                b'A' + rng.below(letters) as u8
+            } else {
+                EMPTY
+            }
+        })
+        .collect();
+    Grid::new(rows, cols, cells)
 }

@@ -810,7 +810,7 @@ impl<const P: usize> Iterator for Children<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::vexed::test_rng::Rng;
+    use crate::games::vexed::test_rng::{Rng, random_grid};
 
     fn bit(cell: usize) -> Cells {
         Cells::cell(cell)
@@ -1020,32 +1020,13 @@ mod tests {
     /// cells, 1..=8 letters (sometimes up to 26), and random wall and block densities (dense
     /// boards give stacks and chains, walls give ledges).
     fn random_board(rng: &mut Rng) -> Grid {
-        let (rows, cols) = if rng.below(2) == 0 {
-            SHAPES[rng.below(SHAPES.len())]
-        } else {
-            let rows = 1 + rng.below(16);
-            (rows, 1 + rng.below((MAX_CELLS / rows).min(16)))
-        };
-        let letters = if rng.below(8) == 0 {
-            1 + rng.below(26)
-        } else {
-            1 + rng.below(8)
-        };
-        let wall_percent = [0, 5, 15, 30][rng.below(4)];
-        let block_percent = [15, 35, 55, 80][rng.below(4)];
-        let cells = (0..rows * cols)
-            .map(|_| {
-                let roll = rng.below(100);
-                if roll < wall_percent {
-                    WALL
-                } else if roll < wall_percent + block_percent {
-                    b'A' + rng.below(letters) as u8
-                } else {
-                    EMPTY
-                }
-            })
-            .collect();
-        Grid::new(rows, cols, cells)
+        random_grid(rng, &SHAPES, |rng| {
+            if rng.below(8) == 0 {
+                1 + rng.below(26)
+            } else {
+                1 + rng.below(8)
+            }
+        })
     }
 
     /// Every push of `State<P>` (through `children`, which uses the parent's occupancy, and

@@ -2,8 +2,8 @@
 //! against BMI2) on random stable boards of every shape the engine takes.
 
 use super::*;
-use crate::games::vexed::grid::{EMPTY, Grid, WALL};
-use crate::games::vexed::test_rng::Rng;
+use crate::games::vexed::grid::Grid;
+use crate::games::vexed::test_rng::{Rng, random_grid};
 
 fn grid(rows: &[&str]) -> Grid {
     let cols = rows[0].len();
@@ -47,27 +47,7 @@ const SHAPES: [(usize, usize); 8] = [
 /// A random settled board: a shape of [`SHAPES`] or any size up to 128 cells, with up to
 /// `letters` letters, random wall and block densities.
 fn random_board(rng: &mut Rng, letters: usize) -> Grid {
-    let (rows, cols) = if rng.below(2) == 0 {
-        SHAPES[rng.below(SHAPES.len())]
-    } else {
-        let rows = 1 + rng.below(16);
-        (rows, 1 + rng.below((128 / rows).min(16)))
-    };
-    let wall_percent = [0, 5, 15, 30][rng.below(4)];
-    let block_percent = [15, 35, 55, 80][rng.below(4)];
-    let cells = (0..rows * cols)
-        .map(|_| {
-            let roll = rng.below(100);
-            if roll < wall_percent {
-                WALL
-            } else if roll < wall_percent + block_percent {
-                b'A' + rng.below(letters) as u8
-            } else {
-                EMPTY
-            }
-        })
-        .collect();
-    let mut grid = Grid::new(rows, cols, cells);
+    let mut grid = random_grid(rng, &SHAPES, |_| letters);
     grid.settle();
     grid
 }
