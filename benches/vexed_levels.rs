@@ -51,6 +51,7 @@ fn main() {
             memory: None,
             threads: 1,
             max_moves: None,
+            stop: None,
         },
         threads: Some(1),
         prove_below_par: false,

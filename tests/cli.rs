@@ -479,9 +479,10 @@ fn levels_reports_each_pack_against_its_pars_and_exits_by_the_worst_level() {
     assert_exit(&out, 2);
 }
 
-/// `levels` stopped by SIGINT after its first level: exit 130, the report and the CSV cover
-/// the finished levels only, and a CSV that was there before the run is left as it was (the
-/// rows go beside it, to `<csv>.interrupted`).
+/// `levels` stopped by SIGINT after its first level: exit 130, the level being solved stops
+/// as `budget` with its bound, the report and the CSV cover the levels finished or stopped,
+/// and a CSV that was there before the run is left as it was (the rows go beside it, to
+/// `<csv>.interrupted`).
 #[cfg(unix)]
 #[test]
 fn an_interrupted_levels_run_reports_and_keeps_the_finished_levels() {
@@ -529,12 +530,30 @@ fn an_interrupted_levels_run_reports_and_keeps_the_finished_levels() {
             }
         };
         let rows = std::fs::read_to_string(&written).unwrap();
-        let finished = rows.lines().filter(|l| l.starts_with("hard,")).count();
+        let mut reader = csv::Reader::from_reader(rows.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let (status, at_least) = (column("status"), column("at_least"));
+        let records: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+        let finished = records.len();
         assert!((1..24).contains(&finished), "{finished} rows: {rows}");
+        // The level being solved when the signal came (one at a time: `-j 1`) stops at once
+        // as `budget`, with the bound it had proven; the others were solved.
+        let stopped: Vec<&csv::StringRecord> =
+            records.iter().filter(|r| &r[status] != "minimal").collect();
+        assert!(stopped.len() <= 1, "{rows}");
+        for row in &stopped {
+            assert_eq!(&row[status], "budget", "{rows}");
+            assert!(row[at_least].parse::<u32>().is_ok(), "{rows}");
+        }
         // The report's table counts exactly the levels in the CSV.
         let report = String::from_utf8_lossy(&out.stdout);
         assert!(
-            report.contains(&format!("| hard | {finished} | {finished} |")),
+            report.contains(&format!(
+                "| hard | {finished} | {} | {} |",
+                finished - stopped.len(),
+                stopped.len()
+            )),
             "{report}"
         );
         std::fs::remove_file(&csv).ok();

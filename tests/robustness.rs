@@ -19,6 +19,7 @@ const BUDGET: Budget = Budget {
     memory: None,
     threads: 1,
     max_moves: None,
+    stop: None,
 };
 
 /// Parses `input` and runs every engine on every readable case; panics propagate to the test.

@@ -2,9 +2,11 @@
 //! [`crate::games::vexed::levels`]): a table per pack, the levels whose minimum differs
 //! from par with their solutions, the slowest levels, and `--csv` with one row per level.
 //!
-//! A first SIGINT or SIGTERM stops the run between levels (those being solved finish within
-//! their budget); the report and the CSV then cover the finished levels, and the CSV never
-//! replaces a file that was there before the run (the rows go to `<csv>.interrupted`).
+//! A first SIGINT or SIGTERM stops the run: no level starts, and those being solved stop at
+//! once with status `budget` and the bound they had proven (`K >= n`, the CSV's `at_least`:
+//! an hour-long proof interrupted still says how far it got); the report and the CSV then
+//! cover the levels finished or stopped, and the CSV never replaces a file that was there
+//! before the run (the rows go to `<csv>.interrupted`). A second signal ends the process.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,7 +17,7 @@ use clap::Args;
 
 use super::BudgetArgs;
 use crate::atomic::{self, AtomicFile};
-use crate::game::Rules;
+use crate::game::{Budget, Rules, Stop};
 use crate::games::vexed::Vexed;
 use crate::games::vexed::levels::{self, Level, LevelStatus, Settings};
 use crate::status::Exit;
@@ -88,9 +90,15 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
         AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
     }
     let packs = levels::discover(&args.dir, &args.packs)?;
+    // The flag lives as long as the process: a search being solved stops at its next look.
+    let stop: &'static std::sync::Arc<std::sync::atomic::AtomicBool> =
+        Box::leak(Box::new(signals.stop.clone()));
     let settings = Settings {
         engine,
-        budget,
+        budget: Budget {
+            stop: Some(Stop(stop)),
+            ..budget
+        },
         threads: args.jobs.map(super::shards::cap_jobs),
         prove_below_par: args.prove_below_par,
     };

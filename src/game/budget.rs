@@ -4,7 +4,32 @@
 //! [`crate::game::Verdict::Budget`] when one runs out. The command-line options that set a
 //! budget live at the CLI edge; this is the typed value the library takes.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// A flag that, once set (by a signal), stops a search as its deadline would: the case ends
+/// with [`crate::game::Verdict::Budget`] and the bound it had proven. Equal when it is the same
+/// flag.
+#[derive(Clone, Copy)]
+pub struct Stop(pub &'static AtomicBool);
+
+impl Stop {
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Stop {
+    fn eq(&self, other: &Stop) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl std::fmt::Debug for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Stop({})", self.is_set())
+    }
+}
 
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
 /// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
@@ -24,6 +49,9 @@ pub struct Budget {
     /// engine finds a minimum solution of at most that many moves, or proves there is none
     /// ([`crate::game::Verdict::Budget`] with `at_least` above it). `None`: no such bound.
     pub max_moves: Option<u64>,
+    /// Ends the search early when set (`levels` on a first SIGINT or SIGTERM), as the time
+    /// limit would. `None`: nothing stops it but its limits.
+    pub stop: Option<Stop>,
 }
 
 impl Budget {
@@ -34,6 +62,7 @@ impl Budget {
         memory: None,
         threads: 1,
         max_moves: None,
+        stop: None,
     };
 
     /// The instant after which a search started at `start` must give up, if any.
@@ -72,6 +101,7 @@ impl Budget {
             memory: memory_mb.map(|mb| mb.saturating_mul(BYTES_PER_MB)),
             threads: usize::try_from(threads).unwrap_or(1).max(1),
             max_moves: None,
+            stop: None,
         })
     }
 }

@@ -37,7 +37,7 @@ mod registered;
 mod rules;
 
 pub use crate::status::{CheckVerdict, Rejected};
-pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget};
+pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget, Stop};
 pub use difference::{Difference, difference, first_difference, presentation_message, show};
 pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};

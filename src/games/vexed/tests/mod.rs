@@ -190,6 +190,7 @@ fn budgets_stop_both_engines() {
         memory: None,
         threads: 1,
         max_moves: None,
+        stop: None,
     };
     for engine in Vexed::ENGINES {
         let outcome = (engine.solve)(sample, &budget).unwrap();
@@ -199,6 +200,28 @@ fn budgets_stop_both_engines() {
             "SAMPLE-02: Search budget exhausted\n"
         );
     }
+}
+
+/// A set stop flag ends a search at the meter's next look, as a deadline would: `budget`, with
+/// the states expanded until then.
+#[test]
+fn a_stop_flag_ends_the_search_as_a_deadline_would() {
+    static STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+    let stopped = Budget {
+        stop: Some(crate::game::Stop(&STOPPED)),
+        ..Budget::UNLIMITED
+    };
+    // The bundled hard puzzle on which the reference search expands the most boards.
+    let (free, hard) = puzzles(BUNDLED_SETS[0].0)
+        .into_iter()
+        .map(|p| (reference::solve(&p, &Budget::UNLIMITED).unwrap().work, p))
+        .max_by_key(|(work, _)| *work)
+        .unwrap();
+    assert!(free > 2 * 1024, "{free} states");
+    let outcome = reference::solve(&hard, &stopped).unwrap();
+    assert_eq!(outcome.verdict, Verdict::Budget);
+    assert_eq!(outcome.work, 1024);
+    assert!(outcome.answer.is_none());
 }
 /// The solution text is the moves' `Display` joined by single spaces, four to a line, after
 /// the header `NAME: Minimum solution length = K` (the spec's layout), for every length up to
@@ -295,6 +318,7 @@ fn a_meter_affords_a_pause_only_before_its_deadline() {
         memory: None,
         threads: 1,
         max_moves: None,
+        stop: None,
     };
     let meter = Meter::new(&budget);
     let now = Instant::now();
