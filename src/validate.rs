@@ -26,6 +26,8 @@ use std::fmt;
 mod lines;
 #[cfg(test)]
 pub(crate) mod oracle;
+#[cfg(test)]
+pub mod testing;
 
 pub use lines::{Line, LineSource, Terminator, end_line, lines, next_case_line, resync};
 

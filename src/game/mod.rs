@@ -37,17 +37,15 @@ mod registered;
 mod rules;
 
 pub use crate::status::{CheckVerdict, Rejected};
+#[cfg(test)]
+pub use crate::validate::testing::{test_inputs, trickle};
 pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget, Stop};
 pub use difference::{Difference, difference, first_difference, presentation_message, show};
 pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
-#[cfg(test)]
-pub use lines::test_inputs;
 pub use lines::{LineReader, OwnedLine};
-#[cfg(test)]
-pub use output::trickle;
 pub use output::{BlockStream, Blocks, split_blocks, strip_white_space, trim_presentation};
 pub use read_as::ReadAs;
 pub use registered::Registered;

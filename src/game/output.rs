@@ -44,32 +44,6 @@ pub fn split_blocks(output: &str, starts_case: impl Fn(&str) -> bool) -> Vec<Str
     blocks
 }
 
-/// A reader of `bytes` that returns at most `step` bytes a read (through a buffer of `step`
-/// bytes), so that every line and token is cut somewhere: the chunk-boundary tests of the
-/// streaming parsers and validators compare what it gives with the whole-slice result.
-#[cfg(test)]
-pub fn trickle(bytes: &[u8], step: usize) -> Box<dyn BufRead + Send> {
-    struct Trickle {
-        bytes: Vec<u8>,
-        at: usize,
-        step: usize,
-    }
-    impl std::io::Read for Trickle {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = self.step.min(buf.len()).min(self.bytes.len() - self.at);
-            buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
-            self.at += n;
-            Ok(n)
-        }
-    }
-    let reader = Trickle {
-        bytes: bytes.to_vec(),
-        at: 0,
-        step,
-    };
-    Box::new(std::io::BufReader::with_capacity(step, reader))
-}
-
 /// The blocks of a judge output read incrementally, as [`super::Rules::output_blocks`] yields
 /// them: each item a block, or the read error that ends the stream.
 pub type BlockStream = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
@@ -156,7 +130,9 @@ mod tests {
     use super::*;
 
     fn streamed(text: &[u8], step: usize, drop: bool) -> Vec<String> {
-        let blocks = Blocks::new(trickle(text, step), |l| l.starts_with("Case "));
+        let blocks = Blocks::new(crate::validate::testing::trickle(text, step), |l| {
+            l.starts_with("Case ")
+        });
         let blocks = if drop {
             blocks.dropping_separator()
         } else {

@@ -335,7 +335,7 @@ mod tests {
         ] {
             let whole = lines(text);
             for step in [1, 2, 3, 7, 4096] {
-                let mut source = LineSource::new(crate::game::trickle(text, step));
+                let mut source = LineSource::new(crate::validate::testing::trickle(text, step));
                 // Released as a validator releases them: two behind the line read.
                 for (i, expected) in whole.iter().enumerate() {
                     assert_eq!(source.get(i).as_ref(), Some(expected), "{i} of {text:?}");

@@ -78,14 +78,14 @@ const DROPPED_LINES: usize = 12;
 /// under test, shorter than a test's patience).
 const LONG_LINE: usize = 10_000;
 
-/// The inputs a streaming validator is compared on: [`crate::game::test_inputs`] (every
+/// The inputs a streaming validator is compared on: [`crate::validate::testing::test_inputs`] (every
 /// bundled file of `corpora/<folder>`, cut at many places, CRLF, no final newline, blank and
 /// garbage lines, no terminator) and, from each bundled file, more broken copies: blank lines
 /// inserted, text after the end marker, a bad header in the middle, a good `header` where a
 /// row is expected, a line dropped (so that a case ends early), a huge number, over-long
 /// lines, NUL bytes, invalid UTF-8, and the cases repeated past any count limit.
 pub fn inputs(folder: &str, end_marker: &str, header: &str) -> Vec<(String, Vec<u8>)> {
-    let mut inputs = crate::game::test_inputs(folder);
+    let mut inputs = crate::validate::testing::test_inputs(folder);
     let bundled: Vec<(String, Vec<u8>)> = inputs
         .iter()
         .filter(|(name, _)| name.ends_with(".in"))
@@ -162,7 +162,8 @@ pub fn assert_same(
         let expected = oracle(input);
         assert_eq!(slice(input), expected, "{name}");
         for step in STEPS {
-            let got = reader(&mut crate::game::trickle(input, step)).expect("no read error");
+            let got =
+                reader(&mut crate::validate::testing::trickle(input, step)).expect("no read error");
             assert_eq!(got, expected, "{name}, read {step} bytes at a time");
         }
     }
