@@ -153,6 +153,15 @@ impl Target {
     /// What writing `path` means; an error for a directory, a block device, a socket or a loop
     /// of links, whose message says what the path is.
     pub fn of(path: &Path) -> std::io::Result<Target> {
+        // A descriptor's link (`/dev/stdout` -> `/proc/self/fd/1` -> `pipe:[N]`) names no path
+        // to follow, but opening it reaches the pipe or device: ask what the whole chain
+        // leads to first.
+        if let Ok(meta) = std::fs::metadata(path) {
+            let kind = meta.file_type();
+            if kind.is_char_device() || kind.is_fifo() {
+                return Ok(Target::InPlace(path.to_path_buf()));
+            }
+        }
         let mut current = path.to_path_buf();
         for _ in 0..MAX_LINKS {
             let meta = match std::fs::symlink_metadata(&current) {

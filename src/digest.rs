@@ -41,12 +41,20 @@ pub fn hex(value: u64) -> String {
 /// Appends a digest's 16 lower-case hex digits (what [`hex`] gives) to `out`, with no
 /// allocation.
 pub fn write_hex(value: u64, out: &mut Vec<u8>) {
+    out.extend_from_slice(&hex_digits(value));
+}
+
+/// Bits per hex digit.
+const NIBBLE: u32 = 4;
+
+/// `value`'s 16 lowercase hex digits, most significant first.
+pub fn hex_digits(value: u64) -> [u8; (u64::BITS / NIBBLE) as usize] {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    /// Bits per hex digit.
-    const NIBBLE: u32 = 4;
-    for k in (0..u64::BITS / NIBBLE).rev() {
-        out.push(DIGITS[((value >> (k * NIBBLE)) & 0xf) as usize]);
+    let mut digits = [0; (u64::BITS / NIBBLE) as usize];
+    for (k, digit) in digits.iter_mut().rev().enumerate() {
+        *digit = DIGITS[((value >> (k as u32 * NIBBLE)) & 0xf) as usize];
     }
+    digits
 }
 
 #[cfg(test)]

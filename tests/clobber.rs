@@ -191,6 +191,22 @@ fn a_csv_into_a_fifo_is_written_in_place() {
     assert!(fifo.symlink_metadata().unwrap().file_type().is_fifo());
 }
 
+#[test]
+fn a_csv_into_dev_stdout_reaches_the_pipe_it_names() {
+    let dir = yut_samples();
+    let yut = dir.path().join("yut");
+    // The test's stdout is a pipe: `/dev/stdout` -> `/proc/self/fd/1` -> `pipe:[N]`, a link
+    // whose text is no path (it was followed to a file that cannot be created).
+    let out = run(&["run", s(&yut), "-q", "--csv", "/dev/stdout"]);
+    assert_exit(&out, 0);
+    let rows = text(&out.stdout);
+    assert!(rows.starts_with("game,engine,file,case"), "{rows}");
+    assert!(rows.contains("s1.in"), "{rows}");
+    let out = run(&["run", s(&yut), "-q", "--csv", "/proc/self/fd/1"]);
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains("s1.in"));
+}
+
 // ---- 4. Only regular files are cases ----
 
 #[test]

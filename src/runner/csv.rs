@@ -100,90 +100,184 @@ pub(crate) fn write_names(game: &str, engine: &str, file: &str, out: &mut Vec<u8
     }
 }
 
-/// Appends the fields of a line after its names ([`write_names`]), and the line break.
+/// Appends the fields of a line after its names ([`write_names`]), and the line break. The
+/// line is written into `out`'s spare capacity, reserved first for the line at its longest
+/// ([`longest`]): no capacity check or length update per byte.
 pub(crate) fn write_fields(line: &Line<'_>, out: &mut Vec<u8>) {
-    let comma = |out: &mut Vec<u8>| out.push(b',');
+    out.reserve(longest(line));
+    let mut spare = Spare {
+        bytes: out.spare_capacity_mut(),
+        at: 0,
+    };
+    fields(line, &mut spare);
+    let written = spare.at;
+    // SAFETY: `Spare` writes its bytes in order from the start of the spare capacity and
+    // `at` counts them, so the first `written` bytes past the length are initialised (it
+    // panics on an index past the capacity instead of writing there).
+    unsafe { out.set_len(out.len() + written) };
+}
+
+/// Most bytes of a number field (`u64::MAX` has 20 digits).
+const NUMBER_BYTES: usize = 20;
+
+/// Most bytes the fields of `line` can take: each number at its widest, each text field
+/// quoted with every byte doubled, the commas and the line break.
+fn longest(line: &Line<'_>) -> usize {
+    /// Number fields of a line (case, run, cells, time_ns, repeats, user_ns, sys_ns,
+    /// memory_kb, work, score) and the digest's 16 hex digits, counted as numbers.
+    const NUMBERS: usize = 11;
+    /// Commas after the names, and the line break.
+    const SEPARATORS: usize = 18;
+    let quoted = |s: &str| 2 * s.len() + 2;
+    NUMBERS * NUMBER_BYTES
+        + SEPARATORS
+        + quoted(line.label)
+        + quoted(line.size)
+        + quoted(line.status.as_str())
+        + quoted(line.timing.as_str())
+        + quoted(line.work_unit)
+        + quoted(line.message)
+        + line.verdict.map_or(0, |v| quoted(v.as_str()))
+        + match line.digest {
+            Digest::Text(digest) => quoted(digest),
+            _ => 0,
+        }
+}
+
+/// Where a line's bytes go: a vector (the names), or its spare capacity (the fields).
+trait Out {
+    fn byte(&mut self, b: u8);
+    fn bytes(&mut self, s: &[u8]);
+}
+
+impl Out for Vec<u8> {
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        self.push(b);
+    }
+
+    #[inline]
+    fn bytes(&mut self, s: &[u8]) {
+        self.extend_from_slice(s);
+    }
+}
+
+/// A vector's spare capacity written from its start, `at` bytes so far.
+struct Spare<'a> {
+    bytes: &'a mut [std::mem::MaybeUninit<u8>],
+    at: usize,
+}
+
+impl Out for Spare<'_> {
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        self.bytes[self.at].write(b);
+        self.at += 1;
+    }
+
+    #[inline]
+    fn bytes(&mut self, s: &[u8]) {
+        // Fields are short: a loop costs less than a call to copy them.
+        for (to, &b) in self.bytes[self.at..self.at + s.len()].iter_mut().zip(s) {
+            to.write(b);
+        }
+        self.at += s.len();
+    }
+}
+
+/// The fields after the names, and the line break.
+fn fields(line: &Line<'_>, out: &mut impl Out) {
     number(out, line.case as u64);
-    comma(out);
+    out.byte(b',');
     number(out, u64::from(line.run));
-    comma(out);
+    out.byte(b',');
     text(out, line.label);
-    comma(out);
+    out.byte(b',');
     text(out, line.size);
-    comma(out);
+    out.byte(b',');
     maybe(out, line.cells);
-    comma(out);
+    out.byte(b',');
     text(out, line.status.as_str());
-    comma(out);
+    out.byte(b',');
     maybe(out, line.time_ns);
-    comma(out);
+    out.byte(b',');
     text(out, line.timing.as_str());
-    comma(out);
+    out.byte(b',');
     maybe(out, line.repeats.map(u64::from));
-    comma(out);
+    out.byte(b',');
     maybe(out, line.user_ns);
-    comma(out);
+    out.byte(b',');
     maybe(out, line.sys_ns);
-    comma(out);
+    out.byte(b',');
     maybe(out, line.memory_kb);
-    comma(out);
+    out.byte(b',');
     maybe(out, line.work);
-    comma(out);
+    out.byte(b',');
     text(out, line.work_unit);
-    comma(out);
+    out.byte(b',');
     maybe(out, line.score);
-    comma(out);
+    out.byte(b',');
     match line.digest {
         Digest::Text(digest) => text(out, digest),
-        Digest::Hash(value) => crate::digest::write_hex(value, out),
+        Digest::Hash(value) => out.bytes(&crate::digest::hex_digits(value)),
         Digest::None => {}
     }
-    comma(out);
+    out.byte(b',');
     text(out, line.message);
-    comma(out);
+    out.byte(b',');
     if let Some(verdict) = line.verdict {
         text(out, verdict.as_str());
     }
-    out.push(b'\n');
+    out.byte(b'\n');
 }
 
 /// A text field, quoted when it holds a comma, a quote or a line break.
-fn text(out: &mut Vec<u8>, s: &str) {
+fn text(out: &mut impl Out, s: &str) {
     if s.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
-        out.push(b'"');
+        out.byte(b'"');
         for b in s.bytes() {
             if b == b'"' {
-                out.push(b'"');
+                out.byte(b'"');
             }
-            out.push(b);
+            out.byte(b);
         }
-        out.push(b'"');
+        out.byte(b'"');
     } else {
-        out.extend_from_slice(s.as_bytes());
+        out.bytes(s.as_bytes());
     }
 }
 
-/// A number's decimal digits.
-fn number(out: &mut Vec<u8>, v: u64) {
-    let mut digits = [0u8; 20];
+/// A number's decimal digits, two at a time.
+fn number(out: &mut impl Out, v: u64) {
+    /// "00" to "99", each pair of digits at its value's place.
+    const PAIRS: &[u8; 200] = b"\
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    let mut digits = [0u8; NUMBER_BYTES];
     let mut at = digits.len();
     let mut v = v;
-    loop {
+    while v >= 100 {
+        let pair = (v % 100) as usize * 2;
+        v /= 100;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if v >= 10 {
+        let pair = v as usize * 2;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
         at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
+        digits[at] = b'0' + v as u8;
     }
-    // A few bytes pushed one by one cost less than a call to copy them.
-    for &d in &digits[at..] {
-        out.push(d);
-    }
+    out.bytes(&digits[at..]);
 }
 
 /// A number, or an empty field.
-fn maybe(out: &mut Vec<u8>, v: Option<u64>) {
+fn maybe(out: &mut impl Out, v: Option<u64>) {
     if let Some(v) = v {
         number(out, v);
     }
@@ -264,6 +358,22 @@ mod tests {
             String::from_utf8(mine).unwrap(),
             String::from_utf8(expected).unwrap()
         );
+    }
+
+    #[test]
+    fn numbers_are_written_as_their_decimal_digits() {
+        let mut values = vec![0, u64::MAX, u64::MAX - 1];
+        let mut power = 1u64;
+        while let Some(next) = power.checked_mul(10) {
+            values.extend([power - 1, power, power + 1, next - 1]);
+            power = next;
+        }
+        values.extend((0..1000).map(|k| k * 7919 % 100_003));
+        for v in values {
+            let mut out = Vec::new();
+            number(&mut out, v);
+            assert_eq!(String::from_utf8(out).unwrap(), v.to_string());
+        }
     }
 
     #[test]

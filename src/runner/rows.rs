@@ -23,6 +23,11 @@ use crate::results::{Batch, CaseResult, Row, Status, Tally, Timing};
 /// cases fit; a longer one grows the buffer once).
 const CSV_BYTES_PER_ROW: usize = 128;
 
+/// CSV bytes reserved beyond the rows' share: a line asks for room for itself at its longest
+/// before it is written (`csv::write_fields`), so without this slack the chunk's last lines
+/// would grow (copy) the whole buffer.
+const CSV_SLACK_BYTES: usize = 4096;
+
 /// Turns a complete file's slots into rows (when a sink wants them), its prepared results,
 /// outputs and problem lines, in slot order, after comparing each engine with the baseline
 /// engine case by case.
@@ -109,7 +114,7 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
     let mut text = Vec::new();
     if csv {
         let rows: usize = done.iter().map(|d| d.times.len().max(1)).sum();
-        text.reserve(rows * CSV_BYTES_PER_ROW);
+        text.reserve(rows * CSV_BYTES_PER_ROW + CSV_SLACK_BYTES);
     }
     // Each engine's first three fields, formatted once.
     let prefixes: Vec<Vec<u8>> = names
