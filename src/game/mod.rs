@@ -51,5 +51,5 @@ pub use read_as::ReadAs;
 pub use registered::Registered;
 pub use rules::{
     CaseError, CaseStream, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Reading, Rules,
-    UnknownVariant, Variant, Verdict, check_reading, read_error,
+    UnknownVariant, Variant, Verdict, check_reading, grid_size, read_error,
 };

@@ -71,6 +71,20 @@ impl CaseError {
     }
 }
 
+/// A grid's size as [`Parsed::size`] shows it, `ROWSxCOLS`, without the formatting machinery
+/// (a parser makes one per case, millions in a stress file).
+pub fn grid_size(rows: u64, cols: u64) -> String {
+    let mut digits = itoa::Buffer::new();
+    let mut size = String::with_capacity(GRID_SIZE_BYTES);
+    size.push_str(digits.format(rows));
+    size.push('x');
+    size.push_str(digits.format(cols));
+    size
+}
+
+/// Bytes of a grid's size text with up to three digits a side.
+const GRID_SIZE_BYTES: usize = 7;
+
 /// One case of a file as the parser found it.
 #[derive(Debug, Clone)]
 pub struct Parsed<C> {
@@ -378,5 +392,15 @@ pub trait Rules: Send + Sync + 'static {
     /// block's, the verdict is a presentation error. The default is [`trim_presentation`].
     fn presentation(block: &str) -> String {
         trim_presentation(block)
+    }
+}
+
+#[cfg(test)]
+mod grid_size_tests {
+    #[test]
+    fn a_grid_size_is_rows_x_cols_in_decimal() {
+        assert_eq!(super::grid_size(1, 1), "1x1");
+        assert_eq!(super::grid_size(10, 40), "10x40");
+        assert_eq!(super::grid_size(0, 123_456), "0x123456");
     }
 }

@@ -197,11 +197,11 @@ fn fields(line: &Line<'_>, out: &mut impl Out) {
     out.byte(b',');
     maybe(out, line.cells);
     out.byte(b',');
-    text(out, line.status.as_str());
+    word(out, line.status.as_str());
     out.byte(b',');
     maybe(out, line.time_ns);
     out.byte(b',');
-    text(out, line.timing.as_str());
+    word(out, line.timing.as_str());
     out.byte(b',');
     maybe(out, line.repeats.map(u64::from));
     out.byte(b',');
@@ -226,12 +226,20 @@ fn fields(line: &Line<'_>, out: &mut impl Out) {
     text(out, line.message);
     out.byte(b',');
     if let Some(verdict) = line.verdict {
-        text(out, verdict.as_str());
+        word(out, verdict.as_str());
     }
     out.byte(b'\n');
 }
 
+/// A status, timing or verdict name: a word of the tool's own, never quoted (a test checks
+/// that none needs it).
+#[inline(always)]
+fn word(out: &mut impl Out, s: &str) {
+    out.bytes(s.as_bytes());
+}
+
 /// A text field, quoted when it holds a comma, a quote or a line break.
+#[inline(always)]
 fn text(out: &mut impl Out, s: &str) {
     if s.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
         out.byte(b'"');
@@ -248,6 +256,7 @@ fn text(out: &mut impl Out, s: &str) {
 }
 
 /// A number's decimal digits, two at a time.
+#[inline(always)]
 fn number(out: &mut impl Out, v: u64) {
     /// "00" to "99", each pair of digits at its value's place.
     const PAIRS: &[u8; 200] = b"\
@@ -358,6 +367,27 @@ mod tests {
             String::from_utf8(mine).unwrap(),
             String::from_utf8(expected).unwrap()
         );
+    }
+
+    #[test]
+    fn status_timing_and_verdict_names_need_no_quoting() {
+        let verdicts = [
+            RowVerdict::PresentationError,
+            RowVerdict::WrongAnswer,
+            RowVerdict::CheckerFailure,
+            RowVerdict::Cpu,
+            RowVerdict::Wall,
+        ];
+        let names = Status::ALL
+            .iter()
+            .map(|s| s.as_str())
+            .chain([Timing::Case, Timing::CaseRepeated, Timing::File].map(|t| t.as_str()))
+            .chain(verdicts.map(|v| v.as_str()));
+        for name in names {
+            let mut quoted = Vec::new();
+            text(&mut quoted, name);
+            assert_eq!(quoted, name.as_bytes(), "{name}");
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! anything after the terminating header is never read, as in a judge solution.
 
 use super::{Game, MAX_COLS, MAX_ROWS, MAX_VALUE, Selection, ZeroPair};
-use crate::game::{CaseError, Parsed};
+use crate::game::{CaseError, Parsed, grid_size};
 use crate::validate::quoted;
 
 /// Largest value a number token keeps: more digits saturate here.
@@ -336,7 +336,7 @@ impl Reader<'_> {
         if cols == 0 {
             return None; // the terminating header
         }
-        let size = format!("{rows}x{cols}");
+        let size = grid_size(rows.into(), cols.into());
         let mut error: Option<CaseError> = None;
         if rows as usize > MAX_ROWS || cols as usize > MAX_COLS {
             error = Some(CaseError::new(

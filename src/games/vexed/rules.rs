@@ -10,7 +10,7 @@
 use super::grid::{EMPTY, Grid, Move, WALL, is_block};
 use std::io::BufRead;
 
-use crate::game::{CaseError, LineReader, Parsed, read_error};
+use crate::game::{CaseError, LineReader, Parsed, grid_size, read_error};
 use crate::validate::quoted;
 
 /// The most cells a board may have (one bit per cell in a `u128` plane).
@@ -251,7 +251,7 @@ impl<R: BufRead> Iterator for Puzzles<R> {
                     Some(Parsed {
                         line,
                         label: name.clone(),
-                        size: format!("{rows}x{cols}"),
+                        size: grid_size(rows as u64, cols as u64),
                         case: case.map(|grid| Puzzle { name, grid }),
                     })
                 }
