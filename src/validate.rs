@@ -126,15 +126,7 @@ impl Validation {
     /// are no cases. This is how `run --validate` ties violations to the parser's cases
     /// without knowing the game.
     pub fn per_case(&self, case_lines: &[usize]) -> Vec<Vec<&Violation>> {
-        let mut per: Vec<Vec<&Violation>> = vec![Vec::new(); case_lines.len()];
-        if per.is_empty() {
-            return per;
-        }
-        for violation in &self.violations {
-            let after = case_lines.partition_point(|&start| start <= violation.line);
-            per[after.saturating_sub(1)].push(violation);
-        }
-        per
+        violations_per_case(&self.violations, case_lines)
     }
 }
 
@@ -142,6 +134,22 @@ impl Validation {
 pub struct InFile<'a> {
     pub file: &'a str,
     pub violation: &'a Violation,
+}
+
+/// [`Validation::per_case`] for any violations in line order (a streamed file's share of them).
+pub fn violations_per_case<'a>(
+    violations: &'a [Violation],
+    case_lines: &[usize],
+) -> Vec<Vec<&'a Violation>> {
+    let mut per: Vec<Vec<&Violation>> = vec![Vec::new(); case_lines.len()];
+    if per.is_empty() {
+        return per;
+    }
+    for violation in violations {
+        let after = case_lines.partition_point(|&start| start <= violation.line);
+        per[after.saturating_sub(1)].push(violation);
+    }
+    per
 }
 
 impl fmt::Display for InFile<'_> {

@@ -169,3 +169,71 @@ fn a_big_file_validates_in_bounded_memory() {
         "peak resident memory {peak_kb} KB, over the bound of {VALIDATE_PEAK_KB} KB"
     );
 }
+
+/// Grids in the file of the streamed `--validate` test: three chunks of the runner's 4,096
+/// cases, and some.
+const VALIDATED_GRIDS: usize = 10_000;
+
+/// `run --validate` streams its files too: each case gets the violations in its own lines,
+/// also around the chunks' boundaries (a violation on the last line of a chunk's last case,
+/// on the first line of the next chunk's first), and no other case gets any.
+#[test]
+fn a_streamed_file_is_validated_case_by_case_across_its_chunks() {
+    // Cases whose selection line (their last) or header (their first) holds a lone carriage
+    // return: the lenient parser reads it as a space, the validator flags it (white space
+    // byte 0x0d).
+    let tab_in_last_line = [1, 4095, 4096, 8192, VALIDATED_GRIDS];
+    let tab_in_header = [2, 4097, 8193];
+    let mut input = String::new();
+    for case in 1..=VALIDATED_GRIDS {
+        let header = if tab_in_header.contains(&case) {
+            "1 \r1"
+        } else {
+            "1 1"
+        };
+        let end = if tab_in_last_line.contains(&case) {
+            "0 \r0"
+        } else {
+            "0 0"
+        };
+        input.push_str(&format!("{header}\n{}\n1 1\n{end}\n", case % 10));
+    }
+    input.push_str("0 0\n");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("grids.in");
+    std::fs::write(&path, input).unwrap();
+    let csv = dir.path().join("r.csv");
+    let out = run(&[
+        "run",
+        s(&path),
+        "-g",
+        "samegame",
+        "--validate",
+        "--no-repeat",
+        "--quiet",
+        "--csv",
+        s(&csv),
+    ]);
+    let mut invalid = Vec::new();
+    let mut rows = 0;
+    for record in csv::Reader::from_path(&csv).expect("the CSV").records() {
+        let record = record.expect("a CSV row");
+        rows += 1;
+        let case: usize = record[3].parse().unwrap();
+        if &record[8] == "error" {
+            assert!(
+                record[19].contains(&format!("case {case}: invalid input: line "))
+                    && record[19].contains("white space byte 0x0d"),
+                "{record:?}"
+            );
+            invalid.push(case);
+        } else {
+            assert_eq!(&record[8], "unchecked", "{record:?}");
+        }
+    }
+    assert_eq!(rows, VALIDATED_GRIDS);
+    let mut expected: Vec<usize> = tab_in_last_line.into_iter().chain(tab_in_header).collect();
+    expected.sort();
+    assert_eq!(invalid, expected);
+    assert_ne!(out.status.code(), Some(0), "invalid cases fail the run");
+}

@@ -28,6 +28,7 @@ use crate::corpus::CaseFile;
 use crate::engines::{EngineSpec, FileJob};
 use crate::game::{ParsedCase, ParsedStream};
 use crate::results::{Row, Status};
+use crate::validate::Violation;
 
 /// Most cases in a chunk of a streamed file.
 pub(super) const CHUNK_CASES: usize = 4096;
@@ -36,13 +37,12 @@ pub(super) const CHUNK_BYTES: u64 = 1 << 20;
 /// The buffer a streamed file is read through.
 const READ_BUFFER: usize = 64 << 10;
 
-/// Whether a run streams its files (else each file is read and parsed whole): not with
-/// `--validate` (the validator reads whole files), a program among the engines (it reads the
-/// whole input), or a case filter or case events (shards, whose journal and resumed rows are
-/// kept per file).
+/// Whether a run streams its files (else each file is read and parsed whole): not with a
+/// program among the engines (it reads the whole input), or a case filter or case events
+/// (shards, whose journal and resumed rows are kept per file). With `--validate`, a streamed
+/// file is validated first, streamed too ([`Validated`]).
 pub(super) fn streams(config: &Config, engines: &[EngineSpec]) -> bool {
-    !config.validate
-        && config.select.is_none()
+    config.select.is_none()
         && !config.case_events
         && engines.iter().all(|e| !e.executor().reads_input())
 }
@@ -65,6 +65,18 @@ struct SourceState {
     expected: Option<Arc<Result<Vec<String>, String>>>,
     /// Cases of the previous chunk: room reserved for the next (no growth by doubling).
     last_count: usize,
+    /// With `--validate`: the file's violations, handed out chunk by chunk.
+    validated: Option<Validated>,
+}
+
+/// A streamed file's violations (`--validate`), read before its first chunk by the streaming
+/// validator, and the first case of the next chunk, read ahead: a violation belongs to the
+/// last case starting at or before its line, so a chunk takes the violations before the next
+/// chunk's first line.
+struct Validated {
+    violations: std::iter::Peekable<std::vec::IntoIter<Violation>>,
+    /// The first case of the next chunk, read with the previous one.
+    ahead: Option<ParsedCase>,
 }
 
 /// A reader counting the bytes its consumer took (a chunk's size, whatever the game).
@@ -364,7 +376,8 @@ fn read_whole(loaded: &mut Loaded, size: u64, config: &Config) {
 /// The next chunk of a streamed file: up to [`CHUNK_CASES`] cases or [`CHUNK_BYTES`] bytes
 /// (the file opened, and its expected output read, with the first).
 fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
-    let mut state = source.state.lock().expect("no task panics holding it");
+    let mut guard = source.state.lock().expect("no task panics holding it");
+    let state = &mut *guard;
     if loaded.chunk == 0 {
         match crate::corpus::open_case_file(&loaded.file.path) {
             Err(e) => {
@@ -380,6 +393,21 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
                     Box::new(std::io::BufReader::with_capacity(READ_BUFFER, counting));
                 state.stream = Some(loaded.file.game.cases(reader));
                 state.expected = config.check.then(|| Arc::new(read_expected(&loaded.file)));
+                if config.validate {
+                    match validate_streamed(&loaded.file) {
+                        Ok(violations) => {
+                            state.validated = Some(Validated {
+                                violations: violations.into_iter().peekable(),
+                                ahead: None,
+                            })
+                        }
+                        Err(e) => {
+                            state.stream = None;
+                            loaded.unreadable = Some(format!("cannot read: {e}"));
+                            return;
+                        }
+                    }
+                }
             }
         }
     }
@@ -389,6 +417,9 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
     let start = counter.load(Ordering::Relaxed);
     let mut cases = Vec::with_capacity(state.last_count);
     let mut last = true;
+    if let Some(ahead) = state.validated.as_mut().and_then(|v| v.ahead.take()) {
+        cases.push(ahead);
+    }
     if let Some(stream) = state.stream.as_mut() {
         for case in stream.by_ref() {
             cases.push(case);
@@ -399,8 +430,23 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
             }
         }
     }
+    if let Some(validated) = state.validated.as_mut() {
+        validated.ahead = if last {
+            None
+        } else {
+            state.stream.as_mut().and_then(Iterator::next)
+        };
+        last = validated.ahead.is_none();
+        let next_line = validated.ahead.as_ref().map_or(usize::MAX, |c| c.line);
+        let mut mine = Vec::new();
+        while let Some(v) = validated.violations.next_if(|v| v.line < next_line) {
+            mine.push(v);
+        }
+        loaded.invalid = messages_per_case(&mine, &cases);
+    }
     if last {
         state.stream = None;
+        state.validated = None;
     }
     state.next_case += cases.len();
     state.last_count = cases.len();
@@ -415,10 +461,21 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
 /// Per parsed case, the validator's violations that fall in its lines (see
 /// [`crate::validate::Validation::per_case`]), as one message; `None` for a valid case.
 fn invalid_cases(file: &CaseFile, cases: &[ParsedCase], bytes: &[u8]) -> Vec<Option<String>> {
-    let validation = file.game.validate(bytes);
+    messages_per_case(&file.game.validate(bytes).violations, cases)
+}
+
+/// The violations of a file read by the streaming validator (a cap of them, in line order).
+fn validate_streamed(file: &CaseFile) -> std::io::Result<Vec<Violation>> {
+    let opened = crate::corpus::open_case_file(&file.path)?;
+    let mut reader = std::io::BufReader::with_capacity(READ_BUFFER, opened);
+    Ok(file.game.validate_reader(&mut reader)?.violations)
+}
+
+/// Per case of `cases`, the `violations` (in line order) that fall in its lines, as one
+/// message; `None` for a valid case. A violation before the first case goes to the first.
+fn messages_per_case(violations: &[Violation], cases: &[ParsedCase]) -> Vec<Option<String>> {
     let starts: Vec<usize> = cases.iter().map(|c| c.line).collect();
-    validation
-        .per_case(&starts)
+    crate::validate::violations_per_case(violations, &starts)
         .into_iter()
         .map(|violations| {
             let first = violations.first()?;
