@@ -29,7 +29,10 @@ pub(crate) mod oracle;
 #[cfg(test)]
 pub mod testing;
 
-pub use lines::{Line, LineSource, Terminator, end_line, lines, next_case_line, resync};
+pub use lines::{
+    Line, LineSource, MAX_LINE_BYTES, Terminator, end_line, lines, next_case_line, read_line,
+    resync,
+};
 
 /// Most violations kept for one file; a validator stops reading once it has this many.
 pub const MAX_VIOLATIONS: usize = 100;

@@ -4,7 +4,8 @@
 //! Invariants: the lines are those of splitting the whole input at `\n` (a final `\n` ends
 //! the last line and starts no other), numbered from 1, whatever sizes the reader's reads
 //! have; a line is held once, and only the lines a caller peeks at are kept ahead. A read
-//! error ends the lines and is kept ([`LineReader::error`]) for the caller to report.
+//! error, or a line longer than [`crate::validate::MAX_LINE_BYTES`], ends the lines and is kept
+//! ([`LineReader::error`]) for the caller to report.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -76,16 +77,10 @@ impl<R: BufRead> LineReader<R> {
             return false;
         }
         self.buffer.clear();
-        loop {
-            match self.input.read_until(b'\n', &mut self.buffer) {
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.error = Some(e);
-                    self.ended = true;
-                    return false;
-                }
-                Ok(_) => break,
-            }
+        if let Err(e) = crate::validate::read_line(&mut self.input, &mut self.buffer) {
+            self.error = Some(e);
+            self.ended = true;
+            return false;
         }
         if self.buffer.is_empty() {
             self.ended = true;

@@ -16,6 +16,45 @@ use std::io::BufRead;
 
 use super::{Validation, Violation, check_line, quoted};
 
+/// Most bytes a line of a judge input may have (the statements' longest lines have about a
+/// hundred): a longer one is a read error ([`read_line`]) rather than a line held whole,
+/// so that a file of one endless line costs no more memory than any other.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Appends the next line of `input` to `line`, its `\n` included, like
+/// [`BufRead::read_until`], and returns the bytes appended (0 at the end). A line longer than
+/// [`MAX_LINE_BYTES`] is an error of kind `InvalidData`, after which `input` is somewhere
+/// inside that line (the caller stops reading).
+pub fn read_line<R: BufRead + ?Sized>(input: &mut R, line: &mut Vec<u8>) -> std::io::Result<usize> {
+    let start = line.len();
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(line.len() - start);
+        }
+        let (take, ends) = match memchr::memchr(b'\n', available) {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        if line.len() - start + take > MAX_LINE_BYTES + usize::from(ends) {
+            line.truncate(start);
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a line longer than {MAX_LINE_BYTES} bytes"),
+            ));
+        }
+        line.extend_from_slice(&available[..take]);
+        input.consume(take);
+        if ends {
+            return Ok(line.len() - start);
+        }
+    }
+}
+
 /// One line of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line<'a> {
@@ -104,17 +143,13 @@ impl<R: BufRead> LineSource<R> {
             return false;
         }
         let start = self.text.len();
-        loop {
-            match self.input.read_until(b'\n', &mut self.text) {
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.text.truncate(start);
-                    self.error = Some(e);
-                    self.ended = true;
-                    return false;
-                }
-                Ok(_) => break,
-            }
+        if let Err(e) = read_line(&mut self.input, &mut self.text) {
+            self.text.truncate(start);
+            // The line it stopped at, 1-based: the one after those read.
+            let line = self.first + self.held.len() + 1;
+            self.error = Some(std::io::Error::new(e.kind(), format!("line {line}: {e}")));
+            self.ended = true;
+            return false;
         }
         if self.text.len() == start {
             self.ended = true;
@@ -363,8 +398,53 @@ mod tests {
         assert!(source.get(1).is_none(), "the cut line is not a line");
         assert_eq!(
             source.error().map(|e| e.to_string()).as_deref(),
-            Some("disk on fire")
+            Some("line 2: disk on fire")
         );
         assert!(source.error().is_none());
+    }
+
+    #[test]
+    fn a_line_longer_than_the_bound_is_an_error_naming_it() {
+        let longest = vec![b'x'; MAX_LINE_BYTES];
+        let too_long = vec![b'y'; MAX_LINE_BYTES + 1];
+        for step in [4096, 65_536, 3 * MAX_LINE_BYTES] {
+            // The longest line is read whole, with or without its `\n`.
+            for text in [
+                [&b"a\n"[..], &longest, b"\nb\n"].concat(),
+                [&b"a\n"[..], &longest].concat(),
+            ] {
+                let mut source = LineSource::new(crate::validate::testing::trickle(&text, step));
+                assert_eq!(source.get(1).map(|l| l.text.len()), Some(MAX_LINE_BYTES));
+                assert!(source.error().is_none());
+            }
+            let text = [&b"a\n"[..], &too_long, b"\nb\n"].concat();
+            let mut source = LineSource::new(crate::validate::testing::trickle(&text, step));
+            assert_eq!(source.get(0).map(|l| l.text), Some(&b"a"[..]));
+            assert!(source.get(1).is_none(), "the long line is not a line");
+            let error = source.error().expect("an error");
+            assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+            assert_eq!(
+                error.to_string(),
+                format!("line 2: a line longer than {MAX_LINE_BYTES} bytes")
+            );
+        }
+    }
+
+    #[test]
+    fn read_line_reads_what_read_until_reads() {
+        let text = b"a\n\nbb \r\nlast";
+        for step in [1, 2, 5] {
+            let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+            let mut a = crate::validate::testing::trickle(text, step);
+            let mut b = crate::validate::testing::trickle(text, step);
+            loop {
+                let n = read_line(&mut a, &mut mine).unwrap();
+                assert_eq!(n, b.read_until(b'\n', &mut theirs).unwrap());
+                assert_eq!(mine, theirs);
+                if n == 0 {
+                    break;
+                }
+            }
+        }
     }
 }
