@@ -138,3 +138,45 @@ fn both_stores_search_random_boards_alike() {
         "only {fitting} random boards fit the compact store"
     );
 }
+
+/// A cap of moves too large for a narrow node (`astar::node::Narrow::holds`) keeps the wide
+/// one, in the same search: the same answer, verdict, expansions and bound as at the largest
+/// cap a narrow node holds (both caps far above every minimum here, so they drop the same
+/// children), in batches from the first expansion so that the compact boards are taken.
+#[test]
+fn a_cap_beyond_the_narrow_node_keeps_the_wide_one_alike() {
+    use crate::games::vexed::bitset::astar::node::Narrow;
+    const NARROW_MOST: u64 = u8::MAX as u64;
+    assert!(Narrow::<()>::holds(NARROW_MOST as u32));
+    assert!(!Narrow::<()>::holds(NARROW_MOST as u32 + 1));
+    let mut compared = 0;
+    for (input, _) in BUNDLED_SETS {
+        for puzzle in puzzles(input).into_iter().filter(compact_fits) {
+            let seen = |cap: u64, boards| {
+                let budget = Budget {
+                    max_moves: Some(cap),
+                    ..Budget::UNLIMITED
+                };
+                let o =
+                    bitset::solve_batched_stored(&puzzle, &budget, BATCH_NODES, boards).unwrap();
+                (o.verdict, o.answer, o.work, o.at_least)
+            };
+            let narrow = seen(NARROW_MOST, Boards::Auto);
+            assert!(narrow.1.as_ref().is_none_or(|m| m.len() < 100));
+            assert_eq!(
+                narrow,
+                seen(NARROW_MOST + 1, Boards::Auto),
+                "{}",
+                puzzle.name
+            );
+            assert_eq!(
+                narrow,
+                seen(NARROW_MOST + 1, Boards::Planes),
+                "{}",
+                puzzle.name
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 300, "only {compared} puzzles compared");
+}

@@ -21,8 +21,9 @@
 use std::ops::Range;
 
 use super::index::NodeIndex;
+use super::node::{Node, Push};
 use super::store::Store;
-use super::{NO_PARENT, Node, Push, STORED_BOUNDS, clamp_h};
+use super::{NO_PARENT, STORED_BOUNDS, clamp_h};
 use crate::games::vexed::bitset::bound::{DEAD, Pairs, Parts};
 use crate::games::vexed::bitset::deadlock::Troughs;
 use crate::games::vexed::bitset::planes::{Geometry, State};
@@ -95,10 +96,10 @@ impl<const P: usize, B: Copy + Eq> Worker<P, B> {
         &mut self,
         geo: &Geometry,
         store: &S,
-        nodes: &[Node<S::Board>],
+        nodes: &[S::Node],
         index: &NodeIndex,
         troughs: &Troughs,
-        batch: impl Iterator<Item = Node<S::Board>>,
+        batch: impl Iterator<Item = S::Node>,
     ) {
         let Worker {
             pairs,
@@ -109,12 +110,12 @@ impl<const P: usize, B: Copy + Eq> Worker<P, B> {
         made.clear();
         done.clear();
         for node in batch {
-            let state = store.unpack(&node.board);
-            parts.restore(geo, pairs, &state, &node.bounds);
+            let state = store.unpack(node.board());
+            parts.restore(geo, pairs, &state, node.bounds());
             // As in the sequential search: a node whose troughs did not change since its
             // (expanded) parent is free of trough deadlocks.
-            let same = node.parent != NO_PARENT
-                && troughs.unchanged(&store.unpack(&nodes[node.parent as usize].board), &state);
+            let same = node.parent() != NO_PARENT
+                && troughs.unchanged(&store.unpack(nodes[node.parent() as usize].board()), &state);
             if !same && troughs.deadlocked_letters(state.occupied(), parts.sets(geo)) {
                 done.push(Expansion {
                     skipped: true,
@@ -148,12 +149,12 @@ impl<const P: usize, B: Copy + Eq> Worker<P, B> {
                 // always the same board): most children are new.
                 let state_made = &child.state;
                 let found = index.find(child.digest, |other| {
-                    nodes[other as usize].board == store.pack(state_made)
+                    *nodes[other as usize].board() == store.pack(state_made)
                 });
                 child.seen = match found {
                     Ok(id) => Seen::Known {
                         id,
-                        g: nodes[id as usize].g,
+                        g: nodes[id as usize].g(),
                     },
                     Err(slot) => {
                         let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
@@ -192,10 +193,10 @@ impl<const P: usize, B: Copy + Eq> Worker<P, B> {
 pub(super) fn expand_batch<const P: usize, S: Store<P>>(
     geo: &Geometry,
     store: &S,
-    nodes: &[Node<S::Board>],
+    nodes: &[S::Node],
     index: &NodeIndex,
     troughs: &Troughs,
-    batch: &[(u32, Node<S::Board>)],
+    batch: &[(u32, S::Node)],
     workers: &mut [Worker<P, S::Board>],
 ) {
     let count = workers.len();

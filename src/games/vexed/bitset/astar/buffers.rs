@@ -10,10 +10,10 @@
 
 use std::any::Any;
 
+use super::Child;
 use super::frontier::Frontier;
 use super::index::{KEPT_INDEX_BYTES, NodeIndex};
 use super::store::{STORES, Store};
-use super::{Child, Node};
 use crate::games::vexed::bitset::bound::Pairs;
 use crate::games::vexed::bitset::planes::{Geometry, MAX_PLANES};
 
@@ -46,10 +46,10 @@ const fn shape<const P: usize, S: Store<P>>() -> usize {
     STORES * (P - 1) + S::KIND
 }
 
-/// The buffers of a search whose type depends on its plane count `P` and its boards `B`.
-pub(crate) struct PlaneBuffers<const P: usize, B> {
+/// The buffers of a search whose type depends on its plane count `P` and its nodes `N`.
+pub(crate) struct PlaneBuffers<const P: usize, N> {
     /// Every node of the search, by id.
-    pub(crate) arena: Vec<Node<B>>,
+    pub(crate) arena: Vec<N>,
     /// The children of the node being expanded.
     pub(crate) children: Vec<Child<P>>,
 }
@@ -76,16 +76,16 @@ impl Buffers {
     pub(crate) fn take_planes<const P: usize, S: Store<P>>(
         &mut self,
         capacity: usize,
-    ) -> PlaneBuffers<P, S::Board> {
+    ) -> PlaneBuffers<P, S::Node> {
         let at = shape::<P, S>();
         self.arena_bytes[at] = 0;
         let kept = self.by_planes[at]
             .take()
-            .and_then(|kept| kept.downcast::<PlaneBuffers<P, S::Board>>().ok());
+            .and_then(|kept| kept.downcast::<PlaneBuffers<P, S::Node>>().ok());
         match kept {
             Some(kept) => *kept,
             None => {
-                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<Node<S::Board>>();
+                let initial = INITIAL_ARENA_BYTES / std::mem::size_of::<S::Node>();
                 PlaneBuffers {
                     arena: Vec::with_capacity(initial.min(capacity)),
                     children: Vec::new(),
@@ -98,12 +98,12 @@ impl Buffers {
     /// kept would take more than [`KEPT_ARENA_BYTES`] (the others first).
     pub(crate) fn keep_planes<const P: usize, S: Store<P>>(
         &mut self,
-        mut buffers: PlaneBuffers<P, S::Board>,
+        mut buffers: PlaneBuffers<P, S::Node>,
     ) {
         let at = shape::<P, S>();
         buffers.arena.clear();
         buffers.children.clear();
-        let node = std::mem::size_of::<Node<S::Board>>();
+        let node = std::mem::size_of::<S::Node>();
         if buffers.arena.capacity() * node > KEPT_ARENA_BYTES {
             buffers.arena = Vec::new();
         }

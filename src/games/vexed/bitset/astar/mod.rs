@@ -2,9 +2,10 @@
 //!
 //! Every state met is a [`Node`] in one arena (its board as its [`Store`] keeps it: planes, or
 //! compact in proof mode; the push that first reached it by the
-//! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in the
-//! node's padding, the bounds of its first letters, so that expanding it does not look them
-//! up again); a [`NodeIndex`] ([`index`]) finds a board's node. Open nodes wait in a
+//! shortest path known, its depth `g`, its lower bound `h` from [`super::bound`] and, in a
+//! wide node's padding, the bounds of its first letters, so that expanding it does not look
+//! them up again; a narrow node, [`node`], keeps no bounds, for 24 bytes a node in proof
+//! mode); a [`NodeIndex`] ([`index`]) finds a board's node. Open nodes wait in a
 //! [`Frontier`] ([`frontier`]) ordered by `f = g + h`, then fewest blocks left, then deepest
 //! (the search dives towards a goal once `f` reaches the answer). Compared with iterative
 //! deepening ([`super::ida`]) each state is expanded once instead of once per iteration; the
@@ -40,6 +41,7 @@ mod batch;
 pub(crate) mod buffers;
 pub(crate) mod frontier;
 pub(crate) mod index;
+pub(crate) mod node;
 pub(crate) mod store;
 
 use super::Ending;
@@ -47,14 +49,15 @@ use super::bound::{DEAD, Pairs, Parts, lower_bound};
 use super::deadlock::Troughs;
 use super::planes::{Geometry, State};
 use super::slots::{populate_spare, prefer_huge_pages};
+use crate::games::vexed::Meter;
 use crate::games::vexed::grid::{Dir, Move};
-use crate::games::vexed::{MAX_CELLS, Meter};
 pub(crate) use batch::BATCH_NODES;
 use batch::{Seen, Worker, expand_batch};
 use buffers::{Buffers, PlaneBuffers, give_back_freed_memory};
 use frontier::Frontier;
 use index::NodeIndex;
-use store::{COMPACT_WORDS, Store};
+use node::{Narrow, Node, Push};
+use store::{COMPACT_WORDS, NarrowCodec, Store};
 
 use super::compact::Codec;
 
@@ -78,74 +81,26 @@ pub(crate) struct Batching {
 pub(crate) const MEMORY_BUDGET: usize = 384 << 20;
 /// The arena grows by doubling up to this size, then takes the rest of its capacity at once.
 const ARENA_DOUBLING_BYTES: usize = 2 << 20;
-/// A table's next doubling is expected to pause the search at most this many times as long as
-/// its last one. A doubling does twice the work, but past a few hundred MB each one also
+/// A table's next growth is expected to pause the search at most this many times as long as
+/// its last one. A growth does at most twice the work, but past a few hundred MB each one also
 /// pays more per entry (fresh pages, TLB misses): `benches/README.md` has the measured ratios.
 const GROWTH_PAUSE_FACTOR: u32 = 4;
 /// Bytes of one frontier entry (a node id).
 const FRONTIER_ENTRY: usize = std::mem::size_of::<u32>();
-/// Index slots per node, at most: the index is at least a quarter full (at most half, and its
-/// slots a power of two), and it is rebuilt without a copy.
-const INDEX_SLOTS_PER_NODE: usize = 4;
 /// Frontier entries per node, about: its vectors double.
 const FRONTIER_ENTRIES_PER_NODE: usize = 2;
 /// Parent of the start node.
 const NO_PARENT: u32 = u32::MAX;
+/// Most nodes in an arena: ids are `u32`, [`NO_PARENT`] excluded.
+pub(crate) const MAX_NODES: usize = NO_PARENT as usize;
 /// A cap of moves that caps nothing (see [`Search::max_moves`]).
 pub(crate) const NO_CAP: u32 = u32::MAX;
 /// Largest `h` stored (bounds never come near it on 128 cells).
 const MAX_H: u16 = u16::MAX - 1;
 
-/// Letter bounds a node keeps ([`Node::bounds`]): they fill the bytes a node has left after
+/// Letter bounds a wide node keeps ([`Node::bounds`]): they fill the bytes it has left after
 /// its other fields, up to the 8-byte alignment of its words (a test checks the size).
 const STORED_BOUNDS: usize = Parts::STORED;
-
-/// One board met by the search.
-#[derive(Clone, Copy)]
-pub(crate) struct Node<B> {
-    /// The board as its [`Store`] keeps it.
-    board: B,
-    /// The node this one was reached from on its shortest known path, or [`NO_PARENT`].
-    parent: u32,
-    /// Depth on that path (pushes from the start).
-    g: u16,
-    /// Lower bound of the pushes left (at least 1).
-    h: u16,
-    /// The push from the parent.
-    push: Push,
-    /// The bounds of the first letters, as computed when the node was generated
-    /// ([`Parts::child_bound_stored`]), so that its expansion does not look them up again
-    /// ([`Parts::restore`]); [`Parts::UNSTORED`] when unknown.
-    bounds: [u8; STORED_BOUNDS],
-}
-
-/// A push in one byte: the pushed block's cell (below [`MAX_CELLS`] = 128) and a direction
-/// bit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Push(u8);
-
-impl Push {
-    /// The direction bit (set for right).
-    const RIGHT: u8 = 1 << 7;
-
-    fn new(cell: usize, dir: Dir) -> Push {
-        debug_assert!(cell < MAX_CELLS);
-        let bit = if dir == Dir::Right { Self::RIGHT } else { 0 };
-        Push(cell as u8 | bit)
-    }
-
-    fn cell(self) -> usize {
-        usize::from(self.0 & !Self::RIGHT)
-    }
-
-    fn dir(self) -> Dir {
-        if self.0 & Self::RIGHT == 0 {
-            Dir::Left
-        } else {
-            Dir::Right
-        }
-    }
-}
 
 /// How the search ended.
 pub(crate) enum Ended {
@@ -184,7 +139,7 @@ pub(crate) fn search<const P: usize, S: Store<P>>(
         batching,
         max_moves,
     } = limits;
-    let capacity = memory / per_node_of::<S, P>();
+    let capacity = capacity_of::<S, P>(memory);
     let mut search = Search::<P, S>::new(geo, store, meter, capacity, buffers);
     search.batching = batching;
     search.max_moves = max_moves;
@@ -197,8 +152,14 @@ pub(crate) fn search<const P: usize, S: Store<P>>(
     // Built only now: most searches never get here.
     let codec = Codec::new(geo, blocks);
     let troughs = Troughs::new(geo);
-    if codec.fits::<COMPACT_WORDS>() {
-        let mut search = search.stored_by(&codec, memory / per_node_of::<Codec, P>());
+    if codec.fits::<COMPACT_WORDS>() && Narrow::<()>::holds(max_moves) {
+        let narrow = NarrowCodec(&codec);
+        let mut search = search.stored_by(&narrow, capacity_of::<NarrowCodec, P>(memory));
+        let ended = search.run_batches(&troughs);
+        search.recycle(buffers);
+        ended
+    } else if codec.fits::<COMPACT_WORDS>() {
+        let mut search = search.stored_by(&codec, capacity_of::<Codec, P>(memory));
         let ended = search.run_batches(&troughs);
         search.recycle(buffers);
         ended
@@ -209,15 +170,15 @@ pub(crate) fn search<const P: usize, S: Store<P>>(
     }
 }
 
-/// Bytes a node takes, about (the arena never reserves past the capacity, see `add`), with
-/// its index slots and its frontier entries.
-fn per_node_of<S: Store<P>, const P: usize>() -> usize {
-    std::mem::size_of::<Node<S::Board>>()
-        + INDEX_SLOTS_PER_NODE * NodeIndex::SLOT_BYTES
-        + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY
+/// The nodes of `S` that `memory` bytes hold: each its arena entry (the arena never reserves
+/// past the capacity, see `add`), its frontier entries and its index slots at their most
+/// ([`NodeIndex::nodes_within`]).
+fn capacity_of<S: Store<P>, const P: usize>(memory: usize) -> usize {
+    let other = std::mem::size_of::<S::Node>() + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
+    NodeIndex::nodes_within(memory, other).min(MAX_NODES)
 }
 
-/// A table of the search that grows by doubling ([`Search::grow`]), each timed apart.
+/// A table of the search that grows ([`Search::grow`]), each timed apart.
 #[derive(Clone, Copy)]
 enum Growing {
     Index,
@@ -249,7 +210,7 @@ struct Search<'a, const P: usize, S: Store<P>> {
     store: &'a S,
     pairs: Pairs,
     meter: Meter,
-    nodes: Vec<Node<S::Board>>,
+    nodes: Vec<S::Node>,
     index: NodeIndex,
     frontier: Frontier,
     capacity: usize,
@@ -327,13 +288,13 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             later: _,
         } = self;
         let mut arena = Vec::with_capacity(nodes.len());
-        arena.extend(nodes.iter().map(|node| Node {
-            board: store.pack(&old.unpack(&node.board)),
-            parent: node.parent,
-            g: node.g,
-            h: node.h,
-            push: node.push,
-            bounds: node.bounds,
+        arena.extend(nodes.iter().map(|node| {
+            let board = store.pack(&old.unpack(node.board()));
+            let mut bounds = [Parts::UNSTORED; STORED_BOUNDS];
+            let kept = node.bounds().len().min(STORED_BOUNDS);
+            bounds[..kept].copy_from_slice(&node.bounds()[..kept]);
+            let (g, h) = (node.g(), node.h());
+            T::Node::new(board, node.parent(), g, h, node.push(), &bounds)
         }));
         drop(nodes);
         let len = arena.len();
@@ -408,25 +369,27 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         while let Some((f, g, id)) = self.frontier.pop() {
             let node = self.nodes[id as usize];
             if self.meter.expanded >= self.batching.after {
-                let blocks = self.store.unpack(&node.board).occupied().len();
+                let blocks = self.store.unpack(node.board()).occupied().len();
                 self.frontier.push(f, g, blocks, id);
                 if self.later {
                     return None;
                 }
                 return Some(self.run_batches(&troughs));
             }
-            if node.g != g {
+            if node.g() != g {
                 continue; // reached again by a shorter path since it was queued
             }
             // Unpacked once: a compact board costs a few nanoseconds each time.
-            let state = self.store.unpack(&node.board);
+            let state = self.store.unpack(node.board());
             self.parts
-                .restore(self.geo, &mut self.pairs, &state, &node.bounds);
+                .restore(self.geo, &mut self.pairs, &state, node.bounds());
             // A node's parent was expanded, so free of trough deadlocks; so is the node when
             // its troughs did not change (`Troughs::unchanged`).
-            let same = node.parent != NO_PARENT
+            let same = node.parent() != NO_PARENT
                 && troughs.unchanged(
-                    &self.store.unpack(&self.nodes[node.parent as usize].board),
+                    &self
+                        .store
+                        .unpack(self.nodes[node.parent() as usize].board()),
                     &state,
                 );
             let sets = self.parts.sets(self.geo);
@@ -487,7 +450,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     fn expand(
         &mut self,
         id: u32,
-        node: Node<S::Board>,
+        node: S::Node,
         state: &State<P>,
         f: u32,
     ) -> Result<Option<Vec<Move>>, Stop> {
@@ -503,7 +466,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             children.push((cell, dir, child, digest));
         }
         // Lookups after all children are made, so that their prefetches overlap.
-        let Some(g) = node.g.checked_add(1) else {
+        let Some(g) = node.g().checked_add(1) else {
             // Deeper than a node can say: leave it to deepening, which has no such limit.
             self.children = children;
             return Err(Stop::OutOfMemory);
@@ -513,13 +476,13 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         // to first, so that the first made is taken first (see `Frontier`).
         for (cell, dir, child, digest) in children.iter().rev() {
             let (cell, dir, digest) = (*cell, *dir, *digest);
-            if self.index.needs_room() && !self.grow(Growing::Index) {
+            if self.index.needs_room() && !self.grow(Growing::Index, 1) {
                 self.children = children;
                 return Err(Stop::Budget);
             }
             let (nodes, store) = (&self.nodes, self.store);
             match self.index.find(digest, |other| {
-                nodes[other as usize].board == store.pack(child)
+                *nodes[other as usize].board() == store.pack(child)
             }) {
                 Ok(other) => self.reach(other, id, g, Push::new(cell, dir), f, child),
                 Err(slot) => {
@@ -559,16 +522,11 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     #[inline(always)]
     fn reach(&mut self, other: u32, parent: u32, g: u16, push: Push, f: u32, child: &State<P>) {
         let known = &mut self.nodes[other as usize];
-        if known.g <= g {
+        if known.g() <= g {
             return;
         }
-        *known = Node {
-            parent,
-            g,
-            push,
-            ..*known
-        };
-        let child_f = f.max(u32::from(g) + u32::from(known.h));
+        known.repath(parent, g, push);
+        let child_f = f.max(u32::from(g) + u32::from(known.h()));
         let blocks = child.occupied().len();
         self.frontier.push(child_f, g, blocks, other);
     }
@@ -589,7 +547,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         if self.nodes.len() >= self.capacity {
             return Err(Stop::OutOfMemory);
         }
-        if self.nodes.len() == self.nodes.capacity() && !self.grow(Growing::Arena) {
+        if self.nodes.len() == self.nodes.capacity() && !self.grow(Growing::Arena, 0) {
             return Err(Stop::Budget);
         }
         let child_id = self.nodes.len() as u32;
@@ -605,9 +563,9 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         let mut workers: Vec<Worker<P, S::Board>> = (0..self.batching.threads)
             .map(|_| Worker::new(self.geo))
             .collect();
-        let mut batch: Vec<(u32, Node<S::Board>)> = Vec::with_capacity(self.batching.nodes);
+        let mut batch: Vec<(u32, S::Node)> = Vec::with_capacity(self.batching.nodes);
         // A node has at most two pushes per block, and blocks are never added.
-        let most_children = 2 * self.store.unpack(&self.nodes[0].board).occupied().len() as usize;
+        let most_children = 2 * self.store.unpack(self.nodes[0].board()).occupied().len() as usize;
         // The arena's entries whose pages are mapped already (see below).
         let mut populated = 0;
         loop {
@@ -619,11 +577,11 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
                 };
                 let node = self.nodes[id as usize];
                 if *layer.get_or_insert(f) != f {
-                    let blocks = self.store.unpack(&node.board).occupied().len();
+                    let blocks = self.store.unpack(node.board()).occupied().len();
                     self.frontier.push(f, g, blocks, id);
                     break;
                 }
-                if node.g == g {
+                if node.g() == g {
                     batch.push((id, node));
                 }
             }
@@ -632,8 +590,9 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             };
             // Room for every child of the batch, so that the slots its workers find stay where
             // they are until it is merged.
-            while self.index.needs_room_for(batch.len() * most_children) {
-                if !self.grow(Growing::Index) {
+            let room = batch.len() * most_children;
+            while self.index.needs_room_for(room) {
+                if !self.grow(Growing::Index, room) {
                     return Ended::Done(Ending::stopped(self.meter.expanded, f));
                 }
             }
@@ -667,7 +626,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// would have added their children; the solution if one of them has a clear child.
     fn merge(
         &mut self,
-        batch: &[(u32, Node<S::Board>)],
+        batch: &[(u32, S::Node)],
         workers: &[Worker<P, S::Board>],
         f: u32,
     ) -> Result<Option<Vec<Move>>, Stop> {
@@ -694,7 +653,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             if let Some(push) = expansion.clear {
                 return Ok(Some(self.moves(id, push.cell(), push.dir())));
             }
-            let Some(g) = node.g.checked_add(1) else {
+            let Some(g) = node.g().checked_add(1) else {
                 return Err(Stop::OutOfMemory);
             };
             // Last made first, as the sequential search queues them.
@@ -722,7 +681,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
                             let nodes = &self.nodes;
                             let found = self
                                 .index
-                                .find(child.digest, |o| nodes[o as usize].board == board);
+                                .find(child.digest, |o| *nodes[o as usize].board() == board);
                             match found {
                                 Ok(other) => {
                                     self.reach(other, id, g, child.push, f, &child.state);
@@ -741,12 +700,13 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         Ok(None)
     }
 
-    /// Doubles `table`, unless the pause would not end before the deadline (taken as
+    /// Grows `table` (the index to room for `room` more entries, [`NodeIndex::grow_size`];
+    /// the arena by doubling), unless the pause would not end before the deadline (taken as
     /// [`GROWTH_PAUSE_FACTOR`] times its last one): then returns false, and the search
     /// stops at its budget instead of past it. The tables are timed apart: an arena doubling
-    /// is a reallocation (often a page remapping) while an index doubling is a rehash, much
+    /// is a reallocation (often a page remapping) while an index growth is a rehash, much
     /// longer, and one pause for both would let a long rehash start just before the deadline.
-    fn grow(&mut self, table: Growing) -> bool {
+    fn grow(&mut self, table: Growing, room: usize) -> bool {
         let started = std::time::Instant::now();
         if !self.meter.affords(
             started,
@@ -756,17 +716,19 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         }
         match table {
             Growing::Index if self.batching.threads > 1 => {
+                let size = self.index.grow_size(room, self.capacity);
                 let (nodes, store) = (&self.nodes, self.store);
-                let digest_of = |id: usize| store.unpack(&nodes[id].board).digest();
-                self.index.grow_on(self.batching.threads, &digest_of);
+                let digest_of = |id: usize| store.unpack(nodes[id].board()).digest();
+                self.index.grow_on(size, self.batching.threads, &digest_of);
             }
             Growing::Index => {
+                let size = self.index.grow_size(room, self.capacity);
                 let store = self.store;
                 let digests = self
                     .nodes
                     .iter()
-                    .map(|node| store.unpack(&node.board).digest());
-                self.index.grow(digests)
+                    .map(|node| store.unpack(node.board()).digest());
+                self.index.grow(size, digests)
             }
             Growing::Arena => self.reserve(),
         }
@@ -777,7 +739,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// Doubles the arena's capacity, but never past `self.capacity` (a plain push could
     /// reserve twice it).
     fn reserve(&mut self) {
-        let node = std::mem::size_of::<Node<S::Board>>();
+        let node = std::mem::size_of::<S::Node>();
         let left = self.capacity - self.nodes.len();
         if self.nodes.len().saturating_mul(2 * node) <= ARENA_DOUBLING_BYTES {
             self.nodes.reserve_exact(self.nodes.len().clamp(1, left));
@@ -806,14 +768,8 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         if self.nodes.len() == self.nodes.capacity() {
             self.reserve();
         }
-        self.nodes.push(Node {
-            board,
-            parent,
-            g,
-            h,
-            push,
-            bounds,
-        });
+        self.nodes
+            .push(S::Node::new(board, parent, g, h, push, &bounds));
     }
 
     /// The moves from the start to node `id`, then the push `(cell, dir)`. Each push is
@@ -821,18 +777,19 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
     /// is replayed.
     fn moves(&self, id: u32, cell: usize, dir: Dir) -> Vec<Move> {
         let mut node = &self.nodes[id as usize];
-        let mut moves = Vec::with_capacity(usize::from(node.g) + 1);
+        let mut moves = Vec::with_capacity(usize::from(node.g()) + 1);
         moves.push(
             self.geo
-                .describe(&self.store.unpack(&node.board), cell, dir),
+                .describe(&self.store.unpack(node.board()), cell, dir),
         );
-        while node.parent != NO_PARENT {
-            let push = node.push;
-            node = &self.nodes[node.parent as usize];
-            moves.push(
-                self.geo
-                    .describe(&self.store.unpack(&node.board), push.cell(), push.dir()),
-            );
+        while node.parent() != NO_PARENT {
+            let push = node.push();
+            node = &self.nodes[node.parent() as usize];
+            moves.push(self.geo.describe(
+                &self.store.unpack(node.board()),
+                push.cell(),
+                push.dir(),
+            ));
         }
         moves.reverse();
         moves

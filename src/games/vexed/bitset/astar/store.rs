@@ -1,10 +1,13 @@
-//! How A*'s arena keeps its boards ([`Store`]): as planes in words ([`Planes`], nothing to
-//! compute) or compact ([`Codec`]: two words where eight letters' planes take four, for a few
-//! nanoseconds per board packed or unpacked).
+//! How A*'s arena keeps its boards and nodes ([`Store`]): boards as planes in words
+//! ([`Planes`], nothing to compute) or compact ([`Codec`]: two words where eight letters'
+//! planes take four, for a few nanoseconds per board packed or unpacked); nodes wide, or
+//! narrow for compact boards under a cap of moves that fits a byte ([`NarrowCodec`], see
+//! [`super::node`]).
 //!
 //! Invariant: `unpack(pack(s)) == s` for every board of the search, and two boards are equal
 //! iff their stored forms are (the index compares stored forms).
 
+use super::node::{Narrow, Node, Wide};
 use crate::games::vexed::bitset::compact::{Codec, Compact};
 use crate::games::vexed::bitset::planes::{Packed, State};
 
@@ -12,6 +15,8 @@ use crate::games::vexed::bitset::planes::{Packed, State};
 pub(crate) trait Store<const P: usize>: Sync {
     /// A board as stored.
     type Board: Copy + Eq + Send + Sync + 'static;
+    /// A node of the arena.
+    type Node: Node<Board = Self::Board>;
     /// Which store this is, below [`STORES`] (the buffers a thread keeps are per store).
     const KIND: usize;
     fn pack(&self, state: &State<P>) -> Self::Board;
@@ -19,7 +24,7 @@ pub(crate) trait Store<const P: usize>: Sync {
 }
 
 /// Kinds of store ([`Store::KIND`]).
-pub(crate) const STORES: usize = 3;
+pub(crate) const STORES: usize = 4;
 
 /// Boards as their planes, one word per plane (`W == P`, a narrow geometry) or two
 /// ([`Packed`]).
@@ -27,6 +32,7 @@ pub(crate) struct Planes<const W: usize>;
 
 impl<const P: usize, const W: usize> Store<P> for Planes<W> {
     type Board = Packed<W>;
+    type Node = Wide<Packed<W>>;
     const KIND: usize = if W == P { 0 } else { 1 };
 
     #[inline(always)]
@@ -46,6 +52,7 @@ pub(crate) const COMPACT_WORDS: usize = 2;
 
 impl<const P: usize> Store<P> for Codec {
     type Board = Compact<COMPACT_WORDS>;
+    type Node = Wide<Self::Board>;
     const KIND: usize = 2;
 
     #[inline(always)]
@@ -56,5 +63,24 @@ impl<const P: usize> Store<P> for Codec {
     #[inline(always)]
     fn unpack(&self, board: &Self::Board) -> State<P> {
         Codec::unpack(self, board)
+    }
+}
+
+/// Compact boards in narrow nodes: for a search whose cap of moves [`Narrow::holds`].
+pub(crate) struct NarrowCodec<'a>(pub(crate) &'a Codec);
+
+impl<const P: usize> Store<P> for NarrowCodec<'_> {
+    type Board = Compact<COMPACT_WORDS>;
+    type Node = Narrow<Self::Board>;
+    const KIND: usize = 3;
+
+    #[inline(always)]
+    fn pack(&self, state: &State<P>) -> Self::Board {
+        Codec::pack(self.0, state)
+    }
+
+    #[inline(always)]
+    fn unpack(&self, board: &Self::Board) -> State<P> {
+        Codec::unpack(self.0, board)
     }
 }

@@ -1,4 +1,4 @@
-//! A* nodes: their size with the stored bounds, the push byte, the stored bounds restored.
+//! A* nodes: their size with the stored bounds, the stored bounds restored.
 
 use super::*;
 
@@ -6,29 +6,20 @@ use super::*;
 fn stored_bounds_fill_the_padding_of_a_node() {
     use crate::games::vexed::bitset::compact::Compact;
     use crate::games::vexed::bitset::planes::Packed;
+    use node::Wide;
     use store::COMPACT_WORDS;
     // A node's words align it to 8 bytes; the other fields and the stored bounds take
     // exactly the last 16.
     for (size, words) in [
-        (std::mem::size_of::<Node<Packed<1>>>(), 1),
-        (std::mem::size_of::<Node<Packed<4>>>(), 4),
-        (std::mem::size_of::<Node<Packed<10>>>(), 10),
+        (std::mem::size_of::<Wide<Packed<1>>>(), 1),
+        (std::mem::size_of::<Wide<Packed<4>>>(), 4),
+        (std::mem::size_of::<Wide<Packed<10>>>(), 10),
         (
-            std::mem::size_of::<Node<Compact<COMPACT_WORDS>>>(),
+            std::mem::size_of::<Wide<Compact<COMPACT_WORDS>>>(),
             COMPACT_WORDS,
         ),
     ] {
         assert_eq!(size, 8 * words + 16);
-    }
-}
-
-#[test]
-fn a_push_keeps_its_cell_and_direction_in_one_byte() {
-    for cell in [0, 1, 64, MAX_CELLS - 1] {
-        for dir in [Dir::Left, Dir::Right] {
-            let push = Push::new(cell, dir);
-            assert_eq!((push.cell(), push.dir()), (cell, dir));
-        }
     }
 }
 
