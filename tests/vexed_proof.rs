@@ -1,6 +1,7 @@
-//! The proof mode on the original game's IMPOSSIBLE-033 (par 37), when the GPL level packs are
-//! present (they are not bundled): ignored, since even its short proof takes a minute or more
-//! of both cores, and the search for its 37-move minimum five minutes and 12 GB. Run:
+//! The proof mode on the original game's Impossible levels 003 (par 39), 033 (37) and 044
+//! (41), when the GPL level packs are present (they are not bundled): ignored, since even the
+//! short proof takes a minute or more of both cores, and the searches for the minimum
+//! solutions five to ten minutes and 12 to 15 GB each. Run one at a time:
 //! `cargo test --release --test vexed_proof -- --ignored --test-threads 1`.
 //!
 //! `VEXED_LEVELS` names the packs' folder (default `../shared/vexed-levels`); the test skips
@@ -13,14 +14,15 @@ use std::path::PathBuf;
 use gamebench::game::{Budget, Rules, Verdict};
 use gamebench::games::vexed::{Vexed, bitset};
 
-/// The level, and the pack it is in.
+/// The level of the capped proof, and the pack the levels are in.
 const LEVEL: &str = "IMPOSSIBLE-033-natto";
 const PACK: &str = "impossible-pack.in";
 /// The default cap: below K >= 34, which a minute proves without the proof mode.
 const DEFAULT_CAP: u64 = 31;
 /// The default memory of the search, in MB.
 const DEFAULT_MB: u64 = 14_000;
-/// Memory of the search that finds the 37-move solution (its peak is about 12 GB).
+/// Memory of the searches that find the minimum solutions (their peaks are about 12 and
+/// 15 GB).
 const MINIMUM_MB: u64 = 20_000;
 /// Threads of the search: the machine's two cores.
 const THREADS: u64 = 2;
@@ -32,8 +34,8 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-/// The level from the packs' folder, or `None` (after saying so) when the packs are absent.
-fn level() -> Option<gamebench::games::vexed::Puzzle> {
+/// Level `name` from the packs' folder, or `None` (after saying so) when the packs are absent.
+fn level(name: &str) -> Option<gamebench::games::vexed::Puzzle> {
     let root = std::env::var("VEXED_LEVELS")
         .map(PathBuf::from)
         .unwrap_or_else(|_| {
@@ -48,8 +50,8 @@ fn level() -> Option<gamebench::games::vexed::Puzzle> {
     let puzzle = parsed
         .into_iter()
         .filter_map(|p| p.case.ok())
-        .find(|p| p.name == LEVEL)
-        .unwrap_or_else(|| panic!("{}: no level {LEVEL}", path.display()));
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{}: no level {name}", path.display()));
     Some(puzzle)
 }
 
@@ -62,28 +64,47 @@ fn capped(cap: u64, mb: u64) -> Budget {
     }
 }
 
-/// The minimum, par: no solution of 36 moves or fewer (the proof below par, above), and A*
-/// capped at 37 finds one of 37, which the checker replays. About 5 minutes and 12 GB.
-#[test]
-#[ignore]
-fn impossible_033_is_solved_in_its_par_of_37_moves() {
-    const PAR: u64 = 37;
-    let Some(puzzle) = level() else { return };
-    let budget = capped(PAR, env_or("VEXED_PROOF_MB", MINIMUM_MB));
+/// Level `name` is solved in `minimum` moves by A* capped at `cap` moves, and the checker
+/// replays the solution. A* with an admissible bound returns a minimum solution: none is
+/// shorter.
+fn minimum_is(name: &str, cap: u64, minimum: usize) {
+    let Some(puzzle) = level(name) else { return };
+    let budget = capped(cap, env_or("VEXED_PROOF_MB", MINIMUM_MB));
     let outcome = bitset::solve(&puzzle, &budget).expect("the level is a valid puzzle");
-    let moves = outcome.answer.expect("a solution of at most 37 moves");
-    assert_eq!(moves.len() as u64, PAR);
-    let out = gamebench::games::vexed::format_solution(LEVEL, &moves);
+    let moves = outcome.answer.expect("a solution of at most the cap");
+    assert_eq!(moves.len(), minimum);
+    let out = gamebench::games::vexed::format_solution(name, &moves);
     assert_eq!(
         gamebench::games::vexed::check_output(&puzzle, &out, None),
         Ok(())
     );
 }
 
+/// The minimum is par: 37 moves. About 5 minutes and 12 GB.
+#[test]
+#[ignore]
+fn impossible_033_is_solved_in_its_par_of_37_moves() {
+    minimum_is("IMPOSSIBLE-033-natto", 37, 37);
+}
+
+/// The minimum is par: 41 moves. About 10 minutes and 15 GB.
+#[test]
+#[ignore]
+fn impossible_044_is_solved_in_its_par_of_41_moves() {
+    minimum_is("IMPOSSIBLE-044-beetroot", 41, 41);
+}
+
+/// The minimum is 36 moves, three below par (39). About 5 minutes and 13 GB.
+#[test]
+#[ignore]
+fn impossible_003_is_solved_in_36_moves_below_its_par_of_39() {
+    minimum_is("IMPOSSIBLE-003-clay", 39, 36);
+}
+
 #[test]
 #[ignore]
 fn impossible_033_has_no_solution_of_at_most_the_cap() {
-    let Some(puzzle) = level() else { return };
+    let Some(puzzle) = level(LEVEL) else { return };
     let puzzle = &puzzle;
     let cap: u64 = env_or("VEXED_PROOF_CAP", DEFAULT_CAP);
     let budget = capped(cap, env_or("VEXED_PROOF_MB", DEFAULT_MB));
