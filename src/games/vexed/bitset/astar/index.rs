@@ -9,13 +9,15 @@
 //! Any number of slots, not only powers of two: a board's first slot is its digest's low
 //! [`NodeIndex::HOME_BITS`] bits scaled to the slot count (a multiply and a shift), and probes
 //! wrap from the last slot to the first. So the index is kept dense where memory is the
-//! limit: at most three quarters full, grown by doubling but never past what the arena's node
-//! cap needs ([`NodeIndex::grow_size`]), so 4/3 of a slot per node when the arena is full,
-//! where a table of powers of two at most half full took 2 to 4. (Growing by half instead
+//! limit (proof mode's compact stores, [`Load::DENSE`]): at most three quarters full, grown by
+//! doubling but never past what the arena's node cap needs ([`NodeIndex::grow_size`]), so 4/3
+//! of a slot per node when the arena is full, where a table of powers of two at most half full
+//! took 2 to 4. Every other search keeps it at most half full ([`Load::HALF`]): its probes
+//! are shorter, and time, not memory, is what it runs out of. (Growing by half instead
 //! keeps it denser on the way, but rebuilds half as much again: a rebuild is a pass of cache
 //! misses over the whole arena, and the search's peak is at its cap either way.)
 //!
-//! Invariants: at most three quarters of the slots are used (the caller asks
+//! Invariants: at most the load's share of the slots is used (the caller asks
 //! [`NodeIndex::needs_room`] before each insertion and grows the index), so a probe always
 //! meets an unused slot; the ids stored are exactly `0..len`, the nodes of the arena in order
 //! (every node is indexed once), which is what lets [`NodeIndex::grow`] rebuild the index from
@@ -40,6 +42,30 @@ pub(crate) struct NodeIndex {
     /// The current search's epoch, in `1..=MAX_EPOCH` once started (a zeroed slot has epoch
     /// 0 and is empty).
     epoch: u64,
+    /// How full the index may get.
+    load: Load,
+}
+
+/// How full an index may get: at most `used` of every `slots` slots. A fuller index takes
+/// fewer bytes a node but probes longer (linear probing: about 2.5 slots for a board not
+/// there at 1/2, 8.5 at 3/4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Load {
+    used: usize,
+    slots: usize,
+}
+
+impl Load {
+    /// At most half full: the searches where time counts most (every search without a cap).
+    pub(crate) const HALF: Load = Load { used: 1, slots: 2 };
+    /// At most three quarters full: proof mode's compact stores, where memory is the wall.
+    pub(crate) const DENSE: Load = Load { used: 3, slots: 4 };
+}
+
+impl Default for Load {
+    fn default() -> Self {
+        Load::HALF
+    }
 }
 
 impl NodeIndex {
@@ -55,9 +81,6 @@ impl NodeIndex {
     /// Low bits of a digest that choose its first slot: those below the check, so that boards
     /// of nearby first slots are still told apart by their checks.
     const HOME_BITS: u32 = Self::CHECK_SHIFT;
-    /// The index is at most `LOAD_USED / LOAD_SLOTS` full.
-    const LOAD_USED: usize = 3;
-    const LOAD_SLOTS: usize = 4;
 
     /// The first slot a board with this digest probes.
     #[inline(always)]
@@ -79,16 +102,21 @@ impl NodeIndex {
     }
 
     /// Slots that hold `entries` within the load.
-    fn slots_for(entries: usize) -> usize {
-        entries.saturating_mul(Self::LOAD_SLOTS) / Self::LOAD_USED + 1
+    fn slots_for(&self, entries: usize) -> usize {
+        entries.saturating_mul(self.load.slots) / self.load.used + 1
+    }
+
+    /// The index's load from now on: set when a search starts or changes its store (an
+    /// index at one load is within any load at least as high).
+    pub(crate) fn set_load(&mut self, load: Load) {
+        self.load = load;
     }
 
     /// Nodes that fit in `bytes` when each takes `other` bytes besides its index slots, the
-    /// index at its largest ([`NodeIndex::grow_size`]: `LOAD_SLOTS / LOAD_USED` slots a node).
-    pub(crate) fn nodes_within(bytes: usize, other: usize) -> usize {
-        let per_node_times_used =
-            (other * Self::LOAD_USED + Self::SLOT_BYTES * Self::LOAD_SLOTS) as u128;
-        let nodes = bytes as u128 * Self::LOAD_USED as u128 / per_node_times_used;
+    /// index at its largest at `load` ([`NodeIndex::grow_size`]: `slots / used` slots a node).
+    pub(crate) fn nodes_within(bytes: usize, other: usize, load: Load) -> usize {
+        let per_node_times_used = (other * load.used + Self::SLOT_BYTES * load.slots) as u128;
+        let nodes = bytes as u128 * load.used as u128 / per_node_times_used;
         usize::try_from(nodes).unwrap_or(usize::MAX)
     }
 
@@ -100,10 +128,10 @@ impl NodeIndex {
     /// a slot for each of the cap's nodes.
     pub(crate) fn grow_size(&self, more: usize, cap: usize) -> usize {
         let size = self.slots.len();
-        let most = Self::slots_for(cap.max(self.len).saturating_add(more));
+        let most = self.slots_for(cap.max(self.len).saturating_add(more));
         (size * 2)
             .min(most)
-            .max(Self::slots_for(self.len + more))
+            .max(self.slots_for(self.len + more))
             .max(size + 1)
     }
 
@@ -162,7 +190,7 @@ impl NodeIndex {
 
     /// True when `more` entries would make the index fuller than its load.
     pub(crate) fn needs_room_for(&self, more: usize) -> bool {
-        (self.len + more) * Self::LOAD_SLOTS > self.slots.len() * Self::LOAD_USED
+        (self.len + more) * self.load.slots > self.slots.len() * self.load.used
     }
 
     /// True when `slot` holds no entry (of this search).
@@ -275,7 +303,7 @@ impl NodeIndex {
     /// them empty then faults no page on this one.
     fn resize(&mut self, size: usize, threads: usize) {
         debug_assert!(
-            size > self.slots.len() && self.len * Self::LOAD_SLOTS <= size * Self::LOAD_USED
+            size > self.slots.len() && self.len * self.load.slots <= size * self.load.used
         );
         if size <= self.slots.capacity() {
             // In place, within the reserved address space: the new slots are written empty and
@@ -381,15 +409,19 @@ mod tests {
     /// filled up to its load before each growth.
     #[test]
     fn the_index_grown_on_threads_finds_every_entry() {
-        for threads in [1, 2, 3, 4] {
+        for (threads, load) in [1, 2, 3, 4]
+            .into_iter()
+            .flat_map(|t| [(t, Load::DENSE), (t, Load::HALF)])
+        {
             let mut index = NodeIndex::default();
             index.start();
+            index.set_load(load);
             let mut digests: Vec<u64> = Vec::new();
             for id in 0..5000u32 {
                 if index.needs_room() {
                     let (len, size) = (index.len, index.grow_size(1, NO_CAP));
                     // Full to its load: one more entry would pass it.
-                    assert!(4 * (len + 1) > 3 * index.slots.len());
+                    assert!(load.slots * (len + 1) > load.used * index.slots.len());
                     let crowd: &[u64] = &digests;
                     index.grow_on(size, threads, &|id| crowd[id]);
                     assert_eq!(index.slots.len(), size);
@@ -423,13 +455,14 @@ mod tests {
         let digest = |id: usize| (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 3;
         let mut index = NodeIndex::default();
         index.start();
+        index.set_load(Load::DENSE);
         let mut growths = 0;
         for id in 0..cap {
             if index.needs_room_for(ROOM) {
                 let (before, size) = (index.slots.len(), index.grow_size(ROOM, cap));
                 index.grow_on(size, 2, &digest);
                 // Doubled, or what the room asked needs when more.
-                let needs = NodeIndex::slots_for(id + ROOM);
+                let needs = index.slots_for(id + ROOM);
                 assert!(size <= (2 * before).max(needs), "{before} -> {size}");
                 assert!(size <= most, "{before} -> {size}");
                 growths += 1;
@@ -447,9 +480,10 @@ mod tests {
     #[test]
     fn nodes_within_a_budget_count_their_index() {
         // 24 + 8 bytes besides, 32/3 of index: 128/3 bytes a node.
-        assert_eq!(NodeIndex::nodes_within(128 * 1000, 32), 3000);
-        assert_eq!(NodeIndex::nodes_within(0, 32), 0);
-        assert!(NodeIndex::nodes_within(usize::MAX, 32) > 1 << 50);
+        assert_eq!(NodeIndex::nodes_within(128 * 1000, 32, Load::DENSE), 3000);
+        assert_eq!(NodeIndex::nodes_within(48 * 1000, 32, Load::HALF), 1000);
+        assert_eq!(NodeIndex::nodes_within(0, 32, Load::DENSE), 0);
+        assert!(NodeIndex::nodes_within(usize::MAX, 32, Load::DENSE) > 1 << 50);
     }
 
     /// A reused index holds only the entries of its current search: over more searches than

@@ -175,7 +175,7 @@ pub(crate) fn search<const P: usize, S: Store<P>>(
 /// ([`NodeIndex::nodes_within`]).
 fn capacity_of<S: Store<P>, const P: usize>(memory: usize) -> usize {
     let other = std::mem::size_of::<S::Node>() + FRONTIER_ENTRIES_PER_NODE * FRONTIER_ENTRY;
-    NodeIndex::nodes_within(memory, other).min(MAX_NODES)
+    NodeIndex::nodes_within(memory, other, S::LOAD).min(MAX_NODES)
 }
 
 /// A table of the search that grows ([`Search::grow`]), each timed apart.
@@ -243,6 +243,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         let PlaneBuffers { arena, children } = buffers.take_planes::<P, S>(capacity);
         let mut index = std::mem::take(&mut buffers.index);
         index.start();
+        index.set_load(S::LOAD);
         Search {
             geo,
             store,
@@ -298,6 +299,8 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         }));
         drop(nodes);
         let len = arena.len();
+        let mut index = index;
+        index.set_load(T::LOAD);
         Search {
             geo,
             store,

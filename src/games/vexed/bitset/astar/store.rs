@@ -7,6 +7,7 @@
 //! Invariant: `unpack(pack(s)) == s` for every board of the search, and two boards are equal
 //! iff their stored forms are (the index compares stored forms).
 
+use super::index::Load;
 use super::node::{Narrow, Node, Wide};
 use crate::games::vexed::bitset::compact::{Codec, Compact};
 use crate::games::vexed::bitset::planes::{Packed, State};
@@ -19,6 +20,8 @@ pub(crate) trait Store<const P: usize>: Sync {
     type Node: Node<Board = Self::Board>;
     /// Which store this is, below [`STORES`] (the buffers a thread keeps are per store).
     const KIND: usize;
+    /// How full the node index may get with this store.
+    const LOAD: Load;
     fn pack(&self, state: &State<P>) -> Self::Board;
     fn unpack(&self, board: &Self::Board) -> State<P>;
 }
@@ -34,6 +37,7 @@ impl<const P: usize, const W: usize> Store<P> for Planes<W> {
     type Board = Packed<W>;
     type Node = Wide<Packed<W>>;
     const KIND: usize = if W == P { 0 } else { 1 };
+    const LOAD: Load = Load::HALF;
 
     #[inline(always)]
     fn pack(&self, state: &State<P>) -> Packed<W> {
@@ -54,6 +58,7 @@ impl<const P: usize> Store<P> for Codec {
     type Board = Compact<COMPACT_WORDS>;
     type Node = Wide<Self::Board>;
     const KIND: usize = 2;
+    const LOAD: Load = Load::DENSE;
 
     #[inline(always)]
     fn pack(&self, state: &State<P>) -> Self::Board {
@@ -73,6 +78,7 @@ impl<const P: usize> Store<P> for NarrowCodec<'_> {
     type Board = Compact<COMPACT_WORDS>;
     type Node = Narrow<Self::Board>;
     const KIND: usize = 3;
+    const LOAD: Load = Load::DENSE;
 
     #[inline(always)]
     fn pack(&self, state: &State<P>) -> Self::Board {
