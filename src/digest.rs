@@ -27,7 +27,7 @@ pub fn digest(bytes: &[u8]) -> String {
     hex(hash(bytes))
 }
 
-/// The digest of `bytes` as a number (written by [`hex`] or [`write_hex`]): what a caller keeps
+/// The digest of `bytes` as a number (written by [`hex`] or [`hex_digits`]): what a caller keeps
 /// per case when it writes the hex digits straight into a buffer later.
 pub fn hash(bytes: &[u8]) -> u64 {
     xxh3_64(bytes)
@@ -38,16 +38,11 @@ pub fn hex(value: u64) -> String {
     format!("{value:016x}")
 }
 
-/// Appends a digest's 16 lower-case hex digits (what [`hex`] gives) to `out`, with no
-/// allocation.
-pub fn write_hex(value: u64, out: &mut Vec<u8>) {
-    out.extend_from_slice(&hex_digits(value));
-}
-
 /// Bits per hex digit.
 const NIBBLE: u32 = 4;
 
-/// `value`'s 16 lowercase hex digits, most significant first.
+/// `value`'s 16 lower-case hex digits, most significant first (what [`hex`] gives), with no
+/// allocation.
 pub fn hex_digits(value: u64) -> [u8; (u64::BITS / NIBBLE) as usize] {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut digits = [0; (u64::BITS / NIBBLE) as usize];
@@ -59,7 +54,7 @@ pub fn hex_digits(value: u64) -> [u8; (u64::BITS / NIBBLE) as usize] {
 
 #[cfg(test)]
 mod tests {
-    use super::{Digest, digest, hash, hex, write_hex};
+    use super::{Digest, digest, hash, hex, hex_digits};
 
     #[test]
     fn xxh3_known_values() {
@@ -74,9 +69,7 @@ mod tests {
     #[test]
     fn hex_digits_are_written_as_format_writes_them() {
         for value in [0, 1, 0xf, 0xa9f0_f0cb_774d_ce60, u64::MAX, 1 << 63] {
-            let mut out = b"x".to_vec();
-            write_hex(value, &mut out);
-            assert_eq!(out, format!("x{value:016x}").into_bytes());
+            assert_eq!(hex_digits(value), format!("{value:016x}").as_bytes());
             assert_eq!(hex(value).len(), 16);
         }
         assert_eq!(hex(hash(b"gamebench")), "a9f0f0cb774dce60");

@@ -11,7 +11,7 @@ use crate::status::{RowVerdict, Status};
 pub(crate) enum Digest<'a> {
     /// Already hex digits (or empty), as a [`Row`] holds it.
     Text(&'a str),
-    /// A number, written as its 16 hex digits ([`crate::digest::write_hex`]).
+    /// A number, written as its 16 hex digits ([`crate::digest::hex_digits`]).
     Hash(u64),
     /// No output: an empty field.
     None,
