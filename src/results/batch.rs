@@ -34,7 +34,7 @@ struct Entry {
 }
 
 /// What one case of one engine got, as [`Batch::push`] takes it.
-pub struct CaseResult<'a> {
+pub struct CaseResult<'a, 'u> {
     /// Index into the batch's engines.
     pub engine: usize,
     /// 1-based case index in the file.
@@ -50,7 +50,7 @@ pub struct CaseResult<'a> {
     pub repeats: u32,
     /// External programs: per timed run, its user and system CPU time and peak memory (the
     /// figures of the run nearest the median are kept); empty for internal engines.
-    pub usage: &'a [(u64, u64, Option<u64>)],
+    pub usage: &'u [(u64, u64, Option<u64>)],
 }
 
 /// The compact records of whole cases of one file.
@@ -64,8 +64,10 @@ pub struct Batch {
     runs: Vec<u64>,
 }
 
-/// A case's figures as the tally folds them, borrowed from a [`Record`] or a batch's entry.
-pub(super) struct View<'a> {
+/// A case's figures as the tally folds them ([`super::Tally::add_cases`]), borrowed from a
+/// [`Record`], a batch's entry or a [`CaseResult`] ([`CaseView::of`]).
+#[derive(Debug, Clone, Copy)]
+pub struct CaseView<'a> {
     pub case: usize,
     pub label: &'a str,
     pub status: Status,
@@ -76,6 +78,27 @@ pub(super) struct View<'a> {
     pub user_ns: Option<u64>,
     pub sys_ns: Option<u64>,
     pub memory_kb: Option<u64>,
+}
+
+impl<'a> CaseView<'a> {
+    /// What the record of `result` holds: the median of its runs, and the program figures of
+    /// the run nearest that median.
+    pub fn of(result: &CaseResult<'a, '_>) -> CaseView<'a> {
+        let (time_ns, nearest) = nearest_median(result.runs);
+        let usage = nearest.and_then(|k| result.usage.get(k));
+        CaseView {
+            case: result.case,
+            label: result.label,
+            status: result.status,
+            time_ns,
+            runs: result.runs,
+            timing: result.timing,
+            repeats: result.repeats,
+            user_ns: usage.map(|u| u.0),
+            sys_ns: usage.map(|u| u.1),
+            memory_kb: usage.and_then(|u| u.2),
+        }
+    }
 }
 
 impl Batch {
@@ -93,27 +116,26 @@ impl Batch {
     }
 
     /// Adds one case of one engine, after the previous (in (case, engine) order).
-    pub fn push(&mut self, result: CaseResult<'_>) {
+    pub fn push(&mut self, result: CaseResult<'_, '_>) {
         let at = |n: usize| u32::try_from(n).expect("a batch holds less than 4 GB");
         let label = at(self.labels.len())..at(self.labels.len() + result.label.len());
         self.labels.push_str(result.label);
         let runs = at(self.runs.len())..at(self.runs.len() + result.runs.len());
         self.runs.extend_from_slice(result.runs);
-        let (time_ns, nearest) = nearest_median(result.runs);
-        let usage = nearest.and_then(|k| result.usage.get(k));
+        let view = CaseView::of(&result);
         self.entries.push(Entry {
             engine: at(result.engine),
             case: result.case,
             label,
             cells: result.cells,
             status: result.status,
-            time_ns,
+            time_ns: view.time_ns,
             runs,
             timing: result.timing,
             repeats: result.repeats,
-            user_ns: usage.map(|u| u.0),
-            sys_ns: usage.map(|u| u.1),
-            memory_kb: usage.and_then(|u| u.2),
+            user_ns: view.user_ns,
+            sys_ns: view.sys_ns,
+            memory_kb: view.memory_kb,
         });
     }
 
@@ -139,10 +161,10 @@ impl Batch {
     }
 
     /// Entry `i`'s engine (an index into [`Batch::engines`]), case and view.
-    pub(super) fn entry(&self, i: usize) -> (usize, View<'_>) {
+    pub(super) fn entry(&self, i: usize) -> (usize, CaseView<'_>) {
         let e = &self.entries[i];
         let range = |r: &Range<u32>| r.start as usize..r.end as usize;
-        let view = View {
+        let view = CaseView {
             case: e.case,
             label: &self.labels[range(&e.label)],
             status: e.status,
@@ -185,8 +207,8 @@ impl Batch {
 
 impl Record {
     /// The record as the tally folds it.
-    pub(super) fn view(&self) -> View<'_> {
-        View {
+    pub(super) fn view(&self) -> CaseView<'_> {
+        CaseView {
             case: self.case,
             label: &self.label,
             status: self.status,

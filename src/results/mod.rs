@@ -34,7 +34,7 @@ pub mod warnings;
 pub use crate::engines::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use crate::status::Status;
 pub use crate::units::{TimeUnit, human_time, human_time_f};
-pub use batch::{Batch, CaseResult};
+pub use batch::{Batch, CaseResult, CaseView};
 pub use limits::{LimitFigures, limit_lines};
 pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, headlines, speed_text, summary_table, verdict_lines};

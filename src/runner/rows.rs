@@ -17,7 +17,7 @@ use super::done::Done;
 use super::load::{Assembled, Loaded, Slot};
 use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
-use crate::results::{Batch, CaseResult, Row, Status, Tally, Timing};
+use crate::results::{Batch, CaseResult, CaseView, Row, Status, Tally, Timing};
 
 /// CSV bytes reserved per row before a chunk's lines are formatted (most lines of small
 /// cases fit; a longer one grows the buffer once).
@@ -126,7 +126,16 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
             prefix
         })
         .collect();
-    let mut batch = Batch::new(names.game, &names.file, &names.engines, done.len());
+    // A tally without records is folded straight from the results; else a batch is kept
+    // (for the records, or for a sink that folds it on the calling thread).
+    let direct = matches!(loaded.wants.tally, Some((_, false)));
+    let mut batch = Batch::new(
+        names.game,
+        &names.file,
+        &names.engines,
+        if direct { 0 } else { done.len() },
+    );
+    let mut views = Vec::with_capacity(if direct { done.len() } else { 0 });
     let mut usage = Vec::new();
     for (slot, result) in loaded.slots.iter().zip(done) {
         if csv {
@@ -143,7 +152,7 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
                 .iter()
                 .map(|u| (u.user_ns, u.sys_ns, u.memory_kb)),
         );
-        batch.push(CaseResult {
+        let case = CaseResult {
             engine: slot.engine,
             case: loaded.first + slot.case + 1,
             label: parsed.map_or("", |p| &p.label),
@@ -157,12 +166,21 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
                 1
             },
             usage: &usage,
-        });
+        };
+        if direct {
+            views.push((slot.engine, CaseView::of(&case)));
+        } else {
+            batch.push(case);
+        }
     }
     // Folded here, in parallel: the calling thread only merges the tally.
     let tally = loaded.wants.tally.map(|(top, keep_records)| {
         let mut tally = Tally::new(top, keep_records);
-        tally.add_batch(&batch);
+        if direct {
+            tally.add_cases(names.game, &names.file, &names.engines, &views);
+        } else {
+            tally.add_batch(&batch);
+        }
         tally
     });
     Prepared {

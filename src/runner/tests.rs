@@ -230,3 +230,39 @@ fn repeats_grow_with_shorter_calls_and_stay_bounded() {
     assert_eq!(repeats_for(MIN_TIMED_NS), 2);
     assert_eq!(repeats_for(MIN_TIMED_NS / 10), 10);
 }
+
+#[test]
+fn the_tally_folded_by_the_workers_is_that_of_the_rows() {
+    // Two engines, three runs each, on 1 and 3 threads: the summary folded from the
+    // results where they were solved (no record built) against the one of the rows' records.
+    let (game, files) = samegame();
+    for threads in [1, 3] {
+        let table = EngineTable::from_specs([(
+            game,
+            vec![
+                Mock::spec("first", game, true),
+                Mock::spec("second", game, true),
+            ],
+        )]);
+        let config = Config {
+            threads: Some(threads),
+            runs: 3,
+            repeat_short: false,
+            baseline: "first".to_string(),
+            ..Config::default()
+        };
+        let mut rows = Rows::default();
+        let mut records = RecordSink::new(crate::results::Tally::new(5, false));
+        run_with(&files, &config, &table, &mut [&mut rows, &mut records])
+            .expect("the run completes");
+        let whole = crate::results::Tally::of(&crate::results::Record::from_rows(&rows.0), 5);
+        let folded = &records.tally;
+        assert!(folded.results() > 10, "{}", folded.results());
+        assert_eq!(
+            (folded.results(), folded.cases()),
+            (whole.results(), whole.cases())
+        );
+        assert_eq!(folded.summary("first"), whole.summary("first"));
+        assert_eq!(folded.slowest(), whole.slowest());
+    }
+}

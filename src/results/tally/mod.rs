@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::batch::View;
+use super::batch::CaseView;
 use super::{Batch, Record, Row, Timing};
 
 mod merge;
@@ -247,23 +247,40 @@ impl Tally {
     /// Folds in a batch of whole cases of one file (see [`Tally::add`]): the same figures as
     /// its records would give, with its file and engines looked up once.
     pub fn add_batch(&mut self, batch: &Batch) {
-        if batch.is_empty() {
+        let engines: Vec<&str> = batch.engines().iter().map(|e| &**e).collect();
+        let cases: Vec<(usize, CaseView<'_>)> = (0..batch.len()).map(|i| batch.entry(i)).collect();
+        self.add_cases(batch.game(), batch.file(), &engines, &cases);
+        if self.keep_records {
+            self.records.extend(batch.records());
+        }
+    }
+
+    /// Folds in whole cases of one file of `game` (its name as the CSV's `file` column), each
+    /// an index into `engines` and its figures, in (case, engine) order: what [`Tally::add`]
+    /// makes of their records, straight from where they were solved (no record is built, so a
+    /// tally that keeps records needs [`Tally::add_batch`]).
+    pub fn add_cases(
+        &mut self,
+        game: &str,
+        file: &str,
+        engines: &[&str],
+        cases: &[(usize, CaseView<'_>)],
+    ) {
+        if cases.is_empty() {
             return;
         }
-        self.results += batch.len();
-        let file = self.file_id(batch.file());
-        let groups: Vec<usize> = batch
-            .engines()
+        self.results += cases.len();
+        let file = self.file_id(file);
+        let groups: Vec<usize> = engines
             .iter()
-            .map(|engine| self.group(batch.game(), engine))
+            .map(|engine| self.group(game, engine))
             .collect();
         // Per engine, its file-timed cases here (a file-timed case's share of its file's time).
         let mut file_cases = vec![0u64; groups.len()];
         let mut previous = None;
-        for i in 0..batch.len() {
-            let (engine, view) = batch.entry(i);
+        for (engine, view) in cases {
             if view.timing == Timing::File {
-                file_cases[engine] += 1;
+                file_cases[*engine] += 1;
             }
             // A case's entries are adjacent: count the case changes.
             if previous != Some(view.case) {
@@ -271,16 +288,12 @@ impl Tally {
                 previous = Some(view.case);
             }
         }
-        for i in 0..batch.len() {
-            let (engine, view) = batch.entry(i);
+        for (engine, view) in cases {
             let per_file = match view.timing {
-                Timing::File => file_cases[engine],
+                Timing::File => file_cases[*engine],
                 _ => 1,
             };
-            self.fold(file, groups[engine], &view, per_file);
-        }
-        if self.keep_records {
-            self.records.extend(batch.records());
+            self.fold(file, groups[*engine], view, per_file);
         }
     }
 
@@ -307,9 +320,9 @@ impl Tally {
         &self.records
     }
 
-    fn file_id(&mut self, file: &Arc<str>) -> u32 {
+    fn file_id(&mut self, file: &str) -> u32 {
         if let Some(last) = self.files.last()
-            && (Arc::ptr_eq(last, file) || **last == **file)
+            && **last == *file
         {
             return (self.files.len() - 1) as u32;
         }
@@ -317,20 +330,21 @@ impl Tally {
             return id;
         }
         let id = self.files.len() as u32;
+        let file: Arc<str> = file.into();
         self.files.push(file.clone());
-        self.file_ids.insert(file.clone(), id);
+        self.file_ids.insert(file, id);
         id
     }
 
-    fn group(&mut self, game: &Arc<str>, engine: &Arc<str>) -> usize {
+    fn group(&mut self, game: &str, engine: &str) -> usize {
         match self
             .groups
             .iter()
-            .position(|g| *g.game == **game && *g.engine == **engine)
+            .position(|g| *g.game == *game && *g.engine == *engine)
         {
             Some(g) => g,
             None => {
-                self.groups.push(Group::new(game.clone(), engine.clone()));
+                self.groups.push(Group::new(game.into(), engine.into()));
                 self.groups.len() - 1
             }
         }
@@ -338,7 +352,7 @@ impl Tally {
 
     /// Folds one record of file `file` into group `g`; `per_file` is its file's count of
     /// file-timed cases (1 otherwise).
-    fn fold(&mut self, file: u32, g: usize, r: &View<'_>, per_file: u64) {
+    fn fold(&mut self, file: u32, g: usize, r: &CaseView<'_>, per_file: u64) {
         let rank = self.results;
         let top = self.top;
         let files = &self.files;
@@ -453,7 +467,7 @@ impl Tally {
 }
 
 /// Folds one record of `group` (of file `file`) into its warning counters.
-fn fold_warnings(group: &mut Group, c: &View<'_>, file: u32) {
+fn fold_warnings(group: &mut Group, c: &CaseView<'_>, file: u32) {
     if c.timing == Timing::Case && c.time_ns.is_some_and(|t| t < ROUGH_NS) {
         group.short += 1;
     }
