@@ -19,6 +19,10 @@ use std::io::{BufWriter, Write};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
+/// A file replaced by a rename from this size on has its pages freed on a thread of its own
+/// ([`rename_or_copy`]): freeing tens of megabytes of page cache takes milliseconds.
+const FREE_ASIDE_BYTES: u64 = 4 << 20;
+
 /// `path` with `suffix` appended to its file name: the names kept beside a results file (its
 /// journal, the rows of an interrupted run, a temporary copy).
 pub fn beside(path: &Path, suffix: &str) -> PathBuf {
@@ -265,6 +269,10 @@ fn open_in_place(path: &Path) -> std::io::Result<std::fs::File> {
 /// Renames `tmp` to `path`; across file systems (a link's target elsewhere, `.interrupted`
 /// beside the link), copies and removes. `tmp` is gone afterwards, whatever happened.
 fn rename_or_copy(tmp: &Path, path: &Path) -> std::io::Result<()> {
+    // A large file being replaced is held open over the rename, so that its pages are freed
+    // when a thread of its own drops it, not by the rename on the calling thread (which goes
+    // on with the summary meanwhile).
+    let replaced = open_large(path);
     let result = match std::fs::rename(tmp, path) {
         Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
             std::fs::copy(tmp, path).map(|_| ())
@@ -272,7 +280,26 @@ fn rename_or_copy(tmp: &Path, path: &Path) -> std::io::Result<()> {
         other => other,
     };
     let _ = std::fs::remove_file(tmp);
+    if let Some(replaced) = replaced {
+        // Without a thread, it is dropped here: only where the pages are freed changes.
+        let _ = std::thread::Builder::new().spawn(move || drop(replaced));
+    }
     result
+}
+
+/// A regular file at `path` of at least [`FREE_ASIDE_BYTES`], opened (never blocking: a FIFO
+/// put there meanwhile is not waited for), or `None`.
+fn open_large(path: &Path) -> Option<std::fs::File> {
+    let large = std::fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_file() && m.len() >= FREE_ASIDE_BYTES);
+    if !large {
+        return None;
+    }
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW)
+        .open(path)
+        .ok()
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename (creating the folder); a
@@ -466,6 +493,33 @@ mod tests {
         file.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_large_file_is_replaced_whole_and_a_reader_keeps_the_old_one() {
+        // Past FREE_ASIDE_BYTES the replaced file is held open over the rename and dropped
+        // on a thread of its own: the new file is whole, nothing else is left in the folder,
+        // and a reader that had the old file open still reads all of it.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let old = vec![b'o'; FREE_ASIDE_BYTES as usize + 1];
+        std::fs::write(&path, &old).unwrap();
+        let mut reader = std::fs::File::open(&path).unwrap();
+        let new = vec![b'n'; FREE_ASIDE_BYTES as usize * 2];
+        let mut file = AtomicFile::create(&path).unwrap();
+        file.write_all(&new).unwrap();
+        file.commit().unwrap();
+        assert!(std::fs::read(&path).unwrap() == new);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let mut kept = Vec::new();
+        std::io::Read::read_to_end(&mut reader, &mut kept).unwrap();
+        assert!(kept == old);
+        // Where a FIFO stands, nothing is opened (it would block).
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(open_large(&fifo).is_none());
+        assert!(open_large(&path).is_some());
     }
 
     #[test]

@@ -18,6 +18,21 @@ pub fn quantile_sorted_u64(sorted: &[u64], q: f64) -> Option<f64> {
     quantile_at(sorted.len(), q, |i| sorted[i] as f64)
 }
 
+/// [`quantile_sorted_u64`] of values in any order, which it reorders: a selection of the one
+/// or two values the quantile needs (linear time), not a sort.
+pub fn quantile_u64(values: &mut [u64], q: f64) -> Option<f64> {
+    let last = values.len().checked_sub(1)?;
+    let lo = ((last as f64) * q.clamp(0.0, 1.0)).floor() as usize;
+    let (_, &mut low, above) = values.select_nth_unstable(lo);
+    // The next value up, when the quantile falls between two.
+    let high = above.iter().copied().min().unwrap_or(low);
+    quantile_at(
+        last + 1,
+        q,
+        |i| if i == lo { low as f64 } else { high as f64 },
+    )
+}
+
 /// The `q`-quantile of `len` sorted values, the `i`-th given by `at`.
 fn quantile_at(len: usize, q: f64, value: impl Fn(usize) -> f64) -> Option<f64> {
     if len == 0 {
@@ -185,6 +200,35 @@ pub fn power_law_fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quantile_by_selection_is_the_one_of_the_sorted_values() {
+        // By hand: 1, 2, 3, 4 -> median 2.5; 10 values, q = 0.9 -> between the 9th and 10th.
+        assert_eq!(quantile_u64(&mut [4, 1, 3, 2], 0.5), Some(2.5));
+        assert_eq!(quantile_u64(&mut [], 0.5), None);
+        assert_eq!(quantile_u64(&mut [7], 0.3), Some(7.0));
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 1..200usize {
+            let values: Vec<u64> = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    (state >> 33) % 50
+                })
+                .collect();
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            for q in [0.0, 0.1, 0.5, 0.9, 0.99, 1.0] {
+                let mut scratch = values.clone();
+                assert_eq!(
+                    quantile_u64(&mut scratch, q),
+                    quantile_sorted_u64(&sorted, q),
+                    "{len} values, q {q}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn medians_and_quantiles_by_hand() {

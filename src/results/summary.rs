@@ -176,12 +176,11 @@ fn summarize_group(tally: &Tally, g: usize, baseline: &str) -> EngineSummary {
     let timed = values.len();
     let total_ns = values.iter().sum();
     let (mean_ns, stddev_ns) = stats::mean_stddev_u64(&values).unwrap_or((0.0, 0.0));
-    values.sort_unstable();
-    let median_ns = stats::quantile_sorted_u64(&values, 0.5).unwrap_or(0.0);
     let (min_ns, max_ns) = (
-        values.first().copied().unwrap_or(0),
-        values.last().copied().unwrap_or(0),
+        values.iter().copied().min().unwrap_or(0),
+        values.iter().copied().max().unwrap_or(0),
     );
+    let median_ns = stats::quantile_u64(&mut values, 0.5).unwrap_or(0.0);
     drop(values);
     // Per-run totals: run r of every case (an external file's time once per file).
     let runs = group.max_runs;
