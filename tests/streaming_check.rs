@@ -316,3 +316,86 @@ fn a_big_yut_file_is_solved_checked_and_validated_in_bounded_memory() {
         "yut: validate: {peak_kb} KB over {PEAK_KB} KB"
     );
 }
+
+#[test]
+fn an_output_line_or_block_too_long_to_hold_is_a_wrong_answer_and_the_expected_an_error() {
+    // The bundled hand-made SameGame file (10 grids): its first block, then a 2 MB line (over
+    // the 1 MiB a line may have), or then 20 MB of short lines (over the 16 MiB a block may
+    // have). The team's output: a wrong answer from that case on, naming the line; the same
+    // in the expected output: the judge's file is unreadable (exit 2).
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let folder = root().join("corpora/samegame");
+    let (input, good) = (folder.join("hand-rules.in"), folder.join("hand-rules.out"));
+    let bundled = std::fs::read(&good).expect("bundled");
+    let first = &bundled[..bundled
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .expect("a blank line after the first block")
+        + 1];
+    let first_lines = first.iter().filter(|&&b| b == b'\n').count();
+    let line = dir.path().join("line.out");
+    let mut text = first.to_vec();
+    text.extend(std::iter::repeat_n(b'x', 2 << 20));
+    text.push(b'\n');
+    std::fs::write(&line, &text).expect("write");
+    let block = dir.path().join("block.out");
+    let mut text = first.to_vec();
+    for _ in 0..200_000 {
+        text.extend_from_slice(&[b'y'; 99]);
+        text.push(b'\n');
+    }
+    std::fs::write(&block, &text).expect("write");
+    // The first line of 100 bytes that takes the block (its first lines, then these) past
+    // 16 MiB.
+    let over = first_lines + ((16 << 20) - first.len()) / 100 + 1;
+    for (output, why) in [
+        (
+            &line,
+            format!("line {}: a line longer than 1048576 bytes", first_lines + 1),
+        ),
+        (
+            &block,
+            format!("line {over}: a block longer than 16777216 bytes"),
+        ),
+    ] {
+        let out = run(&[
+            "check",
+            "samegame",
+            s(&input),
+            s(output),
+            "--expected",
+            s(&good),
+        ]);
+        let said = text_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains(&format!(
+                "case 1: wrong-answer: {}: {why}",
+                output.display()
+            )),
+            "{said}"
+        );
+        assert!(
+            said.contains("case 2: wrong-answer: the output has no block"),
+            "{said}"
+        );
+        assert!(
+            said.contains("0 passed, 10 failed (10 wrong answer"),
+            "{said}"
+        );
+        let out = run(&[
+            "check",
+            "samegame",
+            s(&input),
+            s(&good),
+            "--expected",
+            s(output),
+        ]);
+        assert_exit_saying(&out, 2, &why);
+    }
+}
+
+/// What a command printed, stdout then stderr.
+fn text_of(out: &std::process::Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}

@@ -298,11 +298,22 @@ fn check_lines(
     // An output that is not UTF-8 is judged on its text with the bad bytes replaced: it can
     // only be wrong.
     let mut actual = game.output_blocks(output);
-    let mut next_actual = move || {
-        actual
-            .next()
-            .transpose()
-            .with_context(|| format!("cannot read {output_name}"))
+    let mut cut = false;
+    let reading = output_name.clone();
+    // `Ok(Err(why))`: the output is no judge output past this point (a line or a block too
+    // long to hold): the program's answer, wrong from there on; the blocks end.
+    let mut next_actual = move || -> Result<Result<Option<String>, String>> {
+        if cut {
+            return Ok(Ok(None));
+        }
+        match actual.next().transpose() {
+            Ok(block) => Ok(Ok(block)),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                cut = true;
+                Ok(Err(format!("{reading}: {e}")))
+            }
+            Err(e) => Err(e).with_context(|| format!("cannot read {reading}")),
+        }
     };
     let mut expected = match expected_path {
         Some(path) => Expected::open(game, path)?,
@@ -316,8 +327,19 @@ fn check_lines(
         let index = i + 1;
         cases = index;
         let actual_block = next_actual()?;
-        blocks += usize::from(actual_block.is_some());
         let expected_block = expected.next(index, p.case.is_ok().then_some(&p))?;
+        let actual_block = match actual_block {
+            Ok(block) => block,
+            Err(why) => {
+                report.say(&format!(
+                    "case {index}: {}: {why}",
+                    CheckVerdict::WrongAnswer
+                ))?;
+                *counts.entry(CheckVerdict::WrongAnswer).or_default() += 1;
+                continue;
+            }
+        };
+        blocks += usize::from(actual_block.is_some());
         let case = match &p.case {
             Ok(case) => case,
             Err(e) => {
@@ -341,8 +363,16 @@ fn check_lines(
             }
         }
     }
-    while next_actual()?.is_some() {
-        blocks += 1;
+    loop {
+        match next_actual()? {
+            Ok(Some(_)) => blocks += 1,
+            Ok(None) => break,
+            Err(why) => {
+                report.say(&format!("{}: {why}", CheckVerdict::WrongAnswer))?;
+                *counts.entry(CheckVerdict::WrongAnswer).or_default() += 1;
+                break;
+            }
+        }
     }
     if blocks > cases {
         report.say(&format!(

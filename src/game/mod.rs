@@ -46,7 +46,9 @@ pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
 pub use lines::{LineReader, OwnedLine};
-pub use output::{BlockStream, Blocks, split_blocks, strip_white_space, trim_presentation};
+pub use output::{
+    BlockStream, Blocks, MAX_BLOCK_BYTES, split_blocks, strip_white_space, trim_presentation,
+};
 pub use read_as::ReadAs;
 pub use registered::Registered;
 pub use rules::{

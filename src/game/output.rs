@@ -53,6 +53,10 @@ pub type BlockStream = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
 /// `String::from_utf8_lossy` of the whole text gives (a `\n` never belongs to an invalid
 /// sequence). With [`Blocks::dropping_separator`], every block but the last loses one blank
 /// separator line at its end, as SameGame's `split_output` does.
+///
+/// What it holds is bounded, whatever the output: a line longer than
+/// [`crate::validate::MAX_LINE_BYTES`], or a block longer than [`MAX_BLOCK_BYTES`], ends the
+/// stream with an error naming the line (an output that long is no judge output).
 pub struct Blocks {
     input: Box<dyn BufRead + Send>,
     starts_case: fn(&str) -> bool,
@@ -60,8 +64,14 @@ pub struct Blocks {
     /// The block being filled; `None` before the first line.
     pending: Option<String>,
     line: Vec<u8>,
+    /// Lines read so far (the 1-based number of the last one).
+    lines: usize,
     done: bool,
 }
+
+/// Most bytes of one block of a judge output (the largest the games print are a few
+/// kilobytes): a longer one is a read error rather than a block held whole.
+pub const MAX_BLOCK_BYTES: usize = 16 << 20;
 
 impl Blocks {
     /// The blocks of `input`, each starting at a line for which `starts_case` holds (text before
@@ -73,6 +83,7 @@ impl Blocks {
             drop_separator: false,
             pending: None,
             line: Vec::new(),
+            lines: 0,
             done: false,
         }
     }
@@ -95,19 +106,29 @@ impl Iterator for Blocks {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
             self.line.clear();
-            match self.input.read_until(b'\n', &mut self.line) {
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            let at = self.lines + 1;
+            let failed =
+                |e: std::io::Error| std::io::Error::new(e.kind(), format!("line {at}: {e}"));
+            match crate::validate::read_line(&mut *self.input, &mut self.line) {
                 Err(e) => {
                     self.done = true;
-                    return Some(Err(e));
+                    return Some(Err(failed(e)));
                 }
                 Ok(0) => {
                     self.done = true;
                     return self.pending.take().map(Ok);
                 }
-                Ok(_) => {}
+                Ok(_) => self.lines = at,
             }
             let line = String::from_utf8_lossy(&self.line);
+            let held = self.pending.as_ref().map_or(0, String::len);
+            if held + line.len() > MAX_BLOCK_BYTES && !(self.starts_case)(&line) {
+                self.done = true;
+                return Some(Err(failed(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("a block longer than {MAX_BLOCK_BYTES} bytes"),
+                ))));
+            }
             match &mut self.pending {
                 Some(block) if !(self.starts_case)(&line) => block.push_str(&line),
                 pending => {
