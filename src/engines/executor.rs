@@ -233,12 +233,16 @@ impl std::fmt::Display for Fault {
     }
 }
 
+/// A case's timed runs, in ns: held inline for one run (the default), so that timing a tiny
+/// case allocates nothing.
+pub type RunTimes = smallvec::SmallVec<[u64; 1]>;
+
 /// One engine on one case: its answer or fault, and how it was timed.
 #[derive(Debug, Clone)]
 pub struct CaseRun {
     pub result: Result<Answer, Fault>,
     /// One per timed run, in ns (a batch's share per call with [`Timing::CaseRepeated`]).
-    pub times: Vec<u64>,
+    pub times: RunTimes,
     pub timing: Timing,
     /// Calls per timed batch ([`Timing::CaseRepeated`]), else 1.
     pub repeats: u32,
@@ -251,7 +255,7 @@ impl CaseRun {
     pub fn fault(fault: Fault, timing: Timing) -> CaseRun {
         CaseRun {
             result: Err(fault),
-            times: Vec::new(),
+            times: RunTimes::new(),
             timing,
             repeats: 1,
             usage: Vec::new(),
@@ -314,7 +318,7 @@ impl Executor for EngineRef {
         for _ in 0..plan.warmup {
             let _ = std::hint::black_box(judge_case(engine, index, parsed, &plan.budget));
         }
-        let mut times = Vec::with_capacity(plan.runs() as usize);
+        let mut times = RunTimes::with_capacity(plan.runs() as usize);
         let mut last = None;
         for _ in 0..plan.runs() {
             let before = (plan.clock == Clock::ThreadCpu).then(thread_cpu_time);
@@ -444,7 +448,7 @@ impl External {
                 }
                 CaseRun {
                     result: block.map(printed).ok_or(Fault::NoOutput),
-                    times: runs.times.clone(),
+                    times: RunTimes::from_slice(&runs.times),
                     timing: Timing::File,
                     repeats: 1,
                     usage: runs.usage.clone(),
@@ -459,7 +463,7 @@ impl External {
         match timed_runs(self, input.as_bytes(), limit, plan) {
             Ok(runs) => CaseRun {
                 result: Ok(printed(String::from_utf8_lossy(&runs.stdout).into_owned())),
-                times: runs.times,
+                times: RunTimes::from_vec(runs.times),
                 timing: Timing::Case,
                 repeats: 1,
                 usage: runs.usage,

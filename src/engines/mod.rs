@@ -20,7 +20,7 @@ pub mod verdict;
 
 pub use executor::{
     Answer, CaseRun, Clock, DEFAULT_TIMEOUT, Executor, Fault, FileJob, Limits, MAX_REPEATS, Plan,
-    repeats_for, thread_cpu_time,
+    RunTimes, repeats_for, thread_cpu_time,
 };
 pub use spec::{ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve, resolve_internal};
 pub use timing::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};

@@ -7,7 +7,7 @@
 
 use crate::corpus::CaseFile;
 use crate::digest::hash;
-use crate::engines::{CaseRun, Fault};
+use crate::engines::{CaseRun, Fault, RunTimes};
 use crate::external::{ExternalError, TimeLimit, Usage};
 use crate::judge::status_of;
 use crate::results::{Status, Timing};
@@ -17,7 +17,7 @@ use crate::status::{CheckVerdict, RowVerdict};
 #[derive(Clone)]
 pub(super) struct Done {
     pub status: Status,
-    pub times: Vec<u64>,
+    pub times: RunTimes,
     pub timing: Timing,
     /// Calls per timed batch (`case-repeated`), else 1.
     pub repeats: u32,
@@ -46,7 +46,7 @@ impl Default for Done {
     fn default() -> Self {
         Done {
             status: Status::Error,
-            times: Vec::new(),
+            times: RunTimes::new(),
             timing: Timing::Case,
             repeats: 1,
             usage: Vec::new(),
