@@ -109,6 +109,40 @@ fn compare_around_minimum(puzzle: &Puzzle, scratch: (Scratch, u64)) -> Result<bo
     Ok(true)
 }
 
+/// The sweep capped at `minimum` and stopped by `--max-states` after a third, then two thirds,
+/// of its expansions: status `budget` with a bound that is no more than the minimum (it may
+/// be anywhere below: the sweep does not go by increasing `f`).
+fn stopped_early(puzzle: &Puzzle, minimum: u64, scratch: Scratch) -> Result<(), String> {
+    let budget = Budget {
+        max_moves: Some(minimum),
+        scratch: Some(scratch),
+        ..Budget::UNLIMITED
+    };
+    let full = bitset::solve(puzzle, &budget).map_err(|e| e.to_string())?;
+    for part in [1, 2] {
+        let max_states = full.work * part / 3;
+        if max_states == 0 {
+            continue;
+        }
+        let budget = Budget {
+            max_states: Some(max_states),
+            ..budget
+        };
+        let o = bitset::solve(puzzle, &budget).map_err(|e| e.to_string())?;
+        let fine = o.verdict == Verdict::Budget
+            && o.at_least.is_some_and(|bound| bound <= minimum)
+            && o.work == max_states;
+        if !fine {
+            return Err(format!(
+                "{} capped at {minimum}, stopped after {max_states}: {:?}",
+                puzzle.name,
+                verdict(&o)
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn the_sweep_agrees_with_astar_on_the_bundled_sets() {
     let scratch = scratch("bundled");

@@ -18,10 +18,14 @@
 //! a slide child better than what the bucket has joins depth `g + 1`); every other child
 //! goes to its own, larger, bucket. Children with `g + 1 + h > K` are dropped (`h` from
 //! [`super::bound`], admissible), as are dead boards; boards dead by their troughs
-//! ([`super::deadlock`]) are not expanded. A finished bucket's expanded boards (with their
-//! final `g` and parent hash) are written to a file, read again only to rebuild a solution
-//! ([`path`]). Each layer of a bucket is expanded on `--threads` threads ([`expand`]) and
-//! merged in a fixed order.
+//! ([`super::deadlock`]) are not expanded. Each layer of a bucket is expanded on `--threads`
+//! threads ([`expand`]) and merged in a fixed order.
+//!
+//! A solution's path: when the first pass finds a solution (its minimum length `L` known once
+//! every bucket is done), a second pass capped at `L` writes each finished bucket's expanded
+//! boards (final `g`, parent hash) to a file and stops after the bucket of its first
+//! solution; the path is rebuilt backwards from those files ([`path`]). A proof that no
+//! solution is within the cap, the long runs, so keeps only its pending buckets on disk.
 //!
 //! Exactness: a board is expanded with its exact depth within the boards of `g + h <= K`
 //! (the buckets before it are final, and its own slides are settled breadth-first). A
@@ -32,7 +36,8 @@
 //!
 //! Memory (`--memory`): a quarter for the write buffers, the rest for the bucket being
 //! settled; a bucket with more boards than that holds is an error that says so. The work
-//! count (expansions) is A*'s proof's, less its re-expansions.
+//! count (expansions) is A*'s proof's, less its re-expansions, plus the second pass's when
+//! there is a solution.
 
 mod buckets;
 mod expand;
@@ -126,6 +131,11 @@ struct Best {
 
 /// Searches from `start` (settled, live, not clear) for a minimum solution of at most
 /// `limits.max_moves` pushes; boards kept by `codec`, which must fit them in two words.
+///
+/// Two passes when there is a solution: the first proves its length `L` keeping no finished
+/// bucket (a proof that there is none within the cap needs no path, and the finished buckets
+/// take most of the disk); the second, capped at `L`, keeps them and stops at its first
+/// solution (of `L` moves, the minimum), whose path it rebuilds. The work counts both.
 pub(crate) fn search<const P: usize>(
     geo: &Geometry,
     codec: &Codec,
@@ -150,86 +160,52 @@ pub(crate) fn search<const P: usize>(
         troughs: &troughs,
         psi_of: &psi_of,
     };
-    let mut folder = Folder::create(limits.scratch)?;
-    let buffer_records = limits.memory / BUFFER_SHARE / std::mem::size_of::<Record>();
-    let mut sweep = Sweep {
-        meter,
-        k: limits.max_moves,
-        cap: limits.max_moves,
-        capped: false,
-        best: None,
-        pending: Pending::new(buffer_records),
-        finished: Finished::new(),
-        most_boards: (limits.memory - limits.memory / BUFFER_SHARE) / BUCKET_BOARD_BYTES,
-        memory: limits.memory,
-    };
-    let board = codec.pack::<P, { record::WORDS }>(&start).words();
+    let mut workers: Vec<Worker<P>> = (0..limits.threads.max(1))
+        .map(|_| Worker::new(geo))
+        .collect();
     let first = Record {
-        board,
+        board: codec.pack::<P, { record::WORDS }>(&start).words(),
         parent: 0,
         g: 0,
         h: h as u8,
     };
-    sweep.pending.push(&mut folder, psi_of.of(&start), first)?;
-    let mut workers: Vec<Worker<P>> = (0..limits.threads.max(1))
-        .map(|_| Worker::new(geo))
-        .collect();
-    while let Some(psi) = sweep.pending.first() {
-        let mut map = BucketMap::default();
-        let most = sweep.most_boards;
-        let too_large = |states| SweepError::BucketTooLarge {
-            psi,
-            states,
-            memory: sweep.memory,
-        };
-        sweep.pending.take_first(&mut folder, |record| {
-            let entry = Entry {
-                g: record.g,
-                h: record.h,
-                parent: record.parent,
-                expanded: false,
-            };
-            match map.entry(Words(record.board)) {
-                Slot::Vacant(slot) => {
-                    slot.insert(entry);
-                }
-                Slot::Occupied(mut slot) => {
-                    if record.better_than(&as_record(slot.key(), slot.get())) {
-                        slot.insert(entry);
-                    }
-                }
-            }
-            if map.len() > most {
-                return Err(too_large(most));
-            }
-            Ok(())
-        })?;
-        if let Some(stopped) = sweep.settle(&shared, &mut folder, &mut workers, psi, &mut map)? {
-            return Ok(stopped);
-        }
-        let expanded = map
-            .iter()
-            .filter(|(_, entry)| entry.expanded)
-            .map(|(words, entry)| as_record(words, entry));
-        sweep.finished.write(&mut folder, psi, expanded)?;
+    let start_psi = psi_of.of(&start);
+    let mut proof = Sweep::new(meter, &limits, limits.max_moves, false);
+    let mut folder = Folder::create(limits.scratch)?;
+    if let Some(stopped) = proof.run(&shared, &mut folder, &mut workers, (start_psi, first))? {
+        return Ok(stopped);
     }
-    let expanded = sweep.meter.expanded;
-    match sweep.best {
-        Some(best) => {
-            let moves = path::rebuild(
-                &shared,
-                &mut folder,
-                &sweep.finished,
-                best.last,
-                best.push,
-                &start,
-            )?;
-            debug_assert_eq!(moves.len(), best.moves as usize);
-            Ok(Ending::solved(moves, expanded))
-        }
-        None if sweep.capped => Ok(Ending::stopped(expanded, sweep.k + 1)),
-        None => Ok(Ending::unsolved(expanded)),
+    drop(folder);
+    let Some(best) = proof.best else {
+        let expanded = proof.meter.expanded;
+        return Ok(if proof.capped {
+            Ending::stopped(expanded, proof.k + 1)
+        } else {
+            Ending::unsolved(expanded)
+        });
+    };
+    let mut path = Sweep::new(proof.meter, &limits, best.moves, true);
+    let mut folder = Folder::create(limits.scratch)?;
+    if path
+        .run(&shared, &mut folder, &mut workers, (start_psi, first))?
+        .is_some()
+    {
+        // Stopped by the budget: the length is proven, the path not found.
+        return Ok(Ending::stopped(path.meter.expanded, best.moves));
     }
+    let found = path.best.ok_or(SweepError::PathLost)?;
+    if found.moves != best.moves {
+        return Err(SweepError::PathLost);
+    }
+    let moves = path::rebuild(
+        &shared,
+        &mut folder,
+        &path.finished,
+        found.last,
+        found.push,
+        &start,
+    )?;
+    Ok(Ending::solved(moves, path.meter.expanded))
 }
 
 fn as_record(words: &Words, entry: &Entry) -> Record {
@@ -256,9 +232,85 @@ struct Sweep {
     /// Most boards the bucket being settled may hold.
     most_boards: usize,
     memory: usize,
+    /// The path pass: finished buckets are kept, and the first solution ends the pass.
+    keep: bool,
 }
 
 impl Sweep {
+    /// A pass capped at `cap` moves (`keep`: the path pass).
+    fn new(meter: Meter, limits: &Limits, cap: u32, keep: bool) -> Sweep {
+        let buffers = limits.memory / BUFFER_SHARE;
+        Sweep {
+            meter,
+            k: limits.max_moves,
+            cap,
+            capped: false,
+            best: None,
+            pending: Pending::new(buffers / std::mem::size_of::<Record>()),
+            finished: Finished::new(),
+            most_boards: (limits.memory - buffers) / BUCKET_BOARD_BYTES,
+            memory: limits.memory,
+            keep,
+        }
+    }
+
+    /// The pass from `start` (its key and record), bucket after bucket: `Some` when the
+    /// budget stopped it. The path pass also ends at its first solution.
+    fn run<const P: usize>(
+        &mut self,
+        shared: &Shared,
+        folder: &mut Folder,
+        workers: &mut [Worker<P>],
+        (psi, start): (Psi, Record),
+    ) -> Result<Option<Ending>, SweepError> {
+        self.pending.push(folder, psi, start)?;
+        while let Some(psi) = self.pending.first() {
+            let mut map = BucketMap::default();
+            let most = self.most_boards;
+            let memory = self.memory;
+            self.pending.take_first(folder, |record| {
+                let entry = Entry {
+                    g: record.g,
+                    h: record.h,
+                    parent: record.parent,
+                    expanded: false,
+                };
+                match map.entry(Words(record.board)) {
+                    Slot::Vacant(slot) => {
+                        slot.insert(entry);
+                    }
+                    Slot::Occupied(mut slot) => {
+                        if record.better_than(&as_record(slot.key(), slot.get())) {
+                            slot.insert(entry);
+                        }
+                    }
+                }
+                if map.len() > most {
+                    return Err(SweepError::BucketTooLarge {
+                        psi,
+                        states: most,
+                        memory,
+                    });
+                }
+                Ok(())
+            })?;
+            if let Some(stopped) = self.settle(shared, folder, workers, psi, &mut map)? {
+                return Ok(Some(stopped));
+            }
+            if self.keep {
+                let expanded = map
+                    .iter()
+                    .filter(|(_, entry)| entry.expanded)
+                    .map(|(words, entry)| as_record(words, entry));
+                self.finished.write(folder, psi, expanded)?;
+                if self.best.is_some() {
+                    break;
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// Settles bucket `psi` (its boards in `map`): expands its boards by increasing depth,
     /// its slides joining the next depth, its other children sent to their buckets. `Some`
     /// when the budget stopped the search.
