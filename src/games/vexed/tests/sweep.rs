@@ -102,6 +102,7 @@ fn compare_around_minimum(puzzle: &Puzzle, scratch: (Scratch, u64)) -> Result<bo
             ] {
                 compare(puzzle, cap, scratch)?;
             }
+            stopped_early(puzzle, minimum, scratch.0)?;
         }
         (Verdict::Unsolved, _) => compare(puzzle, 12, scratch)?,
         _ => return Ok(false),
