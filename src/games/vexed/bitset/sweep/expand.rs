@@ -16,9 +16,10 @@ use crate::games::vexed::bitset::deadlock::Troughs;
 use crate::games::vexed::bitset::planes::{Geometry, State};
 use crate::games::vexed::grid::Dir;
 
-/// Boards a worker takes at a time: enough that a chunk's work (a millisecond) dwarfs handing
-/// it out, few enough that its children stay in cache-sized buffers.
-pub(super) const CHUNK: usize = 1024;
+/// Boards a worker takes at a time: few, so that the layers of a bucket, often of a few
+/// hundred boards, still go to every thread (a slice, [`super::SLICE_CHUNKS`] chunks a
+/// worker, is what pays for starting its threads).
+pub(super) const CHUNK: usize = 32;
 
 /// A child of an expanded board, kept (live, within the cap).
 #[derive(Clone, Copy)]
@@ -145,13 +146,14 @@ impl<'w, const P: usize> Slice<'w, P> {
     }
 }
 
-/// Expands `boards` (one slice of a layer at depth `g`) on the workers, one thread each when
-/// there are several and the slice has more than one chunk.
+/// Expands `boards` (one slice of a layer at depth `g`) on the workers: worker 0 on this
+/// thread, each other one on a thread of its own while the slice has more than one chunk.
+/// Scoped threads rather than a pool: a search may run on a rayon worker (`levels`, `run`),
+/// which would run other cases' jobs while waiting for a pool, in this thread's workspace.
 pub(super) fn expand_slice<'w, const P: usize>(
     shared: &Shared,
     boards: &[Board],
-    g: u32,
-    cap: u32,
+    (g, cap): (u32, u32),
     workers: &'w mut [Worker<P>],
 ) -> Slice<'w, P> {
     let count = workers.len();
@@ -166,15 +168,17 @@ pub(super) fn expand_slice<'w, const P: usize>(
         worker.made.clear();
         worker.done.clear();
     }
-    if count == 1 || boards.len() <= CHUNK {
+    let (first, others) = workers.split_first_mut().expect("at least one worker");
+    if others.is_empty() || boards.len() <= CHUNK {
         // Worker 0's share is the whole slice: one chunk, or one worker.
-        workers[0].expand(shared, share(0), g, cap);
+        first.expand(shared, share(0), g, cap);
     } else {
         std::thread::scope(|scope| {
-            for (w, worker) in workers.iter_mut().enumerate() {
-                let boards = share(w);
+            for (w, worker) in others.iter_mut().enumerate() {
+                let boards = share(w + 1);
                 scope.spawn(move || worker.expand(shared, boards, g, cap));
             }
+            first.expand(shared, share(0), g, cap);
         });
     }
     Slice { workers }

@@ -63,6 +63,11 @@ use record::{Board, BuildWords, Psi, PsiOf, Record, Words, key};
 /// The largest cap the sweep takes: depths and bounds are stored in bytes.
 pub(crate) const MAX_CAP: u32 = u8::MAX as u32 - 1;
 
+/// Chunks per worker in a slice of a layer expanded at once: enough that a large layer's
+/// slices pay for starting their threads; a slice's children are held until merged, so a
+/// slice stays a few MB.
+const SLICE_CHUNKS: usize = 64;
+
 /// The share of `--memory` for the write buffers (the rest holds the bucket being settled).
 const BUFFER_SHARE: usize = 4;
 
@@ -163,6 +168,7 @@ pub(crate) fn search<const P: usize>(
     let mut workers: Vec<Worker<P>> = (0..limits.threads.max(1))
         .map(|_| Worker::new(geo))
         .collect();
+    let workers = &mut workers[..];
     let first = Record {
         board: codec.pack::<P, { record::WORDS }>(&start).words(),
         parent: 0,
@@ -172,7 +178,7 @@ pub(crate) fn search<const P: usize>(
     let start_psi = psi_of.of(&start);
     let mut proof = Sweep::new(meter, &limits, limits.max_moves, false);
     let mut folder = Folder::create(limits.scratch)?;
-    if let Some(stopped) = proof.run(&shared, &mut folder, &mut workers, (start_psi, first))? {
+    if let Some(stopped) = proof.run(&shared, &mut folder, workers, (start_psi, first))? {
         return Ok(stopped);
     }
     drop(folder);
@@ -187,7 +193,7 @@ pub(crate) fn search<const P: usize>(
     let mut path = Sweep::new(proof.meter, &limits, best.moves, true);
     let mut folder = Folder::create(limits.scratch)?;
     if path
-        .run(&shared, &mut folder, &mut workers, (start_psi, first))?
+        .run(&shared, &mut folder, workers, (start_psi, first))?
         .is_some()
     {
         // Stopped by the budget: the length is proven, the path not found.
@@ -339,8 +345,8 @@ impl Sweep {
                 self.capped |= !within;
                 u32::from(entry.g) == g && !entry.expanded && within
             });
-            for slice in boards.chunks(CHUNK * workers.len()) {
-                let expanded = expand_slice(shared, slice, g, self.cap, workers);
+            for slice in boards.chunks(SLICE_CHUNKS * CHUNK * workers.len()) {
+                let expanded = expand_slice(shared, slice, (g, self.cap), workers);
                 for (i, board) in slice.iter().enumerate() {
                     let (done, made) = expanded.get(i);
                     let words = board.words();
