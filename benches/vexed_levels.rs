@@ -52,6 +52,7 @@ fn main() {
             threads: 1,
             max_moves: None,
             stop: None,
+            scratch: None,
         },
         threads: Some(1),
         prove_below_par: false,

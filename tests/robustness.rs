@@ -20,6 +20,7 @@ const BUDGET: Budget = Budget {
     threads: 1,
     max_moves: None,
     stop: None,
+    scratch: None,
 };
 
 /// Parses `input` and runs every engine on every readable case; panics propagate to the test.

@@ -65,7 +65,9 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
     if args.budget.time_limit.is_none() && args.budget.max_states.is_none() {
         args.budget.time_limit = Some(DEFAULT_SECONDS);
     }
-    let budget = args.budget.budget()?;
+    let budget = args
+        .budget
+        .budget_capped(args.prove_below_par || args.budget.max_moves.is_some())?;
     let engine = match args.engine.as_deref() {
         None => Vexed::ENGINES
             .iter()

@@ -25,7 +25,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::game::{BadTimeLimit, Budget, Game};
+use crate::game::{Budget, Game};
 use crate::registry;
 use crate::status::{Exit, Presentation};
 
@@ -572,20 +572,62 @@ pub struct BudgetArgs {
     /// or more). Children beyond K are never stored, so the search fits in less memory.
     #[arg(long, value_name = "K")]
     pub max_moves: Option<u64>,
+    /// Proof mode beyond memory (Vexed, with a cap of moves): the search sweeps the boards in
+    /// an order that lets it keep its pending boards in files in a folder of its own inside
+    /// DIR (removed at the end), `--memory` bounding what it holds in RAM.
+    #[arg(long, value_name = "DIR")]
+    pub scratch: Option<std::path::PathBuf>,
 }
 
 impl BudgetArgs {
     /// The per-case budget these options ask for.
-    pub fn budget(&self) -> Result<Budget, BadTimeLimit> {
+    pub fn budget(&self) -> anyhow::Result<Budget> {
+        self.budget_capped(self.max_moves.is_some())
+    }
+
+    /// [`BudgetArgs::budget`] for a command that may set a cap of moves of its own (`capped`:
+    /// it does, or `--max-moves` does): `--scratch` needs one, and a folder it can write in.
+    pub fn budget_capped(&self, capped: bool) -> anyhow::Result<Budget> {
         let budget = Budget::from_figures(
             self.max_states,
             self.time_limit,
             self.memory,
             self.search_threads,
         )?;
+        let scratch = match &self.scratch {
+            Some(_) if !capped => anyhow::bail!(
+                "--scratch is for proof mode only: give a cap of moves (--max-moves K, or \
+                 levels' --prove-below-par)"
+            ),
+            Some(dir) => Some(scratch_folder(dir)?),
+            None => None,
+        };
         Ok(Budget {
             max_moves: self.max_moves,
+            scratch,
             ..budget
         })
     }
+}
+
+/// `--scratch DIR`, checked now (a folder this process can make a folder in) rather than when
+/// the first search starts.
+fn scratch_folder(dir: &std::path::Path) -> anyhow::Result<crate::game::Scratch> {
+    use anyhow::Context;
+    let meta = std::fs::metadata(dir)
+        .with_context(|| format!("--scratch {}: cannot use it", dir.display()))?;
+    if !meta.is_dir() {
+        anyhow::bail!("--scratch {}: not a folder", dir.display());
+    }
+    let probe = dir.join(format!(".gamebench-probe-{}", std::process::id()));
+    std::fs::create_dir(&probe)
+        .with_context(|| format!("--scratch {}: cannot write in it", dir.display()))?;
+    std::fs::remove_dir(&probe).with_context(|| {
+        format!(
+            "--scratch {}: cannot clean up {}",
+            dir.display(),
+            probe.display()
+        )
+    })?;
+    Ok(crate::game::Scratch::leak(dir.to_path_buf()))
 }

@@ -52,6 +52,22 @@ pub struct Budget {
     /// Ends the search early when set (`levels` on a first SIGINT or SIGTERM), as the time
     /// limit would. `None`: nothing stops it but its limits.
     pub stop: Option<Stop>,
+    /// Disk space for a proof search that outgrows memory (Vexed's `--scratch`, used only
+    /// with `max_moves`): the engine keeps its pending states in files under a folder of its
+    /// own inside it, removed when the search ends. `None`: the search stays in memory.
+    pub scratch: Option<Scratch>,
+}
+
+/// The folder a search may write its scratch files in (`--scratch DIR`). A path that lives as
+/// long as the process (the budget is copied into every search), equal when the paths are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scratch(pub &'static std::path::Path);
+
+impl Scratch {
+    /// The scratch folder `dir`, kept for the rest of the process (a CLI sets it once).
+    pub fn leak(dir: std::path::PathBuf) -> Scratch {
+        Scratch(Box::leak(dir.into_boxed_path()))
+    }
 }
 
 impl Budget {
@@ -63,6 +79,7 @@ impl Budget {
         threads: 1,
         max_moves: None,
         stop: None,
+        scratch: None,
     };
 
     /// The instant after which a search started at `start` must give up, if any.
@@ -102,6 +119,7 @@ impl Budget {
             threads: usize::try_from(threads).unwrap_or(1).max(1),
             max_moves: None,
             stop: None,
+            scratch: None,
         })
     }
 }

@@ -39,7 +39,7 @@ mod rules;
 pub use crate::status::{CheckVerdict, Rejected};
 #[cfg(test)]
 pub use crate::validate::testing::{test_inputs, trickle};
-pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget, Stop};
+pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget, Scratch, Stop};
 pub use difference::{Difference, difference, first_difference, presentation_message, show};
 pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};

@@ -24,6 +24,18 @@ use super::planes::{Cells, Geometry, State};
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Compact<const K: usize>([u64; K]);
 
+impl<const K: usize> Compact<K> {
+    /// The words, for a search that writes boards to files or hashes them itself.
+    pub(crate) fn words(&self) -> [u64; K] {
+        self.0
+    }
+
+    /// The board whose words [`Compact::words`] gave.
+    pub(crate) fn from_words(words: [u64; K]) -> Compact<K> {
+        Compact(words)
+    }
+}
+
 /// The layout of one geometry's compact boards (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct Codec {

@@ -19,6 +19,10 @@
 //!   memory budget ([`astar::MEMORY_BUDGET`]) would be exceeded, the rest of the budget goes to
 //!   iterative deepening with a bounded transposition table ([`ida`]), which needs little
 //!   memory but re-expands boards. Either way the answer is a minimum solution; no depth cap.
+//! - Beyond memory: in proof mode with a scratch folder (`--max-moves K --scratch DIR`), the
+//!   sweep ([`sweep`]) visits the boards A*'s proof would, in an order (blocks removed, then
+//!   row sum) that lets its pending boards wait in files; levels whose boards do not fit two
+//!   words, or caps past [`sweep::MAX_CAP`], stay with A*.
 //! - Memory: one [`workspace::Workspace`] per thread owns every buffer reused from one search to
 //!   the next; [`slots`] holds what the hash tables share (slot spreading, prefetch, and
 //!   mapping the pages a table is about to write on every search thread).
@@ -32,6 +36,7 @@ pub(crate) mod deadlock;
 pub(crate) mod ida;
 pub(crate) mod planes;
 pub(crate) mod slots;
+pub(crate) mod sweep;
 pub(crate) mod workspace;
 
 pub use bench::PushCorpus;
@@ -139,6 +144,10 @@ fn solve_planned(
             max_moves: budget
                 .max_moves
                 .map_or(astar::NO_CAP, |k| u32::try_from(k).unwrap_or(astar::NO_CAP)),
+            scratch: budget.scratch.map(|scratch| scratch.0),
+            memory: budget.memory.map_or(astar::MEMORY_BUDGET, |m| {
+                usize::try_from(m).unwrap_or(usize::MAX)
+            }),
         };
         // The shape of the search's nodes: `P` planes, kept in `P` words when the board is
         // narrow, else in `2 * P` (`planes::Packed`).
@@ -160,6 +169,7 @@ fn solve_planned(
             _ => search_with!(5, 5, 10),
         }
     });
+    let ending = ending.map_err(|e| CaseError::new(0, e.to_string()))?;
     Ok(Outcome {
         answer: ending.answer,
         verdict: ending.verdict,
@@ -239,21 +249,54 @@ struct Resources {
     boards: Boards,
     /// Solutions longer than this are not looked for ([`astar::NO_CAP`]: none is too long).
     max_moves: u32,
+    /// Proof mode's disk folder: with a cap of at most [`sweep::MAX_CAP`] and boards that fit
+    /// two words, the sweep ([`sweep`]) searches instead of A*.
+    scratch: Option<&'static std::path::Path>,
+    /// Bytes of the sweep's buffers and bucket (`--memory`, or [`astar::MEMORY_BUDGET`]).
+    memory: usize,
 }
 
-/// Settles `start`, then A* first; deepening with what is left of the budget if A* runs out
-/// of memory (A*'s buffers are given back first, so the two never hold memory together).
+/// Settles `start`, then the sweep when `resources` ask for it and the boards fit; else A*
+/// first, and deepening with what is left of the budget if A* runs out of memory (A*'s
+/// buffers are given back first, so the two never hold memory together).
 fn search<const P: usize, const W: usize>(
     geo: &Geometry,
     resources: Resources,
     mut start: State<P>,
     meter: Meter,
     buffers: &mut Buffers,
-) -> Ending {
+) -> Result<Ending, sweep::SweepError> {
     start.settle(geo);
     if start.is_clear() {
-        return Ending::solved(Vec::new(), 0);
+        return Ok(Ending::solved(Vec::new(), 0));
     }
+    if let Some(scratch) = resources.scratch
+        && resources.max_moves <= sweep::MAX_CAP
+    {
+        let codec = Codec::new(geo, start.occupied().len() as usize);
+        if codec.fits::<{ sweep::record::WORDS }>() {
+            let limits = sweep::Limits {
+                max_moves: resources.max_moves,
+                memory: resources.memory,
+                threads: resources.batching.threads,
+                scratch,
+            };
+            return sweep::search(geo, &codec, start, meter, limits);
+        }
+    }
+    Ok(astar_then_deepening::<P, W>(
+        geo, resources, start, meter, buffers,
+    ))
+}
+
+/// A* from `start` (settled, not clear), then deepening if A* runs out of memory.
+fn astar_then_deepening<const P: usize, const W: usize>(
+    geo: &Geometry,
+    resources: Resources,
+    start: State<P>,
+    meter: Meter,
+    buffers: &mut Buffers,
+) -> Ending {
     // Compact boards cost a few nanoseconds per board packed or unpacked: on small searches
     // that is a third more time, so the engine takes them only in proof mode, the searches
     // that fill the memory, and only from their first batch on ([`astar::BATCH_AFTER`]).

@@ -65,6 +65,7 @@ fn a_budget_stop_is_not_a_minimum() {
         threads: 1,
         max_moves: None,
         stop: None,
+        scratch: None,
     };
     let settings = settings(budget, 2);
     let levels = run(&packs, &settings, &AtomicBool::new(false), &|_| {}).unwrap();

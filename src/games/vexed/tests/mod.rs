@@ -5,6 +5,7 @@ mod checker;
 mod proof;
 mod search;
 mod stores;
+mod sweep;
 
 use super::grid::Grid;
 use super::*;
@@ -191,6 +192,7 @@ fn budgets_stop_both_engines() {
         threads: 1,
         max_moves: None,
         stop: None,
+        scratch: None,
     };
     for engine in Vexed::ENGINES {
         let outcome = (engine.solve)(sample, &budget).unwrap();
@@ -319,6 +321,7 @@ fn a_meter_affords_a_pause_only_before_its_deadline() {
         threads: 1,
         max_moves: None,
         stop: None,
+        scratch: None,
     };
     let meter = Meter::new(&budget);
     let now = Instant::now();

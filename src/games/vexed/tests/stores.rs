@@ -12,7 +12,7 @@ use crate::games::vexed::bitset::{self, Boards};
 use crate::games::vexed::test_rng::Rng;
 
 /// Whether A*'s compact store takes `puzzle` (its codec fits two words).
-fn compact_fits(puzzle: &Puzzle) -> bool {
+pub(super) fn compact_fits(puzzle: &Puzzle) -> bool {
     let grid = puzzle.start();
     let geo = Geometry::new(&grid);
     let blocks = match planes_needed(geo.letters.len()) {
@@ -99,7 +99,7 @@ fn both_stores_search_the_bundled_sets_alike() {
 }
 
 /// A seeded random board of 3 to 8 rows, 4 to 10 columns and 2 to 8 letters, settled.
-fn random_puzzle(rng: &mut Rng, i: usize) -> Puzzle {
+pub(super) fn random_puzzle(rng: &mut Rng, i: usize) -> Puzzle {
     let (rows, cols) = (3 + rng.below(6), 4 + rng.below(7));
     let letters = 2 + rng.below(7);
     let cells = (0..rows * cols)
