@@ -333,18 +333,26 @@ fn an_output_line_or_block_too_long_to_hold_is_a_wrong_answer_and_the_expected_a
         .expect("a blank line after the first block")
         + 1];
     let first_lines = first.iter().filter(|&&b| b == b'\n').count();
+    // Written a few KB at a time: the children's peaks (`wait4`) include this process's peak
+    // at the time they are spawned, and other tests of this file measure theirs.
     let line = dir.path().join("line.out");
-    let mut text = first.to_vec();
-    text.extend(std::iter::repeat_n(b'x', 2 << 20));
-    text.push(b'\n');
-    std::fs::write(&line, &text).expect("write");
-    let block = dir.path().join("block.out");
-    let mut text = first.to_vec();
-    for _ in 0..200_000 {
-        text.extend_from_slice(&[b'y'; 99]);
-        text.push(b'\n');
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&line).expect("create"));
+    file.write_all(first).expect("write");
+    for _ in 0..(2 << 20) / 1024 {
+        file.write_all(&[b'x'; 1024]).expect("write");
     }
-    std::fs::write(&block, &text).expect("write");
+    file.write_all(b"\n").expect("write");
+    file.flush().expect("flush");
+    let block = dir.path().join("block.out");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&block).expect("create"));
+    file.write_all(first).expect("write");
+    let mut short = [b'y'; 100];
+    short[99] = b'\n';
+    for _ in 0..200_000 {
+        file.write_all(&short).expect("write");
+    }
+    file.flush().expect("flush");
+    drop(file);
     // The first line of 100 bytes that takes the block (its first lines, then these) past
     // 16 MiB.
     let over = first_lines + ((16 << 20) - first.len()) / 100 + 1;
