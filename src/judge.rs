@@ -17,7 +17,9 @@ pub fn judge_case(
     budget: &Budget,
 ) -> Result<Solved, CaseError> {
     let case = parsed.case.as_ref().map_err(Clone::clone)?;
-    engine.solve(index, case.as_ref(), budget)
+    engine
+        .solve(index, case.as_ref(), budget)
+        .map_err(|e| e.or_at(parsed.line))
 }
 
 /// The status an engine's verdict gives a case before any check.

@@ -160,3 +160,26 @@ fn scratch_without_a_cap_or_a_usable_folder_is_a_usage_error() {
         assert_exit_saying(&out, 2, &format!("--scratch {l}: cannot write in it"));
     }
 }
+
+/// A search that cannot go on (its bucket does not fit `--memory`) is an error of that case
+/// alone, naming the case's first line (the engine knows no line of its own), and the exit
+/// code says so.
+#[test]
+fn a_sweep_that_cannot_go_on_names_its_case_and_line() {
+    let scratch = tempfile::tempdir().unwrap();
+    let s = scratch.path().to_str().unwrap();
+    let file = "corpora/vexed/hard/vexed-hard-1-0.in";
+    let args = ["solve", "vexed", file, "--max-moves", "60", "--memory", "1"];
+    let out = run_from_root(&[&args[..], &["--scratch", s]].concat());
+    assert_exit(&out, 2);
+    let stderr = text(&out.stderr);
+    // Case 6, HARD-0-005, starts on line 50 (`8 8 HARD-0-005`).
+    assert!(
+        stderr.contains(&format!("{file}: case 6: line 50: the sweep's bucket of ")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("line 0:"), "{stderr}");
+    // The cases that fit are solved all the same.
+    assert!(text(&out.stdout).starts_with("HARD-0-000: Minimum solution length = 11\n"));
+    assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
+}

@@ -169,6 +169,7 @@ fn solve_planned(
             _ => search_with!(5, 5, 10),
         }
     });
+    // Line 0: the case as a whole (`judge_case` names the case's first line instead).
     let ending = ending.map_err(|e| CaseError::new(0, e.to_string()))?;
     Ok(Outcome {
         answer: ending.answer,
