@@ -1,8 +1,11 @@
-//! The proof mode on the original game's Impossible levels 003 (par 39), 033 (37) and 044
-//! (41), when the GPL level packs are present (they are not bundled): ignored, since even the
-//! short proof takes a minute or more of both cores, and the searches for the minimum
-//! solutions five to ten minutes and 12 to 15 GB each. Run one at a time:
-//! `cargo test --release --test vexed_proof -- --ignored --test-threads 1`.
+//! The proof mode on the original game's five Impossible levels 003 (par 39), 015 (33), 033
+//! (37), 037 (40) and 044 (41), when the GPL level packs are present (they are not bundled):
+//! ignored, since even the short proof takes a minute or more of both cores, the A* searches
+//! for the minimum solutions five to ten minutes and 12 to 15 GB each, and the sweeps to disk
+//! (`--scratch`, 015 and 037) half an hour to an hour and a half each. Run one at a time:
+//! `cargo test --release --test vexed_proof -- --ignored --test-threads 1`. The sweeps write
+//! their pending boards under `VEXED_SCRATCH` (default: the system's temporary folder; up to
+//! 8 GB for 037, 21 GB for 015).
 //!
 //! `VEXED_LEVELS` names the packs' folder (default `../shared/vexed-levels`); the test skips
 //! when `impossible-pack.in` is not there. `VEXED_PROOF_CAP` is the cap of moves (default 31:
@@ -131,4 +134,46 @@ fn impossible_033_has_no_solution_of_at_most_the_cap() {
     assert_eq!(outcome.verdict, Verdict::Budget);
     let least = outcome.at_least.expect("a proof says its bound");
     assert!(least > cap, "only K >= {least} proven");
+}
+
+/// Level `name` is solved in `minimum` moves by the sweep to disk capped at `cap` moves (the
+/// proof mode's search beyond memory, `--scratch`), and the checker replays the solution. The
+/// sweep gives every board within the cap its exact depth, so the solution is a minimum.
+fn minimum_by_sweep_is(name: &str, cap: u64, minimum: usize) {
+    let Some(puzzle) = level(name) else { return };
+    let root = std::env::var("VEXED_SCRATCH")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| std::env::temp_dir());
+    let scratch = tempfile::tempdir_in(&root).expect("a scratch folder");
+    let budget = Budget {
+        scratch: Some(gamebench::game::Scratch::leak(scratch.path().to_path_buf())),
+        ..capped(cap, env_or("VEXED_PROOF_MB", MINIMUM_MB))
+    };
+    let outcome = bitset::solve(&puzzle, &budget).expect("the level is a valid puzzle");
+    let moves = outcome.answer.expect("a solution of at most the cap");
+    assert_eq!(moves.len(), minimum);
+    let out = gamebench::games::vexed::format_solution(name, &moves);
+    assert_eq!(
+        gamebench::games::vexed::check_output(&puzzle, &out, None),
+        Ok(())
+    );
+    assert_eq!(
+        std::fs::read_dir(scratch.path()).unwrap().count(),
+        0,
+        "the sweep left its folder behind"
+    );
+}
+
+/// The minimum is 38 moves, two below par (40). About 35 minutes, 6 GB and 8 GB of scratch.
+#[test]
+#[ignore]
+fn impossible_037_is_solved_in_38_moves_below_its_par_of_40() {
+    minimum_by_sweep_is("IMPOSSIBLE-037-cho-do-fu", 39, 38);
+}
+
+/// The minimum is 32 moves, one below par (33). About 75 minutes, 7 GB and 21 GB of scratch.
+#[test]
+#[ignore]
+fn impossible_015_is_solved_in_32_moves_below_its_par_of_33() {
+    minimum_by_sweep_is("IMPOSSIBLE-015-limburger", 32, 32);
 }
