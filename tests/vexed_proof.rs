@@ -73,12 +73,18 @@ fn capped(cap: u64, mb: u64) -> Budget {
 fn minimum_is(name: &str, cap: u64, minimum: usize) {
     let Some(puzzle) = level(name) else { return };
     let budget = capped(cap, env_or("VEXED_PROOF_MB", MINIMUM_MB));
-    let outcome = bitset::solve(&puzzle, &budget).expect("the level is a valid puzzle");
+    solved_in(&puzzle, &budget, minimum);
+}
+
+/// `puzzle` is solved in `minimum` moves within `budget`, and the checker replays the moves.
+fn solved_in(puzzle: &gamebench::games::vexed::Puzzle, budget: &Budget, minimum: usize) {
+    let name = &puzzle.name;
+    let outcome = bitset::solve(puzzle, budget).expect("the level is a valid puzzle");
     let moves = outcome.answer.expect("a solution of at most the cap");
     assert_eq!(moves.len(), minimum);
     let out = gamebench::games::vexed::format_solution(name, &moves);
     assert_eq!(
-        gamebench::games::vexed::check_output(&puzzle, &out, None),
+        gamebench::games::vexed::check_output(puzzle, &out, None),
         Ok(())
     );
 }
@@ -149,14 +155,7 @@ fn minimum_by_sweep_is(name: &str, cap: u64, minimum: usize) {
         scratch: Some(gamebench::game::Scratch::leak(scratch.path().to_path_buf())),
         ..capped(cap, env_or("VEXED_PROOF_MB", MINIMUM_MB))
     };
-    let outcome = bitset::solve(&puzzle, &budget).expect("the level is a valid puzzle");
-    let moves = outcome.answer.expect("a solution of at most the cap");
-    assert_eq!(moves.len(), minimum);
-    let out = gamebench::games::vexed::format_solution(name, &moves);
-    assert_eq!(
-        gamebench::games::vexed::check_output(&puzzle, &out, None),
-        Ok(())
-    );
+    solved_in(&puzzle, &budget, minimum);
     assert_eq!(
         std::fs::read_dir(scratch.path()).unwrap().count(),
         0,
