@@ -124,7 +124,42 @@ struct Entry {
     expanded: bool,
 }
 
+impl Entry {
+    /// A record's board, not expanded yet.
+    fn of(record: &Record) -> Entry {
+        Entry {
+            g: record.g,
+            h: record.h,
+            parent: record.parent,
+            expanded: false,
+        }
+    }
+}
+
 type BucketMap = HashMap<Words, Entry, BuildWords>;
+
+/// How many boards the bucket being settled may hold, within `--memory`.
+#[derive(Clone, Copy)]
+struct Room {
+    /// Most boards of one bucket.
+    boards: usize,
+    /// `--memory`, in bytes (for the error).
+    memory: usize,
+}
+
+impl Room {
+    /// An error when bucket `psi`, holding `boards`, is past the room.
+    fn check(self, psi: Psi, boards: usize) -> Result<(), SweepError> {
+        if boards > self.boards {
+            return Err(SweepError::BucketTooLarge {
+                psi,
+                states: self.boards,
+                memory: self.memory,
+            });
+        }
+        Ok(())
+    }
+}
 
 /// The shortest solution found so far: its length, the record of the board its last push was
 /// made on and the position of that board's bucket among the finished ones, the push.
@@ -235,9 +270,8 @@ struct Sweep {
     best: Option<Best>,
     pending: Pending,
     finished: Finished,
-    /// Most boards the bucket being settled may hold.
-    most_boards: usize,
-    memory: usize,
+    /// What the bucket being settled may hold.
+    room: Room,
     /// The path pass: finished buckets are kept, and the first solution ends the pass.
     keep: bool,
 }
@@ -254,8 +288,10 @@ impl Sweep {
             best: None,
             pending: Pending::new(buffers / std::mem::size_of::<Record>()),
             finished: Finished::new(),
-            most_boards: (limits.memory - buffers) / BUCKET_BOARD_BYTES,
-            memory: limits.memory,
+            room: Room {
+                boards: (limits.memory - buffers) / BUCKET_BOARD_BYTES,
+                memory: limits.memory,
+            },
             keep,
         }
     }
@@ -272,15 +308,9 @@ impl Sweep {
         self.pending.push(folder, psi, start)?;
         while let Some(psi) = self.pending.first() {
             let mut map = BucketMap::default();
-            let most = self.most_boards;
-            let memory = self.memory;
+            let room = self.room;
             self.pending.take_first(folder, |record| {
-                let entry = Entry {
-                    g: record.g,
-                    h: record.h,
-                    parent: record.parent,
-                    expanded: false,
-                };
+                let entry = Entry::of(&record);
                 match map.entry(Words(record.board)) {
                     Slot::Vacant(slot) => {
                         slot.insert(entry);
@@ -291,14 +321,7 @@ impl Sweep {
                         }
                     }
                 }
-                if map.len() > most {
-                    return Err(SweepError::BucketTooLarge {
-                        psi,
-                        states: most,
-                        memory,
-                    });
-                }
-                Ok(())
+                room.check(psi, map.len())
             })?;
             if let Some(stopped) = self.settle(shared, folder, workers, psi, &mut map)? {
                 return Ok(Some(stopped));
@@ -390,12 +413,7 @@ impl Sweep {
                             self.pending.push(folder, m.psi, child)?;
                             continue;
                         }
-                        let entry = Entry {
-                            g: child.g,
-                            h: child.h,
-                            parent,
-                            expanded: false,
-                        };
+                        let entry = Entry::of(&child);
                         match map.entry(Words(child.board)) {
                             Slot::Vacant(slot) => {
                                 slot.insert(entry);
@@ -411,13 +429,7 @@ impl Sweep {
                                 }
                             }
                         }
-                        if map.len() > self.most_boards {
-                            return Err(SweepError::BucketTooLarge {
-                                psi,
-                                states: self.most_boards,
-                                memory: self.memory,
-                            });
-                        }
+                        self.room.check(psi, map.len())?;
                     }
                 }
             }

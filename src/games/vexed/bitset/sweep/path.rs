@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::SweepError;
 use super::buckets::{Finished, Folder};
 use super::expand::Shared;
-use super::record::{Board, Record, key};
+use super::record::{Board, Record, WORDS, key};
 use crate::games::vexed::bitset::planes::State;
 use crate::games::vexed::grid::{Dir, Move};
 
@@ -45,7 +45,7 @@ pub(super) fn rebuild<const P: usize>(
                 let state = unpack(parent.board);
                 state
                     .children(geo)
-                    .find(|(_, _, child)| codec.pack::<P, 2>(child).words() == current.board)
+                    .find(|(_, _, child)| codec.pack::<P, WORDS>(child).words() == current.board)
                     .map(|(cell, dir, _)| (parent, geo.describe(&state, cell, dir)))
             });
             let Some((parent, step)) = found else {
