@@ -22,7 +22,7 @@
 //!   variant of its statement), for commands that take one game.
 //!
 //! This module uses nothing above it: only the leaves (`status`, `validate`) and the generators
-//! crate (a test in `tests/layers.rs` keeps it so).
+//! crate (a test in `tests/integration/layers.rs` keeps it so).
 
 mod budget;
 mod difference;

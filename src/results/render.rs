@@ -8,7 +8,7 @@
 //! per-case σ, its per-case speed-ups) is `n/a`, never `± 0`; the table fits [`MAX_WIDTH`]
 //! columns when it can (a wider one moves the speed column under the table, one line per
 //! engine, never breaking a line in the middle). The output is pinned by the insta snapshots of
-//! `export::tests` and by `tests/summary.rs`, so any change of a byte here is a visible change
+//! `export::tests` and by `tests/integration/summary.rs`, so any change of a byte here is a visible change
 //! of the tool.
 
 use super::{EngineSummary, Timing};

@@ -1,0 +1,44 @@
+//! The integration tests, gathered into one binary (as ripgrep keeps them): one module per
+//! area, each driving the `gamebench` binary or the library end to end. One binary links once,
+//! so a change to `src/` relinks one test program, not one per file. `common` holds the helpers
+//! the modules share; `tests/programs/`, `tests/wrong/` and `tests/data/` hold the programs and
+//! data they use.
+
+mod common;
+
+mod cli;
+mod clobber;
+mod compare;
+mod docs;
+mod endless_line;
+mod fair;
+mod fuzz;
+mod generators;
+mod guide;
+mod house;
+mod hunt;
+mod interop;
+mod interrupts;
+mod invoke;
+mod judge;
+mod layers;
+mod presentation;
+mod programs;
+mod report;
+mod robustness;
+mod samegame;
+mod samegame_cpu;
+mod shard;
+mod stats;
+mod streaming;
+mod streaming_check;
+mod streaming_validate;
+mod stress;
+mod stress_kept;
+mod summary;
+mod sweep;
+mod toy_game;
+mod validate;
+mod verdicts;
+mod vexed_proof;
+mod zero_pair;
