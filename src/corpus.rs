@@ -58,7 +58,7 @@ pub struct Corpus {
 fn not_regular(kind: std::fs::FileType) -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::InvalidInput,
-        format!("{}, not a regular file", crate::atomic::kind_of(kind)),
+        format!("{}, not a regular file", crate::util::atomic::kind_of(kind)),
     )
 }
 
@@ -194,7 +194,7 @@ pub fn discover_all(
         } else if !meta.is_file() {
             corpus.problems.push(CorpusError::NotRegular {
                 path: root.clone(),
-                kind: crate::atomic::kind_of(meta.file_type()),
+                kind: crate::util::atomic::kind_of(meta.file_type()),
             });
         } else {
             let relative = PathBuf::from(root.file_name().unwrap_or(root.as_os_str()));
@@ -268,7 +268,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, problems: &mut Vec<CorpusError>) {
         } else {
             problems.push(CorpusError::NotRegular {
                 path,
-                kind: crate::atomic::kind_of(kind),
+                kind: crate::util::atomic::kind_of(kind),
             });
         }
     }

@@ -19,12 +19,12 @@ use std::path::{Path, PathBuf};
 use gamebench_generators::{FileId, GenError};
 use rayon::prelude::*;
 
-use crate::atomic::write_atomic;
+use crate::engines::gencmd::{ExternalGenerator, GeneratorError};
+use crate::engines::judge::judge_file;
 use crate::game::{Budget, CaseError, EngineRef, Game, GameOptions};
-use crate::gencmd::{ExternalGenerator, GeneratorError};
-use crate::judge::judge_file;
-use crate::progress::{Progress, ProgressMode};
 use crate::shard::Shard;
+use crate::util::atomic::write_atomic;
+use crate::util::progress::{Progress, ProgressMode};
 
 /// One file of a game's corpus with typed options, for tests and benches (see
 /// [`crate::game::file`]).

@@ -8,14 +8,14 @@ use anyhow::Result;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::shard_args::ShardArgs;
+use crate::engines::gencmd::{DEFAULT_GENERATOR_TIMEOUT, ExternalGenerator};
 use crate::external::Shell;
 use crate::game::{Game, GameOptions};
-use crate::gencmd::{DEFAULT_GENERATOR_TIMEOUT, ExternalGenerator};
 use crate::generate::{self, DEFAULT_PROFILE, Plan};
-use crate::progress::ProgressMode;
 use crate::registry;
 use crate::runner::resolve_internal;
 use crate::status::Exit;
+use crate::util::progress::ProgressMode;
 
 use super::BudgetArgs;
 use super::games::{Shape, from_game_matches, game_commands};

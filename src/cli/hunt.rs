@@ -8,11 +8,11 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 
+use crate::hunt::progtime::{CALIBRATION_RUNS, ProgramClock};
 use crate::hunt::{self, Config, Limit, Metric};
-use crate::progtime::{CALIBRATION_RUNS, ProgramClock};
 use crate::runner::resolve_engines;
 use crate::status::Exit;
-use crate::units::{human_duration, human_time};
+use crate::util::units::{human_duration, human_time};
 
 use super::games::{GameCommand, PerGame, Shape};
 use super::stress::STRESS_SHAPE;

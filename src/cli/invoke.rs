@@ -11,7 +11,6 @@ use std::sync::atomic::Ordering;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use crate::atomic::write_atomic;
 use crate::engines::{self, Limits};
 use crate::invoke::{
     self, Checker, Config, Solution, Tag, junit, problem::Problem, select, strength, table, tags,
@@ -19,6 +18,7 @@ use crate::invoke::{
 use crate::registry;
 use crate::runner::EngineTable;
 use crate::status::{Exit, Presentation};
+use crate::util::atomic::write_atomic;
 
 use super::outputs::{self, is_stdout};
 use super::run::catch_signals;
@@ -34,7 +34,7 @@ pub struct InvokeArgs {
     #[arg(long, value_name = "FILE")]
     pub problem: Option<PathBuf>,
     /// The game of every test (default: the nearest enclosing folder named after a game).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = super::GameName)]
     pub game: Option<String>,
     /// A solution: an engine of the game, or `NAME=cmd:COMMAND` (a program, stdin to stdout,
     /// run once per file); repeat for several.
@@ -61,10 +61,8 @@ pub struct InvokeArgs {
     pub case_timeout: Option<f64>,
     #[command(flatten)]
     pub launch: ShellArgs,
-    /// Worker threads (default: all cores); programs running at once inflate each other's
-    /// times.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub jobs: super::shards::JobsArgs,
     /// Write the table as CSV, one line per (test, solution) (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -219,7 +217,7 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
             .checker
             .or(problem.as_ref().and_then(|p| p.checker))
             .unwrap_or_default(),
-        threads: args.jobs.map(usize::from),
+        threads: Some(args.jobs.threads()),
         presentation: args.presentation,
     };
     let inv = invoke::invoke(files, solutions, &config)?;

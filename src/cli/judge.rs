@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::engines::judge::{ExitCodes, judge_case, judge_stream};
 use crate::engines::judge_block;
 use crate::game::{BlockStream, Budget, EngineRef, Game};
-use crate::judge::{ExitCodes, judge_case, judge_stream};
 use crate::registry;
 use crate::runner::resolve_internal;
 use crate::status::{CheckVerdict, Exit};

@@ -16,12 +16,12 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use super::BudgetArgs;
-use crate::atomic::{self, AtomicFile};
 use crate::game::{Budget, Rules, Stop};
 use crate::games::vexed::Vexed;
 use crate::games::vexed::levels::{self, Level, LevelStatus, Settings};
 use crate::status::Exit;
-use crate::units::human_time_f;
+use crate::util::atomic::{self, AtomicFile};
+use crate::util::units::human_time_f;
 
 /// The per-level time limit when none is given: the issue of record for the packs asks for
 /// every level within a minute.
@@ -38,9 +38,9 @@ pub struct LevelsArgs {
     /// The engine (default: the fastest).
     #[arg(long, short)]
     pub engine: Option<String>,
-    /// Levels solved at once (default: every core). With 1, each level's peak memory is exact.
-    #[arg(long, short, value_name = "N")]
-    pub jobs: Option<usize>,
+    /// Levels solved at once; with `-j 1`, each level's peak memory is exact.
+    #[command(flatten)]
+    pub jobs: super::shards::JobsArgs,
     /// One row per level: pack, index, name, size, status, moves, par, versus_par, seconds,
     /// states, peak_mb, detail (the solution), at_least (for a level the budget stopped: no
     /// solution is shorter, as far as the search had proven).
@@ -101,7 +101,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
             stop: Some(Stop(stop)),
             ..budget
         },
-        threads: args.jobs.map(super::shards::cap_jobs),
+        threads: Some(args.jobs.threads()),
         prove_below_par: args.prove_below_par,
     };
     let done = AtomicUsize::new(0);

@@ -133,7 +133,7 @@ pub fn man(args: ManArgs) -> Result<Exit> {
                     .collect();
                 bail!(
                     "no command {name:?}{} (commands: {})",
-                    crate::suggest::did_you_mean(name, names.iter().map(String::as_str)),
+                    crate::util::suggest::did_you_mean(name, names.iter().map(String::as_str)),
                     names.join(", ")
                 );
             };
@@ -154,7 +154,7 @@ fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()
     let name = cmd.get_display_name().unwrap_or(cmd.get_name());
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd.clone()).render(&mut page)?;
-    crate::atomic::write_atomic(&dir.join(format!("{name}.1")), &page)?;
+    crate::util::atomic::write_atomic(&dir.join(format!("{name}.1")), &page)?;
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         write_pages(sub, dir)?;
     }
@@ -215,7 +215,7 @@ pub fn find_game(name: &str) -> Result<&'static dyn Game> {
         let names = registry::names();
         format!(
             "unknown game {name:?}{} (games: {})",
-            crate::suggest::did_you_mean(name, names.iter().copied()),
+            crate::util::suggest::did_you_mean(name, names.iter().copied()),
             names.join(", ")
         )
     })
@@ -313,9 +313,8 @@ pub struct RunArgs {
     pub case_timeout: Option<f64>,
     #[command(flatten)]
     pub launch: ShellArgs,
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 'j', value_name = "N")]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub jobs: shards::JobsArgs,
     /// Write one row per case, engine and run to this CSV file (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -419,7 +418,7 @@ pub struct CheckArgs {
         value_name = "CONVENTION",
         default_value = "gamebench"
     )]
-    pub exit_codes: crate::judge::ExitCodes,
+    pub exit_codes: crate::engines::judge::ExitCodes,
     /// Engine that computes the expected output when no --expected is given.
     #[arg(long, short, default_value = "reference")]
     pub engine: String,
@@ -532,10 +531,12 @@ impl ShellArgs {
         &self,
         text: Option<&str>,
         limits: &crate::engines::Limits,
-    ) -> Result<Option<crate::gencmd::ExternalGenerator>> {
-        text.map(|text| crate::gencmd::ExternalGenerator::parse(text, self.shell(), limits.timeout))
-            .transpose()
-            .map_err(Into::into)
+    ) -> Result<Option<crate::engines::gencmd::ExternalGenerator>> {
+        text.map(|text| {
+            crate::engines::gencmd::ExternalGenerator::parse(text, self.shell(), limits.timeout)
+        })
+        .transpose()
+        .map_err(Into::into)
     }
 
     /// The shell these options ask for.

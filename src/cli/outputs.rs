@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
-use crate::atomic::Target;
 use crate::corpus::CaseFile;
 use crate::runner::{EngineTable, OutDirSink};
+use crate::util::atomic::Target;
 
 /// Whether an output path means stdout.
 pub(super) fn is_stdout(path: &Path) -> bool {

@@ -7,10 +7,10 @@ use anyhow::{Context, Result, bail};
 
 use super::compare::CompareOptions;
 use crate::compare::{self, Results, baseline};
-use crate::meta::RunMeta;
 use crate::registry;
 use crate::report::{self, Inputs};
 use crate::status::Exit;
+use crate::util::meta::RunMeta;
 
 #[derive(clap::Args)]
 pub struct ReportArgs {
@@ -107,7 +107,7 @@ fn write(
         roots,
         baseline,
     })?;
-    crate::atomic::write_atomic(output, page.as_bytes())
+    crate::util::atomic::write_atomic(output, page.as_bytes())
         .with_context(|| format!("cannot write the report {}", output.display()))?;
     eprintln!(
         "gamebench: report written to {} ({} KB)",
@@ -213,7 +213,7 @@ impl AfterRun {
     pub fn abandon(&self) {
         if let Some((csv, true)) = &self.csv {
             let _ = std::fs::remove_file(csv);
-            let _ = std::fs::remove_file(crate::atomic::interrupted_path(csv));
+            let _ = std::fs::remove_file(crate::util::atomic::interrupted_path(csv));
         }
     }
 

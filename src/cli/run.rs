@@ -10,19 +10,19 @@ use anyhow::{Context, Result};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
 
-use crate::atomic::{self, Target};
 use crate::corpus;
 use crate::export::junit::JunitSink;
 use crate::export::{
     self, BoxPlot, Exporter, Json, Markdown, Report, ScalingPlot, SummaryCsv, require_svg,
 };
 use crate::external::{self, Shell};
-use crate::meta::{self, RunMeta};
 use crate::registry;
 use crate::results::{self, Tally};
 use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
 use crate::status::Exit;
-use crate::units;
+use crate::util::atomic::{self, Target};
+use crate::util::meta::{self, RunMeta};
+use crate::util::units;
 
 use super::outputs::{self, is_stdout};
 use super::report::AfterRun;
@@ -101,7 +101,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         check: args.check,
         presentation: args.presentation,
         validate: args.validate,
-        threads: shards::default_jobs(args.jobs),
+        threads: Some(args.jobs.threads()),
         progress: match (args.progress, args.quiet) {
             (Some(mode), _) => mode,
             (None, true) => ProgressMode::None,

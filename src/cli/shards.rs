@@ -16,11 +16,11 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use super::shard_args::ShardArgs;
-use crate::atomic::write_atomic;
-use crate::merge;
 use crate::results::{self, Record};
+use crate::shard::merge;
 use crate::shard::{self, Plan};
 use crate::status::Exit;
+use crate::util::atomic::write_atomic;
 
 /// The shard flags of `run`.
 #[derive(Args, Clone, Debug, Default)]
@@ -36,15 +36,35 @@ fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
-/// `-j`: as given, else the scheduler's `SLURM_CPUS_PER_TASK`, else `None` (all cores).
-pub fn default_jobs(jobs: Option<usize>) -> Option<usize> {
-    jobs.map(cap_jobs)
-        .or_else(|| shard::scheduler_threads(env_var))
+/// `-j N`, with the one meaning every command that runs work in parallel gives it (`run`,
+/// `invoke`, `levels`, `sweep`): worker threads; `0` is every core; without `-j`, the
+/// scheduler's `SLURM_CPUS_PER_TASK`, else every core; more than [`max_jobs`] is capped with a
+/// warning.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct JobsArgs {
+    /// Worker threads (0, or without -j: every core, or the scheduler's SLURM_CPUS_PER_TASK
+    /// when one is set).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+impl JobsArgs {
+    /// The number of worker threads, resolved: always at least one.
+    pub fn threads(self) -> usize {
+        match self.jobs {
+            Some(0) => crate::util::meta::cores(),
+            Some(jobs) => cap_jobs(jobs),
+            None => shard::scheduler_threads(env_var)
+                .map(cap_jobs)
+                .unwrap_or_else(crate::util::meta::cores),
+        }
+        .max(1)
+    }
 }
 
 /// The most worker threads `-j` may start: four per core, and never more than 1024.
 pub fn max_jobs() -> usize {
-    crate::meta::cores().saturating_mul(4).clamp(1, 1024)
+    crate::util::meta::cores().saturating_mul(4).clamp(1, 1024)
 }
 
 /// `-j N`, capped at [`max_jobs`] with a warning (`-j 100000` would start that many threads).
@@ -53,7 +73,7 @@ pub fn cap_jobs(jobs: usize) -> usize {
     if jobs > max {
         eprintln!(
             "gamebench: warning: -j {jobs} is more than this machine can use ({} cores); using {max}",
-            crate::meta::cores()
+            crate::util::meta::cores()
         );
         max
     } else {

@@ -14,7 +14,7 @@ use clap::Args;
 use crate::runner::resolve_engines;
 use crate::status::{Exit, Presentation};
 use crate::stress::{self, Config, Limit, Outcome};
-use crate::units::human_duration;
+use crate::util::units::human_duration;
 
 use super::games::{GameCommand, PerGame, Shape};
 use super::{BudgetArgs, positive_seconds};

@@ -7,11 +7,11 @@ use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
 
 use super::BudgetArgs;
-use crate::atomic::write_atomic;
 use crate::export::require_svg;
 use crate::runner::{Config, ProgressMode};
 use crate::status::Exit;
 use crate::sweep::{self, Corpus};
+use crate::util::atomic::write_atomic;
 
 use super::{find_game, shards};
 
@@ -20,6 +20,7 @@ use super::{find_game, shards};
 #[command(group(ArgGroup::new("points").required(true).args(["size", "param"])))]
 pub struct SweepArgs {
     /// The game (see `gamebench list`).
+    #[arg(value_parser = super::GameName)]
     pub game: String,
     /// Generator profile (see `gamebench list`).
     #[arg(long, short, default_value = crate::generate::DEFAULT_PROFILE)]
@@ -46,9 +47,8 @@ pub struct SweepArgs {
     /// Untimed runs of each case before the timed ones.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub warmup: u32,
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 'j', value_name = "N")]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub jobs: shards::JobsArgs,
     /// Engine the others are compared with.
     #[arg(long, default_value = "reference", value_name = "NAME")]
     pub baseline: String,
@@ -80,13 +80,13 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
     let game = find_game(&args.game)?;
     if let Some(plot) = &args.plot {
         require_svg(plot).map_err(anyhow::Error::msg)?;
-        crate::atomic::AtomicFile::create(plot)
+        crate::util::atomic::AtomicFile::create(plot)
             .with_context(|| format!("cannot create {}", plot.display()))?;
     }
     // The data files are checked before the sweep, so a bad path fails at once.
     for path in [&args.csv, &args.export_json].into_iter().flatten() {
         if path != std::path::Path::new("-") {
-            crate::atomic::Target::of(path)
+            crate::util::atomic::Target::of(path)
                 .and_then(|t| t.check_writable())
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
@@ -99,7 +99,7 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
     let config = Config {
         engines: args.engines.clone(),
         budget: args.budget.budget()?,
-        threads: shards::default_jobs(args.jobs),
+        threads: Some(args.jobs.threads()),
         progress: ProgressMode::None,
         warmup: args.warmup,
         runs: args.runs,

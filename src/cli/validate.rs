@@ -25,6 +25,7 @@ const READ_BUFFER: usize = 64 * 1024;
 #[derive(Args)]
 pub struct ValidateArgs {
     /// The game (see `gamebench list`).
+    #[arg(value_parser = super::GameName)]
     pub game: String,
     /// Judge input files, or folders searched recursively for `*.in` (default: stdin).
     pub files: Vec<PathBuf>,

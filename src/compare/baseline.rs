@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{BASELINE_CSV, BASELINE_META};
-use crate::meta::RunMeta;
+use crate::util::meta::RunMeta;
 
 /// Where baselines live by default, relative to the working directory.
 pub const DEFAULT_DIR: &str = ".gamebench/baselines";
@@ -85,7 +85,7 @@ pub fn save_meta(dir: &Path, name: &str, meta: &RunMeta) -> Result<PathBuf, Base
     let path = folder(dir, name)?.join(BASELINE_META);
     let mut text = serde_json::to_string_pretty(&meta_value(meta)).expect("plain data serializes");
     text.push('\n');
-    crate::atomic::write_atomic(&path, text.as_bytes())
+    crate::util::atomic::write_atomic(&path, text.as_bytes())
         .map_err(|e| BaselineError::Io(path.clone(), e))?;
     Ok(path)
 }

@@ -14,8 +14,8 @@ use serde::Deserialize;
 
 use super::CompareError;
 use crate::results::{Record, Row, Timing};
-use crate::stats;
 use crate::status::Status;
+use crate::util::stats;
 
 /// The results CSV inside a baseline folder.
 pub const BASELINE_CSV: &str = "results.csv";

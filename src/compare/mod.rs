@@ -25,8 +25,8 @@ pub use noise::{MIN_CHANGE_NS, MIN_NOISE, Noise, NoiseSource, SHARED_NOISE};
 pub use render::render;
 pub use shift::{Scope, Shift};
 
-use crate::stats;
 use crate::status::{Exit, Status};
+use crate::util::stats;
 
 /// Why a comparison could not be made.
 #[derive(Debug, thiserror::Error)]

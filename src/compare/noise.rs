@@ -24,7 +24,7 @@
 //! Invariants: the thresholds depend on the paired cases' times only, in their given order;
 //! both are at least [`MIN_NOISE`].
 
-use crate::stats;
+use crate::util::stats;
 
 /// The least noise threshold: 5 %.
 pub const MIN_NOISE: f64 = 0.05;

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{Comparison, Direction, Group, NoiseSource, Scope};
-use crate::units::human_time;
+use crate::util::units::human_time;
 
 /// The most changed cases listed per engine and direction; the rest are counted.
 pub const MAX_LISTED: usize = 50;

@@ -9,7 +9,7 @@
 
 use super::Direction;
 use super::noise::{MIN_CHANGE_NS, Noise, Runs, residuals};
-use crate::stats;
+use crate::util::stats;
 
 /// The share of cases that must move the same way for everything to have moved.
 pub const EVERYTHING_SHARE: f64 = 0.75;

@@ -23,9 +23,9 @@
 use std::time::Duration;
 
 use super::timing::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
+use crate::engines::judge::judge_case;
 use crate::external::{self, External, ExternalError, RunLimits, Usage};
 use crate::game::{Budget, CaseError, EngineRef, Game, ParsedCase, Verdict};
-use crate::judge::judge_case;
 
 /// Runs one engine on the cases of a judge file.
 pub trait Executor: Send + Sync {

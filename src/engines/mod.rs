@@ -14,6 +14,8 @@
 //! it asks [`EngineSpec::executor`].
 
 pub mod executor;
+pub mod gencmd;
+pub mod judge;
 pub mod spec;
 pub mod timing;
 pub mod verdict;

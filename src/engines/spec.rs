@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::executor::Executor;
 use crate::external::{self, External, ExternalError, Shell};
 use crate::game::{EngineRef, Game};
-use crate::suggest::did_you_mean;
+use crate::util::suggest::did_you_mean;
 
 /// Engine name that selects every internal engine of a game.
 pub const ALL_ENGINES: &str = "all";

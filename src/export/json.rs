@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::{ExportError, Exporter, Report};
-use crate::meta::RunMeta;
 use crate::results::{EngineSummary, SlowCase, Timing};
+use crate::util::meta::RunMeta;
 
 /// Pretty JSON, ending with a newline.
 pub struct Json;

@@ -12,10 +12,10 @@
 
 use std::path::PathBuf;
 
-use crate::atomic::write_atomic;
 use crate::results::Row;
 use crate::runner::{FileResults, Sink, SinkError};
 use crate::status::Status;
+use crate::util::atomic::write_atomic;
 
 /// What happened to one test case.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,9 +18,9 @@ pub use json::Json;
 pub use markdown::Markdown;
 pub use plot::{BoxPlot, ScalingPlot, Series, log_log_lines, require_svg};
 
-use crate::atomic::write_atomic;
-use crate::meta::RunMeta;
 use crate::results::{EngineSummary, Record, SlowCase, human_time};
+use crate::util::atomic::write_atomic;
+use crate::util::meta::RunMeta;
 
 /// What every exporter renders: a run's summary, its slowest cases, and the per-case records
 /// they were computed from, with the run's metadata and warnings.

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::{ExportError, Exporter, Report};
 use crate::results::{Record, Timing, human_time, per_case_times};
-use crate::stats;
+use crate::util::stats;
 
 /// Labels on a scaling plot's x axis (at most).
 const X_LABELS: usize = 6;
@@ -119,7 +119,7 @@ fn log_log(title: &str, x_desc: &str, series: &[Series], lines: bool) -> Result<
             .x_desc(x_desc)
             // Few, short labels: a log axis's default ones run into each other ("900.01000.0").
             .x_labels(X_LABELS)
-            .x_label_formatter(&|x| crate::units::sig3(*x))
+            .x_label_formatter(&|x| crate::util::units::sig3(*x))
             .y_desc("time per case")
             .y_label_formatter(&|y| human_time(*y as u64))
             .draw()

@@ -455,7 +455,7 @@ pub fn calibrate(shell: &Shell) -> Option<Duration> {
         })
         .collect::<Result<_, _>>()
         .ok()?;
-    crate::stats::median_u64(&times).map(Duration::from_nanos)
+    crate::util::stats::median_u64(&times).map(Duration::from_nanos)
 }
 
 /// Runs `program` with `input` on stdin under `limits`.

@@ -57,7 +57,7 @@ impl<A> Outcome<A> {
 /// A malformed case: what is wrong and on which line (1-based, in the input file).
 ///
 /// An engine that fails on a case as a whole rather than on one of its lines (a search that
-/// cannot go on) says line 0; [`crate::judge::judge_case`] puts the case's first line in its
+/// cannot go on) says line 0; [`crate::engines::judge::judge_case`] puts the case's first line in its
 /// place ([`CaseError::or_at`]), so every error a user sees names a line of the file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {message}")]

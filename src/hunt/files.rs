@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use super::{Config, HuntError, Hunted};
-use crate::atomic::write_atomic;
+use crate::engines::judge::judge_file;
 use crate::game::AnyCase;
-use crate::judge::judge_file;
+use crate::util::atomic::write_atomic;
 
 fn write(path: PathBuf, text: &str) -> Result<PathBuf, HuntError> {
     write_atomic(&path, text.as_bytes()).map_err(|source| HuntError::Write {

@@ -1,7 +1,7 @@
 //! Measuring one case for the hunt: the metric of an engine's run under the hunt's deadline
 //! (a program's wall-time limit and a search's budget cut to the time left), a halt at the
 //! deadline or on a signal told apart from an error, and a program's start-up calibrated first
-//! (see [`crate::progtime`]).
+//! (see [`crate::hunt::progtime`]).
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -10,7 +10,7 @@ use super::{Config, HuntError, Metric};
 use crate::engines::{Clock, Fault, FileJob, Plan};
 use crate::external;
 use crate::game::Verdict;
-use crate::progtime::ProgramClock;
+use crate::hunt::progtime::ProgramClock;
 use crate::shrink::Input;
 use crate::stress::detached;
 

@@ -12,7 +12,7 @@
 //! hunt with `--evaluations` is deterministic. `time` is the fastest of `--runs` engine calls,
 //! each measured in CPU time of the calling thread (an external program: its CPU time from
 //! `wait4` on a file of copies of the case, calibrated start-up taken out, see
-//! [`crate::progtime`]): on a shared machine wall time grows whenever another process holds
+//! [`crate::hunt::progtime`]): on a shared machine wall time grows whenever another process holds
 //! the core, and other processes only ever add time, so the minimum CPU time is the steadiest
 //! estimate of the engine's own cost. A child that would enter
 //! the population is timed again with [`RETIME_FACTOR`] times as many runs, and enters only if
@@ -39,19 +39,20 @@ use gamebench_generators::{Dice, FileId, file_rng};
 
 mod files;
 mod measure;
+pub mod progtime;
 
 use files::write_files;
 use measure::{Halt, Measure, Measurer, calibrate};
 
 use crate::engines::Limits;
+use crate::engines::gencmd::{ExternalGenerator, GeneratorError};
 use crate::external;
 use crate::game::{AnyCase, GameOptions};
 use crate::game::{Budget, Game};
-use crate::gencmd::{ExternalGenerator, GeneratorError};
-use crate::progtime::ProgramClock;
+use crate::hunt::progtime::ProgramClock;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
-use crate::units::human_time;
+use crate::util::units::human_time;
 
 /// Most mutations applied to a parent to make one child.
 pub const MAX_MUTATIONS: u64 = 4;

@@ -212,7 +212,7 @@ pub fn apply_tags(solutions: &mut [Solution], tags: &[(String, Tag)]) -> Result<
                 return Err(InvokeError::UnknownSolution {
                     name: name.clone(),
                     tag: *tag,
-                    hint: crate::suggest::did_you_mean(name, names.iter().copied()),
+                    hint: crate::util::suggest::did_you_mean(name, names.iter().copied()),
                     known: names.join(", "),
                 });
             }

@@ -6,15 +6,15 @@
 //! whose output numbers its cases: Link and Pop, SameGame) its whole file is selected, once.
 //!
 //! Invariants: no test file or expected output of the invocation is ever overwritten; every
-//! file is written whole ([`crate::atomic::write_atomic`]); names are the tests' paths with
+//! file is written whole ([`crate::util::atomic::write_atomic`]); names are the tests' paths with
 //! `/` as `-` (and `-cN` for case N alone), made unique in selection order.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::Invocation;
-use crate::atomic::write_atomic;
 use crate::corpus::{INPUT_EXTENSION, OUTPUT_EXTENSION};
+use crate::util::atomic::write_atomic;
 
 /// Why the selection could not be written.
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::Invocation;
 use super::verdict::CellVerdict;
-use crate::units::human_time;
+use crate::util::units::human_time;
 
 /// A solution's expected verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -101,7 +101,7 @@ impl std::str::FromStr for Tag {
                 let names: Vec<&str> = Tag::ALL.iter().map(|t| t.as_str()).collect();
                 format!(
                     "unknown tag {s:?}{} (tags: {})",
-                    crate::suggest::did_you_mean(s, names.iter().copied()),
+                    crate::util::suggest::did_you_mean(s, names.iter().copied()),
                     names.join(", ")
                 )
             })

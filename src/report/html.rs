@@ -9,9 +9,9 @@ use super::svg::{self, Series};
 use super::{Inputs, MAX_FAILURES, MAX_POINTS, SLOWEST};
 use crate::compare::{CaseResult, Comparison, Direction, render};
 use crate::game::draw::escape;
-use crate::stats;
 use crate::status::Status;
-use crate::units::human_time;
+use crate::util::stats;
+use crate::util::units::human_time;
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}\

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::game::draw::{colour, escape};
-use crate::units::human_time_f;
+use crate::util::units::human_time_f;
 
 /// Bins of a histogram.
 pub const BINS: usize = 24;

@@ -5,7 +5,7 @@
 
 use super::record::Record;
 use super::tally::Tally;
-use crate::units::human_time;
+use crate::util::units::human_time;
 
 /// The limits a run gave its programs (`None`: not limited).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -19,8 +19,8 @@
 //! - [`render`]: the summary as text for the terminal (table, details, verdicts).
 //! - [`limits`]: how close each program came to the judge's limits (worst case, share).
 //!
-//! Times are printed by [`crate::units`] (re-exported here for the callers that import them
-//! from `results`); medians and quantiles come from [`crate::stats`].
+//! Times are printed by [`crate::util::units`] (re-exported here for the callers that import them
+//! from `results`); medians and quantiles come from [`crate::util::stats`].
 
 pub mod batch;
 pub mod limits;
@@ -33,7 +33,7 @@ pub mod warnings;
 
 pub use crate::engines::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use crate::status::Status;
-pub use crate::units::{TimeUnit, human_time, human_time_f};
+pub use crate::util::units::{TimeUnit, human_time, human_time_f};
 pub use batch::{Batch, CaseResult, CaseView};
 pub use limits::{LimitFigures, limit_lines};
 pub use record::{CaseTimes, Record, per_case_times};

@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use super::{Row, Timing};
-use crate::stats;
 use crate::status::Status;
+use crate::util::stats;
 
 /// What the summary keeps of one case of one engine: its status and times, without the output,
 /// digest or message, so that a run's memory does not grow with its outputs. Names are shared

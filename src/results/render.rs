@@ -3,7 +3,7 @@
 //! with the Markdown export).
 //!
 //! Invariants: text only, from [`EngineSummary`] values (no record is read here); every time
-//! is printed by [`crate::units`], every ratio with three significant digits ([`sig3`]), every
+//! is printed by [`crate::util::units`], every ratio with three significant digits ([`sig3`]), every
 //! count with thousands separators; a spread that was not measured (a file-timed program's
 //! per-case σ, its per-case speed-ups) is `n/a`, never `± 0`; the table fits [`MAX_WIDTH`]
 //! columns when it can (a wider one moves the speed column under the table, one line per
@@ -12,7 +12,7 @@
 //! of the tool.
 
 use super::{EngineSummary, Timing};
-use crate::units::{TimeUnit, counted, human_time, human_time_f, sig3, thousands};
+use crate::util::units::{TimeUnit, counted, human_time, human_time_f, sig3, thousands};
 
 /// The width the summary is laid out for (a terminal of 100 columns).
 pub const MAX_WIDTH: usize = 100;

@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::tally::{Group, Tally, times_in_order};
 use super::{Record, Timing};
-use crate::stats;
 use crate::status::Status;
+use crate::util::stats;
 
 /// One line of the summary: an engine of a game over all its cases. Times are per case (an
 /// external program's file time spread evenly over the file's cases), in nanoseconds.

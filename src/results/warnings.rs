@@ -7,8 +7,8 @@
 
 use super::Record;
 use super::tally::Tally;
-use crate::stats;
-use crate::units::{human_time, human_time_f};
+use crate::util::stats;
+use crate::util::units::{human_time, human_time_f};
 
 pub use super::tally::{FIRST_RUN_FACTOR, MIN_RUNS_FOR_OUTLIERS, ROUGH_NS, SPREAD_WARNING};
 

@@ -11,7 +11,7 @@ use crate::status::{RowVerdict, Status};
 pub(crate) enum Digest<'a> {
     /// Already hex digits (or empty), as a [`Row`] holds it.
     Text(&'a str),
-    /// A number, written as its 16 hex digits ([`crate::digest::hex_digits`]).
+    /// A number, written as its 16 hex digits ([`crate::util::digest::hex_digits`]).
     Hash(u64),
     /// No output: an empty field.
     None,
@@ -219,7 +219,7 @@ fn fields(line: &Line<'_>, out: &mut impl Out) {
     out.byte(b',');
     match line.digest {
         Digest::Text(digest) => text(out, digest),
-        Digest::Hash(value) => out.bytes(&crate::digest::hex_digits(value)),
+        Digest::Hash(value) => out.bytes(&crate::util::digest::hex_digits(value)),
         Digest::None => {}
     }
     out.byte(b',');
@@ -413,7 +413,7 @@ mod tests {
         let mut from_row = Vec::new();
         csv_line(
             &Row {
-                digest: crate::digest::hex(value),
+                digest: crate::util::digest::hex(value),
                 ..row.clone()
             },
             &mut from_row,

@@ -6,12 +6,12 @@
 //! case; the output is kept only while something still needs it (a comparison, `--out-dir`).
 
 use crate::corpus::CaseFile;
-use crate::digest::hash;
+use crate::engines::judge::status_of;
 use crate::engines::{CaseRun, Fault, RunTimes};
 use crate::external::{ExternalError, TimeLimit, Usage};
-use crate::judge::status_of;
 use crate::results::{Status, Timing};
 use crate::status::{CheckVerdict, RowVerdict};
+use crate::util::digest::hash;
 
 /// What a slot got.
 #[derive(Clone)]

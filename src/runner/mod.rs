@@ -63,7 +63,7 @@ pub use crate::engines::{
     ALL_ENGINES, DEFAULT_TIMEOUT, EngineError, EngineSpec, EngineTable, resolve as resolve_engines,
     resolve_internal,
 };
-pub use crate::progress::{PLAIN_INTERVAL, ProgressMode};
+pub use crate::util::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{
     CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError, Wants,
 };
@@ -72,9 +72,9 @@ use crate::corpus::CaseFile;
 use crate::engines::{Clock, Limits, Plan};
 use crate::external::Shell;
 use crate::game::{Budget, REFERENCE_ENGINE};
-use crate::progress::Progress;
 use crate::results::Status;
 use crate::status::{Exit, Presentation};
+use crate::util::progress::Progress;
 use pipeline::{Pipeline, Window};
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)

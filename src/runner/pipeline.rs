@@ -26,8 +26,8 @@ use super::slot::schedule;
 use super::{Config, RunError, RunOutcome};
 use crate::corpus::CaseFile;
 use crate::engines::{EngineTable, Plan};
-use crate::progress::Progress;
 use crate::results::{Row, Status};
+use crate::util::progress::Progress;
 
 /// The window is refilled after about this fraction of it finished (see [`Completions`]).
 const COMPLETION_BATCHES: usize = 4;

@@ -274,7 +274,7 @@ fn row(line: &Line<'_>) -> Row {
         score: line.score,
         digest: match line.digest {
             Digest::Text(text) => text.to_string(),
-            Digest::Hash(value) => crate::digest::hex(value),
+            Digest::Hash(value) => crate::util::digest::hex(value),
             Digest::None => String::new(),
         },
         message: line.message.to_string(),

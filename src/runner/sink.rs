@@ -12,9 +12,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::csv::{csv_line, header};
-use crate::atomic::{AtomicFile, write_atomic};
 use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
 use crate::results::{Batch, Row, Tally};
+use crate::util::atomic::{AtomicFile, write_atomic};
 
 /// A sink that could not write.
 #[derive(Debug, thiserror::Error)]
@@ -271,7 +271,7 @@ impl CsvSink {
                     .map_err(|e| SinkError::new("cannot write", &self.path, e))
             }
             CsvTarget::File(file) => {
-                let aside = crate::atomic::interrupted_path(&self.path);
+                let aside = crate::util::atomic::interrupted_path(&self.path);
                 file.commit_as(&aside)
                     .map_err(|e| SinkError::new("cannot write", &aside, e))?;
                 self.partial = Some(aside);

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use super::*;
 use crate::corpus;
-use crate::digest::digest;
 use crate::engines::{Answer, CaseRun, Executor, FileJob, Plan};
 use crate::game::Game;
 use crate::results::{Row, Timing};
 use crate::status::CheckVerdict;
+use crate::util::digest::digest;
 
 /// Answers as `engine` would, after a pause that scrambles the completion order.
 struct Mock {

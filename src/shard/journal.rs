@@ -6,7 +6,7 @@
 //! ([`Journal::create`]), before any case is solved; `pipeline`'s sink appends each finished
 //! case's rows; the plan removes it once the final CSV and its record (a shard's
 //! [`Manifest`](super::Manifest), a plain run's `<csv>.attempt.json`) are written.
-//! [`crate::merge`] treats a journal beside a finished CSV as a sign of another attempt still
+//! [`crate::shard::merge`] treats a journal beside a finished CSV as a sign of another attempt still
 //! running.
 //!
 //! Invariants: the journal only grows over the attempts of a run: every case it holds at the
@@ -27,9 +27,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::{CaseList, Shard, ShardError};
-use crate::atomic::write_atomic;
 use crate::results::Row;
 use crate::runner::Config;
+use crate::util::atomic::write_atomic;
 
 /// The version of the [`Attempt`] record: a journal or manifest with another (an older
 /// gamebench's, which recorded fewer options) is never resumed.
@@ -203,7 +203,7 @@ pub const JOURNAL_SYNC_INTERVAL: Duration = Duration::from_secs(1);
 impl Journal {
     /// The journal beside `csv`.
     pub fn path_for(csv: &Path) -> PathBuf {
-        crate::atomic::beside(csv, ".partial")
+        crate::util::atomic::beside(csv, ".partial")
     }
 
     /// What the journal at `path` holds, if it was written by the same `attempt` (an absent or

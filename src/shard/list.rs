@@ -16,7 +16,7 @@
 use rayon::prelude::*;
 
 use crate::corpus::CaseFile;
-use crate::digest::{Digest, digest};
+use crate::util::digest::{Digest, digest};
 
 /// Every case of a corpus, in partition order, with the list's hash: the number of cases of
 /// each file, and where each file's cases start in the list. No case is kept.
@@ -134,7 +134,7 @@ mod tests {
         // The hash is XXH3-64 of the documented text.
         assert_eq!(
             list.hash,
-            crate::digest::digest(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n")
+            crate::util::digest::digest(b"a.in\t1\na.in\t2\na.in\t3\nc.in\t1\nc.in\t2\n")
         );
         // Another list (one case fewer) has another hash.
         assert_ne!(CaseList::from_counts(&files, &[3, 0, 1]).hash, list.hash);

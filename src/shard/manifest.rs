@@ -3,7 +3,7 @@
 //! run records beside its CSV ([`CsvRecord`]).
 //!
 //! [`super::plan`] writes the manifest last, after the shard's CSV is committed, so a manifest
-//! means a complete shard; [`crate::merge`] reads every manifest of a folder, checks that they
+//! means a complete shard; [`crate::shard::merge`] reads every manifest of a folder, checks that they
 //! describe one partition of one list run one way, and that each CSV holds the cases its
 //! manifest counted and hashed, row by row. `resume` compares the manifest's [`Attempt`] (and
 //! the digest of the CSV's bytes) with its own to decide whether `--resume` may keep the
@@ -25,10 +25,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Attempt, ShardError};
-use crate::atomic::write_atomic;
-use crate::digest::Digest;
 use crate::results::{Row, Status};
 use crate::status::Exit;
+use crate::util::atomic::write_atomic;
+use crate::util::digest::Digest;
 
 /// What `shard-K-of-N.json` says about a finished shard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,7 +122,7 @@ pub struct CsvRecord {
 impl CsvRecord {
     /// The record of the CSV at `csv`: `<csv>.attempt.json`.
     pub fn path_for(csv: &Path) -> PathBuf {
-        crate::atomic::beside(csv, ".attempt.json")
+        crate::util::atomic::beside(csv, ".attempt.json")
     }
 
     /// Writes the record to `path` atomically.

@@ -62,12 +62,13 @@
 //! - `resume`: what `--resume` takes back from the final CSV and the journal, each row checked.
 //! - `pipeline`: the plan's pieces plugged into the runner: the case filter and the sink.
 //!
-//! The machine's name and the UTC timestamps a manifest records come from [`crate::meta`].
+//! The machine's name and the UTC timestamps a manifest records come from [`crate::util::meta`].
 
 pub mod env;
 pub mod journal;
 pub mod list;
 pub mod manifest;
+pub mod merge;
 mod pipeline;
 pub mod plan;
 mod resume;

@@ -23,9 +23,9 @@ use super::pipeline::{PlanSink, ShardFilter};
 use super::resume::{RecordAt, earlier_rows, file_digest};
 use super::{Attempt, CaseList, CsvRecord, Journal, Manifest, RULE, Shard, ShardError};
 use crate::corpus::CaseFile;
-use crate::meta::{self, host_name, rfc3339};
 use crate::results::{Row, Tally};
 use crate::runner::{Config, CsvSink, EngineTable, RunError, RunOutcome};
+use crate::util::meta::{self, host_name, rfc3339};
 
 /// Where a journaled run writes and what it resumes.
 #[derive(Debug, Clone)]

@@ -138,7 +138,7 @@ fn recorded_attempt(record: &RecordAt, attempt: &Attempt) -> Result<Option<Strin
 /// The XXH3-64 of the file's bytes.
 pub(super) fn file_digest(path: &Path) -> Result<String, ShardError> {
     std::fs::read(path)
-        .map(|b| crate::digest::digest(&b))
+        .map(|b| crate::util::digest::digest(&b))
         .map_err(|source| ShardError::Io {
             path: path.to_path_buf(),
             source,

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{Config, Found, StressError};
-use crate::atomic::write_atomic;
+use crate::engines::gencmd::ExternalGenerator;
 use crate::game::first_difference;
-use crate::gencmd::ExternalGenerator;
-use crate::units::human_duration;
+use crate::util::atomic::write_atomic;
+use crate::util::units::human_duration;
 
 /// A file-name-safe form of an engine label (`cmd:python3 x.py` -> `cmd_python3_x.py`).
 fn file_label(name: &str) -> String {

@@ -2,7 +2,7 @@
 //! failing input shrunk to a minimal one.
 //!
 //! Cases come from the game's own generator, file after file (`<game>-<profile>-<seed>-<k>`,
-//! k = 0, 1, ...), or from an external one (`--generator`, [`crate::gencmd`]: file k is its
+//! k = 0, 1, ...), or from an external one (`--generator`, [`crate::engines::gencmd`]: file k is its
 //! output for seed `seed + k`), so a seed always gives the same cases in the same order; the cases of a file
 //! are the steps, counted one by one against `--cases`. Both engines judge each file (an
 //! external program once per file); a case fails when one engine errors, crashes or times out,
@@ -42,9 +42,9 @@ use std::time::{Duration, Instant};
 use gamebench_generators::{FileId, GenError};
 
 use crate::engines::Limits;
+use crate::engines::gencmd::{ExternalGenerator, GeneratorError};
 use crate::external::ExternalError;
 use crate::game::{Budget, Game, GameOptions};
-use crate::gencmd::{ExternalGenerator, GeneratorError};
 use crate::runner::EngineSpec;
 use crate::shrink::{self, Input};
 use crate::status::Presentation;

@@ -17,10 +17,10 @@ use crate::corpus;
 use crate::export::{Series, log_log_lines};
 use crate::game::Game;
 use crate::generate::{self, Plan};
-use crate::progress::ProgressMode;
 use crate::results::{EngineSummary, Status, Tally, human_time_f};
 use crate::runner::{self, Config, RecordSink, Sink};
-use crate::stats;
+use crate::util::progress::ProgressMode;
+use crate::util::stats;
 
 /// Why a sweep could not run.
 #[derive(Debug, thiserror::Error)]

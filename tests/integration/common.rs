@@ -14,7 +14,8 @@
 //! - results CSVs: [`csv_table`] (every cell, header first), [`col`], [`columns`],
 //!   [`column`], and [`results`] (the library's own reading, as [`Row`]s);
 //! - generators, in process: [`has_option`], [`gen_options`] and [`generate`];
-//! - memory: [`peak_of`] (a child's exit status and peak resident memory, from `wait4`).
+//! - memory: [`measured`] and [`peak_of`] (gamebench's exit status and peak resident memory,
+//!   from GNU time, or `wait4`).
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -290,9 +291,44 @@ pub fn slow_linkpop(dir: &Path, cases: &str) {
     assert_exit(&out, 0);
 }
 
-/// Runs `command` and returns its exit status and its peak resident memory (KB), from
-/// `wait4`'s resource usage of the child alone.
+/// GNU time, the small process [`measured`] runs gamebench under.
+const GNU_TIME: &str = "/usr/bin/time";
+
+/// A `gamebench` command whose peak resident memory [`peak_of`] can measure: gamebench started
+/// by GNU time (`/usr/bin/time -f %M -o FILE`), which writes the peak to FILE. Why not wait4
+/// from here: Linux gives a child the high-water mark of the image it was forked from (carried
+/// over at `execve`), and this process is the one integration-test binary, holding tens of MB
+/// while other tests run; GNU time is a fresh, small process, so its child's peak is its own.
+/// Without GNU time, the plain command (and `peak_of` falls back to wait4).
+pub fn measured() -> Command {
+    if !Path::new(GNU_TIME).exists() {
+        return gamebench();
+    }
+    let report = tempfile::NamedTempFile::new()
+        .expect("a temporary file for GNU time's report")
+        .into_temp_path()
+        .keep()
+        .expect("keep the report's path");
+    let mut command = Command::new(GNU_TIME);
+    command
+        .args(["-f", "%M", "-o"])
+        .arg(report)
+        .arg(env!("CARGO_BIN_EXE_gamebench"));
+    for (var, value) in gamebench().get_envs() {
+        match value {
+            Some(value) => command.env(var, value),
+            None => command.env_remove(var),
+        };
+    }
+    command
+}
+
+/// Runs `command` (from [`measured`]) and returns its exit status and its peak resident memory
+/// (KB): GNU time's report, or `wait4`'s resource usage of the child when the command is not
+/// run under GNU time.
 pub fn peak_of(mut command: std::process::Command) -> (i32, i64) {
+    let args: Vec<_> = command.get_args().map(PathBuf::from).collect();
+    let report = (command.get_program() == GNU_TIME).then(|| args[3].clone());
     // Reaped by wait4 below (its resource usage is the point).
     #[allow(clippy::zombie_processes)]
     let child = command.spawn().expect("gamebench starts");
@@ -303,5 +339,18 @@ pub fn peak_of(mut command: std::process::Command) -> (i32, i64) {
     // SAFETY: pid is our child, not waited for yet; status and usage are valid pointers.
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(waited, pid, "wait4 on the child");
-    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+    let code = libc::WEXITSTATUS(status);
+    let Some(report) = report else {
+        return (code, usage.ru_maxrss);
+    };
+    let text = std::fs::read_to_string(&report).expect("GNU time's report");
+    let _ = std::fs::remove_file(&report);
+    // GNU time writes "Command exited with non-zero status N" before the figure when the
+    // program failed; the peak is the last line.
+    let peak = text
+        .lines()
+        .last()
+        .and_then(|line| line.trim().parse().ok())
+        .unwrap_or_else(|| panic!("GNU time's report is not a peak in KB: {text:?}"));
+    (code, peak)
 }

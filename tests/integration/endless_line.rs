@@ -31,7 +31,7 @@ fn an_endless_line_is_an_error_naming_it_not_a_line_held_whole() {
     file.flush().unwrap();
     let bound_kb = (ENDLESS_LINE_BYTES / 1024 / 4) as i64;
     let csv = dir.path().join("r.csv");
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args([
             "run",
@@ -57,7 +57,7 @@ fn an_endless_line_is_an_error_naming_it_not_a_line_held_whole() {
         "{last}"
     );
 
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args(["validate", "linkpop", s(&path)])
         .stdout(std::process::Stdio::null())

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
+use gamebench::engines::judge::judge_file;
 use gamebench::game::Budget;
-use gamebench::judge::judge_file;
 use gamebench::registry;
 use gamebench::shrink::Input;
 

@@ -1,8 +1,8 @@
 //! The library's judging of a whole file: a bad case is an error that names its case, and the
 //! other cases still print.
 
+use gamebench::engines::judge::judge_file;
 use gamebench::game::Budget;
-use gamebench::judge::judge_file;
 use gamebench::registry;
 use gamebench::status::{Exit, Status};
 

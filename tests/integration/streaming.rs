@@ -33,7 +33,7 @@ fn a_file_of_many_tiny_cases_runs_in_bounded_memory() {
     assert_exit(&out, 0);
     let input = inputs(dir.path()).pop().expect("the generated file");
     let csv = dir.path().join("r.csv");
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args([
             "run",
@@ -98,7 +98,7 @@ fn large_files_benchmark() {
         assert_exit(&run(&args), 0);
         let input = inputs(&out_dir).pop().expect("the generated file");
         for timing in [&["--no-repeat"][..], &[][..]] {
-            let mut command = gamebench();
+            let mut command = measured();
             command
                 .args(["run", s(&input), "-g", "samegame", "--quiet", "--csv"])
                 .arg(dir.path().join("x.csv"))
@@ -148,7 +148,7 @@ fn a_big_file_validates_in_bounded_memory() {
     let size_kb = std::fs::metadata(&path).expect("the file").len() / 1024;
     assert!(size_kb as i64 > 3 * VALIDATE_PEAK_KB, "{size_kb} KB");
     let out_path = dir.path().join("out.txt");
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args(["validate", "samegame", s(&path)])
         .stdout(std::fs::File::create(&out_path).expect("create"))

@@ -98,7 +98,7 @@ fn a_big_file_is_solved_and_checked_in_bounded_memory() {
 
     // solve writes the expected output, byte for byte.
     let solved = dir.path().join("solved.out");
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args(["solve", "samegame", s(&input)])
         .stdout(std::fs::File::create(&solved).expect("create"))
@@ -131,7 +131,7 @@ fn a_big_file_is_solved_and_checked_in_bounded_memory() {
     }
     for expected_args in [&["--expected", s(&expected)][..], &[][..]] {
         let report = dir.path().join("report.txt");
-        let mut command = gamebench();
+        let mut command = measured();
         command
             .args(["check", "samegame", s(&input), s(&actual)])
             .args(expected_args)
@@ -170,7 +170,7 @@ fn solve_and_check(game: &str, input: &Path, expected: &Path, dir: &Path, byte_e
     let size_kb = std::fs::metadata(input).expect("the input").len() / 1024;
     assert!(size_kb as i64 > PEAK_KB, "{game}: {size_kb} KB");
     let solved = dir.join("solved.out");
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args(["solve", game, s(input)])
         .stdout(std::fs::File::create(&solved).expect("create"))
@@ -187,7 +187,7 @@ fn solve_and_check(game: &str, input: &Path, expected: &Path, dir: &Path, byte_e
     );
     for expected_args in [&["--expected", s(expected)][..], &[][..]] {
         let report = dir.join("report.txt");
-        let mut command = gamebench();
+        let mut command = measured();
         command
             .args(["check", game, s(input), s(expected)])
             .args(expected_args)
@@ -295,7 +295,7 @@ fn a_big_yut_file_is_solved_checked_and_validated_in_bounded_memory() {
     solve_and_check("yut", &input, &expected, dir.path(), true);
 
     let report = dir.path().join("report.txt");
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args(["validate", "yut", s(&input)])
         .stdout(std::fs::File::create(&report).expect("create"))

@@ -50,7 +50,7 @@ fn validate(game: &str, input: &Path, dir: &Path) -> (i32, String) {
     let size_kb = std::fs::metadata(input).expect("the input").len() / 1024;
     assert!(size_kb as i64 > PEAK_KB, "{game}: {size_kb} KB");
     let report = dir.join("report.txt");
-    let mut command = gamebench();
+    let mut command = measured();
     command
         .args(["validate", game, s(input)])
         .stdout(std::fs::File::create(&report).expect("create"))

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
+use gamebench::engines::judge::judge_file;
 use gamebench::game::FileSize;
 use gamebench::game::{Budget, first_difference};
-use gamebench::judge::judge_file;
 use gamebench::registry;
 use gamebench::shrink::Input;
 

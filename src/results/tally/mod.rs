@@ -21,8 +21,8 @@ use super::batch::CaseView;
 use super::{Batch, Record, Row, Timing};
 
 mod merge;
-use crate::stats;
 use crate::status::Status;
+use crate::util::stats;
 
 // The thresholds of the warnings (`super::warnings`), whose counters are folded here.
 
