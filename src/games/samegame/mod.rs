@@ -25,7 +25,8 @@ pub mod shrink;
 pub mod validate;
 
 use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant, split_blocks,
+    BlockStream, Blocks, CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant,
+    replace_first_line, split_blocks,
 };
 use crate::validate::Validation;
 
@@ -241,6 +242,21 @@ impl Rules for SameGame {
 
     fn format_case(index: usize, _case: &Game, outcome: &Outcome<Leftover>) -> String {
         format_grid(index, &outcome.answer)
+    }
+
+    /// The grid, its selections and their `0 0`, then the `0 0` header that ends the input, as
+    /// the shrinker writes a file of one grid.
+    fn case_input(game: &Game) -> Option<String> {
+        Some(<SameGame as crate::game::Shrink>::write_input(&[game]))
+    }
+
+    /// `Grid FROM.` becomes `Grid TO.`.
+    fn renumber_block(block: &str, from: usize, to: usize) -> String {
+        replace_first_line(
+            block,
+            &format!("{GRID_PREFIX}{from}."),
+            &format!("{GRID_PREFIX}{to}."),
+        )
     }
 
     /// The selections: an engine's work is a pass over the board per selection.
