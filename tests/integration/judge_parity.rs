@@ -213,3 +213,47 @@ fn selected_cases_are_written_alone_valid_and_judged_the_same_again() {
         .unwrap();
     assert_exit(&again, 0);
 }
+
+/// Two identical `invoke` runs select the same tests (a correct solution's slowest is picked
+/// among near-ties by name, not by noise), and a sample is always selected, never useless.
+#[test]
+fn the_selection_is_the_same_on_every_run_and_keeps_the_samples() {
+    let (dir, folder) = common::game_folder("vexed");
+    for ext in ["in", "out"] {
+        for (from, to) in [("sample", "sample"), ("traps", "traps")] {
+            std::fs::copy(
+                common::root().join(format!("corpora/vexed/{from}.{ext}")),
+                folder.join(format!("{to}.{ext}")),
+            )
+            .unwrap();
+        }
+    }
+    let selected = |run: &str| {
+        let json = dir.path().join(format!("{run}.json"));
+        let out = gamebench()
+            .args(["invoke", s(&folder), "-e", "reference", "-e", "bitset"])
+            .args(["-e", "echo=cmd:cat", "--expect", "reference=main"])
+            .args(["--expect", "echo=failing", "--json", s(&json)])
+            .output()
+            .unwrap();
+        assert_exit(&out, 0);
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let names = |key: &str| -> Vec<String> {
+            doc["strength"][key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        (names("selected"), names("useless"))
+    };
+    let (first, useless) = selected("a");
+    let (second, _) = selected("b");
+    assert_eq!(first, second);
+    for case in ["sample.in#1", "sample.in#2"] {
+        assert!(first.iter().any(|t| t == case), "{first:?}");
+        assert!(!useless.iter().any(|t| t == case), "{useless:?}");
+    }
+}
