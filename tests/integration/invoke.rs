@@ -407,7 +407,10 @@ fn a_selected_case_of_a_vexed_file_is_written_alone() {
     let input = std::fs::read_to_string(&written[0]).unwrap();
     // The case as it stands in the file (the sample is in the canonical layout), then the
     // terminator.
-    let input = input.strip_suffix("0 0 END\n").unwrap_or(&input).to_string();
+    let input = input
+        .strip_suffix("0 0 END\n")
+        .unwrap_or(&input)
+        .to_string();
     let sample = std::fs::read_to_string(vexed.join("pack.in")).unwrap();
     assert!(sample.contains(input.trim_end()), "{input}");
     let check = gamebench(&[
