@@ -23,7 +23,11 @@ fn main() {
     // Programs run through this same binary as their launcher (exact peak memory, every
     // descendant killed); `/proc/self/exe` still works if the file is replaced meanwhile.
     gamebench::external::use_launcher("/proc/self/exe".into());
-    let cli = Cli::parse();
+    let args = cli::command_line(std::env::args_os());
+    let cli = Cli::try_parse_from(&args).unwrap_or_else(|e| {
+        let _ = e.print();
+        std::process::exit(cli::parse_error_code(&args, &e));
+    });
     quiet_on_closed_stdout(&cli.command);
     let result = match cli.command {
         Command::Solve(args) => cli::solve(args),

@@ -220,6 +220,10 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         threads: Some(args.jobs.threads()),
         presentation: args.presentation,
     };
+    // Said before any solution runs: otherwise every case of such a file is an error.
+    for line in invoke::outputs_of_another_reading(&files) {
+        eprintln!("gamebench: warning: {line}");
+    }
     let inv = invoke::invoke(files, solutions, &config)?;
     if signals.stop.load(Ordering::Relaxed) {
         eprintln!("gamebench: interrupted: no table (some solutions were stopped)");

@@ -2,6 +2,7 @@
 //! `gen` (inputs and their expected outputs), and `list`.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -81,13 +82,28 @@ pub const JUDGE_MESSAGE: &str = "judgemessage.txt";
 struct Report {
     stdout: std::io::StdoutLock<'static>,
     feedback: Option<(std::io::BufWriter<File>, PathBuf)>,
+    convention: ExitCodes,
+    /// The first line said (the message of testlib's result file).
+    first: Option<String>,
 }
 
 impl Report {
     /// A line of the report: on stdout and in the feedback file.
     fn say(&mut self, line: &str) -> Result<()> {
+        if self.first.is_none() {
+            self.first = Some(line.to_string());
+        }
         writeln!(self.stdout, "{line}").context("cannot write the report to stdout")?;
         self.feedback(line)
+    }
+
+    /// How a verdict is named in the report: as the convention names it (testlib's `FAIL`
+    /// for a checker failure), else gamebench's name.
+    fn verdict(&self, verdict: CheckVerdict) -> &'static str {
+        match (self.convention, verdict) {
+            (ExitCodes::Testlib, CheckVerdict::CheckerFailure) => "FAIL",
+            _ => verdict.as_str(),
+        }
     }
 
     /// A line for the feedback file only (an error, which goes to stderr).
@@ -125,44 +141,14 @@ impl Report {
 /// the memory of its biggest case and block.
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let convention = args.exit_codes;
-    let (expected, output, feedback) = match convention {
-        ExitCodes::Gamebench => {
-            if let Some(extra) = &args.extra {
-                anyhow::bail!(
-                    "unexpected path {}: a fourth path is the answer (--exit-codes testlib) or the feedback folder (--exit-codes kattis)",
-                    extra.display()
-                );
-            }
-            (args.expected.clone(), Some(args.output.clone()), None)
-        }
-        ExitCodes::Testlib => {
-            if args.extra.is_some() && args.expected.is_some() {
-                anyhow::bail!("give the answer once: as ANSWER or as --expected");
-            }
-            (
-                args.extra.clone().or(args.expected.clone()),
-                Some(args.output.clone()),
-                None,
-            )
-        }
-        ExitCodes::Kattis => {
-            let Some(dir) = args.extra.clone() else {
-                anyhow::bail!(
-                    "--exit-codes kattis: usage: check GAME INPUT JUDGE_ANSWER FEEDBACK_DIR < TEAM_OUTPUT"
-                );
-            };
-            if args.expected.is_some() {
-                anyhow::bail!(
-                    "--exit-codes kattis: the judge's answer is the third path, not --expected"
-                );
-            }
-            if !dir.is_dir() {
-                anyhow::bail!(
-                    "--exit-codes kattis: feedback folder {}: not a directory",
-                    dir.display()
-                );
-            }
-            (Some(args.output.clone()), None, Some(dir))
+    let (expected, output, feedback, result_file) = match judge_paths(&args) {
+        Ok(paths) => paths,
+        // gamebench's own codes: the error is reported by main (2).
+        Err(e) if convention == ExitCodes::Gamebench => return Err(e),
+        // A judge's: an argument error is the convention's judge error (testlib's FAIL).
+        Err(e) => {
+            eprintln!("{}gamebench: {e:#}", fail_prefix(convention));
+            return Ok(Exit::Judge(convention.code(Exit::Error)));
         }
     };
     let feedback = match feedback {
@@ -177,24 +163,173 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     let mut report = Report {
         stdout: std::io::stdout().lock(),
         feedback,
+        convention,
+        first: None,
     };
     let verdict = check_lines(&args, expected.as_ref(), output.as_ref(), &mut report);
-    let exit = match verdict {
-        Ok(exit) => exit,
+    let (exit, error) = match verdict {
+        Ok(exit) => (exit, None),
         // Gamebench's own codes keep today's behaviour: the error is reported by main (2).
         Err(e) if convention == ExitCodes::Gamebench => return Err(e),
         Err(e) => {
-            let line = format!("gamebench: {e:#}");
+            let line = format!("{}gamebench: {e:#}", fail_prefix(convention));
             eprintln!("{line}");
             report.feedback(&line)?;
-            Exit::Error
+            (Exit::Error, Some(line))
         }
     };
+    if let Some(path) = &result_file {
+        let message = error.or_else(|| report.first.clone()).unwrap_or_default();
+        write_testlib_result(path, exit, &message, args.appes)?;
+    }
     report.finish()?;
     Ok(match convention {
         ExitCodes::Gamebench => exit,
         other => Exit::Judge(other.code(exit)),
     })
+}
+
+/// Where testlib's failure lines start: its `FAIL` verdict word (nothing in other conventions).
+fn fail_prefix(convention: ExitCodes) -> &'static str {
+    match convention {
+        ExitCodes::Testlib => "FAIL ",
+        _ => "",
+    }
+}
+
+/// `check`'s paths under its convention: the expected output, the output to check (`None`:
+/// stdin), the Kattis feedback folder and testlib's result file. `Err` is an argument error.
+#[allow(clippy::type_complexity)]
+fn judge_paths(
+    args: &CheckArgs,
+) -> Result<(
+    Option<PathBuf>,
+    Option<PathBuf>,
+    Option<PathBuf>,
+    Option<PathBuf>,
+)> {
+    if args.appes && args.exit_codes != ExitCodes::Testlib {
+        anyhow::bail!("`-appes` is testlib's: it goes with --exit-codes testlib");
+    }
+    Ok(match args.exit_codes {
+        ExitCodes::Gamebench => {
+            if let Some(extra) = &args.extra {
+                anyhow::bail!(
+                    "unexpected path {}: a fourth path is the answer (--exit-codes testlib) or the feedback folder (--exit-codes kattis)",
+                    extra.display()
+                );
+            }
+            (args.expected.clone(), Some(args.output.clone()), None, None)
+        }
+        ExitCodes::Testlib => {
+            if args.extra.is_some() && args.expected.is_some() {
+                anyhow::bail!("give the answer once: as ANSWER or as --expected");
+            }
+            if args.judge_args.len() > 1 {
+                anyhow::bail!(
+                    "--exit-codes testlib: usage: check GAME INPUT OUTPUT ANSWER [RESULT_FILE [-appes]]; unexpected {}",
+                    args.judge_args[1..].join(" ")
+                );
+            }
+            if args.appes && args.judge_args.is_empty() {
+                anyhow::bail!("--exit-codes testlib: `-appes` needs a RESULT_FILE before it");
+            }
+            (
+                args.extra.clone().or(args.expected.clone()),
+                Some(args.output.clone()),
+                None,
+                args.judge_args.first().map(PathBuf::from),
+            )
+        }
+        ExitCodes::Kattis => {
+            let Some(dir) = args.extra.clone() else {
+                anyhow::bail!(
+                    "--exit-codes kattis: usage: check GAME INPUT JUDGE_ANSWER FEEDBACK_DIR [FLAGS...] < TEAM_OUTPUT"
+                );
+            };
+            if args.expected.is_some() {
+                anyhow::bail!(
+                    "--exit-codes kattis: the judge's answer is the third path, not --expected"
+                );
+            }
+            if !dir.is_dir() {
+                anyhow::bail!(
+                    "--exit-codes kattis: feedback folder {}: not a directory",
+                    dir.display()
+                );
+            }
+            // The validator flags (`judge_args`) are accepted and ignored: the game's checker
+            // is exact where the format is, and a presentation error is wrong (43).
+            (Some(args.output.clone()), None, Some(dir), None)
+        }
+    })
+}
+
+/// testlib's outcome names in its XML result file (`-appes`).
+fn testlib_outcome(exit: Exit) -> (&'static str, &'static str) {
+    match exit {
+        Exit::Ok => ("accepted", "ok"),
+        Exit::Failures => ("wrong-answer", "wrong answer"),
+        Exit::PresentationError => ("presentation-error", "wrong output format"),
+        _ => ("fail", "FAIL"),
+    }
+}
+
+/// Writes testlib's result file: `VERDICT message` as its checkers write it, or with
+/// `-appes` its XML (`<result outcome = "...">message</result>`), which Polygon and ejudge
+/// read.
+fn write_testlib_result(path: &Path, exit: Exit, message: &str, xml: bool) -> Result<()> {
+    let (outcome, word) = testlib_outcome(exit);
+    let message = message.strip_prefix("FAIL ").unwrap_or(message);
+    let text = if xml {
+        format!(
+            "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \"{outcome}\">{}</result>\n",
+            crate::export::junit::escape(message)
+        )
+    } else {
+        format!("{word} {message}\n")
+    };
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The command line as clap reads it: `check`'s testlib flag `-appes`, one dash and a word
+/// (clap would read five short options), handed over as the hidden `--appes`.
+pub fn command_line(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "check") {
+        for arg in &mut args[2..] {
+            if arg == TESTLIB_APPES {
+                *arg = OsString::from("--appes");
+            }
+        }
+    }
+    args
+}
+
+/// testlib's flag for an XML result file.
+const TESTLIB_APPES: &str = "-appes";
+
+/// The exit code of a command line clap refused: `check` under a judge's convention exits with
+/// its judge error (testlib's FAIL, 3, where clap's 2 would read as a presentation error);
+/// help and everything else as clap says.
+pub fn parse_error_code(args: &[OsString], error: &clap::Error) -> i32 {
+    if !error.use_stderr() || args.get(1).is_none_or(|a| a != "check") {
+        return error.exit_code();
+    }
+    let mut convention = None;
+    for (i, arg) in args.iter().enumerate() {
+        let arg = arg.to_string_lossy();
+        if let Some(value) = arg.strip_prefix("--exit-codes=") {
+            convention = Some(value.to_string());
+        } else if arg == "--exit-codes" {
+            convention = args.get(i + 1).map(|v| v.to_string_lossy().into_owned());
+        }
+    }
+    match convention.as_deref() {
+        Some("testlib") => i32::from(ExitCodes::Testlib.code(Exit::Error)),
+        Some("kattis") => i32::from(ExitCodes::Kattis.code(Exit::Error)),
+        _ => error.exit_code(),
+    }
 }
 
 /// Where the expected block of each case comes from.
@@ -358,7 +493,11 @@ fn check_lines(
         match verdict {
             Ok(()) => passed += 1,
             Err(rejected) => {
-                report.say(&format!("case {index}: {rejected}"))?;
+                report.say(&format!(
+                    "case {index}: {}: {}",
+                    report.verdict(rejected.verdict),
+                    rejected.message
+                ))?;
                 *counts.entry(rejected.verdict).or_default() += 1;
             }
         }

@@ -32,7 +32,7 @@ use crate::status::{Exit, Presentation};
 pub use generate::{GenArgs, GenCommon, gen_corpus};
 pub use hunt::hunt;
 pub use invoke::{InvokeArgs, invoke};
-pub use judge::{check, list, solve};
+pub use judge::{check, command_line, list, parse_error_code, solve};
 pub use levels::levels;
 pub use reading::{ReadingArgs, ZeroPair};
 pub use run::run;
@@ -406,6 +406,16 @@ pub struct CheckArgs {
     /// `--exit-codes testlib`: the answer file (as --expected); `--exit-codes kattis`: the
     /// feedback folder, where `judgemessage.txt` is written.
     pub extra: Option<PathBuf>,
+    /// What judges pass after it: `--exit-codes testlib`: the result file (testlib's result
+    /// written there: plain, or XML with `-appes`); `--exit-codes kattis`: the output
+    /// validator's flags (`case_sensitive`, `space_change_sensitive`, ...: accepted and
+    /// ignored, the game's checker decides).
+    #[arg(value_name = "JUDGE_ARGS")]
+    pub judge_args: Vec<String>,
+    /// testlib's `-appes` (the result file in XML), as Polygon and ejudge pass it after the
+    /// result file; given as `-appes` (see `cli::command_line`).
+    #[arg(long, hide = true)]
+    pub appes: bool,
     /// The expected output (default: what `--engine` prints for INPUT).
     #[arg(long)]
     pub expected: Option<PathBuf>,

@@ -12,8 +12,9 @@ use crate::game::{Game, Reading};
 #[derive(Args, Debug, Clone, Default)]
 pub struct ReadingArgs {
     /// SameGame: which selection pair ends a grid's selection list: `as-statement` (default:
-    /// only `0 0`; `0 c` is an ignored out-of-range cell) or `ends-list` (any `0 c`, as many
-    /// public solutions read it; see docs/tolerances.md). Every engine and the checker read
+    /// only `0 0`; `0 c` and `r 0` are ignored out-of-range cells), `ends-list` (any `0 c`, as
+    /// many public solutions read it) or `any-zero-ends-list` (any pair with a zero, `0 c` or
+    /// `r 0`, as others read it; see docs/tolerances.md). Every engine and the checker read
     /// the input that way.
     #[arg(long, value_enum, default_value_t = ZeroPair::AsStatement, value_name = "READING")]
     pub zero_pair: ZeroPair,
@@ -25,6 +26,7 @@ pub enum ZeroPair {
     #[default]
     AsStatement,
     EndsList,
+    AnyZeroEndsList,
 }
 
 impl ReadingArgs {
@@ -33,6 +35,9 @@ impl ReadingArgs {
         match self.zero_pair {
             ZeroPair::AsStatement => Reading::statement(),
             ZeroPair::EndsList => Reading::statement().with("zero-pair", "ends-list"),
+            ZeroPair::AnyZeroEndsList => {
+                Reading::statement().with("zero-pair", "any-zero-ends-list")
+            }
         }
     }
 

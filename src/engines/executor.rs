@@ -458,11 +458,22 @@ impl External {
     }
 
     /// The program on one case's own judge input `input`, under `limit`: its whole output is
-    /// the case's block.
-    fn run_input(&self, input: &str, plan: &Plan, limit: Duration) -> CaseRun {
+    /// the block of case `index` (1-based in its file) once renumbered from case 1.
+    fn run_input(
+        &self,
+        game: &dyn Game,
+        input: &str,
+        index: usize,
+        plan: &Plan,
+        limit: Duration,
+    ) -> CaseRun {
         match timed_runs(self, input.as_bytes(), limit, plan) {
             Ok(runs) => CaseRun {
-                result: Ok(printed(String::from_utf8_lossy(&runs.stdout).into_owned())),
+                result: Ok(printed(game.renumber_block(
+                    &String::from_utf8_lossy(&runs.stdout),
+                    1,
+                    index,
+                ))),
                 times: RunTimes::from_vec(runs.times),
                 timing: Timing::Case,
                 repeats: 1,
@@ -496,7 +507,7 @@ impl Executor for External {
             Err(e) => return CaseRun::fault(Fault::Case(e.clone()), Timing::Case),
         };
         match job.game.case_input(typed.as_ref()) {
-            Some(input) => self.run_input(&input, plan, limit),
+            Some(input) => self.run_input(job.game, &input, job.first + case + 1, plan, limit),
             None => CaseRun::fault(
                 Fault::Case(CaseError::new(
                     parsed.line,
@@ -525,7 +536,10 @@ impl Executor for External {
                 // As before: each case under the per-case limit alone.
                 return inputs
                     .iter()
-                    .map(|input| self.run_input(input, plan, limit))
+                    .enumerate()
+                    .map(|(i, input)| {
+                        self.run_input(job.game, input, job.first + i + 1, plan, limit)
+                    })
                     .collect();
             }
         }

@@ -114,16 +114,11 @@ fn launch(args: &[String]) -> i32 {
     };
     let mut pointers: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
     pointers.push(std::ptr::null());
+    // No address-space or data limit: the memory limit is on resident memory, polled below
+    // (`watch`) and measured at exit, as judges limit it.
     let setup = ChildSetup {
         cpu_secs,
-        data_bytes: memory_kb.map(|kb| {
-            super::RunLimits {
-                memory_kb: Some(kb),
-                ..super::RunLimits::wall(Duration::ZERO)
-            }
-            .data_backstop_bytes()
-            .unwrap_or(u64::MAX)
-        }),
+        data_bytes: None,
         core: core.map(|c| c as usize),
     };
     // SAFETY: plain system calls on fds and this process; no memory is shared.

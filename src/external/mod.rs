@@ -4,7 +4,7 @@
 //! The program runs once per input file, through `sh -c` (or another shell, or none: the
 //! command split into words and run directly, without the shell's start-up cost), under a
 //! judge's limits ([`RunLimits`]): wall time, CPU time (`RLIMIT_CPU` and the measured figure),
-//! peak memory (polled, and the measured peak; `RLIMIT_DATA` as a backstop), output size.
+//! peak resident memory (polled by the launcher, and the measured peak), output size.
 //!
 //! Nothing is left running and nothing is waited for: the program runs under a launcher
 //! ([`launcher`]: gamebench re-executed, a child subreaper) that kills the program's process
@@ -191,6 +191,12 @@ impl Usage {
 /// gamebench's memory.
 pub const DEFAULT_OUTPUT_LIMIT_MB: u64 = 256;
 
+/// [`RunLimits::data_backstop_bytes`]: how many times the memory limit a program started
+/// without the launcher may hold in writable memory.
+pub const DATA_BACKSTOP_FACTOR: u64 = 16;
+/// [`RunLimits::data_backstop_bytes`]: the least margin above the memory limit, MiB.
+pub const DATA_BACKSTOP_MIN_MB: u64 = 4096;
+
 /// What one run of a program may use (a judge's limits).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunLimits {
@@ -200,7 +206,9 @@ pub struct RunLimits {
     /// program (whole seconds, rounded up) and the measured figure checked after the run.
     pub cpu: Option<Duration>,
     /// Peak resident memory, KiB: polled while the program runs (killed above it), checked on
-    /// the measured peak after the run; `RLIMIT_DATA` at a backstop above it.
+    /// the measured peak after the run. No address-space limit: reserved but untouched memory
+    /// (a JVM's heap and stacks, Go's arenas, one big `malloc`) is not resident, as judges
+    /// that limit resident memory (cgroups) see it.
     pub memory_kb: Option<u64>,
     /// Bytes of standard output: past it gamebench stops reading and kills the program.
     pub output_bytes: Option<u64>,
@@ -220,13 +228,17 @@ impl RunLimits {
         }
     }
 
-    /// The address-space backstop (`RLIMIT_DATA`) of a memory limit: twice the limit, and at
-    /// least 256 MiB above it, so that an allocation larger than the limit still succeeds and
-    /// the program is stopped by the measured figure (`memory-limit`), while a runaway one
-    /// cannot take the machine.
+    /// The writable-memory backstop (`RLIMIT_DATA`) of a program started without the launcher
+    /// (the library's unit tests: nothing polls its resident size there), far above the
+    /// limit: [`DATA_BACKSTOP_FACTOR`] times it, and at least [`DATA_BACKSTOP_MIN_MB`] above
+    /// it. Programs started through the launcher get none: the launcher's poll stops a runaway
+    /// one, and a backstop would fail a JVM's or Go runtime's bulk reservations at start-up.
     pub fn data_backstop_bytes(&self) -> Option<u64> {
-        self.memory_kb
-            .map(|kb| (kb * 2).max(kb + (256 << 10)).saturating_mul(1024))
+        self.memory_kb.map(|kb| {
+            kb.saturating_mul(DATA_BACKSTOP_FACTOR)
+                .max(kb.saturating_add(DATA_BACKSTOP_MIN_MB << 10))
+                .saturating_mul(1024)
+        })
     }
 }
 

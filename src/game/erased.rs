@@ -103,6 +103,8 @@ pub trait Game: Send + Sync {
     fn check(&self, case: &(dyn Any + Send + Sync), expected: &str, actual: &str) -> CheckResult;
     /// See [`Rules::case_input`].
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String>;
+    /// See [`Rules::renumber_block`].
+    fn renumber_block(&self, block: &str, from: usize, to: usize) -> String;
     /// [`Rules::draw`](super::Rules::draw).
     fn draw(
         &self,

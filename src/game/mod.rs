@@ -47,7 +47,8 @@ pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
 pub use lines::{LineReader, OwnedLine};
 pub use output::{
-    BlockStream, Blocks, MAX_BLOCK_BYTES, split_blocks, strip_white_space, trim_presentation,
+    BlockStream, Blocks, MAX_BLOCK_BYTES, replace_first_line, split_blocks, strip_white_space,
+    trim_presentation,
 };
 pub use read_as::ReadAs;
 pub use registered::Registered;

@@ -31,6 +31,18 @@ pub fn trim_presentation(block: &str) -> String {
     text
 }
 
+/// `block` with its first line replaced by `to` when that line is `from` (both without their
+/// newline); otherwise `block` as it is. The renumbering of games whose blocks start with the
+/// case's number ([`super::Rules::renumber_block`]).
+pub fn replace_first_line(block: &str, from: &str, to: &str) -> String {
+    let (first, rest) = block.split_at(block.find('\n').unwrap_or(block.len()));
+    if first == from {
+        format!("{to}{rest}")
+    } else {
+        block.to_string()
+    }
+}
+
 /// Splits judge output into blocks, each starting at a line for which `starts_case` holds.
 /// Text before the first such line (garbage) becomes a block of its own so nothing is lost.
 pub fn split_blocks(output: &str, starts_case: impl Fn(&str) -> bool) -> Vec<String> {

@@ -107,6 +107,9 @@ impl Game for ReadAs {
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String> {
         self.inner.case_input(case)
     }
+    fn renumber_block(&self, block: &str, from: usize, to: usize) -> String {
+        self.inner.renumber_block(block, from, to)
+    }
     fn draw(
         &self,
         case: &(dyn Any + Send + Sync),

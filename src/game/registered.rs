@@ -215,6 +215,9 @@ where
     fn case_input(&self, case: &(dyn Any + Send + Sync)) -> Option<String> {
         R::case_input(downcast::<R>(case))
     }
+    fn renumber_block(&self, block: &str, from: usize, to: usize) -> String {
+        R::renumber_block(block, from, to)
+    }
     fn draw(
         &self,
         case: &(dyn Any + Send + Sync),

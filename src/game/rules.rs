@@ -364,12 +364,23 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
-    /// A judge input holding this case alone, whose judge output is exactly the block this case
-    /// has in a whole file's output: lets `run --case-timeout` run an external program case by
-    /// case. `None` (the default) when the output numbers its cases (`Case 3:`), so a case run
-    /// alone would print another block.
+    /// A judge input holding this case alone, complete as the statement writes one (its
+    /// terminator included, so [`Rules::validate`] accepts it), whose judge output, renumbered
+    /// from case 1 to the case's place ([`Rules::renumber_block`]), is exactly the block this
+    /// case has in its whole file's output. It is how a case is handed to a program alone
+    /// (`run --case-timeout`, `invoke --select`). `None` (the default) when the game cannot
+    /// write a case alone.
     fn case_input(_case: &Self::Case) -> Option<String> {
         None
+    }
+
+    /// `block`, the output block a case printed as case `from` (1-based) of its file, as it
+    /// reads when the case is case `to`: a game whose output numbers its cases (`Grid 3.`,
+    /// `Case 3`) rewrites the number of the block's first line when that line is case
+    /// `from`'s, and leaves any other line as printed (a wrong number stays wrong). The
+    /// default, for outputs that number nothing, is the block unchanged.
+    fn renumber_block(block: &str, _from: usize, _to: usize) -> String {
+        block.to_string()
     }
 
     /// The case's size as one number, for plots and scaling fits (the CSV's `cells` column):

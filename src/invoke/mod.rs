@@ -30,7 +30,7 @@ use rayon::prelude::*;
 
 use crate::corpus::{self, CaseFile};
 use crate::engines::{CaseRun, EngineSpec, FileJob, Limits, Plan};
-use crate::game::{Budget, Game, ParsedCase};
+use crate::game::{Budget, Game, ParsedCase, Reading};
 use crate::status::Presentation;
 
 pub use tags::{Contradiction, Tag, TagReport};
@@ -223,6 +223,51 @@ pub fn apply_tags(solutions: &mut [Solution], tags: &[(String, Tag)]) -> Result<
 
 /// Runs every solution on every file (in parallel, one task per (file, solution)) and judges
 /// every case.
+/// The expected outputs written under another reading of the game's statement than the one
+/// the tests are read with, found before any solution runs: a `.out` whose blocks are not as
+/// many as its input's cases, but are as many as under another reading (the statement's, or
+/// one variant such as `--zero-pair ends-list`). One line per such file, naming the readings
+/// its blocks fit; files that cannot be read are left to [`invoke`] to report.
+pub fn outputs_of_another_reading(files: &[CaseFile]) -> Vec<String> {
+    let mut said = Vec::new();
+    for file in files {
+        let game = file.game;
+        if game.variants().is_empty() {
+            continue;
+        }
+        let out = file.expected_path();
+        let (Ok(input), Ok(expected)) = (
+            corpus::read_case_file(&file.path, 0),
+            corpus::read_case_file(&out, 0),
+        ) else {
+            continue;
+        };
+        let blocks = game.split_output(&String::from_utf8_lossy(&expected)).len();
+        let cases = game.parse(&input).len();
+        if blocks == cases {
+            continue;
+        }
+        let readings = std::iter::once(Reading::statement()).chain(
+            game.variants()
+                .iter()
+                .map(|v| Reading::statement().with(v.option, v.value)),
+        );
+        let fits: Vec<String> = readings
+            .filter(|r| game.parse_as(&input, r).len() == blocks)
+            .map(|r| r.to_string())
+            .collect();
+        if !fits.is_empty() {
+            said.push(format!(
+                "{} has {blocks} blocks for the {cases} cases {} holds as read here: it was written under {}",
+                out.display(),
+                file.display(),
+                fits.join(" or ")
+            ));
+        }
+    }
+    said
+}
+
 pub fn invoke(
     files: Vec<CaseFile>,
     solutions: Vec<Solution>,

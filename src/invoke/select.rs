@@ -1,9 +1,10 @@
 //! `invoke --select DIR`: the selected tests written as a folder of `.in`/`.out` files.
 //!
 //! A test that is a whole file (a one-case file) is copied with its expected output. A test
-//! that is one case of a several-case file is written as a file of its own when the game can
-//! write a case alone with the same output block (`Game::case_input`: Vexed); otherwise (games
-//! whose output numbers its cases: Link and Pop, SameGame) its whole file is selected, once.
+//! that is one case of a several-case file is written as a complete judge input of its own
+//! when the game can write a case alone (`Game::case_input`: every bundled game), with its
+//! expected block renumbered as case 1 (`Game::renumber_block`: `Grid 1.`, `Case 1`);
+//! otherwise its whole file is selected, once.
 //!
 //! Invariants: no test file or expected output of the invocation is ever overwritten; every
 //! file is written whole ([`crate::util::atomic::write_atomic`]); names are the tests' paths with
@@ -87,7 +88,8 @@ pub fn write(inv: &Invocation, selected: &[usize], dir: &Path) -> Result<Written
             Some(input) => (
                 format!("{}-c{}", stem(&test.file_name), test.case),
                 input.into_bytes(),
-                game.join(&[expected(t)?]).into_bytes(),
+                game.join(&[&game.renumber_block(expected(t)?, test.case, 1)])
+                    .into_bytes(),
                 test.name.clone(),
             ),
             None => {

@@ -1,6 +1,7 @@
 //! Test-set strength: which tests kill each solution that should fail, which tests kill
-//! nothing (and are no correct solution's slowest), and a small subset that still kills every
-//! killable solution and still holds each correct solution's slowest test.
+//! nothing (and are no correct solution's slowest, and no sample), and a small subset that
+//! still kills every killable solution and still holds each correct solution's slowest test
+//! and every sample (`sample*` files).
 //!
 //! Invariants: the cover holds every required test, kills every solution some test kills, and
 //! is listed in test order; ties in the greedy choice go to the earliest test, so it is the
@@ -18,7 +19,7 @@ pub struct Strength {
     pub kills: Vec<(String, Vec<usize>)>,
     /// Per correct solution: its name and its slowest test.
     pub slowest: Vec<(String, usize)>,
-    /// Tests that kill nothing and are no correct solution's slowest.
+    /// Tests that kill nothing and are no correct solution's slowest and no sample.
     pub useless: Vec<usize>,
     /// The selected subset, in test order.
     pub cover: Vec<usize>,
@@ -75,13 +76,44 @@ pub fn is_correct(inv: &Invocation, s: usize) -> bool {
     }
 }
 
+/// Two times within this fraction of the larger are a tie when picking a correct solution's
+/// slowest test: differences that small are the machine's noise, not the test's.
+pub const SLOWEST_TIE_FRACTION: f64 = 0.1;
+/// Two times within this many ns are a tie too (process start-up jitter on short tests).
+pub const SLOWEST_TIE_NS: u64 = 2_000_000;
+
+/// What a sample test's file name starts with: samples are always kept and never useless.
+pub const SAMPLE_PREFIX: &str = "sample";
+
+/// Solution `s`'s slowest test for the selection: among the tests whose time ties with the
+/// largest (within [`SLOWEST_TIE_FRACTION`] or [`SLOWEST_TIE_NS`] of it), the earliest by
+/// name, so that two runs of the same invocation pick the same test.
+pub fn slowest_test(inv: &Invocation, s: usize) -> Option<usize> {
+    let (_, most) = inv.slowest(s)?;
+    let band = ((most as f64 * SLOWEST_TIE_FRACTION) as u64).max(SLOWEST_TIE_NS);
+    inv.column(s)
+        .enumerate()
+        .filter(|(_, c)| c.time_ns.is_some_and(|t| t.saturating_add(band) >= most))
+        .map(|(t, _)| t)
+        .min_by(|&a, &b| inv.tests[a].name.cmp(&inv.tests[b].name))
+}
+
+/// Whether test `t` is a sample: its file's name (without folders) starts with
+/// [`SAMPLE_PREFIX`].
+pub fn is_sample(inv: &Invocation, t: usize) -> bool {
+    let name = &inv.tests[t].file_name;
+    name.rsplit(['/', '\\'])
+        .next()
+        .is_some_and(|base| base.starts_with(SAMPLE_PREFIX))
+}
+
 /// The strength report of `inv`.
 pub fn strength(inv: &Invocation) -> Strength {
     let mut report = Strength::default();
     let mut killers: Vec<Vec<usize>> = Vec::new();
     for (s, solution) in inv.solutions.iter().enumerate() {
         if is_correct(inv, s) {
-            if let Some((t, _)) = inv.slowest(s) {
+            if let Some(t) = slowest_test(inv, s) {
                 report.slowest.push((solution.name.clone(), t));
             }
         } else {
@@ -95,7 +127,9 @@ pub fn strength(inv: &Invocation) -> Strength {
             report.kills.push((solution.name.clone(), tests));
         }
     }
-    let required: Vec<usize> = report.slowest.iter().map(|&(_, t)| t).collect();
+    // Each correct solution's slowest test, and the samples, which a problem always keeps.
+    let mut required: Vec<usize> = report.slowest.iter().map(|&(_, t)| t).collect();
+    required.extend((0..inv.tests.len()).filter(|&t| is_sample(inv, t)));
     report.useless = (0..inv.tests.len())
         .filter(|t| !required.contains(t) && !killers.iter().any(|k| k.contains(t)))
         .collect();

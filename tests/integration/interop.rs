@@ -129,6 +129,119 @@ fn kattis_exit_codes_are_42_and_43_with_a_judge_message() {
     assert!(text(&out.stderr).contains("FEEDBACK_DIR"));
 }
 
+/// testlib's whole calling convention, as Polygon and ejudge call a checker: `checker input
+/// output answer result_file -appes`: the codes 0/1/2/3, the result file's XML outcome, a
+/// checker failure printed as `FAIL`, and argument errors as FAIL (3), never 2 (testlib's
+/// presentation error).
+#[test]
+fn testlib_result_file_and_appes_are_honoured() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, wa, pe) = outputs(dir.path());
+    let result = dir.path().join("result.xml");
+    let testlib = |output: &Path, answer: &str, extra: &[&str]| {
+        let mut args = vec!["check", "linkpop", INPUT, s(output), answer];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--exit-codes", "testlib"]);
+        gamebench(&args)
+    };
+    let outcome = || std::fs::read_to_string(&result).unwrap();
+    for (output, code, name) in [
+        (&ok, 0, "accepted"),
+        (&wa, 1, "wrong-answer"),
+        (&pe, 2, "presentation-error"),
+    ] {
+        let out = testlib(output, ANSWER, &[s(&result), "-appes"]);
+        assert_exit(&out, code);
+        let xml = outcome();
+        assert!(
+            xml.starts_with(
+                "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \""
+            ),
+            "{xml}"
+        );
+        assert!(xml.contains(&format!("outcome = \"{name}\">")), "{xml}");
+        assert!(xml.trim_end().ends_with("</result>"), "{xml}");
+    }
+    // Without -appes: testlib's plain `VERDICT message`.
+    let out = testlib(&wa, ANSWER, &[s(&result)]);
+    assert_exit(&out, 1);
+    assert!(
+        outcome().starts_with("wrong answer case 1: "),
+        "{}",
+        outcome()
+    );
+    // A malformed answer: FAIL, printed as FAIL.
+    let malformed = dir.path().join("bad.ans");
+    std::fs::write(&malformed, "Case 1\nnot a board\n").unwrap();
+    let out = testlib(&ok, s(&malformed), &[s(&result), "-appes"]);
+    assert_exit(&out, 3);
+    assert!(
+        text(&out.stdout).contains("case 1: FAIL: "),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(outcome().contains("outcome = \"fail\">"), "{}", outcome());
+    // Argument errors are testlib's FAIL (3): one argument too many, a missing output, an
+    // unknown option.
+    let out = testlib(&ok, ANSWER, &[s(&result), "-appes", "more"]);
+    assert_exit(&out, 3);
+    assert!(
+        text(&out.stderr).starts_with("FAIL "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = gamebench(&["check", "linkpop", INPUT, "--exit-codes", "testlib"]);
+    assert_exit(&out, 3);
+    let out = testlib(&ok, ANSWER, &["--no-such-option"]);
+    assert_exit(&out, 3);
+    // gamebench's own convention still refuses a fourth path with 2.
+    let out = gamebench(&["check", "linkpop", INPUT, s(&ok), ANSWER, s(&result)]);
+    assert_exit(&out, 2);
+}
+
+/// Kattis's and DOMjudge's whole convention: the output validator's flags after the feedback
+/// folder are accepted (and the game's checker decides): 42, 43, and a presentation error 43.
+#[test]
+fn kattis_validator_flags_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, wa, pe) = outputs(dir.path());
+    let feedback = dir.path().join("feedback");
+    std::fs::create_dir(&feedback).unwrap();
+    let kattis = |team: &Path| {
+        run_stdin(
+            &[
+                "check",
+                "linkpop",
+                s(&root().join(INPUT)),
+                s(&root().join(ANSWER)),
+                s(&feedback),
+                "--exit-codes",
+                "kattis",
+                "case_sensitive",
+                "space_change_sensitive",
+            ],
+            &std::fs::read(team).unwrap(),
+        )
+    };
+    assert_exit(&kattis(&ok), 42);
+    assert_exit(&kattis(&wa), 43);
+    assert_exit(&kattis(&pe), 43);
+    // An unknown option is a judge error: neither 42 nor 43.
+    let out = run_stdin(
+        &[
+            "check",
+            "linkpop",
+            s(&root().join(INPUT)),
+            "--exit-codes",
+            "kattis",
+            "--bad",
+        ],
+        b"",
+    );
+    let code = out.status.code().unwrap();
+    assert!(code != 42 && code != 43, "{code}");
+}
+
 /// Test cases of a JUnit document, read back with quick-xml: (element path of each
 /// testcase's outcome, name, outcome type); checks that every element is closed and that the
 /// suites' counts are their cases'.

@@ -21,6 +21,7 @@ mod interop;
 mod interrupts;
 mod invoke;
 mod judge;
+mod judge_parity;
 mod layers;
 mod presentation;
 mod programs;

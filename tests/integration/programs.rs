@@ -246,3 +246,61 @@ fn a_2_gb_writer_is_stopped_at_the_output_limit() {
     );
     assert!(out.elapsed < Duration::from_secs(10), "{:?}", out.elapsed);
 }
+
+/// Memory judged as judges judge it, on resident memory: 1 GB touched in one `malloc` under a
+/// 256 MB limit is `memory-limit` (not a failed allocation, a `runtime-error`); 2 GB reserved
+/// and left untouched is fine.
+#[test]
+fn one_big_block_touched_is_memory_limit_and_reserved_alone_is_fine() {
+    let dir = tempfile::tempdir().unwrap();
+    let (Some(alloc), Some(reserve)) = (
+        compiled("alloc", dir.path()),
+        compiled("reserve", dir.path()),
+    ) else {
+        return;
+    };
+    let out = run_program(
+        &format!("{} 1024", s(&alloc)),
+        &["--memory-limit", "256"],
+        Duration::from_secs(60),
+    );
+    let row = one_row(&out);
+    assert_eq!(row[0], "memory-limit", "{row:?}");
+    let out = run_program(
+        &format!("{} 2048", s(&reserve)),
+        &["--memory-limit", "256"],
+        Duration::from_secs(60),
+    );
+    let row = one_row(&out);
+    assert_eq!(row[0], "unchecked", "{row:?}");
+    let kb: u64 = row[3].parse().expect("memory_kb is measured");
+    assert!(kb < 64 << 10, "{kb} KiB resident for 2 GB reserved");
+}
+
+/// A JVM with a 64 MB thread stack (`java -Xss64m`, as deep-recursion solutions are run)
+/// copying its input starts and passes under `--memory-limit 256`: its bulk reservations are
+/// not resident memory. Skipped without `javac` and `java`.
+#[test]
+fn java_with_a_big_stack_passes_a_256_mb_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let compiled = Command::new("javac")
+        .arg("-d")
+        .arg(dir.path())
+        .arg(programs().join("Copy.java"))
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !compiled {
+        eprintln!("skipped: no javac/java");
+        return;
+    }
+    let out = run_program(
+        &format!("java -Xss64m -cp {} Copy", s(dir.path())),
+        &["--memory-limit", "256"],
+        Duration::from_secs(120),
+    );
+    let row = one_row(&out);
+    assert_eq!(row[0], "unchecked", "{row:?}");
+    let kb: u64 = row[3].parse().expect("memory_kb is measured");
+    assert!(kb < 256 << 10, "{kb} KiB");
+}

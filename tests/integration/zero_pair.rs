@@ -289,3 +289,95 @@ fn gen_and_hunt_write_files_both_readings_agree_on_under_the_variant() {
         assert_eq!(a, b, "{} reads two ways", file.display());
     }
 }
+
+/// The expected output of the hand input when any pair with a zero ends the list
+/// (`--zero-pair any-zero-ends-list`, worked out by hand): grid 1 as before; grid 2's list
+/// ends at `3 0` (a zero column), so grid 2 is printed as given; reading goes on at `0 2`, a
+/// header with a zero, which ends the input. Two grids.
+const ANY_ZERO_OUT: &str = "Grid 1.\n    Game Won\n\nGrid 2.\n    2 3\n    1 1\n";
+
+#[test]
+fn any_pair_with_a_zero_ends_the_list_under_its_variant() {
+    for engine in ["reference", "bitboard"] {
+        let out = gamebench(&[
+            "solve",
+            "samegame",
+            INPUT,
+            "-e",
+            engine,
+            "--zero-pair",
+            "any-zero-ends-list",
+        ]);
+        assert_exit(&out, 0);
+        assert_eq!(text(&out.stdout), ANY_ZERO_OUT, "{engine}");
+    }
+    // A solution that ends its list on `r 0` too is accepted under that reading only.
+    let dir = tempfile::tempdir().unwrap();
+    let expected = write(dir.path(), "any.out", ANY_ZERO_OUT);
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "samegame", INPUT, &expected];
+        args.extend_from_slice(extra);
+        gamebench(&args)
+    };
+    assert_exit(&check(&["--zero-pair", "any-zero-ends-list"]), 0);
+    assert_ne!(check(&["--zero-pair", "ends-list"]).status.code(), Some(0));
+}
+
+#[test]
+fn gen_under_any_zero_ends_list_writes_files_every_reading_agrees_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("any");
+    let args = [
+        "gen",
+        "samegame",
+        "-n",
+        "3",
+        "-s",
+        "5",
+        "-o",
+        s(&out_dir),
+        "--zero-pair",
+        "any-zero-ends-list",
+    ];
+    assert_exit(&gamebench(&args), 0);
+    let files = common::inputs(&out_dir);
+    assert_eq!(files.len(), 3);
+    for file in &files {
+        let statement = gamebench(&["solve", "samegame", s(file)]).stdout;
+        for reading in ["ends-list", "any-zero-ends-list"] {
+            let other = gamebench(&["solve", "samegame", s(file), "--zero-pair", reading]).stdout;
+            assert_eq!(statement, other, "{} under {reading}", file.display());
+        }
+    }
+}
+
+/// A `.out` written under another reading than the one the tests are read with is said up
+/// front, naming that reading.
+#[test]
+fn invoke_says_up_front_which_reading_an_expected_output_was_written_under() {
+    let (_dir, folder) = common::game_folder("samegame");
+    std::fs::copy(root().join(INPUT), folder.join("z.in")).unwrap();
+    std::fs::write(folder.join("z.out"), STATEMENT_OUT).unwrap();
+    let out = gamebench(&[
+        "invoke",
+        s(&folder),
+        "-e",
+        "reference",
+        "--zero-pair",
+        "ends-list",
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("z.out has 2 blocks for the 3 cases")
+            && stderr.contains("written under the statement's reading"),
+        "{stderr}"
+    );
+    // Under the reading it was written under, nothing is said.
+    let out = gamebench(&["invoke", s(&folder), "-e", "reference"]);
+    assert_exit(&out, 0);
+    assert!(
+        !text(&out.stderr).contains("warning"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -25,7 +25,8 @@ pub mod validate;
 mod validate_tests;
 
 use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules, split_blocks,
+    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules,
+    replace_first_line, split_blocks,
 };
 use crate::validate::Validation;
 pub use parse::parse_file;
@@ -160,8 +161,11 @@ pub fn parse_token(token: &[u8]) -> Option<Block> {
 
 /// Whether an output line starts a case's block (`Case k`).
 fn starts_block(line: &str) -> bool {
-    line.starts_with("Case ")
+    line.starts_with(CASE_PREFIX)
 }
+
+/// What the first line of a case's output block starts with.
+const CASE_PREFIX: &str = "Case ";
 
 /// The game's entry in the registry.
 pub struct LinkPop;
@@ -211,7 +215,22 @@ impl Rules for LinkPop {
     }
 
     fn format_case(index: usize, _case: &Board, outcome: &Outcome<Board>) -> String {
-        format!("Case {index}\n{}", outcome.answer.draw())
+        format!("{CASE_PREFIX}{index}\n{}", outcome.answer.draw())
+    }
+
+    /// The board, then the `0 0` line that ends the input, as the shrinker writes a file of
+    /// one board.
+    fn case_input(board: &Board) -> Option<String> {
+        Some(<LinkPop as crate::game::Shrink>::write_input(&[board]))
+    }
+
+    /// `Case FROM` becomes `Case TO`.
+    fn renumber_block(block: &str, from: usize, to: usize) -> String {
+        replace_first_line(
+            block,
+            &format!("{CASE_PREFIX}{from}"),
+            &format!("{CASE_PREFIX}{to}"),
+        )
     }
 
     /// The board's cells: every pass of an engine scans the board.

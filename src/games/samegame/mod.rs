@@ -25,7 +25,8 @@ pub mod shrink;
 pub mod validate;
 
 use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant, split_blocks,
+    BlockStream, Blocks, CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant,
+    replace_first_line, split_blocks,
 };
 use crate::validate::Validation;
 
@@ -150,12 +151,19 @@ pub enum ZeroPair {
     AsStatement,
     /// The variant public solutions follow: any pair `0 c` closes the list.
     EndsList,
+    /// The variant other public solutions follow (`while (r && c)`): any pair with a zero,
+    /// `0 c` or `r 0`, closes the list.
+    AnyZeroEndsList,
 }
 
 impl ZeroPair {
     /// Whether the pair `row col` closes the selection list.
     pub(crate) fn closes(self, row: u32, col: u32) -> bool {
-        row == 0 && (col == 0 || self == ZeroPair::EndsList)
+        match self {
+            ZeroPair::AsStatement => row == 0 && col == 0,
+            ZeroPair::EndsList => row == 0,
+            ZeroPair::AnyZeroEndsList => row == 0 || col == 0,
+        }
     }
 }
 
@@ -167,9 +175,19 @@ pub const ZERO_PAIR_ENDS_LIST: Variant = Variant {
     about: "a selection pair `0 c` (row 0, any column) ends the selection list",
 };
 
+/// The variant where any selection pair with a zero, `0 c` or `r 0`, closes a grid's list:
+/// `--zero-pair any-zero-ends-list`.
+pub const ZERO_PAIR_ANY_ZERO_ENDS_LIST: Variant = Variant {
+    option: "zero-pair",
+    value: "any-zero-ends-list",
+    about: "a selection pair with a zero (`0 c` or `r 0`) ends the selection list",
+};
+
 /// How `reading` closes selection lists.
 fn zero_pair(reading: &Reading) -> ZeroPair {
-    if reading.follows(&ZERO_PAIR_ENDS_LIST) {
+    if reading.follows(&ZERO_PAIR_ANY_ZERO_ENDS_LIST) {
+        ZeroPair::AnyZeroEndsList
+    } else if reading.follows(&ZERO_PAIR_ENDS_LIST) {
         ZeroPair::EndsList
     } else {
         ZeroPair::AsStatement
@@ -208,7 +226,7 @@ impl Rules for SameGame {
         },
     ];
 
-    const VARIANTS: &'static [Variant] = &[ZERO_PAIR_ENDS_LIST];
+    const VARIANTS: &'static [Variant] = &[ZERO_PAIR_ENDS_LIST, ZERO_PAIR_ANY_ZERO_ENDS_LIST];
 
     fn parse(input: &[u8]) -> Vec<Parsed<Game>> {
         parse::parse_stream(input)
@@ -241,6 +259,21 @@ impl Rules for SameGame {
 
     fn format_case(index: usize, _case: &Game, outcome: &Outcome<Leftover>) -> String {
         format_grid(index, &outcome.answer)
+    }
+
+    /// The grid, its selections and their `0 0`, then the `0 0` header that ends the input, as
+    /// the shrinker writes a file of one grid.
+    fn case_input(game: &Game) -> Option<String> {
+        Some(<SameGame as crate::game::Shrink>::write_input(&[game]))
+    }
+
+    /// `Grid FROM.` becomes `Grid TO.`.
+    fn renumber_block(block: &str, from: usize, to: usize) -> String {
+        replace_first_line(
+            block,
+            &format!("{GRID_PREFIX}{from}."),
+            &format!("{GRID_PREFIX}{to}."),
+        )
     }
 
     /// The selections: an engine's work is a pass over the board per selection.

@@ -115,16 +115,11 @@ impl Rules for Vexed {
         Blocks::new(input, starts_block).boxed()
     }
 
-    /// The puzzle's header and board: Vexed's output names puzzles, never numbers them, so a
-    /// puzzle alone prints the same block.
+    /// The puzzle's header and board, then the `0 0 END` line, as the shrinker writes a file
+    /// of one puzzle: Vexed's output names puzzles, never numbers them, so a puzzle alone prints
+    /// the same block.
     fn case_input(puzzle: &Puzzle) -> Option<String> {
-        Some(format!(
-            "{} {} {}\n{}",
-            puzzle.grid.rows(),
-            puzzle.grid.cols(),
-            puzzle.name,
-            puzzle.grid.draw()
-        ))
+        Some(<Vexed as crate::game::Shrink>::write_input(&[puzzle]))
     }
 
     /// The board's cells (the search's cost grows with depth far more than with them).

@@ -190,14 +190,24 @@ impl Writer {
         self.at_line_start = false;
     }
 
-    /// Writes a selection pair, or the `0 0` that ends a list. An ignored pair `0 c` would end
-    /// the list when any `0 c` does (`--zero-pair ends-list`): it is written as the out-of-range
-    /// `HUGE c` instead, ignored under both readings, so the file means what was drawn.
+    /// Writes a selection pair, or the `0 0` that ends a list. An ignored pair with one zero
+    /// would end the list under a reading where it does (`0 c` under `--zero-pair ends-list`,
+    /// `0 c` and `r 0` under `any-zero-ends-list`): its zero is written as the out-of-range
+    /// `HUGE` instead, ignored under every reading, so the file means what was drawn.
     fn pair(&mut self, (row, col): (u64, u64)) {
-        let row = if row == 0 && col != 0 && self.zero_pair == ZeroPair::EndsList {
-            HUGE
+        let ends = |r: u64, c: u64| {
+            self.zero_pair.closes(
+                u32::try_from(r).unwrap_or(u32::MAX),
+                u32::try_from(c).unwrap_or(u32::MAX),
+            )
+        };
+        let (row, col) = if (row, col) != (0, 0) && ends(row, col) {
+            (
+                if row == 0 { HUGE } else { row },
+                if col == 0 { HUGE } else { col },
+            )
         } else {
-            row
+            (row, col)
         };
         self.token(row);
         self.token(col);

@@ -178,3 +178,30 @@ fn no_zero_row_pair_when_any_zero_pair_ends_the_list() {
         }
     }
 }
+
+/// Under `--zero-pair any-zero-ends-list` the generator writes no selection with a zero, `0 c`
+/// or `r 0` (either would end the list there); under the statement's reading the same seeds
+/// write both kinds (ignored out-of-range cells).
+#[test]
+fn no_pair_with_a_zero_when_any_zero_ends_the_list() {
+    let options = args(&["--cases", "5"]);
+    let (mut statement_rows, mut statement_cols) = (0, 0);
+    for profile in [RANDOM, FULL, WON, SHAPES] {
+        let mut any_zero = 0;
+        for seed in 0..4 {
+            let mut dice = Dice::new(file_rng(SameGame::NAME, profile, seed, 0));
+            let text = generate(profile, &options, &mut dice, ZeroPair::AnyZeroEndsList).unwrap();
+            for (_, _, _, pairs) in grids(&text) {
+                any_zero += pairs.iter().filter(|p| p.0 == 0 || p.1 == 0).count();
+            }
+            let mut dice = Dice::new(file_rng(SameGame::NAME, profile, seed, 0));
+            let text = generate(profile, &options, &mut dice, ZeroPair::AsStatement).unwrap();
+            for (_, _, _, pairs) in grids(&text) {
+                statement_rows += pairs.iter().filter(|p| p.0 == 0).count();
+                statement_cols += pairs.iter().filter(|p| p.1 == 0).count();
+            }
+        }
+        assert_eq!(any_zero, 0, "{profile}");
+    }
+    assert!(statement_rows > 0 && statement_cols > 0);
+}

@@ -340,6 +340,8 @@ fn each_puzzle_alone_is_an_input_whose_output_is_its_block() {
         assert_eq!(all.len(), blocks.len());
         for (puzzle, block) in all.iter().zip(&blocks) {
             let alone = Vexed::case_input(puzzle).unwrap();
+            // A complete judge input: the `0 0 END` line included.
+            assert!(Vexed::validate(alone.as_bytes()).is_valid(), "{alone}");
             assert_eq!(puzzles(&alone), std::slice::from_ref(puzzle), "{alone}");
             check_all(&alone, block, &solve_all("reference", &alone));
         }

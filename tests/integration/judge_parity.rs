@@ -1,0 +1,259 @@
+//! A program is handed its cases as a judge hands them: every case written alone (a per-case
+//! run under `--case-timeout`, an `invoke --select` file) is a complete judge input that
+//! `validate` accepts, and a program that insists on the whole format (Vexed's `0 0 END`)
+//! gets the verdict a judge would give it. Games whose outputs number their cases (SameGame's
+//! `Grid k.`, Link and Pop's `Case k`) write a case alone too, its block renumbered.
+
+use crate::common;
+
+use std::path::Path;
+
+use gamebench::game::Budget;
+use gamebench::registry;
+
+use common::{assert_exit, gamebench, s, text};
+
+/// Per-case limit of the runs below: generous, a judge's few seconds.
+const CASE_SECONDS: &str = "5";
+
+/// Every case of every bundled several-case file, written alone, validates, parses back to one
+/// case, and its reference output renumbered to the case's place is the case's block of the
+/// whole file's reference output.
+#[test]
+fn every_bundled_case_written_alone_is_a_valid_judge_input_with_its_own_block() {
+    let mut alone_cases = 0;
+    for &game in registry::GAMES {
+        for path in common::sample_inputs(game.name()) {
+            let bytes = std::fs::read(&path).unwrap();
+            let cases = game.parse(&bytes);
+            if cases.len() < 2 {
+                continue;
+            }
+            let reference = game.reference();
+            for (i, parsed) in cases.iter().enumerate() {
+                let Ok(case) = &parsed.case else { continue };
+                let index = i + 1;
+                let what = format!("{} case {index}", path.display());
+                let input = game
+                    .case_input(case.as_ref())
+                    .unwrap_or_else(|| panic!("{what}: not written alone"));
+                let validation = game.validate(input.as_bytes());
+                assert!(validation.is_valid(), "{what}: {validation:?}\n{input}");
+                let again = game.parse(input.as_bytes());
+                assert_eq!(again.len(), 1, "{what}: {input}");
+                let whole = reference
+                    .solve(index, case.as_ref(), &Budget::UNLIMITED)
+                    .unwrap()
+                    .output;
+                let alone = reference
+                    .solve(
+                        1,
+                        again[0].case.as_ref().unwrap().as_ref(),
+                        &Budget::UNLIMITED,
+                    )
+                    .unwrap()
+                    .output;
+                assert_eq!(game.renumber_block(&alone, 1, index), whole, "{what}");
+                alone_cases += 1;
+            }
+        }
+    }
+    assert!(alone_cases > 0);
+}
+
+/// Renumbering touches only a block's own number: a block that printed another number keeps
+/// it, so a program numbering its grids wrongly stays wrong.
+#[test]
+fn a_block_printing_another_number_keeps_it() {
+    let samegame = registry::GAMES
+        .iter()
+        .find(|g| g.name() == "samegame")
+        .unwrap();
+    assert_eq!(
+        samegame.renumber_block("Grid 1.\n    Game Won\n", 1, 3),
+        "Grid 3.\n    Game Won\n"
+    );
+    assert_eq!(
+        samegame.renumber_block("Grid 7.\n    Game Won\n", 1, 3),
+        "Grid 7.\n    Game Won\n"
+    );
+    assert_eq!(
+        samegame.renumber_block("Grid 11.\n    Game Won\n", 1, 3),
+        "Grid 11.\n    Game Won\n"
+    );
+}
+
+/// A shell program that reads its whole input, exits 3 unless its last line is `0 0 END`
+/// (as a solution reading until the terminator would wait for it), and otherwise answers with
+/// gamebench's own `solve`.
+fn strict_vexed(dir: &Path) -> String {
+    let script = dir.join("strict-vexed.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nf=$(mktemp)\ncat > \"$f\"\n\
+             tail -n 1 \"$f\" | grep -qx '0 0 END' || {{ rm -f \"$f\"; exit 3; }}\n\
+             '{}' solve vexed \"$f\"\nrc=$?\nrm -f \"$f\"\nexit $rc\n",
+            env!("CARGO_BIN_EXE_gamebench")
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("strict=cmd:{}", s(&script))
+}
+
+/// The bundled Vexed cases, each run alone under `--case-timeout`, reach a program that reads
+/// until `0 0 END` with their terminator: every result `ok`.
+#[test]
+fn a_vexed_program_reading_until_the_terminator_passes_case_by_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = strict_vexed(dir.path());
+    let csv = dir.path().join("r.csv");
+    let out = gamebench()
+        .args(["run", s(&common::root().join("corpora/vexed/sample.in"))])
+        .args([s(&common::root().join("corpora/vexed/traps.in"))])
+        .args(["-e", &engine, "--case-timeout", CASE_SECONDS, "--check"])
+        .args(["--quiet", "--csv", s(&csv)])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let statuses = common::column(&csv, "status");
+    assert!(statuses.len() > 2, "{statuses:?}");
+    assert!(statuses.iter().all(|st| st == "ok"), "{statuses:?}");
+}
+
+/// `invoke --select` with a per-case limit: the Vexed program passes every case, and the
+/// SameGame cases selected from a several-case file are written alone, valid, with their
+/// block renumbered, and judged again with the same verdicts.
+#[test]
+fn selected_cases_are_written_alone_valid_and_judged_the_same_again() {
+    let (dir, folder) = common::game_folder("samegame");
+    for ext in ["in", "out"] {
+        std::fs::copy(
+            common::root().join(format!("corpora/samegame/hand-rules.{ext}")),
+            folder.join(format!("hand-rules.{ext}")),
+        )
+        .unwrap();
+    }
+    let select = dir.path().join("selected");
+    let out = gamebench()
+        .args([
+            "invoke",
+            s(&folder),
+            "-e",
+            "reference",
+            "-e",
+            "echo=cmd:cat",
+        ])
+        .args(["--expect", "reference=main", "--expect", "echo=failing"])
+        .args(["--case-timeout", CASE_SECONDS, "--select", s(&select)])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("whole file(s) selected"), "{stdout}");
+    let written = common::inputs(&select);
+    assert!(!written.is_empty(), "{stdout}");
+    for input in &written {
+        let name = input.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with("hand-rules-c"), "{name}");
+        let valid = gamebench()
+            .args(["validate", "samegame", s(input)])
+            .output()
+            .unwrap();
+        assert_exit(&valid, 0);
+        let expected = std::fs::read_to_string(input.with_extension("out")).unwrap();
+        assert!(expected.starts_with("Grid 1.\n"), "{name}: {expected}");
+    }
+    let again = gamebench()
+        .args(["run", s(&select), "--game", "samegame", "-e", "reference"])
+        .args(["--check", "--quiet"])
+        .output()
+        .unwrap();
+    assert_exit(&again, 0);
+
+    let (vdir, vexed) = common::game_folder("vexed");
+    for ext in ["in", "out"] {
+        std::fs::copy(
+            common::root().join(format!("corpora/vexed/traps.{ext}")),
+            vexed.join(format!("traps.{ext}")),
+        )
+        .unwrap();
+    }
+    let engine = strict_vexed(vdir.path());
+    let vselect = vdir.path().join("selected");
+    let out = gamebench()
+        .args([
+            "invoke",
+            s(&vexed),
+            "-e",
+            &engine,
+            "--expect",
+            "strict=main",
+        ])
+        .args(["--case-timeout", CASE_SECONDS, "--select", s(&vselect)])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let written = common::inputs(&vselect);
+    assert!(!written.is_empty());
+    for input in &written {
+        let valid = gamebench()
+            .args(["validate", "vexed", s(input)])
+            .output()
+            .unwrap();
+        assert_exit(&valid, 0);
+    }
+    // Judged again, file by file: the strict program still passes every selected file.
+    let again = gamebench()
+        .args(["run", s(&vselect), "--game", "vexed", "-e", &engine])
+        .args(["--check", "--quiet"])
+        .output()
+        .unwrap();
+    assert_exit(&again, 0);
+}
+
+/// Two identical `invoke` runs select the same tests (a correct solution's slowest is picked
+/// among near-ties by name, not by noise), and a sample is always selected, never useless.
+#[test]
+fn the_selection_is_the_same_on_every_run_and_keeps_the_samples() {
+    let (dir, folder) = common::game_folder("vexed");
+    for ext in ["in", "out"] {
+        for (from, to) in [("sample", "sample"), ("traps", "traps")] {
+            std::fs::copy(
+                common::root().join(format!("corpora/vexed/{from}.{ext}")),
+                folder.join(format!("{to}.{ext}")),
+            )
+            .unwrap();
+        }
+    }
+    let selected = |run: &str| {
+        let json = dir.path().join(format!("{run}.json"));
+        let out = gamebench()
+            .args(["invoke", s(&folder), "-e", "reference", "-e", "bitset"])
+            .args(["-e", "echo=cmd:cat", "--expect", "reference=main"])
+            .args(["--expect", "echo=failing", "--json", s(&json)])
+            .output()
+            .unwrap();
+        assert_exit(&out, 0);
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let names = |key: &str| -> Vec<String> {
+            doc["strength"][key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        (names("selected"), names("useless"))
+    };
+    let (first, useless) = selected("a");
+    let (second, _) = selected("b");
+    assert_eq!(first, second);
+    for case in ["sample.in#1", "sample.in#2"] {
+        assert!(first.iter().any(|t| t == case), "{first:?}");
+        assert!(!useless.iter().any(|t| t == case), "{useless:?}");
+    }
+}
