@@ -20,7 +20,7 @@ use std::io::{BufRead, Read};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::completions::{self, Urgency};
+use super::completions::{self, Urgency, Wake};
 use super::done::Done;
 use super::sink::{FileOutput, Prepared, Wants};
 use super::{Config, NO_CASE};
@@ -104,10 +104,61 @@ pub(super) enum Message {
 }
 
 impl Urgency for Message {
-    /// A finished case must reach the journal within the second, and a loaded chunk lets
-    /// the next be admitted; finished chunks come in batches.
-    fn urgent(&self) -> bool {
-        !matches!(self, Message::Chunk(..))
+    /// A finished case must reach the journal within the second, and a loaded chunk whose file
+    /// has more lets the next be admitted at once; finished chunks are counted (the calling
+    /// thread says how many it waits for); a file's last chunk loaded changes nothing until
+    /// that chunk is finished.
+    fn wake(&self) -> Wake {
+        match self {
+            Message::Case(..) | Message::Parsed { more: true, .. } => Wake::Now,
+            Message::Chunk(..) => Wake::Counted,
+            Message::Parsed { more: false, .. } => Wake::Quiet,
+        }
+    }
+}
+
+/// A chunk's loading (or a retired chunk's freeing), queued until a worker takes it.
+pub(super) type LoadJob = Box<dyn FnOnce() + Send>;
+
+/// The chunks waiting to be loaded (and the retired ones waiting to be freed), taken before
+/// any further slot: rayon's workers take a task from the pool's global queue (where the
+/// calling thread puts its tasks) only when no task of their own is left, so a load put there
+/// waited until a chunk's slots were all done, and a file's next chunk was never parsed while
+/// its current one was being solved. The slots' tasks look here between two slots (an atomic
+/// read), so a load starts as soon as a worker finishes a slot.
+#[derive(Default)]
+pub(super) struct Loads {
+    queue: Mutex<std::collections::VecDeque<LoadJob>>,
+    pending: AtomicUsize,
+}
+
+impl Loads {
+    /// Queues `job`; the caller also hands the pool a task that runs [`Loads::run_one`], so an
+    /// idle worker takes it.
+    pub fn push(&self, job: LoadJob) {
+        self.queue
+            .lock()
+            .expect("no task panics holding it")
+            .push_back(job);
+        self.pending.fetch_add(1, Ordering::Release);
+    }
+
+    /// Runs the oldest queued load, if any is left.
+    pub fn run_one(&self) {
+        let job = self
+            .queue
+            .lock()
+            .expect("no task panics holding it")
+            .pop_front();
+        if let Some(job) = job {
+            self.pending.fetch_sub(1, Ordering::Release);
+            job();
+        }
+    }
+
+    /// A load is queued (an atomic read, between two slots).
+    pub fn waiting(&self) -> bool {
+        self.pending.load(Ordering::Acquire) > 0
     }
 }
 

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use super::done::Done;
 use super::load::{Assembled, Loaded, load as load_chunk};
-use super::load::{CHUNK_BYTES, Completions, Message, Source, streams};
+use super::load::{CHUNK_BYTES, Completions, Loads, Message, Source, streams};
 use super::rows::{assemble, rows_of};
 use super::sink::{FileResults, Sink, Wants};
 use super::slot::schedule;
@@ -29,9 +29,13 @@ use crate::engines::{EngineTable, Plan};
 use crate::results::{Row, Status};
 use crate::util::progress::Progress;
 
-/// The window is refilled after about this fraction of it finished (see [`Completions`]).
-const COMPLETION_BATCHES: usize = 4;
-/// How often a run waiting for results looks at [`Config::stop`].
+/// The calling thread sleeps until about this fraction of the running chunks finished (at
+/// most a quarter of the window's count), so that the workers still have the rest to solve
+/// while it retires and refills (see [`Completions`]).
+const WAKE_FRACTION: usize = 2;
+/// Most finished chunks the calling thread waits for: a quarter of the window's count.
+const WINDOW_BATCHES: usize = 4;
+/// How often a run waiting for results looks at [`Config::stop`] (results wake it).
 const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// How many chunks (a file read whole is one), and how many input bytes, may be in flight.
@@ -85,6 +89,7 @@ struct Load {
 impl Pipeline<'_> {
     pub fn run(&self, sinks: &mut [&mut dyn Sink]) -> Result<RunOutcome, RunError> {
         let tx = Arc::new(Completions::new());
+        let loads = Arc::new(Loads::default());
         let mut in_flight: BTreeMap<usize, InFlight> = BTreeMap::new();
         let mut next = 0usize;
         let mut load = Load::default();
@@ -92,7 +97,7 @@ impl Pipeline<'_> {
         loop {
             let stopping = self.config.stop.load(Ordering::Relaxed);
             if !stopping {
-                self.admit(&mut in_flight, &mut next, &mut load, &tx);
+                self.admit(&mut in_flight, &mut next, &mut load, &tx, &loads);
             }
             // Retire every complete chunk at the head of the window, in order.
             while let Some(mut entry) = in_flight.first_entry() {
@@ -154,7 +159,11 @@ impl Pipeline<'_> {
                 let (part, last) = (loaded.chunk, loaded.last && !stopped);
                 // The chunk's parsed cases are freed on a worker: on this thread, which hands
                 // every chunk over in order, freeing thousands of small cases would be serial.
-                self.pool.spawn(move || drop(loaded));
+                // It goes before further slots, as a load does: a task in the pool's global
+                // queue would wait while the workers have slots, and freed chunks pile up.
+                loads.push(Box::new(move || drop(loaded)));
+                let helper = loads.clone();
+                self.pool.spawn_fifo(move || helper.run_one());
                 if self.config.show_problems && !problems.is_empty() {
                     let room = self
                         .config
@@ -214,12 +223,13 @@ impl Pipeline<'_> {
                 continue;
             }
             // Every message queued, or (after a wait) a batch of them: a wake-up per chunk
-            // would cost more than a tiny file's work.
+            // would cost more than a tiny file's work, and waiting for every running chunk
+            // would leave the workers idle while this thread refills the window.
             let running = in_flight
                 .values()
                 .map(|f| f.chunks.iter().filter(|c| c.is_none()).count())
                 .sum::<usize>();
-            let batch = (self.window.files / COMPLETION_BATCHES).min(running);
+            let batch = (running / WAKE_FRACTION).min(self.window.files / WINDOW_BATCHES);
             let messages = tx.take(batch, STOP_POLL);
             self.bar.tick();
             if messages.is_empty() {
@@ -256,6 +266,7 @@ impl Pipeline<'_> {
         next: &mut usize,
         load: &mut Load,
         tx: &Arc<Completions>,
+        loads: &Arc<Loads>,
     ) {
         let room = |load: &Load| {
             load.chunks == 0 || (load.chunks < self.window.files && load.bytes < self.window.bytes)
@@ -268,7 +279,7 @@ impl Pipeline<'_> {
             // window may be full of later files' chunks, which wait for it to be retired.
             let head = n == 0 && flight.chunks.is_empty();
             if head || room(load) {
-                self.spawn_chunk(position, flight, load, tx.clone());
+                self.spawn_chunk(position, flight, load, tx.clone(), loads);
             }
         }
         while *next < self.files.len() && room(load) {
@@ -290,7 +301,7 @@ impl Pipeline<'_> {
                 ended: false,
                 slots: 0,
             };
-            self.spawn_chunk(position, &mut flight, load, tx.clone());
+            self.spawn_chunk(position, &mut flight, load, tx.clone(), loads);
             in_flight.insert(position, flight);
             *next += 1;
         }
@@ -333,6 +344,7 @@ impl Pipeline<'_> {
         flight: &mut InFlight,
         load: &mut Load,
         tx: Arc<Completions>,
+        loads: &Arc<Loads>,
     ) {
         let chunk = flight.admitted;
         flight.admitted += 1;
@@ -349,7 +361,8 @@ impl Pipeline<'_> {
         let planned = self.bar.planned.clone();
         let (source, streamed) = (flight.source.clone(), flight.streamed);
         let wants = self.wants;
-        self.pool.spawn_fifo(move || {
+        let helpers = loads.clone();
+        loads.push(Box::new(move || {
             let loaded = load_chunk(
                 position, chunk, file, size, engines, &config, finished, &source, streamed,
                 assemble, wants,
@@ -363,9 +376,12 @@ impl Pipeline<'_> {
             if loaded.slots.is_empty() {
                 tx.push(Message::Chunk(loaded));
             } else {
-                schedule(loaded, config, plan, tx);
+                schedule(loaded, config, plan, tx, helpers);
             }
-        });
+        }));
+        // An idle worker takes it from the pool; a busy one between two slots (see [`Loads`]).
+        let loads = loads.clone();
+        self.pool.spawn_fifo(move || loads.run_one());
     }
 }
 

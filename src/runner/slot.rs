@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::Config;
 use super::done::Done;
 use super::load::Completions;
-use super::load::{Loaded, Slot};
+use super::load::{Loaded, Loads, Slot};
 use super::verdict::check_expected;
 use crate::engines::{CaseRun, Fault, Plan};
 
@@ -44,6 +44,7 @@ pub(super) fn schedule(
     config: Arc<Config>,
     plan: Arc<Plan>,
     tx: Arc<Completions>,
+    loads: Arc<Loads>,
 ) {
     let keep = config.keep_outputs || loaded.engines.len() > 1;
     let per_case_only = loaded.engines.iter().all(|e| e.executor().per_case());
@@ -74,11 +75,21 @@ pub(super) fn schedule(
             for _ in 0..tasks {
                 let (loaded, config, plan, tx) =
                     (loaded.clone(), config.clone(), plan.clone(), tx.clone());
-                let (mine, cursor) = (mine.clone(), cursor.clone());
+                let (mine, cursor, loads) = (mine.clone(), cursor.clone(), loads.clone());
                 rayon::spawn_fifo(move || {
                     let mut finished = Vec::with_capacity(FINISH_BATCH);
                     let mut oldest = std::time::Instant::now();
-                    while let Some(&i) = mine.get(cursor.fetch_add(1, Ordering::Relaxed)) {
+                    loop {
+                        // A chunk waiting to be loaded goes first, so that its parsing
+                        // overlaps this chunk's solving; the results so far are stored
+                        // before, so that they do not wait for it.
+                        if loads.waiting() {
+                            loaded.finish_many(std::mem::take(&mut finished), &tx);
+                            loads.run_one();
+                        }
+                        let Some(&i) = mine.get(cursor.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
                         let done = if config.stop.load(Ordering::Relaxed) {
                             Done::dropped()
                         } else {
