@@ -22,6 +22,7 @@ mod interrupts;
 mod invoke;
 mod judge;
 mod layers;
+mod packages;
 mod presentation;
 mod programs;
 mod report;
