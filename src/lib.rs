@@ -45,6 +45,7 @@ pub mod invoke;
 pub mod judge;
 pub mod merge;
 pub mod meta;
+pub mod package;
 pub mod progress;
 pub mod progtime;
 pub mod registry;
