@@ -9,6 +9,7 @@
 //! a test is named by its path under `data/` (or `tests/`), so names never collide across
 //! groups; nothing in a package is written to.
 
+pub mod export;
 pub mod kattis;
 pub mod languages;
 pub mod polygon;

@@ -348,3 +348,231 @@ fn a_polygon_package_invokes_as_it_is() {
     assert!(text(&out.stdout).contains("solutions/wrong.c (tagged accepted)"));
 }
 
+// ---- package export ----
+
+/// Per (test, solution), the verdict of `invoke PKG --csv`.
+fn verdicts(root: &Path, build: &Path, dir: &Path) -> Vec<(String, String, String)> {
+    let csv = dir.join(format!(
+        "{}.csv",
+        root.file_name().unwrap().to_string_lossy()
+    ));
+    let out = invoke_package(root, build, &["--csv", s(&csv)]);
+    assert_exit(&out, 0);
+    let mut rows: Vec<(String, String, String)> =
+        common::columns(&csv, &["test", "solution", "verdict"])
+            .into_iter()
+            .map(|r| (r[0].clone(), r[1].clone(), r[2].clone()))
+            .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn an_exported_kattis_package_reads_back_with_the_same_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = dir.path().join("build");
+    for game in ["yut", "vexed"] {
+        let root = kattis_package(dir.path(), game);
+        let out_dir = dir.path().join(format!("exported-{game}"));
+        let out = gamebench()
+            .args([
+                "package",
+                "export",
+                "--problem",
+                s(&root),
+                "--format",
+                "kattis",
+                "-o",
+            ])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert_exit(&out, 0);
+        for file in [
+            "problem.yaml",
+            ".timelimit",
+            "data/sample/t0.in",
+            "data/sample/t0.ans",
+            "submissions/accepted/solve.c",
+            "submissions/time_limit_exceeded/slow.py",
+            "output_validators/gamebench/run",
+            "input_format_validators/gamebench/run",
+        ] {
+            assert!(out_dir.join(file).is_file(), "{game}: {file}");
+        }
+        let before = verdicts(&root, &build, dir.path());
+        let after = verdicts(&out_dir, &build, dir.path());
+        assert!(!before.is_empty());
+        assert_eq!(before, after, "{game}");
+        // An export never overwrites.
+        let again = gamebench()
+            .args([
+                "package",
+                "export",
+                "--problem",
+                s(&root),
+                "--format",
+                "kattis",
+                "-o",
+            ])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert_exit(&again, 2);
+    }
+}
+
+#[test]
+fn exported_validators_speak_kattis_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = kattis_package(dir.path(), "yut");
+    let out_dir = dir.path().join("exported");
+    let out = gamebench()
+        .args([
+            "package",
+            "export",
+            "--problem",
+            s(&root),
+            "--format",
+            "kattis",
+            "-o",
+        ])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let bin = Path::new(env!("CARGO_BIN_EXE_gamebench")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |script: &str, args: &[&Path], stdin: &Path| {
+        std::process::Command::new(out_dir.join(script))
+            .args(args)
+            .env("PATH", &path)
+            .stdin(std::fs::File::open(stdin).unwrap())
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    let input = out_dir.join("data/sample/t0.in");
+    let answer = out_dir.join("data/sample/t0.ans");
+    let feedback = dir.path().join("feedback");
+    std::fs::create_dir_all(&feedback).unwrap();
+    let validator = "input_format_validators/gamebench/run";
+    assert_eq!(run(validator, &[], &input), Some(42));
+    assert_eq!(
+        run(validator, &[], &root.join("data/invalid_input/garbage.in")),
+        Some(43)
+    );
+    let checker = "output_validators/gamebench/run";
+    assert_eq!(
+        run(checker, &[&input, &answer, &feedback], &answer),
+        Some(42)
+    );
+    let wrong = dir.path().join("wrong.out");
+    std::fs::write(&wrong, "nonsense\n").unwrap();
+    assert_eq!(
+        run(checker, &[&input, &answer, &feedback], &wrong),
+        Some(43)
+    );
+}
+
+#[test]
+fn a_polygon_export_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = dir.path().join("build");
+    let root = kattis_package(dir.path(), "yut");
+    let out_dir = dir.path().join("yut-polygon");
+    let out = gamebench()
+        .args([
+            "package",
+            "export",
+            "--problem",
+            s(&root),
+            "--format",
+            "polygon",
+            "-o",
+        ])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert!(out_dir.join("tests/01").is_file() && out_dir.join("tests/01.a").is_file());
+    let out = invoke_package(&out_dir, &build, &["--game", "yut"]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("compile-error"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// problemtools' `verifyproblem` on an exported package of every game, where it is installed
+/// (`pip install problemtools`); skipped with a message otherwise.
+#[test]
+fn exported_packages_pass_verifyproblem_where_installed() {
+    let present = std::process::Command::new("verifyproblem")
+        .arg("--help")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        eprintln!("skipped: verifyproblem is not installed (pip install problemtools)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_gamebench")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for game in ["yut", "linkpop", "samegame", "vexed"] {
+        let root = kattis_package(dir.path(), game);
+        let out_dir = dir.path().join(game);
+        let out = gamebench()
+            .args([
+                "package",
+                "export",
+                "--problem",
+                s(&root),
+                "--format",
+                "kattis",
+                "-o",
+            ])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert_exit(&out, 0);
+        // problemtools runs Python 3 as PyPy: without it, the Python submissions are left out.
+        let pypy = std::process::Command::new("pypy3")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        // And it compiles Java with `--release 21`: an older JDK fails that, whatever the source.
+        let old_java = std::process::Command::new("javac")
+            .args(["--release", "21", "-version"])
+            .output()
+            .is_ok_and(|o| !o.status.success());
+        for file in common::files(&out_dir.join("submissions")) {
+            let extension = file.extension().and_then(|e| e.to_str());
+            if (!pypy && extension == Some("py")) || (old_java && extension == Some("java")) {
+                std::fs::remove_file(file).unwrap();
+            }
+        }
+        let verify = std::process::Command::new("verifyproblem")
+            .arg(&out_dir)
+            .args(["-p", "config", "data", "validators", "submissions"])
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(
+            verify.status.success(),
+            "{game}:\n{}\n{}",
+            text(&verify.stdout),
+            text(&verify.stderr)
+        );
+    }
+}
