@@ -1,5 +1,6 @@
 //! Finding case files: the `.in` files under the paths a user names, the game of each, and the
-//! expected `.out` beside it.
+//! expected output beside it: `X.out`, or `X.ans` as judges' packages (Kattis, DOMjudge) name
+//! it. Both present with different bytes is an error naming both, never a silent choice.
 //!
 //! Only regular files are cases: a FIFO, a device or a socket named `X.in` (directly, or
 //! through a symbolic link) is never opened for reading (a FIFO would block forever,
@@ -20,6 +21,8 @@ use crate::game::Game;
 pub const INPUT_EXTENSION: &str = "in";
 /// Extension of judge output files.
 pub const OUTPUT_EXTENSION: &str = "out";
+/// Extension of expected outputs in judges' packages (Kattis, DOMjudge): read as `.out` is.
+pub const ANSWER_EXTENSION: &str = "ans";
 
 /// Why a corpus could not be listed.
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +44,8 @@ pub enum CorpusError {
     Empty { path: PathBuf },
     #[error("{path}: skipped: {kind}, not a regular file")]
     NotRegular { path: PathBuf, kind: &'static str },
+    #[error("{out} and {ans} are both expected outputs of the same input and differ: remove one")]
+    ExpectedConflict { out: PathBuf, ans: PathBuf },
 }
 
 /// The files of a corpus, and the entries under it that are not cases.
@@ -108,9 +113,48 @@ pub struct CaseFile {
 }
 
 impl CaseFile {
-    /// The expected output beside the input: `X.in` -> `X.out`.
+    /// The expected output beside the input, as named in messages: `X.out` when it exists,
+    /// else `X.ans` when that exists, else `X.out` (the name a missing one is reported under).
     pub fn expected_path(&self) -> PathBuf {
-        self.path.with_extension(OUTPUT_EXTENSION)
+        let out = self.path.with_extension(OUTPUT_EXTENSION);
+        let ans = self.path.with_extension(ANSWER_EXTENSION);
+        match std::fs::symlink_metadata(&out).is_err() && std::fs::symlink_metadata(&ans).is_ok() {
+            true => ans,
+            false => out,
+        }
+    }
+
+    /// Both names an expected output may have, `X.out` then `X.ans` (for checks that no
+    /// output overwrites either).
+    pub fn expected_candidates(&self) -> [PathBuf; 2] {
+        [
+            self.path.with_extension(OUTPUT_EXTENSION),
+            self.path.with_extension(ANSWER_EXTENSION),
+        ]
+    }
+
+    /// The expected output's path and bytes: `X.out` or `X.ans`, `None` when neither exists.
+    /// Both present: the same bytes read as one, different bytes
+    /// [`CorpusError::ExpectedConflict`]. Read as case files are (regular files only).
+    pub fn read_expected(&self) -> Result<Option<(PathBuf, Vec<u8>)>, CorpusError> {
+        let read = |path: PathBuf| -> Result<Option<(PathBuf, Vec<u8>)>, CorpusError> {
+            match std::fs::symlink_metadata(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(source) => Err(CorpusError::Io { path, source }),
+                Ok(_) => match read_case_file(&path, 0) {
+                    Ok(bytes) => Ok(Some((path, bytes))),
+                    Err(source) => Err(CorpusError::Io { path, source }),
+                },
+            }
+        };
+        let [out, ans] = self.expected_candidates();
+        match (read(out)?, read(ans)?) {
+            (Some((out, a)), Some((ans, b))) if a != b => {
+                Err(CorpusError::ExpectedConflict { out, ans })
+            }
+            (Some(found), _) | (None, Some(found)) => Ok(Some(found)),
+            (None, None) => Ok(None),
+        }
     }
 
     /// The path as shown in messages (forward slashes on every platform): one that opens.

@@ -25,7 +25,8 @@
 //! - [`generate`]: `gen`, seeded corpora from any game's generator.
 //! - [`stress`]: two engines on fresh cases until they differ, then shrink; [`hunt`]: an
 //!   evolutionary search for the inputs on which an engine is slowest.
-//! - [`invoke`]: every solution on every test, tags, kills and the selection.
+//! - [`invoke`]: every solution on every test, tags, kills and the selection; [`package`]:
+//!   judges' problem packages (Kattis/DOMjudge, Polygon) read as they are and written.
 //! - [`compare`]: two runs paired case by case; [`report`]: one self-contained HTML page;
 //!   [`export`]: JSON, Markdown, JUnit and SVG.
 //! - [`shard`]: splitting a run into shards for Slurm arrays or GNU parallel, journals, resume,
@@ -43,6 +44,7 @@ pub mod games;
 pub mod generate;
 pub mod hunt;
 pub mod invoke;
+pub mod package;
 pub mod registry;
 pub mod report;
 pub mod results;

@@ -33,6 +33,7 @@ fn main() {
         Command::Solve(args) => cli::solve(args),
         Command::Run(args) => cli::run(*args),
         Command::Invoke(args) => cli::invoke(*args),
+        Command::Package(args) => cli::package(args),
         Command::Gen(args) => cli::gen_corpus(args),
         Command::Check(args) => cli::check(args),
         Command::Validate(args) => cli::validate(args),

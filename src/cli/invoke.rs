@@ -15,6 +15,7 @@ use crate::engines::{self, Limits};
 use crate::invoke::{
     self, Checker, Config, Solution, Tag, junit, problem::Problem, select, strength, table, tags,
 };
+use crate::package::{self, Package, languages};
 use crate::registry;
 use crate::runner::EngineTable;
 use crate::status::{Exit, Presentation};
@@ -26,9 +27,19 @@ use super::{BudgetArgs, ShellArgs, find_game, positive_seconds, seconds_arg};
 
 #[derive(Args)]
 pub struct InvokeArgs {
-    /// Test files or folders (searched recursively for *.in; expected outputs from X.out, or
-    /// from the solution tagged main). With --problem, added to its tests.
+    /// Test files or folders (searched recursively for *.in; expected outputs from X.out or
+    /// X.ans, or from the solution tagged main). With --problem, added to its tests. A
+    /// package folder (Kattis/DOMjudge `problem.yaml`, Polygon `problem.xml`), named alone,
+    /// is read whole: tests, submissions, limits (docs/packages.md).
     pub paths: Vec<PathBuf>,
+    /// A package's language table (TOML): how submissions are built and run, replacing the
+    /// built-in entries of the languages it names (docs/packages.md).
+    #[arg(long, value_name = "FILE")]
+    pub languages: Option<PathBuf>,
+    /// Where a package's submissions are built (once, reused while their sources do not
+    /// change); default $XDG_CACHE_HOME/gamebench/build.
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
     /// A problem file (TOML): the tests, the game, the checker, the limits and the solutions
     /// with their tags (docs/invoke.md). Options given on the command line win over it.
     #[arg(long, value_name = "FILE")]
@@ -146,20 +157,86 @@ fn width(args: &InvokeArgs) -> usize {
     })
 }
 
+/// The package folder the invocation names, if any: `--problem DIR` or a lone PATH that is
+/// one.
+fn package_root(args: &InvokeArgs) -> Option<PathBuf> {
+    match (&args.problem, args.paths.as_slice()) {
+        (Some(dir), []) if package::format_of(dir).is_some() => Some(dir.clone()),
+        (None, [dir]) if package::format_of(dir).is_some() => Some(dir.clone()),
+        _ => None,
+    }
+}
+
+/// A package's submissions, built: the solutions to run, and the compile errors (name, tag,
+/// message) of the others.
+type BuiltSubmissions = (
+    Vec<(String, String, Option<Tag>)>,
+    Vec<(String, Option<Tag>, String)>,
+);
+
+fn build_submissions(
+    args: &InvokeArgs,
+    pkg: &Package,
+    table: &languages::Languages,
+) -> Result<BuiltSubmissions> {
+    let cache = args
+        .build_dir
+        .clone()
+        .unwrap_or_else(languages::default_cache);
+    let (mut solutions, mut failed) = (Vec::new(), Vec::new());
+    for sub in &pkg.submissions {
+        let (language, sources) = languages::Sources::of(&sub.path, table)
+            .with_context(|| format!("{}: no language", sub.path.display()))?;
+        match languages::build(&table.0[&language], &sources, &cache)? {
+            Ok(run) => {
+                solutions.push((sub.name.clone(), format!("{}=cmd:{run}", sub.name), sub.tag))
+            }
+            Err(message) => failed.push((sub.name.clone(), sub.tag, message)),
+        }
+    }
+    Ok((solutions, failed))
+}
+
 pub fn invoke(args: InvokeArgs) -> Result<Exit> {
     let signals = catch_signals()?;
-    let problem = args.problem.as_deref().map(Problem::read).transpose()?;
+    let forced = args.game.as_deref().map(find_game).transpose()?;
+    let table = languages::Languages::load(args.languages.as_deref())?;
+    let pkg = package_root(&args)
+        .map(|root| package::read(&root, forced, registry::GAMES, &table))
+        .transpose()?;
+    let (built, compile_errors) = match &pkg {
+        Some(pkg) => build_submissions(&args, pkg, &table)?,
+        None => (Vec::new(), Vec::new()),
+    };
+    let problem = match &pkg {
+        Some(pkg) => Some(Problem {
+            game: Some(pkg.game.name().to_string()),
+            tests: Vec::new(),
+            checker: None,
+            limits: pkg.limits.clone(),
+            solutions: built,
+        }),
+        None => args.problem.as_deref().map(Problem::read).transpose()?,
+    };
     let game_name = args
         .game
         .clone()
         .or_else(|| problem.as_ref().and_then(|p| p.game.clone()));
     let game = game_name.as_deref().map(find_game).transpose()?;
-    let mut paths: Vec<PathBuf> = problem.iter().flat_map(|p| p.tests.clone()).collect();
-    paths.extend(args.paths.iter().cloned());
-    if paths.is_empty() {
-        bail!("no tests: give PATH... or `tests` in the problem file");
-    }
-    let (mut files, problems) = invoke::find_tests(&paths, game, registry::GAMES)?;
+    let (mut files, problems) = match &pkg {
+        Some(pkg) if pkg.files.is_empty() => {
+            bail!("{}: the package has no tests", pkg.root.display())
+        }
+        Some(pkg) => (pkg.files.clone(), Vec::new()),
+        None => {
+            let mut paths: Vec<PathBuf> = problem.iter().flat_map(|p| p.tests.clone()).collect();
+            paths.extend(args.paths.iter().cloned());
+            if paths.is_empty() {
+                bail!("no tests: give PATH... or `tests` in the problem file");
+            }
+            invoke::find_tests(&paths, game, registry::GAMES)?
+        }
+    };
     for problem in &problems {
         eprintln!("gamebench: {problem}");
     }
@@ -264,6 +341,38 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
             ));
         }
     }
+    let mut package_failures = 0;
+    if let Some(pkg) = &pkg {
+        for note in &pkg.notes {
+            text.push_str(&format!("package: {note}\n"));
+        }
+        for (name, tag, message) in &compile_errors {
+            text.push_str(&format!("compile-error: {name}: {message}\n"));
+            // Only an expectation that some verdict is not `ok`, and nothing narrower, holds
+            // for a submission that never ran.
+            if let Some(tag) = tag.filter(|t| *t != Tag::Failing) {
+                package_failures += 1;
+                text.push_str(&format!(
+                    "tag contradicted: solution {name} (tagged {tag}) got compile-error\n"
+                ));
+            }
+        }
+        let invalid = package::accepted_invalid_inputs(pkg)?;
+        for path in &invalid {
+            text.push_str(&format!(
+                "invalid input accepted: {} is valid for {}'s validator\n",
+                path.display(),
+                game.name()
+            ));
+        }
+        package_failures += invalid.len();
+        if !pkg.invalid_inputs.is_empty() && invalid.is_empty() {
+            text.push_str(&format!(
+                "invalid inputs: all {} rejected by the validator\n",
+                pkg.invalid_inputs.len()
+            ));
+        }
+    }
     if stdout_taken {
         eprint!("{text}");
     } else {
@@ -286,7 +395,7 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
             eprintln!("gamebench: some tests could not be judged (FAIL in the table)");
         }
         Exit::Error
-    } else if report.contradictions.is_empty() {
+    } else if report.contradictions.is_empty() && package_failures == 0 {
         Exit::Ok
     } else {
         Exit::Failures

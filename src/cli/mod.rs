@@ -10,6 +10,7 @@ mod invoke;
 mod judge;
 mod levels;
 mod outputs;
+mod package;
 mod reading;
 pub mod report;
 mod run;
@@ -34,6 +35,7 @@ pub use hunt::hunt;
 pub use invoke::{InvokeArgs, invoke};
 pub use judge::{check, command_line, list, parse_error_code, solve};
 pub use levels::levels;
+pub use package::{PackageArgs, package};
 pub use reading::{ReadingArgs, ZeroPair};
 pub use run::run;
 pub use stress::stress;
@@ -59,6 +61,9 @@ pub enum Command {
     /// checked (exit 1 when one is contradicted), the tests that kill each wrong solution and a
     /// small subset that kills them all.
     Invoke(Box<InvokeArgs>),
+    /// Judges' problem packages: `package export` writes a problem as a Kattis or Polygon
+    /// package.
+    Package(PackageArgs),
     /// Generate a seeded corpus of judge input files (and their expected outputs).
     Gen(GenArgs),
     /// Validate judge inputs strictly against the statement (exit 0 valid, 3 invalid).

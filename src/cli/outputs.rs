@@ -52,7 +52,8 @@ pub(super) fn check(
     // The corpus's files: every input and its expected output.
     let mut corpus: HashMap<PathBuf, &Path> = HashMap::new();
     for file in files {
-        for path in [file.path.clone(), file.expected_path()] {
+        let [out, ans] = file.expected_candidates();
+        for path in [file.path.clone(), out, ans] {
             if let Some(key) = canon.of(&path) {
                 corpus.insert(key, &file.path);
             }

@@ -82,8 +82,8 @@ pub enum InvokeError {
     #[error("{count} solutions are tagged main ({names}): at most one is")]
     SeveralMains { count: usize, names: String },
     #[error(
-        "{path} has no expected output ({out} is missing) and no solution is tagged main: \
-         add the .out, or tag the reference solution with --expect NAME=main"
+        "{path} has no expected output ({out} is missing, and no .ans either) and no solution \
+         is tagged main: add the .out, or tag the reference solution with --expect NAME=main"
     )]
     NoExpected { path: String, out: String },
     #[error("--expect {name}={tag}: no solution is named {name:?}{hint} (solutions: {known})")]
@@ -285,16 +285,7 @@ pub fn invoke(
         })?;
         inputs.push(bytes);
         let out = file.expected_path();
-        let expected = match std::fs::symlink_metadata(&out) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(source) => return Err(InvokeError::Read { path: out, source }),
-            Ok(_) => Some(
-                corpus::read_case_file(&out, 0).map_err(|source| InvokeError::Read {
-                    path: out.clone(),
-                    source,
-                })?,
-            ),
-        };
+        let expected = file.read_expected()?.map(|(_, bytes)| bytes);
         if expected.is_none() && main.is_none() {
             return Err(InvokeError::NoExpected {
                 path: file.display(),

@@ -540,12 +540,16 @@ fn messages_per_case(violations: &[Violation], cases: &[ParsedCase]) -> Vec<Opti
 }
 
 fn read_expected(file: &CaseFile) -> Result<Vec<String>, String> {
-    let path = file.expected_path();
-    match crate::corpus::read_case_file(&path, 0) {
-        Ok(bytes) => match String::from_utf8(bytes) {
+    match file.read_expected() {
+        Ok(Some((path, bytes))) => match String::from_utf8(bytes) {
             Ok(text) => Ok(file.game.split_output(&text)),
             Err(_) => Err(format!("expected output {} is not UTF-8", path.display())),
         },
-        Err(e) => Err(format!("no expected output {}: {e}", path.display())),
+        Ok(None) => Err(format!(
+            "no expected output {} (nor .{})",
+            file.expected_path().display(),
+            crate::corpus::ANSWER_EXTENSION
+        )),
+        Err(e) => Err(format!("expected output: {e}")),
     }
 }

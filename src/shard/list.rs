@@ -45,8 +45,10 @@ impl CaseList {
             .par_iter()
             .map(|f| {
                 // The expected output counts too: `--check` compares with it.
-                let expected = std::fs::read(f.expected_path())
-                    .map_or_else(|_| "-".to_string(), |b| digest(&b));
+                let expected = match f.read_expected() {
+                    Ok(Some((_, bytes))) => digest(&bytes),
+                    _ => "-".to_string(),
+                };
                 match std::fs::read(&f.path) {
                     // The runner reports a file without cases as one `error` case.
                     Ok(bytes) => (

@@ -23,6 +23,7 @@ mod invoke;
 mod judge;
 mod judge_parity;
 mod layers;
+mod packages;
 mod presentation;
 mod programs;
 mod report;

@@ -1,0 +1,268 @@
+//! Judges' problem packages read as they are: a Kattis / DOMjudge package (`problem.yaml` at
+//! its root, `kattis.rs`) or a Polygon package (`problem.xml`, `polygon.rs`), turned into what
+//! `invoke` takes: the tests as [`CaseFile`]s in the package's order, the submissions with the
+//! tags their folders (or Polygon tags) give, the limits, and the inputs a validator must
+//! reject. Submissions are built by language from a command table (`languages.rs`) into a
+//! cache folder; the small YAML subset packages use is read by `yaml.rs`.
+//!
+//! Invariants: the tests keep the package's order (sample before secret, groups in name order);
+//! a test is named by its path under `data/` (or `tests/`), so names never collide across
+//! groups; nothing in a package is written to.
+
+pub mod export;
+pub mod kattis;
+pub mod languages;
+pub mod polygon;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+
+use crate::corpus::{self, CaseFile, CorpusError};
+use crate::game::Game;
+use crate::invoke::Tag;
+use crate::invoke::problem::ProblemLimits;
+
+/// Why a package cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+    #[error(
+        "{path}: cannot tell which game this package is (no --game, no `gamebench: {{game: ...}}` \
+         in problem.yaml, no folder named after a game: {games})"
+    )]
+    UnknownGame { path: PathBuf, games: String },
+    #[error("{0}: no such game (games: {1})")]
+    NoSuchGame(String, String),
+    #[error(transparent)]
+    Corpus(#[from] CorpusError),
+}
+
+/// Which package format a folder is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Kattis,
+    Polygon,
+}
+
+/// The package format of `path`, if it is a package folder.
+pub fn format_of(path: &Path) -> Option<Format> {
+    if path.join(kattis::PROBLEM_YAML).is_file() {
+        Some(Format::Kattis)
+    } else if path.join(polygon::PROBLEM_XML).is_file() {
+        Some(Format::Polygon)
+    } else {
+        None
+    }
+}
+
+/// How the time limit is found from the submissions' times (Kattis' multipliers).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeRules {
+    /// The package's own time limit, seconds, when it states one.
+    pub time_limit: Option<f64>,
+    /// Limit >= slowest accepted x this.
+    pub ac_to_time_limit: f64,
+    /// Limit x this <= fastest time-limit-exceeded (the safety margin).
+    pub time_limit_to_tle: f64,
+    /// The limit is a multiple of this, seconds.
+    pub resolution: f64,
+}
+
+/// One submission of a package.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Submission {
+    /// Its path under `submissions/` (Kattis) or the package (Polygon): `accepted/sol.c`.
+    pub name: String,
+    pub path: PathBuf,
+    /// What it should get, as invoke's tag.
+    pub tag: Option<Tag>,
+    /// Whether its time counts for the time limit (`use_for_time_limit`).
+    pub for_time_limit: bool,
+}
+
+/// A package, read.
+pub struct Package {
+    pub root: PathBuf,
+    pub format: Format,
+    pub game: &'static dyn Game,
+    /// The tests, in the package's order.
+    pub files: Vec<CaseFile>,
+    /// Inputs every validator must reject (`data/invalid_input`).
+    pub invalid_inputs: Vec<PathBuf>,
+    pub submissions: Vec<Submission>,
+    pub limits: ProblemLimits,
+    pub time: TimeRules,
+    /// Entries the reader skipped and why (a submission of no known language, ...).
+    pub notes: Vec<String>,
+}
+
+impl std::fmt::Debug for Package {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Package")
+            .field("root", &self.root)
+            .field("format", &self.format)
+            .field("game", &self.game.name())
+            .field("files", &self.files)
+            .field("submissions", &self.submissions)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads the package at `root`, its game `game` when given (else the package's own choice).
+pub fn read(
+    root: &Path,
+    game: Option<&'static dyn Game>,
+    games: &[&'static dyn Game],
+    languages: &languages::Languages,
+) -> Result<Package, PackageError> {
+    match format_of(root) {
+        Some(Format::Kattis) => kattis::read(root, game, games, languages),
+        Some(Format::Polygon) => polygon::read(root, game, games, languages),
+        None => Err(PackageError::Invalid {
+            path: root.to_path_buf(),
+            message: format!(
+                "not a package folder (no {} nor {})",
+                kattis::PROBLEM_YAML,
+                polygon::PROBLEM_XML
+            ),
+        }),
+    }
+}
+
+/// The game: `forced`, else `named` (a package's own key), else the nearest folder named
+/// after a game (the package's own folder included).
+fn choose_game(
+    root: &Path,
+    forced: Option<&'static dyn Game>,
+    named: Option<&str>,
+    games: &[&'static dyn Game],
+) -> Result<&'static dyn Game, PackageError> {
+    let names = || {
+        games
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if let Some(game) = forced {
+        return Ok(game);
+    }
+    if let Some(name) = named {
+        return games
+            .iter()
+            .copied()
+            .find(|g| g.name() == name)
+            .ok_or_else(|| PackageError::NoSuchGame(name.to_string(), names()));
+    }
+    // `game_of` looks at a file's folders: a name inside the root makes the root one of them.
+    corpus::game_of(&root.join(kattis::PROBLEM_YAML), games).ok_or_else(|| {
+        PackageError::UnknownGame {
+            path: root.to_path_buf(),
+            games: names(),
+        }
+    })
+}
+
+/// The `.in` files under `folders` (each searched recursively, in order), named by their path
+/// relative to `base`; a missing folder has no tests.
+fn tests_under(
+    folders: &[PathBuf],
+    base: &Path,
+    game: &'static dyn Game,
+    games: &[&'static dyn Game],
+) -> Result<Vec<CaseFile>, PackageError> {
+    let mut files = Vec::new();
+    for folder in folders.iter().filter(|f| f.is_dir()) {
+        let corpus = match corpus::discover_all(std::slice::from_ref(folder), Some(game), games) {
+            Ok(corpus) => corpus,
+            Err(CorpusError::Empty { .. }) => continue,
+            Err(e) => return Err(e.into()),
+        };
+        if let Some(problem) = corpus.problems.into_iter().next() {
+            return Err(problem.into());
+        }
+        for mut file in corpus.files {
+            file.relative = file
+                .path
+                .strip_prefix(base)
+                .unwrap_or(&file.path)
+                .to_path_buf();
+            files.push(file);
+        }
+    }
+    Ok(files)
+}
+
+/// The files of `folder` with extension `extension` (any, when `None`), sorted; none when it
+/// does not exist.
+fn files_in(folder: &Path, extension: Option<&str>) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .filter(|p| extension.is_none_or(|x| p.extension().is_some_and(|e| e == x)))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// The verdicts of `validate` on the inputs a package says are invalid: each one the game's
+/// validator accepts, named.
+pub fn accepted_invalid_inputs(package: &Package) -> Result<Vec<PathBuf>, PackageError> {
+    let mut accepted = Vec::new();
+    for path in &package.invalid_inputs {
+        let bytes = corpus::read_case_file(path, 0).map_err(|source| PackageError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        if package.game.validate(&bytes).is_valid() {
+            accepted.push(path.clone());
+        }
+    }
+    Ok(accepted)
+}
+
+/// The time limit the rules give for a slowest accepted time of `slowest` seconds: the
+/// smallest multiple of the resolution at least `slowest` x `ac_to_time_limit`.
+pub fn inferred_limit(rules: &TimeRules, slowest: f64) -> f64 {
+    let resolution = if rules.resolution > 0.0 {
+        rules.resolution
+    } else {
+        1.0
+    };
+    let steps = (slowest * rules.ac_to_time_limit / resolution)
+        .ceil()
+        .max(1.0);
+    steps * resolution
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_is_rounded_up_to_the_resolution() {
+        let rules = TimeRules {
+            time_limit: None,
+            ac_to_time_limit: 2.0,
+            time_limit_to_tle: 1.5,
+            resolution: 1.0,
+        };
+        assert_eq!(inferred_limit(&rules, 0.81), 2.0);
+        assert_eq!(inferred_limit(&rules, 0.2), 1.0);
+        assert_eq!(inferred_limit(&rules, 1.0), 2.0);
+        let fine = TimeRules {
+            resolution: 0.1,
+            ..rules
+        };
+        assert!((inferred_limit(&fine, 0.81) - 1.7).abs() < 1e-9);
+    }
+}
