@@ -313,8 +313,8 @@ fn polygon(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), P
 /// A UUID (the form problemtools asks for) derived from the problem's name and game, so an
 /// export of the same problem keeps it.
 fn uuid_of(name: &str, game: &str) -> String {
-    let a = crate::digest::digest(format!("{game}\0{name}").as_bytes());
-    let b = crate::digest::digest(format!("{name}\0{game}").as_bytes());
+    let a = crate::util::digest::digest(format!("{game}\0{name}").as_bytes());
+    let b = crate::util::digest::digest(format!("{name}\0{game}").as_bytes());
     let hex = format!("{a:0>16}{b:0>16}");
     format!(
         "{}-{}-4{}-8{}-{}",

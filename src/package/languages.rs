@@ -149,7 +149,7 @@ pub fn build(language: &Language, sources: &Sources, cache: &Path) -> Result<Bui
         })?;
         key.extend_from_slice(&bytes);
     }
-    let folder = cache.join(crate::digest::digest(&key));
+    let folder = cache.join(crate::util::digest::digest(&key));
     let io = |source| PackageError::Io {
         path: folder.clone(),
         source,

@@ -189,7 +189,7 @@ pub fn read(
 /// the package's path (two packages never share one).
 fn view_folder(root: &Path) -> Result<PathBuf, PackageError> {
     let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-    let key = crate::digest::digest(absolute.as_os_str().as_encoded_bytes());
+    let key = crate::util::digest::digest(absolute.as_os_str().as_encoded_bytes());
     let view = std::env::temp_dir()
         .join("gamebench-polygon")
         .join(key)
