@@ -35,6 +35,7 @@ fn main() {
         Command::List => cli::list(),
         Command::Levels(args) => cli::levels(args),
         Command::Stress(args) => cli::stress(args),
+        Command::Shrink(args) => cli::shrink(*args),
         Command::Hunt(args) => cli::hunt(args),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Sweep(args) => cli::sweep(*args),
@@ -70,6 +71,7 @@ fn quiet_on_closed_stdout(command: &Command) {
             | Command::Invoke(_)
             | Command::Sweep(_)
             | Command::Stress(_)
+            | Command::Shrink(_)
             | Command::Hunt(_)
             | Command::Gen(_)
     );

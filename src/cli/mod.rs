@@ -36,7 +36,7 @@ pub use judge::{check, list, solve};
 pub use levels::levels;
 pub use reading::{ReadingArgs, ZeroPair};
 pub use run::run;
-pub use stress::stress;
+pub use stress::{shrink, stress};
 pub use sweep::sweep;
 pub use validate::{ValidateArgs, validate};
 
@@ -73,6 +73,9 @@ pub enum Command {
     Levels(levels::LevelsArgs),
     /// Generate cases until two engines differ, then shrink the failing input to a minimal one.
     Stress(stress::StressArgs),
+    /// Shrink a failing case of a given input (two engines differ on it) to a minimal one,
+    /// as `stress` shrinks a generated one: the same report and files.
+    Shrink(Box<stress::ShrinkArgs>),
     /// Search for the inputs on which an engine is slowest; write them as a corpus.
     Hunt(hunt::HuntArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.

@@ -29,6 +29,7 @@ mod robustness;
 mod samegame;
 mod samegame_cpu;
 mod shard;
+mod shrink;
 mod stats;
 mod streaming;
 mod streaming_check;
