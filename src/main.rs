@@ -6,9 +6,7 @@
 
 use std::io::Write;
 
-use clap::Parser;
-
-use gamebench::cli::{self, Cli, Command};
+use gamebench::cli::{self, Command};
 use gamebench::status::Exit;
 
 /// One allocator for every command: mimalloc (see docs/build-and-measurements.md, "Build configuration").
@@ -23,7 +21,7 @@ fn main() {
     // Programs run through this same binary as their launcher (exact peak memory, every
     // descendant killed); `/proc/self/exe` still works if the file is replaced meanwhile.
     gamebench::external::use_launcher("/proc/self/exe".into());
-    let cli = Cli::parse();
+    let cli = cli::parse_or_exit();
     quiet_on_closed_stdout(&cli.command);
     let result = match cli.command {
         Command::Solve(args) => cli::solve(args),

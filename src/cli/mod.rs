@@ -212,6 +212,32 @@ pub fn error_text(error: &anyhow::Error) -> String {
     text
 }
 
+/// The command line parsed, or the process ended with clap's message (exit 2), which for an
+/// unknown command names the nearest one: clap suggests by its own similarity measure, which
+/// misses swapped letters (`rnu`); [`crate::suggest`] counts a swap as one typo.
+pub fn parse_or_exit() -> Cli {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let mut error = match Cli::try_parse() {
+        Ok(cli) => return cli,
+        Err(error) => error,
+    };
+    if error.kind() == ErrorKind::InvalidSubcommand
+        && error.get(ContextKind::SuggestedSubcommand).is_none()
+        && let Some(ContextValue::String(typed)) = error.get(ContextKind::InvalidSubcommand)
+    {
+        let command = Cli::command();
+        let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        if let Some(nearest) = crate::suggest::nearest(typed, names.iter().copied()) {
+            let nearest = nearest.to_string();
+            error.insert(
+                ContextKind::SuggestedSubcommand,
+                ContextValue::Strings(vec![nearest]),
+            );
+        }
+    }
+    error.exit()
+}
+
 /// The game called `name`, or an error suggesting the nearest and listing the games.
 pub fn find_game(name: &str) -> Result<&'static dyn Game> {
     registry::find(name).with_context(|| {
