@@ -189,7 +189,8 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         && first == Some(hunted.generated_best)
     {
         eprintln!(
-            "hunt: every case kept scores {} (as the generator's best did): --metric work cannot              tell these cases apart (the work is fixed by their size); try --metric time",
+            "hunt: every case kept scores {} (as the generator's best did): --metric work cannot \
+             tell these cases apart (the work is fixed by their size); try --metric time",
             show(hunted.generated_best)
         );
     }

@@ -104,7 +104,8 @@ fn shrink_reaches_the_minimum_stress_finds_from_the_same_case() {
             "{engine}"
         );
     }
-    assert_eq!(read(&shrink_dir.join(format!("{stem}.txt"))), report);
+    // The report file is what was printed before the `wrote` lines.
+    assert!(report.starts_with(&read(&shrink_dir.join(format!("{stem}.txt")))));
 }
 
 #[test]
