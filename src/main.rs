@@ -6,9 +6,7 @@
 
 use std::io::Write;
 
-use clap::Parser;
-
-use gamebench::cli::{self, Cli, Command};
+use gamebench::cli::{self, Command};
 use gamebench::status::Exit;
 
 /// One allocator for every command: mimalloc (see docs/build-and-measurements.md, "Build configuration").
@@ -23,11 +21,7 @@ fn main() {
     // Programs run through this same binary as their launcher (exact peak memory, every
     // descendant killed); `/proc/self/exe` still works if the file is replaced meanwhile.
     gamebench::external::use_launcher("/proc/self/exe".into());
-    let args = cli::command_line(std::env::args_os());
-    let cli = Cli::try_parse_from(&args).unwrap_or_else(|e| {
-        let _ = e.print();
-        std::process::exit(cli::parse_error_code(&args, &e));
-    });
+    let cli = cli::parse_or_exit();
     quiet_on_closed_stdout(&cli.command);
     let result = match cli.command {
         Command::Solve(args) => cli::solve(args),
@@ -40,6 +34,7 @@ fn main() {
         Command::List => cli::list(),
         Command::Levels(args) => cli::levels(args),
         Command::Stress(args) => cli::stress(args),
+        Command::Shrink(args) => cli::shrink(*args),
         Command::Hunt(args) => cli::hunt(args),
         Command::Merge(args) => cli::shards::merge(args),
         Command::Sweep(args) => cli::sweep(*args),
@@ -75,6 +70,7 @@ fn quiet_on_closed_stdout(command: &Command) {
             | Command::Invoke(_)
             | Command::Sweep(_)
             | Command::Stress(_)
+            | Command::Shrink(_)
             | Command::Hunt(_)
             | Command::Gen(_)
     );

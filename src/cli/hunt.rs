@@ -118,13 +118,16 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         generator,
     };
     eprintln!(
-        "hunt {}: the slowest inputs of {} by {}, profile {}, seed {}; budget: {}",
+        "hunt {}: the slowest inputs of {} by {}, {}, seed {}; budget: {}",
         game.name(),
         config.engine.name(),
         o.metric
             .to_possible_value()
             .map_or(String::new(), |v| v.get_name().to_string()),
-        config.profile.as_deref().unwrap_or("every profile"),
+        config
+            .profile
+            .as_deref()
+            .map_or("every profile".to_string(), |p| format!("profile {p}")),
         config.seed,
         match config.limit {
             Limit::Time(t) => format!("{} (--time)", human_duration(t)),
@@ -177,6 +180,19 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     }
     for file in &hunted.files {
         println!("wrote {}", file.display());
+    }
+    // A flat population: the search had nothing to climb, and its "best" is any case.
+    let first = hunted.population.first().map(|s| s.metric);
+    if o.metric == Metric::Work
+        && hunted.population.len() > 1
+        && hunted.population.iter().all(|s| Some(s.metric) == first)
+        && first == Some(hunted.generated_best)
+    {
+        eprintln!(
+            "hunt: every case kept scores {} (as the generator's best did): --metric work cannot \
+             tell these cases apart (the work is fixed by their size); try --metric time",
+            show(hunted.generated_best)
+        );
     }
     if hunted.stopped {
         eprintln!(

@@ -38,7 +38,7 @@ pub use levels::levels;
 pub use package::{PackageArgs, package};
 pub use reading::{ReadingArgs, ZeroPair};
 pub use run::run;
-pub use stress::stress;
+pub use stress::{shrink, stress};
 pub use sweep::sweep;
 pub use validate::{ValidateArgs, validate};
 
@@ -78,6 +78,9 @@ pub enum Command {
     Levels(levels::LevelsArgs),
     /// Generate cases until two engines differ, then shrink the failing input to a minimal one.
     Stress(stress::StressArgs),
+    /// Shrink a failing case of a given input (two engines differ on it) to a minimal one,
+    /// as `stress` shrinks a generated one: the same report and files.
+    Shrink(Box<stress::ShrinkArgs>),
     /// Search for the inputs on which an engine is slowest; write them as a corpus.
     Hunt(hunt::HuntArgs),
     /// Merge the shards of a `run --shard` (checking that none is missing) into one CSV.
@@ -212,6 +215,34 @@ pub fn error_text(error: &anyhow::Error) -> String {
         text.push_str(&said);
     }
     text
+}
+
+/// The command line parsed, or the process ended with clap's message (exit 2), which for an
+/// unknown command names the nearest one: clap suggests by its own similarity measure, which
+/// misses swapped letters (`rnu`); [`crate::util::suggest`] counts a swap as one typo.
+pub fn parse_or_exit() -> Cli {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let args = judge::command_line(std::env::args_os());
+    let mut error = match Cli::try_parse_from(&args) {
+        Ok(cli) => return cli,
+        Err(error) => error,
+    };
+    if error.kind() == ErrorKind::InvalidSubcommand
+        && error.get(ContextKind::SuggestedSubcommand).is_none()
+        && let Some(ContextValue::String(typed)) = error.get(ContextKind::InvalidSubcommand)
+    {
+        let command = Cli::command();
+        let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        if let Some(nearest) = crate::util::suggest::nearest(typed, names.iter().copied()) {
+            let nearest = nearest.to_string();
+            error.insert(
+                ContextKind::SuggestedSubcommand,
+                ContextValue::Strings(vec![nearest]),
+            );
+        }
+    }
+    let _ = error.print();
+    std::process::exit(judge::parse_error_code(&args, &error))
 }
 
 /// The game called `name`, or an error suggesting the nearest and listing the games.

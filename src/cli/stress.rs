@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use crate::runner::resolve_engines;
@@ -115,6 +115,7 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         out: o.out.clone(),
         presentation: o.presentation,
         generator,
+        given: None,
     };
     // The budget and what is about to run, before a search that may take its whole budget.
     eprintln!(
@@ -161,6 +162,125 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
                 for file in &found.files {
                     println!("wrote {}", file.display());
                 }
+            }
+            Ok(if signals.terminated.load(Ordering::Relaxed) {
+                Exit::Terminated
+            } else {
+                Exit::Interrupted
+            })
+        }
+    }
+}
+
+/// `gamebench shrink GAME FILE -e A -e B [--case N]`: the shrinking of `stress` applied to a
+/// given input (a failing case of your own corpus), with the same report and files.
+#[derive(Args)]
+pub struct ShrinkArgs {
+    /// The game (see `gamebench list`).
+    #[arg(value_parser = super::GameName)]
+    pub game: String,
+    /// The judge input holding the failing case.
+    pub file: PathBuf,
+    /// The two engines to hold against each other, as for `stress`: the first is the
+    /// reference the second is checked against.
+    #[arg(
+        long = "engine",
+        short = 'e',
+        value_name = "NAME",
+        required = true,
+        num_args = 1
+    )]
+    pub engines: Vec<String>,
+    /// Shrink case N of the file (1-based) alone; default: the file's first failing case.
+    #[arg(long, value_name = "N")]
+    pub case: Option<usize>,
+    /// Stop after SECONDS (default: none): a shrink cut short writes the smallest failing
+    /// input found.
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg)]
+    pub time: Option<f64>,
+    /// Output folder: files go to DIR/<game>/shrink-<file name>*.
+    #[arg(long, short, default_value = "shrink", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Wall-time limit of one external program run, in seconds (default 10, or 3 x --cpu-limit
+    /// + 1 s).
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds_arg)]
+    pub timeout: Option<f64>,
+    /// What a presentation error counts as: `reject` (default: a difference) or `accept`.
+    #[arg(long, value_enum, default_value_t = Presentation::Reject, value_name = "MODE")]
+    pub presentation: Presentation,
+    #[command(flatten)]
+    pub reading: super::ReadingArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub launch: super::ShellArgs,
+}
+
+/// `gamebench shrink GAME FILE -e A -e B [--case N]`.
+pub fn shrink(args: ShrinkArgs) -> Result<Exit> {
+    let signals = super::run::catch_signals()?;
+    let game = args.reading.apply(super::find_game(&args.game)?)?;
+    let resolved = resolve_engines(game, &args.engines, &args.launch.shell())?;
+    let Ok(engines) = <[_; 2]>::try_from(resolved) else {
+        bail!("shrink needs exactly two different engines (-e A -e B)");
+    };
+    let text = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = String::from_utf8(text)
+        .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", args.file.display()))?;
+    let limit = match args.time {
+        Some(t) => Limit::Time(positive_seconds("--time", t)?),
+        // No deadline: the shrink runs to its fixpoint (or a signal).
+        None => Limit::Cases(u64::MAX),
+    };
+    let limits = args.launch.limits(args.timeout, 10.0)?;
+    // No generator runs: the game's generator options at their defaults stand in.
+    let command = game
+        .generator()
+        .augment_args(clap::Command::new(game.name()));
+    let matches = command.try_get_matches_from([game.name()])?;
+    let options = game.generator().options(&matches)?;
+    let config = Config {
+        game,
+        engines,
+        profile: String::new(),
+        options: &options,
+        seed: 0,
+        limit,
+        limits,
+        budget: args.budget.budget()?,
+        out: args.out.clone(),
+        presentation: args.presentation,
+        generator: None,
+        given: Some(args.file.clone()),
+    };
+    let outcome = stress::shrink_given(&config, text, args.case)?;
+    let print_found = |found: &stress::Found| {
+        print!("{}", stress::report(&config, found));
+        for file in &found.files {
+            println!("wrote {}", file.display());
+        }
+    };
+    match outcome {
+        Outcome::NoDifference { cases_tried, time } => {
+            println!(
+                "{}: {} and {} agree on the {cases_tried} case(s) of {} ({}): nothing to shrink",
+                game.name(),
+                config.engines[0].name(),
+                config.engines[1].name(),
+                args.file.display(),
+                human_duration(time)
+            );
+            Ok(Exit::Ok)
+        }
+        Outcome::Found(found) => {
+            print_found(&found);
+            Ok(Exit::Failures)
+        }
+        Outcome::Stopped { found, .. } => {
+            eprintln!("{}: stopped by a signal", game.name());
+            if let Some(found) = found {
+                print_found(&found);
             }
             Ok(if signals.terminated.load(Ordering::Relaxed) {
                 Exit::Terminated

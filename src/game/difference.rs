@@ -1,22 +1,32 @@
-//! The first difference of two outputs, said so that a reader sees it: a difference in white
-//! space alone is named as such (`line 3: missing final newline`, `line 2: trailing space`),
-//! and every quoted line shows its invisible characters.
+//! The first difference of two outputs, said so that a reader sees it: the first differing line
+//! quoted as expected and got with its column (`line 3, column 6: expected "1 2", got "12 "`),
+//! a difference in white space alone named as such (`line 3: missing final newline`,
+//! `line 2: trailing space`), and [`explain`] to print such a message with a caret under the
+//! first differing column.
 //!
 //! Quoting ([`show`]): a line is written between double quotes with Rust's escapes (`\t`, `\r`,
-//! `\n`, `\"`, `\\`, `\u{..}` for other control and invisible characters), and each space at
-//! the end of a line as `\u{20}`, so `"A-A\u{20}"` is `A-A` followed by one space. Spaces
-//! inside a line stay spaces: the quotes delimit them.
+//! `\n`, `\"`, `\\`, `\u{..}` for other control and invisible characters); spaces stay spaces,
+//! the quotes delimit the trailing ones. Only where the difference is in white space are spaces
+//! drawn as `·` ([`show_spaces`]), so that they can be counted.
 //!
 //! Invariant: a message that names white space ([`Difference::white_space`]) is only given when
 //! the two texts, from the first differing line on, are equal once every white space character
 //! is removed; otherwise the lines are quoted as they are.
 
-use crate::validate::excerpt;
+use std::fmt::Write as _;
 
 /// Longest line [`first_difference`] quotes whole.
 const SHOWN_LINE_CHARS: usize = 60;
-/// Characters an excerpt shows before the first difference.
+/// Characters an excerpt of a long line shows before the first difference.
 const EXCERPT_LEAD: usize = 8;
+/// Characters an excerpt of a long line shows in all.
+const EXCERPT_CHARS: usize = 40;
+/// How a space is drawn where the difference is in white space.
+const SPACE_MARK: char = '·';
+/// Marks an excerpt that leaves out the start or the end of its line.
+const ELLIPSIS: char = '…';
+/// Indentation of the quoted lines [`explain`] writes under a message.
+const EXPLAIN_INDENT: &str = "  ";
 
 /// The first place two texts differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,29 +41,41 @@ pub struct Difference {
 
 /// `line` quoted with its invisible characters escaped (see the module doc).
 pub fn show(line: &str) -> String {
-    let body = line.trim_end_matches(' ');
-    let trailing = line.len() - body.len();
+    quote(line, false)
+}
+
+/// `line` quoted as [`show`] does, each space drawn as `·` (and a `·` of the text escaped).
+pub fn show_spaces(line: &str) -> String {
+    quote(line, true)
+}
+
+fn quote(line: &str, mark_spaces: bool) -> String {
     let mut quoted = String::with_capacity(line.len() + 2);
     quoted.push('"');
-    for c in body.chars() {
-        match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\t' => quoted.push_str("\\t"),
-            '\r' => quoted.push_str("\\r"),
-            '\n' => quoted.push_str("\\n"),
-            ' ' => quoted.push(' '),
-            c if c.is_control() || c.is_whitespace() || is_invisible(c) => {
-                quoted.push_str(&format!("\\u{{{:x}}}", c as u32));
-            }
-            c => quoted.push(c),
-        }
-    }
-    for _ in 0..trailing {
-        quoted.push_str("\\u{20}");
-    }
+    push_escaped(&mut quoted, line, mark_spaces);
     quoted.push('"');
     quoted
+}
+
+fn push_escaped(out: &mut String, text: &str, mark_spaces: bool) {
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            ' ' if mark_spaces => out.push(SPACE_MARK),
+            ' ' => out.push(' '),
+            SPACE_MARK if mark_spaces => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c if c.is_control() || c.is_whitespace() || is_invisible(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
 }
 
 /// Characters that print as nothing although they are not white space (zero-width joiners,
@@ -63,6 +85,109 @@ fn is_invisible(c: char) -> bool {
         c,
         '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}'
     )
+}
+
+/// The expected and the actual line quoted (`expected "..", got ".."`), whole when they are
+/// short, else excerpts from a little before `column` (0-based chars), marked with `…`.
+pub fn quote_pair(expected: &str, actual: &str, column: usize, mark_spaces: bool) -> String {
+    let long = expected.chars().count().max(actual.chars().count()) > SHOWN_LINE_CHARS;
+    let shown = |line: &str| {
+        if !long {
+            return quote(line, mark_spaces);
+        }
+        let start = column.saturating_sub(EXCERPT_LEAD);
+        let total = line.chars().count();
+        let window: String = line.chars().skip(start).take(EXCERPT_CHARS).collect();
+        let mut out = String::new();
+        if start > 0 {
+            out.push(ELLIPSIS);
+        }
+        out.push_str(&quote(&window, mark_spaces));
+        if start + EXCERPT_CHARS < total {
+            out.push(ELLIPSIS);
+        }
+        out
+    };
+    format!("expected {}, got {}", shown(expected), shown(actual))
+}
+
+/// The 0-based char column where two lines first differ (the shorter one's length when one
+/// is a prefix of the other).
+pub fn first_column(expected: &str, actual: &str) -> usize {
+    expected
+        .chars()
+        .zip(actual.chars())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// `message` as a person reads it: when it ends with the quoted pair a difference message
+/// carries (`expected "..", got ".."`), the pair is written on two lines, one under the
+/// other, with a caret under the first column where they differ; any other message is
+/// returned as it is.
+pub fn explain(message: &str) -> String {
+    let Some((head, expected, actual)) = split_pair(message) else {
+        return message.to_string();
+    };
+    let (e, a): (Vec<char>, Vec<char>) = (expected.chars().collect(), actual.chars().collect());
+    let column = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let label = |name: &str| format!("{EXPLAIN_INDENT}{name:<9}");
+    let mut out = head.trim_end().to_string();
+    let _ = write!(
+        out,
+        "\n{}{expected}\n{}{actual}\n{}{}^",
+        label("expected"),
+        label("got"),
+        label(""),
+        " ".repeat(column)
+    );
+    out
+}
+
+/// The text before `expected ` and the two quoted items of a message ending in
+/// `expected Q, got Q` (Q: an optional `…`, a quoted string with `\"` escapes, an optional
+/// `…`), or `None`.
+fn split_pair(message: &str) -> Option<(&str, &str, &str)> {
+    let mut search = 0;
+    while let Some(found) = message[search..].find("expected ") {
+        let at = search + found;
+        let rest = &message[at + "expected ".len()..];
+        if let Some(e_len) = quoted_len(rest) {
+            let after = &rest[e_len..];
+            if let Some(a) = after.strip_prefix(", got ") {
+                if quoted_len(a) == Some(a.len()) {
+                    return Some((&message[..at], &rest[..e_len], a));
+                }
+            }
+        }
+        search = at + "expected ".len();
+    }
+    None
+}
+
+/// The length in bytes of the quoted item at the start of `text` (see [`split_pair`]).
+fn quoted_len(text: &str) -> Option<usize> {
+    let body = text.strip_prefix(ELLIPSIS).unwrap_or(text);
+    let lead = text.len() - body.len();
+    let mut chars = body.strip_prefix('"')?.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next()?;
+            }
+            '"' => {
+                let end = lead + 1 + i + 1;
+                let tail = &text[end..];
+                return Some(if tail.starts_with(ELLIPSIS) {
+                    end + ELLIPSIS.len_utf8()
+                } else {
+                    end
+                });
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn no_white_space(text: &str) -> impl Iterator<Item = char> + '_ {
@@ -140,16 +265,11 @@ fn text_message(line: usize, e: Option<&str>, a: Option<&str>) -> String {
         }
         (None, None) => unreachable!("texts that differ have a differing line"),
     };
-    if e.chars().count().max(a.chars().count()) <= SHOWN_LINE_CHARS {
-        return format!("line {line}: expected {}, got {}", show(e), show(a));
-    }
-    // Long lines: an excerpt of each from a little before the first difference.
-    let column = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count();
+    let column = first_column(e, a);
     format!(
-        "line {line}, column {}: expected {}, got {}",
+        "line {line}, column {}: {}",
         column + 1,
-        excerpt(e.as_bytes(), column.saturating_sub(EXCERPT_LEAD)),
-        excerpt(a.as_bytes(), column.saturating_sub(EXCERPT_LEAD))
+        quote_pair(e, a, column, false)
     )
 }
 
@@ -185,17 +305,21 @@ fn white_space_message(
                 };
             }
             if blank(a_body) && !blank(e_body) {
-                return format!("line {line}: extra blank line {}", show(a_body));
+                return format!("line {line}: extra blank line {}", show_spaces(a_body));
             }
             if blank(e_body) && !blank(a_body) {
-                return format!("line {line}: missing blank line, got {}", show(a_body));
+                return format!(
+                    "line {line}: missing blank line, got {}",
+                    show_spaces(a_body)
+                );
             }
             let trail = [' ', '\t', '\r'];
             let (e_core, a_core) = (
                 e_body.trim_end_matches(trail),
                 a_body.trim_end_matches(trail),
             );
-            let quoted = format!("expected {}, got {}", show(e_body), show(a_body));
+            let column = first_column(e_body, a_body);
+            let quoted = quote_pair(e_body, a_body, column, true);
             if e_core == a_core {
                 let (e_tail, a_tail) = (&e_body[e_core.len()..], &a_body[a_core.len()..]);
                 let what = if a_tail.ends_with('\r') && !e_tail.ends_with('\r') {
@@ -209,11 +333,6 @@ fn white_space_message(
                 };
                 return format!("line {line}: {what}: {quoted}");
             }
-            let column = e_body
-                .chars()
-                .zip(a_body.chars())
-                .take_while(|(x, y)| x == y)
-                .count();
             let what = if e_body.trim_start() == a_body.trim_start() {
                 "different indentation"
             } else if no_white_space(e_body).eq(no_white_space(a_body)) {
@@ -221,11 +340,7 @@ fn white_space_message(
             } else {
                 "line break in a different place"
             };
-            if e_body.chars().count().max(a_body.chars().count()) <= SHOWN_LINE_CHARS {
-                format!("line {line}, column {}: {what}: {quoted}", column + 1)
-            } else {
-                format!("line {line}, column {}: {what}", column + 1)
-            }
+            format!("line {line}, column {}: {what}: {quoted}", column + 1)
         }
         (None, None) => unreachable!("texts that differ have a differing line"),
     }
@@ -251,7 +366,7 @@ fn white_space_name(extra: &str) -> String {
             }
         )
     } else {
-        format!("white space {}", show(extra))
+        format!("white space {}", show_spaces(extra))
     }
 }
 
@@ -260,11 +375,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn text_differences_quote_both_lines() {
+    fn text_differences_quote_both_lines_with_the_column() {
         assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
         assert_eq!(
             first_difference("a\nb\n", "a\nc\n").unwrap(),
-            "line 2: expected \"b\", got \"c\""
+            "line 2, column 1: expected \"b\", got \"c\""
         );
         assert_eq!(
             first_difference("a\n", "a\nz\n").unwrap(),
@@ -282,22 +397,23 @@ mod tests {
             "{diff}"
         );
         assert!(diff.contains("got …\"xxxxxxxxy"), "{diff}");
+        assert!(diff.ends_with("\"…"), "{diff}");
         assert!(diff.len() < 200, "{diff}");
     }
 
     #[test]
-    fn white_space_differences_are_named() {
+    fn white_space_differences_are_named_with_their_spaces_drawn() {
         let cases = [
             ("A\nB\n", "A\nB", "line 2: missing final newline"),
             (
                 "A\nB\n",
                 "A \nB\n",
-                "line 1: trailing space: expected \"A\", got \"A\\u{20}\"",
+                "line 1: trailing space: expected \"A\", got \"A·\"",
             ),
             (
                 "A\nB\n",
                 "A\nB  \n",
-                "line 2: trailing 2 spaces: expected \"B\", got \"B\\u{20}\\u{20}\"",
+                "line 2: trailing 2 spaces: expected \"B\", got \"B··\"",
             ),
             (
                 "A\nB\n",
@@ -308,7 +424,7 @@ mod tests {
             (
                 "A  \n",
                 "A\n",
-                "line 1: missing trailing 2 spaces: expected \"A\\u{20}\\u{20}\", got \"A\"",
+                "line 1: missing trailing 2 spaces: expected \"A··\", got \"A\"",
             ),
             (
                 "A\n",
@@ -323,12 +439,12 @@ mod tests {
             (
                 "A B\n",
                 "A  B\n",
-                "line 1, column 3: white space differs: expected \"A B\", got \"A  B\"",
+                "line 1, column 3: white space differs: expected \"A·B\", got \"A··B\"",
             ),
             (
                 "A B\n",
                 " A B\n",
-                "line 1, column 1: different indentation: expected \"A B\", got \" A B\"",
+                "line 1, column 1: different indentation: expected \"A·B\", got \"·A·B\"",
             ),
             (
                 "AB\nC\n",
@@ -338,7 +454,7 @@ mod tests {
             (
                 "A\tB\n",
                 "A B\n",
-                "line 1, column 2: white space differs: expected \"A\\tB\", got \"A B\"",
+                "line 1, column 2: white space differs: expected \"A\\tB\", got \"A·B\"",
             ),
         ];
         for (expected, actual, message) in cases {
@@ -346,10 +462,10 @@ mod tests {
             assert!(d.white_space, "{expected:?} {actual:?}");
             assert_eq!(d.message, message, "{expected:?} vs {actual:?}");
         }
-        // A difference in white space and in text is a text difference.
+        // A difference in white space and in text is a text difference: spaces as they are.
         let d = difference("A\nB\n", "A \nC\n").unwrap();
         assert!(!d.white_space);
-        assert_eq!(d.message, "line 1: expected \"A\", got \"A\\u{20}\"");
+        assert_eq!(d.message, "line 1, column 2: expected \"A\", got \"A \"");
     }
 
     #[test]
@@ -358,6 +474,33 @@ mod tests {
             show("a\u{feff}b\u{7}\u{a0}"),
             "\"a\\u{feff}b\\u{7}\\u{a0}\""
         );
-        assert_eq!(show(" a \"q\" \\ "), "\" a \\\"q\\\" \\\\\\u{20}\"");
+        assert_eq!(show(" a \"q\" \\ "), "\" a \\\"q\\\" \\\\ \"");
+        assert_eq!(show_spaces(" a·"), "\"·a\\u{b7}\"");
+    }
+
+    #[test]
+    fn explain_puts_a_caret_under_the_first_differing_column() {
+        assert_eq!(
+            explain("line 2, column 5: expected \"   1 2\", got \"   12 \""),
+            "line 2, column 5:\n  expected \"   1 2\"\n  got      \"   12 \"\n                ^"
+        );
+        assert_eq!(
+            explain(
+                "mismatch [e]: a.in case 1: line 1, column 3: expected \"a\\\"b\", got \"a\\\"c\""
+            ),
+            "mismatch [e]: a.in case 1: line 1, column 3:\n  expected \"a\\\"b\"\n  got      \"a\\\"c\"\n               ^"
+        );
+        assert_eq!(
+            explain("line 1, column 301: expected …\"xxy\"…, got …\"xyx\"…"),
+            "line 1, column 301:\n  expected …\"xxy\"…\n  got      …\"xyx\"…\n              ^"
+        );
+        // Messages without a quoted pair at their end stay as they are.
+        for message in [
+            "line 2: missing final newline",
+            "line 2: expected \"z\", got end of output",
+            "the expected output is not a well-formed answer",
+        ] {
+            assert_eq!(explain(message), message);
+        }
     }
 }

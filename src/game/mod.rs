@@ -40,7 +40,10 @@ pub use crate::status::{CheckVerdict, Rejected};
 #[cfg(test)]
 pub use crate::validate::testing::{test_inputs, trickle};
 pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget, Scratch, Stop};
-pub use difference::{Difference, difference, first_difference, presentation_message, show};
+pub use difference::{
+    Difference, difference, explain, first_column, first_difference, presentation_message,
+    quote_pair, show, show_spaces,
+};
 pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};

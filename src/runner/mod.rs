@@ -74,7 +74,7 @@ use crate::external::Shell;
 use crate::game::{Budget, REFERENCE_ENGINE};
 use crate::results::Status;
 use crate::status::{Exit, Presentation};
-use crate::util::progress::Progress;
+use crate::util::progress::{Counted, Progress};
 use pipeline::{Pipeline, Window};
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
@@ -258,6 +258,9 @@ pub fn run_with(
         .fold(Wants::NOTHING, |all, sink| all.and(sink.wants()));
     let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"))
         .with_runs(config.runs);
+    if bar.draws_bar() {
+        count_ahead(files, table, config.select.clone(), bar.counted.clone());
+    }
     let result = Pipeline {
         files,
         sizes: &sizes,
@@ -277,6 +280,54 @@ pub fn run_with(
         sink.finish(!outcome.interrupted)?;
     }
     Ok(outcome)
+}
+
+/// Counts the slots of `files` (cases x engines, as the workers will list them) on a thread
+/// of its own, ahead of the workers, into `counted`: the bar's total from its first lines
+/// instead of a guess. The thread gives up when the run ends first.
+fn count_ahead(
+    files: &[CaseFile],
+    table: &EngineTable,
+    select: Option<Arc<dyn CaseFilter>>,
+    counted: Arc<Counted>,
+) {
+    let jobs: Vec<(CaseFile, Arc<[EngineSpec]>)> = files
+        .iter()
+        .map(|f| (f.clone(), table.of(f.game)))
+        .collect();
+    let pass = move || {
+        for (position, (file, engines)) in jobs.iter().enumerate() {
+            let wanted = |case: usize| {
+                engines
+                    .iter()
+                    .filter(|spec| {
+                        select
+                            .as_ref()
+                            .is_none_or(|s| s.wants(position, file, case, spec.name()))
+                    })
+                    .count()
+            };
+            let mut cases = 0;
+            if let Ok(input) = std::fs::File::open(&file.path) {
+                for _ in file.game.cases(Box::new(std::io::BufReader::new(input))) {
+                    if counted.stopped() {
+                        return;
+                    }
+                    counted.add(wanted(cases));
+                    cases += 1;
+                }
+            }
+            // An unreadable file, or one without a case, gets one row per engine.
+            if cases == 0 {
+                counted.add(wanted(0));
+            }
+        }
+        counted.finish();
+    };
+    // Without a thread the bar says "at least" to the end: nothing else depends on it.
+    let _ = std::thread::Builder::new()
+        .name("count-cases".into())
+        .spawn(pass);
 }
 
 impl Config {

@@ -173,7 +173,7 @@ impl Pipeline<'_> {
                     if shown > 0 {
                         self.bar.suspend(|| {
                             for problem in &problems[..shown] {
-                                eprintln!("{problem}");
+                                eprintln!("{}", crate::game::explain(problem));
                             }
                         });
                     }

@@ -65,14 +65,14 @@ impl LineClass {
         }
     }
 
-    fn describe(self) -> &'static str {
+    /// What the class adds to the checker's message: nothing where that message quotes the
+    /// differing lines (a first or later line, lines missing or extra), so a difference is
+    /// said once.
+    fn describe(self) -> Option<&'static str> {
         match self {
-            LineClass::Empty => "empty output",
-            LineClass::First => "first line differs",
-            LineClass::Later => "a later line differs",
-            LineClass::Missing => "lines missing at the end",
-            LineClass::Extra => "extra lines at the end",
-            LineClass::Same => "same lines, rejected by the checker",
+            LineClass::Empty => Some("empty output"),
+            LineClass::Same => Some("same lines, rejected by the checker"),
+            LineClass::First | LineClass::Later | LineClass::Missing | LineClass::Extra => None,
         }
     }
 }
@@ -148,6 +148,21 @@ impl Failure {
         self.class == other.class
     }
 
+    /// Which engine failed and how, without why: the report's first line, the difference
+    /// itself said once, on the shrunk input.
+    pub fn headline(&self, engines: &[EngineSpec; 2]) -> String {
+        let Class { engine, kind } = self.class;
+        let name = engines[engine].name();
+        let other = engines[1 - engine].name();
+        match kind {
+            Kind::Crash => format!("{name} crashed"),
+            Kind::Timeout => format!("{name} timed out"),
+            Kind::Limit => format!("{name} went over a limit"),
+            Kind::WrongAnswer(_) => format!("{name}: wrong answer against {other}"),
+            Kind::PresentationError => format!("{name}: presentation error against {other}"),
+        }
+    }
+
     /// One line: which engine failed, how, and why.
     pub fn describe(&self, engines: &[EngineSpec; 2]) -> String {
         let Class { engine, kind } = self.class;
@@ -158,8 +173,8 @@ impl Failure {
             Kind::Timeout => format!("{name} timed out: {}", self.message),
             Kind::Limit => format!("{name} went over a limit: {}", self.message),
             Kind::WrongAnswer(line) => format!(
-                "{name}: wrong answer ({}) against {other}: {}",
-                line.describe(),
+                "{name}: wrong answer{} against {other}: {}",
+                line.describe().map_or(String::new(), |d| format!(" ({d})")),
                 self.message
             ),
             Kind::PresentationError => format!(

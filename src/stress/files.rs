@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Config, Found, StressError};
 use crate::engines::gencmd::ExternalGenerator;
-use crate::game::first_difference;
+use crate::game::explain;
 use crate::util::atomic::write_atomic;
 use crate::util::units::human_duration;
 
@@ -30,6 +30,18 @@ fn write(path: &Path, text: &str) -> Result<PathBuf, StressError> {
     Ok(path.to_path_buf())
 }
 
+/// The files' common stem: `stress-<seed>`, or `shrink-<name>` for the given input `name.in`
+/// of `gamebench shrink`.
+fn stem(config: &Config<'_>) -> String {
+    match &config.given {
+        Some(path) => format!(
+            "shrink-{}",
+            file_label(&path.file_stem().unwrap_or_default().to_string_lossy())
+        ),
+        None => format!("stress-{}", config.seed),
+    }
+}
+
 /// Writes `<out>/<game>/stress-<seed>.in` (the original), `stress-<seed>-min.in` (shrunk),
 /// each engine's output on the shrunk input (`stress-<seed>-min.<engine>.out`) and the report
 /// (`stress-<seed>.txt`, with the first differing line).
@@ -39,7 +51,7 @@ pub(super) fn write_files(config: &Config<'_>, found: &Found) -> Result<Vec<Path
         path: dir.clone(),
         source,
     })?;
-    let stem = format!("stress-{}", config.seed);
+    let stem = stem(config);
     let mut files = vec![
         write(&dir.join(format!("{stem}.in")), &found.original.text)?,
         write(&dir.join(format!("{stem}-min.in")), &found.shrunk.text)?,
@@ -68,13 +80,6 @@ pub(super) fn write_files(config: &Config<'_>, found: &Found) -> Result<Vec<Path
 pub fn report(config: &Config<'_>, found: &Found) -> String {
     let game = config.game;
     let engines = &config.engines;
-    let first_line = match &found.shrunk_outputs {
-        [Ok(a), Ok(b)] => first_difference(a, b).map_or_else(
-            || found.shrunk_failure.describe(engines),
-            |d| format!("{} vs {}: {d}", engines[0].name(), engines[1].name()),
-        ),
-        _ => found.shrunk_failure.describe(engines),
-    };
     let source = match &config.generator {
         Some(external) => format!(
             "generator `{}`, ",
@@ -82,21 +87,31 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
         ),
         None => String::new(),
     };
+    let origin = match &config.given {
+        Some(path) => format!(
+            "found in {}, case {}, in {}",
+            path.display(),
+            found.case_index + 1,
+            human_duration(found.search_time)
+        ),
+        None => format!(
+            "found after {} case(s) in {} ({source}seed {}, generated file {}, case {})",
+            found.cases_tried,
+            human_duration(found.search_time),
+            config.seed,
+            found.file_index,
+            found.case_index + 1
+        ),
+    };
     format!(
         "{game}: {fail}\n\
-         found after {tried} case(s) in {search} ({source}seed {seed}, generated file {file}, case {case})\n\
+         {origin}\n\
          shrunk in {steps} step(s), {candidates} candidate(s), {shrink}{cut}:\n\
          \x20 before: {before}\n\
          \x20 after:  {after}\n\
-         on the shrunk input: {shrunk_fail}\n\
-         first differing line on the shrunk input: {first_line}\n",
+         on the shrunk input: {shrunk_fail}\n",
         game = game.name(),
-        fail = found.original_failure.describe(engines),
-        tried = found.cases_tried,
-        search = human_duration(found.search_time),
-        seed = config.seed,
-        file = found.file_index,
-        case = found.case_index + 1,
+        fail = found.original_failure.headline(engines),
         steps = found.shrink_steps,
         candidates = found.shrink_candidates,
         shrink = human_duration(found.shrink_time),
@@ -107,6 +122,7 @@ pub fn report(config: &Config<'_>, found: &Found) -> String {
         },
         before = found.original.describe(game),
         after = found.shrunk.describe(game),
-        shrunk_fail = found.shrunk_failure.describe(engines),
+        // The difference once, its lines one under the other with a caret.
+        shrunk_fail = explain(&found.shrunk_failure.describe(engines)),
     )
 }

@@ -80,6 +80,9 @@ pub struct Config<'a> {
     /// An external generator instead of the game's own (`--generator`): file `k` is its
     /// output for seed `seed + k`, validated.
     pub generator: Option<ExternalGenerator>,
+    /// The given input `gamebench shrink` shrinks (its path as named), instead of generated
+    /// cases: the report and the files are named after it.
+    pub given: Option<PathBuf>,
 }
 
 /// Why `stress` could not do its work (exit code 2).
@@ -101,6 +104,14 @@ pub enum StressError {
     ExternalGenerator(#[from] GeneratorError),
     #[error("generated file {index} holds a case the game cannot read")]
     Unreadable { index: u64 },
+    #[error("{}: a case of the file cannot be read: {why}", path.display())]
+    UnreadableGiven { path: PathBuf, why: String },
+    #[error("{}: no case {case} (the file has {cases})", path.display())]
+    NoSuchCase {
+        path: PathBuf,
+        case: usize,
+        cases: usize,
+    },
     #[error("generated file {index} is not a valid input: {violation}")]
     Invalid { index: u64, violation: String },
     /// The deadline (`--time`) passed: not an error of the command, the search ends.
@@ -308,11 +319,11 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
                 Ok(original) => original,
                 Err(StressError::OutOfTime | StressError::Stopped) => {
                     // Not isolated in time: the whole file is what fails.
-                    return finish(config, &judge, search, None, failure, start);
+                    generated(config, search.file_index, u64::MAX, None)?
                 }
                 Err(e) => return Err(e),
             };
-            return finish(config, &judge, search, Some(original), failure, start);
+            return finish(config, &judge, search, original, failure, start);
         }
         index += width as u64;
     }
@@ -320,6 +331,91 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
         cases_tried: tried,
         time: start.elapsed(),
     })
+}
+
+/// `gamebench shrink`: judges the given input `text` (the file `config.given`; only its case
+/// `case`, 1-based, when given) with both engines and shrinks its first failing case as
+/// [`run`] shrinks a generated one: isolated, shrunk keeping its class, the same report and
+/// files. `config.limit` bounds the time (a number of cases means none).
+pub fn shrink_given(
+    config: &Config<'_>,
+    text: String,
+    case: Option<usize>,
+) -> Result<Outcome, StressError> {
+    let start = Instant::now();
+    let deadline = match config.limit {
+        Limit::Time(limit) => Some(start + limit),
+        Limit::Cases(_) => None,
+    };
+    let path = config.given.clone().unwrap_or_default();
+    let parsed = config.game.parse(text.as_bytes());
+    if let Some(Err(error)) = parsed.iter().map(|p| p.case.as_ref()).find(|c| c.is_err()) {
+        return Err(StressError::UnreadableGiven {
+            path,
+            why: error.to_string(),
+        });
+    }
+    let unreadable = |why: &str| StressError::UnreadableGiven {
+        path: path.clone(),
+        why: why.to_string(),
+    };
+    let mut input =
+        Input::read(config.game, text).ok_or_else(|| unreadable("it does not read back"))?;
+    if let Some(n) = case {
+        let cases = input.typed();
+        if n == 0 || n > cases.len() {
+            return Err(StressError::NoSuchCase {
+                path: path.clone(),
+                case: n,
+                cases: cases.len(),
+            });
+        }
+        let alone = shrink::candidate(config.game, &cases[n - 1..n])
+            .ok_or_else(|| unreadable("its case alone does not make an input"))?;
+        input = alone;
+    }
+    let judge = Judge::new(config, deadline);
+    let halt = |error: StressError| match error {
+        StressError::OutOfTime => Ok(Outcome::NoDifference {
+            cases_tried: 0,
+            time: start.elapsed(),
+        }),
+        StressError::Stopped => Ok(Outcome::Stopped {
+            cases_tried: 0,
+            time: start.elapsed(),
+            found: None,
+        }),
+        other => Err(other),
+    };
+    let judged = match judge.judge(&input) {
+        Ok(judged) => judged,
+        Err(e) => return halt(e),
+    };
+    let Some((at, failure)) = judged.first_failure() else {
+        return Ok(Outcome::NoDifference {
+            cases_tried: input.cases.len() as u64,
+            time: start.elapsed(),
+        });
+    };
+    let failure = failure.clone();
+    let search = Search {
+        cases_tried: at as u64 + 1,
+        search_time: start.elapsed(),
+        file_index: 0,
+        // The case's number in the file as given.
+        case_index: case.map_or(at, |n| n - 1),
+        elapsed: judged.elapsed,
+    };
+    let whole = input.text.clone();
+    let original = match isolate(&judge, input, at, &failure) {
+        Ok(original) => original,
+        // Not isolated in time: the whole input is what fails.
+        Err(StressError::OutOfTime | StressError::Stopped) => {
+            Input::read(config.game, whole).ok_or_else(|| unreadable("it does not read back"))?
+        }
+        Err(e) => return Err(e),
+    };
+    finish(config, &judge, search, original, failure, start)
 }
 
 /// How the failing case was found (see the fields of [`Found`]).
@@ -332,20 +428,16 @@ struct Search {
     elapsed: [Duration; 2],
 }
 
-/// Shrinks the failing input (`original`, or the failing generated file again when it could
+/// Shrinks the failing input `original` (isolated, or the whole failing file when it could
 /// not be isolated in time), writes the files, and says how the run ended.
 fn finish(
     config: &Config<'_>,
     judge: &Judge<'_>,
     search: Search,
-    original: Option<Input>,
+    original: Input,
     failure: Failure,
     start: Instant,
 ) -> Result<Outcome, StressError> {
-    let original = match original {
-        Some(original) => original,
-        None => generated(config, search.file_index, u64::MAX, None)?,
-    };
     let cases_tried = search.cases_tried;
     let found = found(config, judge, original, failure, search)?;
     if judge::stop_requested() {

@@ -4,15 +4,22 @@
 //! cases x engines x runs), with a rate and an estimate of the time left.
 //!
 //! With a unit, the bar counts that unit as the workers finish it (not as files are retired),
-//! so one slow file still moves the bar case by case. Its length is an estimate until every
-//! file was opened: the units listed in the files opened so far, scaled to all files.
+//! so one slow file still moves the bar case by case. Its length is the count of a pass over
+//! the inputs ahead of the workers ([`Counted`], filled by the caller); until that pass ends
+//! the bar says `at least N` (the larger of what it counted and what the workers listed), never
+//! a guess. The time left is the units left at the rate measured since the start.
+//!
+//! The bar line fits the terminal: its fixed part is short and the message is cut at the
+//! terminal's width, so it never wraps (a wrapped line leaves stale copies). The bar is
+//! coloured on a terminal, as cargo's is; not when `NO_COLOR` is set (and no bar is drawn when
+//! stderr is not a terminal).
 //!
 //! A [`Progress`] is shared by the worker threads: every counter is atomic, and the plain line
 //! is printed by whichever thread first notices it is due, so no thread waits for another.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -52,6 +59,8 @@ pub struct Progress {
     pub finished: std::sync::Arc<AtomicUsize>,
     /// Units listed in the files (or chunks) opened so far, and how many files were opened.
     pub planned: std::sync::Arc<Planned>,
+    /// Units counted by the pass ahead of the workers.
+    pub counted: std::sync::Arc<Counted>,
     /// Timed runs per unit (each unit of `run` is a case and engine, timed this many times).
     runs: usize,
 }
@@ -74,8 +83,46 @@ impl Planned {
     }
 }
 
+/// The units of the whole command, counted ahead of the workers by a pass over the inputs;
+/// exact once [`Counted::finish`] was called. [`Counted::stopped`] tells the pass to give up
+/// (the command ended first).
+#[derive(Debug, Default)]
+pub struct Counted {
+    units: AtomicUsize,
+    complete: AtomicBool,
+    stop: AtomicBool,
+}
+
+impl Counted {
+    /// `units` more were counted.
+    pub fn add(&self, units: usize) {
+        self.units.fetch_add(units, Ordering::Relaxed);
+    }
+
+    /// The pass counted every input.
+    pub fn finish(&self) {
+        self.complete.store(true, Ordering::Release);
+    }
+
+    /// Whether the command ended, so the pass need not go on.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The count so far, and whether it is the whole.
+    fn get(&self) -> (usize, bool) {
+        let complete = self.complete.load(Ordering::Acquire);
+        (self.units.load(Ordering::Relaxed), complete)
+    }
+}
+
 /// How often the bar is redrawn even when nothing finished (its clock and rate).
 const BAR_TICK: Duration = Duration::from_millis(250);
+/// Width of the bar itself, in columns: with the clock, the line's fixed part is 30 columns,
+/// so the counts fit beside it at 60 columns; the message is cut at the terminal's width.
+const BAR_COLUMNS: usize = 20;
+/// Least time measured before the rate gives an estimate of the time left.
+const MIN_RATE_TIME: Duration = Duration::from_millis(500);
 
 impl Progress {
     /// A display for `files` files; `unit` names the finer work counted inside them, if any.
@@ -95,15 +142,14 @@ impl Progress {
         } else {
             ProgressBar::hidden()
         };
-        let template = if unit.is_some() {
-            "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} {msg} ({per_sec}, eta {eta})"
-        } else {
-            "{elapsed_precise} [{bar:40}] {pos}/{len} files ({per_sec}, eta {eta})"
-        };
+        // Colours are dropped by indicatif when stderr is no colour terminal or NO_COLOR is
+        // set; `{wide_msg}` is cut at the terminal's width, so the line never wraps.
+        let template =
+            format!("{{elapsed_precise}} {{bar:{BAR_COLUMNS}.green/black}} {{wide_msg}}");
         bar.set_style(
-            ProgressStyle::with_template(template)
+            ProgressStyle::with_template(&template)
                 .expect("valid template")
-                .progress_chars("=> "),
+                .progress_chars("━╸─"),
         );
         if mode == ProgressMode::Bar {
             bar.enable_steady_tick(BAR_TICK);
@@ -124,6 +170,7 @@ impl Progress {
             units_done: AtomicUsize::new(0),
             finished: Default::default(),
             planned: Default::default(),
+            counted: Default::default(),
             runs: 1,
         }
     }
@@ -139,13 +186,16 @@ impl Progress {
         self.bar.suspend(f);
     }
 
+    /// Whether a bar is drawn: a pass counting the units ahead is worth its reading only
+    /// then (the plain line of a log counts files).
+    pub fn draws_bar(&self) -> bool {
+        !self.bar.is_hidden()
+    }
+
     /// A file was finished, holding `units` of the finer work.
     pub fn file_done(&self, units: usize) {
         self.files_done.fetch_add(1, Ordering::Relaxed);
         self.units_done.fetch_add(units, Ordering::Relaxed);
-        if self.unit.is_none() {
-            self.bar.inc(1);
-        }
         self.tick();
     }
 
@@ -156,35 +206,76 @@ impl Progress {
             .max(self.finished.load(Ordering::Relaxed))
     }
 
-    /// The estimated units of the whole command: those listed in the files opened, scaled to
-    /// every file; never less than those finished.
-    fn units_estimate(&self) -> usize {
+    /// The units of the whole command and whether that is exact: the count of the pass ahead
+    /// once it finished (or every file was opened), else the most any source knows, a lower
+    /// bound. Never less than those finished.
+    fn units_total(&self) -> (usize, bool) {
+        let (counted, complete) = self.counted.get();
         let listed = self.planned.units.load(Ordering::Relaxed);
-        let opened = self.planned.files.load(Ordering::Relaxed);
-        let estimate = if opened == 0 || opened >= self.files {
-            listed
+        let all_opened = self.planned.files.load(Ordering::Relaxed) >= self.files;
+        let done = self.units();
+        if complete {
+            (counted.max(done), true)
+        } else if all_opened {
+            (listed.max(done), true)
         } else {
-            (listed as f64 * self.files as f64 / opened as f64).round() as usize
+            (counted.max(listed).max(done), false)
+        }
+    }
+
+    /// The bar's message: done / total (or `of at least N`), the share, the time left at the
+    /// rate measured so far, the rate, then what is counted and the files (cut first when
+    /// the terminal is narrow).
+    fn bar_message(&self, unit: &str) -> String {
+        let runs = self.runs;
+        let (total, exact) = self.units_total();
+        let (done, total) = (self.units() * runs, total * runs);
+        let elapsed = self.start.elapsed();
+        let of = if exact {
+            format!("{}/{}", thousands(done), thousands(total))
+        } else {
+            format!("{} of at least {}", thousands(done), thousands(total))
         };
-        estimate.max(self.units())
+        let share = 100.0 * done as f64 / total.max(1) as f64;
+        let rate = done as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE);
+        let eta = if done > 0 && elapsed >= MIN_RATE_TIME {
+            let left = Duration::from_secs_f64(total.saturating_sub(done) as f64 / rate);
+            let at_least = if exact { "" } else { "≥ " };
+            format!(", eta {at_least}{}", short_duration(left))
+        } else {
+            String::new()
+        };
+        format!(
+            "{of} ({share:.0}%){eta}, {}/s {unit}{}, {}/{} {}",
+            thousands(rate.round() as usize),
+            if runs > 1 { " x runs" } else { "" },
+            self.files_done.load(Ordering::Relaxed),
+            self.files,
+            plural(self.files, "file", "files")
+        )
     }
 
     /// Updates the bar from the counters, and prints the plain line when it is due. Called by
     /// the calling thread whenever it wakes (at least every few tens of milliseconds).
     pub fn tick(&self) {
-        if let Some(unit) = self.unit
-            && !self.bar.is_hidden()
-        {
-            self.bar
-                .set_length((self.units_estimate() * self.runs) as u64);
-            self.bar.set_position((self.units() * self.runs) as u64);
-            self.bar.set_message(format!(
-                "{unit}{}, {}/{} {}",
-                if self.runs > 1 { " x runs" } else { "" },
-                self.files_done.load(Ordering::Relaxed),
-                self.files,
-                plural(self.files, "file", "files")
-            ));
+        if !self.bar.is_hidden() {
+            match self.unit {
+                Some(unit) => {
+                    let (total, _) = self.units_total();
+                    self.bar.set_length((total * self.runs) as u64);
+                    self.bar.set_position((self.units() * self.runs) as u64);
+                    self.bar.set_message(self.bar_message(unit));
+                }
+                None => {
+                    let done = self.files_done.load(Ordering::Relaxed);
+                    self.bar.set_position(done as u64);
+                    self.bar.set_message(format!(
+                        "{done}/{} {}",
+                        self.files,
+                        plural(self.files, "file", "files")
+                    ));
+                }
+            }
         }
         if !self.plain {
             return;
@@ -222,7 +313,35 @@ impl Progress {
     }
 
     pub fn finish(&self) {
+        self.counted.stop.store(true, Ordering::Relaxed);
         self.bar.finish_and_clear();
+    }
+}
+
+/// `n` with thousands separators (`1,652`).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A time left in whole units: `42 s`, `3 min 5 s`, `2 h 10 min`.
+fn short_duration(d: Duration) -> String {
+    const MINUTE: u64 = 60;
+    const HOUR: u64 = 60 * MINUTE;
+    let s = d.as_secs_f64().ceil() as u64;
+    if s < MINUTE {
+        format!("{s} s")
+    } else if s < HOUR {
+        format!("{} min {} s", s / MINUTE, s % MINUTE)
+    } else {
+        format!("{} h {} min", s / HOUR, (s % HOUR) / MINUTE)
     }
 }
 
@@ -247,14 +366,58 @@ mod tests {
     }
 
     #[test]
-    fn the_estimate_scales_the_opened_files_to_all() {
+    fn the_total_is_at_least_what_is_known_until_counted() {
         let progress = Progress::new(ProgressMode::None, "run", 4, Some("cases x engines"));
+        assert_eq!(progress.units_total(), (0, false));
         progress.planned.add(true, 30);
-        assert_eq!(progress.units_estimate(), 120);
-        progress.planned.add(false, 10);
-        assert_eq!(progress.units_estimate(), 160);
+        assert_eq!(
+            progress.units_total(),
+            (30, false),
+            "no guess from one file"
+        );
+        progress.counted.add(100);
+        assert_eq!(progress.units_total(), (100, false));
+        progress.counted.add(20);
+        progress.counted.finish();
+        assert_eq!(progress.units_total(), (120, true));
         progress.finished.fetch_add(500, Ordering::Relaxed);
-        assert_eq!(progress.units_estimate(), 500, "never below what finished");
+        assert_eq!(
+            progress.units_total(),
+            (500, true),
+            "never below what finished"
+        );
+        // Every file opened: what the workers listed is the whole.
+        let progress = Progress::new(ProgressMode::None, "run", 2, Some("cases x engines"));
+        progress.planned.add(true, 7);
+        progress.planned.add(true, 5);
+        assert_eq!(progress.units_total(), (12, true));
+    }
+
+    #[test]
+    fn the_message_says_at_least_until_the_count_is_complete() {
+        let progress = Progress::new(ProgressMode::None, "run", 3, Some("cases x engines"));
+        progress.counted.add(1_080);
+        let message = progress.bar_message("cases x engines");
+        assert!(
+            message.starts_with("0 of at least 1,080 (0%), 0/s"),
+            "{message}"
+        );
+        progress.counted.add(572);
+        progress.counted.finish();
+        let message = progress.bar_message("cases x engines");
+        assert!(message.starts_with("0/1,652 (0%)"), "{message}");
+        assert!(message.ends_with("cases x engines, 0/3 files"), "{message}");
+    }
+
+    #[test]
+    fn counts_and_times_are_short() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_652), "1,652");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(short_duration(Duration::from_millis(41_200)), "42 s");
+        assert_eq!(short_duration(Duration::from_secs(185)), "3 min 5 s");
+        assert_eq!(short_duration(Duration::from_secs(7_800)), "2 h 10 min");
     }
 
     #[test]

@@ -286,7 +286,20 @@ fn the_readme_is_a_guide_that_links_to_the_reference() {
         lines < 300,
         "README.md has {lines} lines: the reference belongs in docs/"
     );
-    assert!(readme.contains("cargo install --path ."), "no install line");
+    // One build: the locked versions (as the tests ran), then the installed binary, not a
+    // `cargo run --release` that would build everything a second time.
+    assert!(
+        readme.contains("cargo install --locked --path ."),
+        "no locked install line"
+    );
+    assert!(
+        readme.contains("\ngamebench run corpora --check"),
+        "the first result is not from the installed binary"
+    );
+    assert!(
+        !readme.contains("cargo run --release -- run corpora"),
+        "a first result that builds again"
+    );
     assert!(
         readme.contains("cargo test --release --workspace"),
         "no test command"

@@ -31,6 +31,7 @@ mod robustness;
 mod samegame;
 mod samegame_cpu;
 mod shard;
+mod shrink;
 mod stats;
 mod streaming;
 mod streaming_check;

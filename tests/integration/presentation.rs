@@ -73,7 +73,7 @@ fn vexed_with_a_trailing_space_says_so() {
     assert!(
         text.contains(
             "case 1: presentation-error: line 2: trailing space: \
-             expected \"(B,1,3,L) (A,0,1,R)\", got \"(B,1,3,L) (A,0,1,R)\\u{20}\"\n"
+             expected \"(B,1,3,L)·(A,0,1,R)\", got \"(B,1,3,L)·(A,0,1,R)·\"\n"
         ),
         "{text}"
     );
@@ -103,8 +103,8 @@ fn vexed_moves_wrapped_five_to_a_line_are_a_presentation_error_said_so() {
     assert!(
         text.contains(
             "case 2: presentation-error: line 2, column 40: line break in a different place: \
-             expected \"(Y,0,3,R) (Z,4,5,L) (X,1,3,R) (Z,1,2,R)\", \
-             got \"(Y,0,3,R) (Z,4,5,L) (X,1,3,R) (Z,1,2,R) (Z,1,3,R)\"\n"
+             expected \"(Y,0,3,R)·(Z,4,5,L)·(X,1,3,R)·(Z,1,2,R)\", \
+             got \"(Y,0,3,R)·(Z,4,5,L)·(X,1,3,R)·(Z,1,2,R)·(Z,1,3,R)\"\n"
         ),
         "{text}"
     );

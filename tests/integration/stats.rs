@@ -126,6 +126,21 @@ fn near_misses_get_a_suggestion() {
 }
 
 #[test]
+fn a_mistyped_command_gets_the_nearest_one() {
+    // Swapped letters (clap's own measure misses them) and a wrong one.
+    for typed in ["rnu", "rum", "strses"] {
+        let out = run(&[typed, "corpora"]);
+        assert_eq!(out.status.code(), Some(2), "{typed}");
+        let err = text(&out.stderr);
+        assert!(err.contains("similar subcommand"), "{typed}: {err}");
+    }
+    let err = text(&run(&["rnu"]).stderr);
+    assert!(err.contains("'run'"), "{err}");
+    let err = text(&run(&["strses"]).stderr);
+    assert!(err.contains("'stress'"), "{err}");
+}
+
+#[test]
 fn no_shell_runs_the_program_directly_with_cpu_columns() {
     let dir = yut_samples();
     let csv = dir.path().join("r.csv");

@@ -67,7 +67,12 @@ fn stress_finds(game: &str, script: &str, extra: &[&str], out: &Path) -> Finding
     ] {
         assert!(dir.join(name).is_file(), "{name} missing; {stdout}");
     }
-    assert!(stdout.contains("first differing line"), "{stdout}");
+    // The difference is said once: on the shrunk input, its lines one under the other.
+    assert!(
+        stdout.contains("on the shrunk input: bug: wrong answer against reference"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("\n  got      ").count(), 1, "{stdout}");
     let g = registry::find(game).unwrap();
     let text = std::fs::read_to_string(dir.join("stress-1-min.in")).unwrap();
     let minimal = Input::read(g, text).expect("the shrunk input is valid");

@@ -320,6 +320,16 @@ impl Rules for SameGame {
         text
     }
 
+    /// Byte equality, a wrong row named by its first wrong cell: a digit moved to another
+    /// column leaves the same digits and only moves spaces, but spaces draw empty cells here,
+    /// so it is a wrong answer, said as the cell the statement's selections would name.
+    fn check(case: &Game, expected: &str, actual: &str) -> crate::game::CheckResult {
+        let Some(d) = crate::game::difference(expected, actual) else {
+            return Ok(());
+        };
+        Err(wrong_cell(case, expected, actual, d.line).unwrap_or(d.message))
+    }
+
     /// `Grid k.`, then `    Game Won` or the M rows of `3 + 2N` characters (three spaces,
     /// then a space and a digit or two spaces per column).
     fn well_formed(case: &Game, block: &str) -> Result<(), String> {
@@ -363,6 +373,46 @@ impl Rules for SameGame {
         }
         Ok(())
     }
+}
+
+/// The message of a first difference on line `line` of a block when that line is a row of
+/// cells in both outputs: `line 3, column 8: row 2, column 3 (from the lower left) expected 5,
+/// got empty: ...` with both lines quoted. `None` for any other line.
+fn wrong_cell(case: &Game, expected: &str, actual: &str, line: usize) -> Option<String> {
+    // Line 1 is `Grid k.`; rows follow, top row first.
+    let row_from_top = line.checked_sub(2)?;
+    if row_from_top >= case.rows {
+        return None;
+    }
+    let cells_of = |block: &str| -> Option<String> {
+        let text = block.lines().nth(line - 1)?;
+        let cells = text.strip_prefix(ROW_INDENT)?;
+        let well_formed = cells.len() == 2 * case.cols
+            && cells
+                .as_bytes()
+                .chunks(2)
+                .all(|p| p[0] == b' ' && (p[1] == b' ' || p[1].is_ascii_digit()));
+        well_formed.then(|| text.to_string())
+    };
+    let (e, a) = (cells_of(expected)?, cells_of(actual)?);
+    let column = crate::game::first_column(&e, &a);
+    // Each cell is a space then its digit (or a second space): the cell's digit is at
+    // ROW_INDENT + 2 * col + 1.
+    let cell = column.checked_sub(ROW_INDENT.len())? / 2;
+    let at = ROW_INDENT.len() + 2 * cell + 1;
+    let name = |line: &str| match line.as_bytes()[at] {
+        b' ' => "empty".to_string(),
+        digit => (digit as char).to_string(),
+    };
+    Some(format!(
+        "line {line}, column {}: row {}, column {} (from the lower left) expected {}, got {}: {}",
+        column + 1,
+        case.rows - row_from_top,
+        cell + 1,
+        name(&e),
+        name(&a),
+        crate::game::quote_pair(&e, &a, column, false)
+    ))
 }
 
 /// The output block of grid `index`: `Grid k.` then `    Game Won` or the rows, top first,

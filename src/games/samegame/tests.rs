@@ -353,3 +353,36 @@ fn fast_paths_fall_back_without_consuming_a_token() {
     );
     assert_eq!(tokens.next_token(), None);
 }
+
+/// A digit moved to another column moves only spaces, but spaces are empty cells: the check
+/// names the first wrong cell (row 2 is the top row of a 2-row grid, columns from the left).
+#[test]
+fn a_moved_digit_is_a_wrong_cell_not_white_space() {
+    let parsed = SameGame::parse(b"2 3\n1 2 3\n4 5 6\n0 0\n0 0\n");
+    let game = parsed[0].case.as_ref().unwrap();
+    let expected = "Grid 1.\n    4    \n    1 2 3\n";
+    let actual = "Grid 1.\n      4  \n    1 2 3\n";
+    let why = SameGame::check(game, expected, actual).unwrap_err();
+    assert_eq!(
+        why,
+        "line 2, column 5: row 2, column 1 (from the lower left) expected 4, got empty: \
+         expected \"    4    \", got \"      4  \""
+    );
+    // The bottom row, a digit changed: row 1, column 3.
+    let actual = "Grid 1.\n    4    \n    1 2 7\n";
+    let why = SameGame::check(game, expected, actual).unwrap_err();
+    assert!(
+        why.starts_with(
+            "line 3, column 9: row 1, column 3 (from the lower left) expected 3, got 7"
+        ),
+        "{why}"
+    );
+    // Not a row (the header): the plain difference.
+    let actual = "Grid 2.\n    4    \n    1 2 3\n";
+    let why = SameGame::check(game, expected, actual).unwrap_err();
+    assert_eq!(
+        why,
+        "line 1, column 6: expected \"Grid 1.\", got \"Grid 2.\""
+    );
+    assert_eq!(SameGame::check(game, expected, expected), Ok(()));
+}
