@@ -40,10 +40,13 @@ fn draw_case(game: &dyn Game, path: &Path, case: usize) -> Option<Drawing> {
     let input = std::fs::read(path).ok()?;
     let parsed = game.parse(&input);
     let case_value = parsed.get(case.checked_sub(1)?)?.case.as_ref().ok()?;
-    let expected = std::fs::read(path.with_extension("out"))
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map(|text| game.split_output(&text));
+    let expected = crate::atomic::read_capped(
+        &path.with_extension("out"),
+        crate::atomic::ANSWER_FILE_BYTES,
+    )
+    .ok()
+    .map(|b| String::from_utf8_lossy(&b).into_owned())
+    .map(|text| game.split_output(&text));
     let block = expected.as_ref().and_then(|blocks| blocks.get(case - 1));
     game.draw(&**case_value, block.map(String::as_str))
 }

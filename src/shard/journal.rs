@@ -210,7 +210,7 @@ impl Journal {
     /// empty file holds nothing). A journal of another attempt (another list, corpus, shard,
     /// engines or option) is an error naming what differs: resuming it would mix results.
     pub fn read(path: &Path, attempt: &Attempt) -> Result<JournalContents, ShardError> {
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::atomic::read_capped(path, crate::atomic::RESULTS_FILE_BYTES) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(JournalContents::default());
