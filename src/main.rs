@@ -55,14 +55,16 @@ fn main() {
     exit_now(exit)
 }
 
-/// A closed stdout (`gamebench list | head -1`) ends the command quietly, as it ends `cat`.
+/// A closed stdout or stderr (`gamebench list | head -1`) ends the command quietly, as it ends
+/// `cat`.
 ///
 /// Commands that start no external program take SIGPIPE's default action back (Rust ignores
 /// it), so the kernel ends them at the first write to the closed pipe: exit status 141 in a
 /// shell, no message. Commands that may start programs (`run`, `invoke`, `sweep`, `stress`,
 /// `hunt`, `gen`) keep ignoring it, since a program that exits without reading its input must not
 /// kill them through the pipe to its stdin; for them a print to a closed stdout (which panics
-/// in `print!`) ends the process with status 141 and no panic message.
+/// in `print!`), or to a closed stderr (`eprint!`), ends the process with status 141 and no panic
+/// message.
 fn quiet_on_closed_stdout(command: &Command) {
     let starts_programs = matches!(
         command,
@@ -86,7 +88,10 @@ fn quiet_on_closed_stdout(command: &Command) {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+        // `print!` and `eprint!` alike: a closed stderr (`2>&1 >/dev/null | head -1`) too.
+        let printing = message.starts_with("failed printing to stdout")
+            || message.starts_with("failed printing to stderr");
+        if printing && message.contains("Broken pipe") {
             // SAFETY: ends the process, as `exit_now` does.
             unsafe { libc::_exit(SIGPIPE_STATUS) }
         }

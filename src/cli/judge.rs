@@ -360,8 +360,16 @@ impl Expected {
                 name,
             ));
         }
+        // Not a regular file (`/dev/stdin`, a FIFO, `/dev/zero`): read up to the cap.
         let mut bytes = Vec::new();
-        (&file).read_to_end(&mut bytes).with_context(cannot)?;
+        let cap = crate::util::atomic::ANSWER_FILE_BYTES;
+        (&file)
+            .take(cap + 1)
+            .read_to_end(&mut bytes)
+            .with_context(cannot)?;
+        if bytes.len() as u64 > cap {
+            return Err(crate::util::atomic::too_large(cap)).with_context(cannot);
+        }
         Ok(match String::from_utf8(bytes) {
             Ok(text) => Expected::Blocks(
                 game.output_blocks(Box::new(std::io::Cursor::new(text.into_bytes()))),

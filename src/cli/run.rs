@@ -239,7 +239,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             let outcome = runner::run(&files, &config, &mut sinks)?;
             if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
                 eprintln!(
-                    "gamebench: interrupted: the {} rows of every finished case are in {}",
+                    "gamebench: interrupted: the {} rows of every finished (case, engine, run) are in {}",
                     outcome.rows,
                     partial.display()
                 );
@@ -278,8 +278,8 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     let meta = run_meta(&args, &tally, threads, started, &startup);
     if outcome.interrupted {
         eprintln!(
-            "gamebench: interrupted after {} whole file(s): the summary below covers the finished cases only",
-            outcome.files
+            "gamebench: interrupted after {} whole file(s): the summary below covers the {} finished result row(s) written",
+            outcome.files, outcome.rows
         );
     }
     summarize(
@@ -435,6 +435,9 @@ fn summarize(
         let path = export_path(e.path, interrupted);
         export::write_export(e.exporter, &report, &path)
             .with_context(|| format!("the {} was not written", e.what))?;
+        if !interrupted && path == **e.path && !is_stdout(&path) {
+            atomic::remove_stale_interrupted(&path);
+        }
         if interrupted && path != **e.path {
             eprintln!(
                 "gamebench: interrupted: the {} of the finished files is in {}",

@@ -73,8 +73,11 @@ pub fn load(path: &Path) -> Result<Results, CompareError> {
         let mut results = load(&csv)?;
         let meta = path.join(BASELINE_META);
         if meta.is_file() {
-            let text =
-                std::fs::read_to_string(&meta).map_err(|e| CompareError::Read(meta.clone(), e))?;
+            let text = crate::util::atomic::read_capped_string(
+                &meta,
+                crate::util::atomic::SMALL_FILE_BYTES,
+            )
+            .map_err(|e| CompareError::Read(meta.clone(), e))?;
             results.meta = Some(
                 serde_json::from_str(&text)
                     .map_err(|e| CompareError::Json(meta.clone(), e.to_string()))?,
@@ -85,7 +88,8 @@ pub fn load(path: &Path) -> Result<Results, CompareError> {
     if !meta_data.is_file() {
         return Err(CompareError::NotAFile(path.to_path_buf()));
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = crate::util::atomic::read_capped(path, crate::util::atomic::RESULTS_FILE_BYTES)
+        .map_err(io)?;
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'{') {
         from_json(path, &bytes)

@@ -94,10 +94,12 @@ pub struct Problem {
 impl Problem {
     /// Reads and checks the problem file at `path`.
     pub fn read(path: &Path) -> Result<Problem, ProblemError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ProblemError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text =
+            crate::util::atomic::read_capped_string(path, crate::util::atomic::SMALL_FILE_BYTES)
+                .map_err(|source| ProblemError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
         Problem::parse(&text, path)
     }
 

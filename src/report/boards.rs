@@ -46,7 +46,13 @@ fn draw_case(game: &dyn Game, path: &Path, case: usize) -> Option<Drawing> {
         crate::corpus::ANSWER_EXTENSION,
     ]
     .iter()
-    .find_map(|extension| std::fs::read(path.with_extension(extension)).ok())
+    .find_map(|extension| {
+        crate::util::atomic::read_capped(
+            &path.with_extension(extension),
+            crate::util::atomic::ANSWER_FILE_BYTES,
+        )
+        .ok()
+    })
     .map(|b| String::from_utf8_lossy(&b).into_owned())
     .map(|text| game.split_output(&text));
     let block = expected.as_ref().and_then(|blocks| blocks.get(case - 1));

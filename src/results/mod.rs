@@ -38,7 +38,9 @@ pub use batch::{Batch, CaseResult, CaseView};
 pub use limits::{LimitFigures, limit_lines};
 pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, headlines, speed_text, summary_table, verdict_lines};
-pub use schema::{COLUMNS, Row, read_csv, write_csv};
+pub use schema::{
+    COLUMNS, PARTIAL_CASE, Row, partial_note, read_csv, without_partial_note, write_csv,
+};
 pub use summary::{EngineSummary, SlowCase, slowest, summarize};
 pub use tally::Tally;
 pub use warnings::{FIRST_RUN_FACTOR, MIN_RUNS_FOR_OUTLIERS, ROUGH_NS, SPREAD_WARNING, warnings};

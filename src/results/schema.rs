@@ -106,6 +106,24 @@ pub struct Row {
     pub verdict: Option<RowVerdict>,
 }
 
+/// How the rows of a partial case begin their note in the `message` column: an interrupted
+/// run keeps every (case, engine, run) that finished, and a case some of whose engines did not
+/// finish says which ([`partial_note`]); `--resume` solves those and drops the note.
+pub const PARTIAL_CASE: &str = "partial case: not finished by ";
+
+/// The note a finished row of a partial case carries: the engines that did not finish it.
+pub fn partial_note(missing: &[&str]) -> String {
+    format!("{PARTIAL_CASE}{} (interrupted)", missing.join(", "))
+}
+
+/// `message` without its partial-case note (the note comes last, after `; ` when the row
+/// already had a message), or `None` when it has none.
+pub fn without_partial_note(message: &str) -> Option<String> {
+    let at = message.find(PARTIAL_CASE)?;
+    let head = &message[..at];
+    Some(head.strip_suffix("; ").unwrap_or(head).to_string())
+}
+
 /// Writes rows as CSV with a header row.
 pub fn write_csv<W: Write>(out: W, rows: &[Row]) -> csv::Result<()> {
     let mut writer = csv::Writer::from_writer(out);

@@ -8,9 +8,9 @@
 //! Invariants: sinks see files in corpus order, each file's chunks in order, whatever the
 //! completion order; at least one chunk is always in flight while any work is left; a file
 //! has at most one chunk being loaded (its stream is read in order); once [`Config::stop`] is
-//! set, nothing is admitted, and a chunk with a dropped slot (or a file left unfinished) ends
-//! the run (it and every later file are left out); case events (journals) may come in any
-//! order, before their file is retired.
+//! set, nothing is admitted, and every chunk in flight is still retired in order, a chunk with
+//! dropped slots handing over the slots that finished (a partial case's rows say which engines
+//! are missing); case events (journals) may come in any order, before their file is retired.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use std::time::Duration;
 use super::done::Done;
 use super::load::{Assembled, Loaded, load as load_chunk};
 use super::load::{CHUNK_BYTES, Completions, Loads, Message, Source, streams};
-use super::rows::{assemble, rows_of};
+use super::rows::{assemble, finished_rows, rows_of};
 use super::sink::{FileResults, Sink, Wants};
 use super::slot::schedule;
 use super::{Config, RunError, RunOutcome};
@@ -104,7 +104,10 @@ impl Pipeline<'_> {
                 let position = *entry.key();
                 let flight = entry.get_mut();
                 let Some(Some(loaded)) = flight.chunks.front() else {
-                    if flight.chunks.is_empty() && flight.ended && !flight.loading {
+                    // A stopped run admits no more chunks: a file with none in flight is
+                    // done with, whether or not it ended.
+                    let over = flight.ended || self.config.stop.load(Ordering::Relaxed);
+                    if flight.chunks.is_empty() && over && !flight.loading {
                         entry.remove();
                         continue;
                     }
@@ -134,11 +137,10 @@ impl Pipeline<'_> {
                         .collect();
                         if done.iter().any(|d| d.dropped) {
                             stopped = true;
-                            let (rows, problems) = if self.config.case_events {
-                                (Vec::new(), Vec::new())
-                            } else {
-                                finished_cases(&loaded, done, self.config)
-                            };
+                            // With case events, the journal already has the cases every
+                            // engine finished: the sinks still get them all (a journal
+                            // skips those it has), and the finished slots of partial cases.
+                            let (rows, problems) = finished_cases(&loaded, done, self.config);
                             (Assembled::of_rows(rows, problems), 0)
                         } else {
                             let slots = done.len();
@@ -199,10 +201,8 @@ impl Pipeline<'_> {
                         sink.file(&results)?;
                     }
                 }
-                if stopped {
-                    outcome.interrupted = true;
-                    return Ok(outcome);
-                }
+                // Every later chunk in flight is retired too: its finished slots are kept.
+                outcome.interrupted |= stopped;
                 if last {
                     outcome.files += 1;
                     self.bar.file_done(slots);
@@ -385,22 +385,17 @@ impl Pipeline<'_> {
     }
 }
 
-/// The rows and problem lines of the cases of a stopped chunk whose every slot finished, in
-/// (case, engine, run) order; a case with a slot the stop dropped is left out whole.
-fn finished_cases(
-    loaded: &Loaded,
-    mut done: Vec<Done>,
-    config: &Config,
-) -> (Vec<Row>, Vec<String>) {
+/// The rows and problem lines of every finished slot of a stopped chunk, in (case, engine,
+/// run) order: a case with a slot the stop dropped keeps its finished engines' rows, which say
+/// which engines are missing (`rows::finished_rows`).
+fn finished_cases(loaded: &Loaded, done: Vec<Done>, config: &Config) -> (Vec<Row>, Vec<String>) {
     let (mut rows, mut problems) = (Vec::new(), Vec::new());
     let mut start = 0;
     while start < loaded.slots.len() {
         let range = loaded.slots_of(loaded.slots[start].case);
-        if done[range.clone()].iter().all(|d| !d.dropped) {
-            let (r, p) = rows_of(loaded, range.clone(), &mut done[range.clone()], config);
-            rows.extend(r);
-            problems.extend(p);
-        }
+        let (r, p) = finished_rows(loaded, range.clone(), &done[range.clone()], config);
+        rows.extend(r);
+        problems.extend(p);
         start = range.end;
     }
     (rows, problems)

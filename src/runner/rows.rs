@@ -68,6 +68,43 @@ pub(super) fn rows_of(
     (rows, problems_of(loaded, slots, done))
 }
 
+/// The rows and problem lines of the finished slots of one case of a stopped chunk (`range`
+/// holds the case's slots, `done` their results, some dropped by the stop): settled among
+/// themselves, and when an engine did not finish, each row says which in its message
+/// ([`crate::results::partial_note`]), so that nothing finished is lost and nothing looks whole.
+pub(super) fn finished_rows(
+    loaded: &Loaded,
+    range: Range<usize>,
+    done: &[Done],
+    config: &Config,
+) -> (Vec<Row>, Vec<String>) {
+    let mut slots = Vec::new();
+    let mut finished = Vec::new();
+    let mut missing = Vec::new();
+    for (slot, result) in loaded.slots[range].iter().zip(done) {
+        if result.dropped {
+            missing.push(loaded.engines[slot.engine].name());
+        } else {
+            slots.push(*slot);
+            finished.push(result.clone());
+        }
+    }
+    if slots.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    settle_cases(loaded, &slots, &mut finished, &config.baseline);
+    // The note is no problem of the engine's: problem lines are those it would have had.
+    let problems = problems_of(loaded, &slots, &finished);
+    if !missing.is_empty() {
+        let note = crate::results::partial_note(&missing);
+        for result in &mut finished {
+            result.tell(note.clone());
+        }
+    }
+    let rows = settled_rows(loaded, &Names::of(loaded), &slots, &finished, config);
+    (rows, problems)
+}
+
 /// The rows of settled slots, in order.
 fn settled_rows(
     loaded: &Loaded,

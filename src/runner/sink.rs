@@ -267,8 +267,13 @@ impl CsvSink {
             // A device or FIFO took the rows in place: nothing to set aside.
             CsvTarget::File(file) if complete || !self.existed || file.in_place() => {
                 self.partial = (!complete).then(|| self.path.clone());
+                let in_place = file.in_place();
                 file.commit()
-                    .map_err(|e| SinkError::new("cannot write", &self.path, e))
+                    .map_err(|e| SinkError::new("cannot write", &self.path, e))?;
+                if complete && !in_place {
+                    crate::util::atomic::remove_stale_interrupted(&self.path);
+                }
+                Ok(())
             }
             CsvTarget::File(file) => {
                 let aside = crate::util::atomic::interrupted_path(&self.path);

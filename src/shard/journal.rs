@@ -210,18 +210,19 @@ impl Journal {
     /// empty file holds nothing). A journal of another attempt (another list, corpus, shard,
     /// engines or option) is an error naming what differs: resuming it would mix results.
     pub fn read(path: &Path, attempt: &Attempt) -> Result<JournalContents, ShardError> {
-        let bytes = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(JournalContents::default());
-            }
-            Err(source) => {
-                return Err(ShardError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                });
-            }
-        };
+        let bytes =
+            match crate::util::atomic::read_capped(path, crate::util::atomic::RESULTS_FILE_BYTES) {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Ok(JournalContents::default());
+                }
+                Err(source) => {
+                    return Err(ShardError::Io {
+                        path: path.to_path_buf(),
+                        source,
+                    });
+                }
+            };
         let text = String::from_utf8_lossy(&bytes);
         let mut lines = text.split_inclusive('\n');
         let Some(first) = lines.next() else {

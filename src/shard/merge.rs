@@ -276,10 +276,11 @@ fn missing(shard: Shard, f: &Found) -> String {
 /// The manifest of `shard` in `dir`, which must describe that shard.
 fn read_manifest(dir: &Path, shard: Shard) -> Result<Manifest, String> {
     let path = dir.join(shard.manifest_name());
-    let manifest: Manifest = std::fs::read_to_string(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-        .map_err(|why| format!("shard {shard}: {}: {why}", path.display()))?;
+    let manifest: Manifest =
+        crate::util::atomic::read_capped_string(&path, crate::util::atomic::SMALL_FILE_BYTES)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+            .map_err(|why| format!("shard {shard}: {}: {why}", path.display()))?;
     if (manifest.shard, manifest.shards) != (shard.index, shard.count) {
         return Err(format!(
             "shard {shard}: {} describes shard {}/{}",

@@ -62,6 +62,11 @@ pub(super) struct PlanSink<'a> {
     pub(super) rows: usize,
     /// (file position, 1-based case) already in the journal, from case events.
     journaled: HashSet<(usize, usize)>,
+    /// The engine others are compared with, to settle resumed partial cases.
+    baseline: String,
+    /// Each file's position in the run (by file as written in rows), to write the rows
+    /// carried for files an interrupted run did not reach, in corpus order.
+    positions: HashMap<String, usize>,
 }
 
 impl<'a> PlanSink<'a> {
@@ -73,8 +78,12 @@ impl<'a> PlanSink<'a> {
         carried: HashMap<String, Vec<Row>>,
         engines: &'a EngineTable,
         tally: Tally,
+        baseline: String,
+        positions: HashMap<String, usize>,
     ) -> PlanSink<'a> {
         PlanSink {
+            baseline,
+            positions,
             csv,
             journal: Some(journal),
             carried,
@@ -133,25 +142,137 @@ impl Sink for PlanSink<'_> {
                 let rank = |engine: &str| order.iter().position(|e| e == engine);
                 rows.extend(results.rows.iter().cloned());
                 rows.sort_by_key(|r| (r.case, rank(&r.engine), r.run));
+                settle_partial_cases(&mut rows, &order, &self.baseline);
                 rows
             }
         };
-        for row in &rows {
+        self.write(&rows, results)
+    }
+
+    fn finish(&mut self, complete: bool) -> Result<(), SinkError> {
+        if !complete {
+            // The rows carried for files the run did not reach are kept whole in the
+            // interrupted CSV too, so that it and the summary cover everything finished.
+            let mut left: Vec<(usize, Vec<Row>)> = std::mem::take(&mut self.carried)
+                .into_iter()
+                .map(|(file, rows)| {
+                    (
+                        self.positions.get(&file).copied().unwrap_or(usize::MAX),
+                        rows,
+                    )
+                })
+                .collect();
+            left.sort_by_key(|(position, _)| *position);
+            for (_, rows) in left {
+                self.count(&rows);
+                self.csv.write_rows(&rows)?;
+                self.records.tally.add_rows(&rows);
+            }
+        }
+        self.csv.close(complete)
+    }
+}
+
+impl PlanSink<'_> {
+    /// Counts `rows` for the manifest and the outcome.
+    fn count(&mut self, rows: &[Row]) {
+        for row in rows {
             self.hasher.add(row);
             self.worst = Some(self.worst.unwrap_or(Status::Ok).worst(row.status));
         }
         self.rows += rows.len();
-        self.csv.write_rows(&rows)?;
+    }
+
+    /// Writes a file's rows to the CSV and the summary's records.
+    fn write(&mut self, rows: &[Row], results: &FileResults<'_>) -> Result<(), SinkError> {
+        self.count(rows);
+        self.csv.write_rows(rows)?;
         self.records.file(&FileResults {
-            rows: &rows,
+            rows,
             prepared: None,
             ..*results
         })
     }
+}
 
-    fn finish(&mut self, complete: bool) -> Result<(), SinkError> {
-        self.csv.close(complete)
+/// Settles the cases of `rows` (one file's, carried and fresh, in (case, engine, run) order)
+/// that an earlier attempt left partial: their notes are dropped or restated with the engines
+/// still missing (`order`: the file's engines), and once every engine has finished, each
+/// `unchecked` output is compared with the `baseline` engine's by digest, since the earlier
+/// outputs were not kept: the same bytes are the same answer (`ok`, as the comparison would have
+/// said); different bytes stay `unchecked` and say they were not compared.
+fn settle_partial_cases(rows: &mut [Row], order: &[String], baseline: &str) {
+    let mut start = 0;
+    while start < rows.len() {
+        let case = rows[start].case;
+        let end = start + rows[start..].iter().take_while(|r| r.case == case).count();
+        let rows = &mut rows[start..end];
+        start = end;
+        let mut partial = false;
+        for row in rows.iter_mut() {
+            if let Some(message) = crate::results::without_partial_note(&row.message) {
+                row.message = message;
+                partial = true;
+            }
+        }
+        if !partial {
+            continue;
+        }
+        let missing: Vec<&str> = order
+            .iter()
+            .map(String::as_str)
+            .filter(|e| !rows.iter().any(|r| r.engine == *e))
+            .collect();
+        if !missing.is_empty() {
+            let note = crate::results::partial_note(&missing);
+            for row in rows.iter_mut() {
+                tell(row, &note);
+            }
+            continue;
+        }
+        let Some(base) = rows
+            .iter()
+            .find(|r| r.engine == baseline && !r.digest.is_empty())
+            .map(|r| r.digest.clone())
+        else {
+            continue;
+        };
+        let mut agreed = false;
+        for row in rows.iter_mut().filter(|r| r.engine != baseline) {
+            if row.digest.is_empty() {
+                continue;
+            }
+            if row.digest == base {
+                agreed = true;
+                if row.status == Status::Unchecked {
+                    row.status = Status::Ok;
+                }
+            } else if row.status == Status::Unchecked {
+                tell(
+                    row,
+                    &format!(
+                        "not compared with {baseline}: the case was resumed and the earlier output was not kept (the digests differ)"
+                    ),
+                );
+            }
+        }
+        if agreed {
+            for row in rows.iter_mut().filter(|r| r.engine == baseline) {
+                if row.status == Status::Unchecked {
+                    row.status = Status::Ok;
+                }
+            }
+        }
     }
+}
+
+/// Adds `line` to a row's message, after what it already says.
+fn tell(row: &mut Row, line: &str) {
+    row.message = if row.message.is_empty() {
+        line.to_string()
+    } else {
+        format!("{}; {line}", row.message)
+    };
 }
 
 #[cfg(test)]

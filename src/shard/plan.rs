@@ -136,7 +136,20 @@ impl Plan {
             prepare: false,
             ..config.clone()
         };
-        let mut sink = PlanSink::new(csv, journal, carried.by_file, engines, tally);
+        let positions = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.row_name(), i))
+            .collect();
+        let mut sink = PlanSink::new(
+            csv,
+            journal,
+            carried.by_file,
+            engines,
+            tally,
+            config.baseline.clone(),
+            positions,
+        );
         let outcome = crate::runner::run(files, &run_config, &mut [&mut sink])?;
         let PlanSink {
             journal,

@@ -110,8 +110,19 @@ fn recorded_attempt(record: &RecordAt, attempt: &Attempt) -> Result<Option<Strin
     let path = match record {
         RecordAt::Manifest(p) | RecordAt::Plain(p) => p,
     };
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(None);
+    let text = match crate::util::atomic::read_capped_string(
+        path,
+        crate::util::atomic::SMALL_FILE_BYTES,
+    ) {
+        Ok(text) => text,
+        // Past its cap (or not text), a record is refused: no record is that.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(ShardError::Io {
+                path: path.to_path_buf(),
+                source: e,
+            });
+        }
+        Err(_) => return Ok(None),
     };
     let not_record = |e: serde_json::Error| ShardError::Journal {
         path: path.to_path_buf(),

@@ -37,6 +37,63 @@ pub fn interrupted_path(path: &Path) -> PathBuf {
     beside(path, ".interrupted")
 }
 
+/// Removes `<path>.interrupted` (an earlier interrupted run's rows) once a complete run has
+/// written `path`: those rows are stale beside the whole results. Only a regular file is
+/// removed (not a link, a device or a folder); a failure is ignored (it is only clutter).
+pub fn remove_stale_interrupted(path: &Path) {
+    let aside = interrupted_path(path);
+    if std::fs::symlink_metadata(&aside).is_ok_and(|m| m.file_type().is_file()) {
+        let _ = std::fs::remove_file(&aside);
+    }
+}
+
+/// The cap of a small file read whole (an `invoke` problem file, a Vexed `.par` file, a shard's
+/// manifest, a run's record, a baseline's metadata): none of them comes near it.
+pub const SMALL_FILE_BYTES: u64 = 16 << 20;
+
+/// The cap of an answer read whole (a judge's answer or an expected output, a case's expected
+/// output hashed or drawn): far beyond any judge's output limit.
+pub const ANSWER_FILE_BYTES: u64 = 256 << 20;
+
+/// The cap of a results file read whole (a journal, a results CSV, a baseline's CSV): some
+/// tens of millions of rows.
+pub const RESULTS_FILE_BYTES: u64 = 4 << 30;
+
+/// Reads the file at `path` whole, but at most `cap` bytes: a longer one (`/dev/zero`, a link
+/// to a huge file) is an `InvalidData` error saying the cap, read no further than one byte past
+/// it. The caller names the file.
+pub fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large(cap));
+    }
+    Ok(bytes)
+}
+
+/// [`read_capped`] as text (not UTF-8: an `InvalidData` error).
+pub fn read_capped_string(path: &Path, cap: u64) -> std::io::Result<String> {
+    String::from_utf8(read_capped(path, cap)?).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+/// The error of a file past its cap.
+pub fn too_large(cap: u64) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "larger than the {} MiB this file may hold (not read further)",
+            cap >> 20
+        ),
+    )
+}
+
 /// The temporary name beside `path` that this process writes before renaming:
 /// `<name>.<host>.<pid>.tmp`. The machine's name keeps apart the runs of several machines
 /// writing into one shared folder (a cluster's nodes), whose process ids mean nothing here.
@@ -632,5 +689,18 @@ mod tests {
         let path = dir.path().join("a/b/c.out");
         write_atomic(&path, b"x").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"x");
+    }
+
+    #[test]
+    fn a_read_past_its_cap_is_an_error_saying_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"12345").unwrap();
+        assert_eq!(read_capped(&path, 5).unwrap(), b"12345");
+        let e = read_capped(&path, 4).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        // An endless device stops at the cap.
+        let e = read_capped(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert!(e.to_string().contains("1 MiB"), "{e}");
     }
 }

@@ -498,6 +498,28 @@ fn a_closed_stdout_ends_quietly() {
 }
 
 #[test]
+fn a_closed_stderr_ends_quietly() {
+    // As found: the reader of stderr (the plain progress line) goes away after one line; the
+    // next line (the progress line 10 s later, or the summary) finds the pipe closed.
+    let script = format!(
+        "'{}' run corpora/linkpop -e reference --progress plain 2>&1 >/dev/null | head -1; echo \"status ${{PIPESTATUS[0]}}\"",
+        env!("CARGO_BIN_EXE_gamebench")
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(crate::common::root())
+        .output()
+        .unwrap();
+    let said = text(&out.stdout);
+    let status = said.lines().last().unwrap_or_default();
+    assert!(
+        status == "status 141" || status == "status 0",
+        "{said}{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn too_many_jobs_are_capped_with_a_warning() {
     let dir = yut_samples();
     let yut = dir.path().join("yut");

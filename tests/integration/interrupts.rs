@@ -65,3 +65,150 @@ fn a_csv_closed_before_any_row_still_has_its_header() {
     let written = std::fs::read_to_string(&csv).expect("the CSV is kept");
     assert!(written.starts_with("game,engine,file,case"), "{written:?}");
 }
+
+/// A Link and Pop corpus of the samples and hand-made cases of `corpora/linkpop/` under
+/// `dir/linkpop/`.
+fn linkpop_samples(dir: &Path) {
+    let folder = dir.join("linkpop");
+    std::fs::create_dir_all(&folder).unwrap();
+    for input in common::sample_inputs("linkpop") {
+        std::fs::copy(&input, folder.join(input.file_name().unwrap())).unwrap();
+    }
+}
+
+/// Whether any file in `dir` is a temporary file (`*.tmp`).
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn an_interrupt_beside_a_slow_program_keeps_every_fast_result_and_resume_completes_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus");
+    linkpop_samples(&corpus);
+    // A program that waits until the flag exists, then answers as the reference does: it
+    // finishes no case before the interrupt, and every case once resumed.
+    let flag = tmp.path().join("go");
+    let slow = format!(
+        "slow=cmd:while [ ! -e '{}' ]; do sleep 0.1; done; '{}' solve linkpop -e reference",
+        flag.display(),
+        env!("CARGO_BIN_EXE_gamebench")
+    );
+    let csv = tmp.path().join("x.csv");
+    let args = |csv: &Path| -> Vec<String> {
+        [
+            "run",
+            s(&corpus),
+            "-j",
+            "8",
+            "-e",
+            "bitboard",
+            "-e",
+            &slow,
+            "--csv",
+            s(csv),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let mut first = args(&csv);
+    first.push("--resume".into());
+    let child = gamebench()
+        .args(&first)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Every bitboard case of these small files is solved long before this.
+    std::thread::sleep(Duration::from_secs(4));
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    common::assert_exit(&out, 130);
+    assert!(
+        temporaries(tmp.path()).is_empty(),
+        "{:?}",
+        temporaries(tmp.path())
+    );
+    // The reference's case count: every case of every file, each solved by bitboard.
+    let alone = tmp.path().join("alone.csv");
+    common::assert_exit(
+        &common::run(&["run", s(&corpus), "-e", "bitboard", "--csv", s(&alone)]),
+        0,
+    );
+    let cases = common::results(&alone).len();
+    assert!(cases > 5, "{cases}");
+    let interrupted = common::results(&csv);
+    assert_eq!(
+        interrupted.len(),
+        cases,
+        "every bitboard result is kept: {}",
+        text(&out.stderr)
+    );
+    assert!(interrupted.iter().all(|r| r.engine == "bitboard"));
+    assert!(
+        interrupted.iter().all(|r| r
+            .message
+            .ends_with("partial case: not finished by slow (interrupted)")),
+        "{interrupted:?}"
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!("the summary below covers the {cases} finished")),
+        "{stderr}"
+    );
+    // Resumed: only the program's results are missing, and only they are solved (bitboard's
+    // rows come back as they were, times included).
+    std::fs::write(&flag, "").unwrap();
+    let out = common::run(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    common::assert_exit(&out, 0);
+    let resumed = common::results(&csv);
+    assert_eq!(resumed.len(), 2 * cases, "{}", text(&out.stderr));
+    let kept: Vec<_> = resumed.iter().filter(|r| r.engine == "bitboard").collect();
+    for (before, after) in interrupted.iter().zip(&kept) {
+        assert_eq!(
+            (&before.file, before.case, before.time_ns),
+            (&after.file, after.case, after.time_ns)
+        );
+    }
+    assert!(resumed.iter().all(|r| !r.message.contains("partial case")));
+    // The same run uninterrupted gives the same rows on the key columns.
+    let whole = tmp.path().join("whole.csv");
+    common::assert_exit(
+        &common::run(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>()),
+        0,
+    );
+    let key = [
+        "game", "engine", "file", "case", "run", "status", "digest", "verdict",
+    ];
+    assert_eq!(common::columns(&csv, &key), common::columns(&whole, &key));
+    assert!(temporaries(tmp.path()).is_empty());
+}
+
+#[test]
+fn a_complete_run_removes_a_stale_interrupted_csv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus");
+    linkpop_samples(&corpus);
+    let csv = tmp.path().join("x.csv");
+    std::fs::write(&csv, "old").unwrap();
+    let stale = tmp.path().join("x.csv.interrupted");
+    std::fs::write(&stale, "game,engine\n").unwrap();
+    let json = tmp.path().join("x.json");
+    let stale_json = tmp.path().join("x.json.interrupted");
+    std::fs::write(&stale_json, "{}").unwrap();
+    let out = common::run(&[
+        "run",
+        s(&corpus),
+        "--csv",
+        s(&csv),
+        "--export-json",
+        s(&json),
+    ]);
+    common::assert_exit(&out, 0);
+    assert!(!stale.exists() && !stale_json.exists());
+    assert!(json.exists());
+}

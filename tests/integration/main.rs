@@ -6,6 +6,7 @@
 
 mod common;
 
+mod bounded_reads;
 mod cli;
 mod clobber;
 mod compare;

@@ -95,9 +95,37 @@ pub fn discover(dir: &Path, only: &[String]) -> Result<Vec<Pack>, LevelsError> {
     Ok(packs)
 }
 
+/// The most a `.par` file may hold (one line per level: a few KB).
+const PAR_FILE_BYTES: u64 = 16 << 20;
+
+/// The most a level pack may hold (a few hundred levels of a few hundred bytes each).
+const PACK_FILE_BYTES: u64 = 256 << 20;
+
+/// The bytes of the file at `path`, an `InvalidData` error past `cap` bytes (`/dev/zero`).
+fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(cap + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than the {} MiB this file may hold (not read further)",
+                cap >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// A pack's pars; none when it has no `.par` file.
 fn read_pars(path: &Path) -> Result<HashMap<String, usize>, LevelsError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_capped(path, PAR_FILE_BYTES).and_then(|b| {
+        String::from_utf8(b)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+    }) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
         Err(source) => {
@@ -243,7 +271,7 @@ pub fn run(
 ) -> Result<Vec<Level>, LevelsError> {
     let mut work = Vec::new();
     for pack in packs {
-        let bytes = std::fs::read(&pack.path).map_err(|source| LevelsError::Io {
+        let bytes = read_capped(&pack.path, PACK_FILE_BYTES).map_err(|source| LevelsError::Io {
             path: pack.path.clone(),
             source,
         })?;
