@@ -286,10 +286,10 @@ fn the_readme_is_a_guide_that_links_to_the_reference() {
         lines < 300,
         "README.md has {lines} lines: the reference belongs in docs/"
     );
-    // One build: the locked versions (as the tests ran), then the installed binary, not a
-    // `cargo run --release` that would build everything a second time.
+    // One build: the locked versions (as the tests ran) in the shipped profile, then the
+    // installed binary, not a `cargo run --release` that would build everything a second time.
     assert!(
-        readme.contains("cargo install --locked --path ."),
+        readme.contains("cargo install --locked --profile dist --path ."),
         "no locked install line"
     );
     assert!(
