@@ -33,6 +33,7 @@ pub mod cli;
 pub mod compare;
 pub mod corpus;
 pub mod digest;
+pub mod duet;
 pub mod engines;
 pub mod export;
 pub mod external;
