@@ -233,7 +233,7 @@ pub fn run(
             Measure::Cpu => Clock::ThreadCpu,
             Measure::Wall => Clock::Wall,
         },
-        budget: options.budget.clone(),
+        budget: options.budget,
         limits: options.limits.clone(),
     };
     let started = Instant::now();
