@@ -27,6 +27,7 @@
 //!   evolutionary search for the inputs on which an engine is slowest.
 //! - [`invoke`]: every solution on every test, tags, kills and the selection; [`package`]:
 //!   judges' problem packages (Kattis/DOMjudge, Polygon) read as they are and written.
+//! - [`duet`]: an A/B comparison inside one run, interleaved rounds, a paired effect size.
 //! - [`compare`]: two runs paired case by case; [`report`]: one self-contained HTML page;
 //!   [`export`]: JSON, Markdown, JUnit and SVG.
 //! - [`shard`]: splitting a run into shards for Slurm arrays or GNU parallel, journals, resume,
@@ -36,6 +37,7 @@
 pub mod cli;
 pub mod compare;
 pub mod corpus;
+pub mod duet;
 pub mod engines;
 pub mod export;
 pub mod external;

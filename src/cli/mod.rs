@@ -3,6 +3,7 @@
 //! and here they become messages; exit codes come from [`crate::status::Exit`].
 
 pub mod compare;
+mod duet;
 mod games;
 mod generate;
 mod hunt;
@@ -427,6 +428,8 @@ pub struct RunArgs {
     pub shards: shards::RunShardArgs,
     #[command(flatten)]
     pub after: report::AfterRunArgs,
+    #[command(flatten)]
+    pub duet: duet::DuetArgs,
 }
 
 #[derive(Args)]

@@ -77,6 +77,10 @@ fn baseline(args: &RunArgs) -> (String, Option<&'static str>) {
 pub fn run(args: RunArgs) -> Result<Exit> {
     let started = (SystemTime::now(), Instant::now());
     let signals = catch_signals()?;
+    // An A/B comparison in interleaved rounds is a run of its own (`cli/duet.rs`).
+    if args.duet.asked() {
+        return super::duet::run(&args, &baseline(&args).0, signals.stop);
+    }
     for plot in [&args.plot, &args.plot_scaling].into_iter().flatten() {
         require_svg(plot).map_err(anyhow::Error::msg)?;
     }

@@ -11,6 +11,7 @@ mod cli;
 mod clobber;
 mod compare;
 mod docs;
+mod duet;
 mod endless_line;
 mod fair;
 mod fuzz;

@@ -1,0 +1,75 @@
+#!/bin/sh
+# The false-alarm and detection rates of `run --fail-if-slower` (docs/compare.md, "Interleaved
+# A/B runs"): N trials of a busy-loop program against itself and against itself made SLOW_PCT
+# longer, on 20 Yut cases, quiet and with two `yes > /dev/null` hogs beside it.
+#
+#   benches/duet_trials.sh [GAMEBENCH] [N] [TIME_S] [THRESHOLD_PCT]
+#
+# Prints one line per (load, pair): trials, exit-6 count, other exits. A false alarm is an exit
+# 6 on the identical pair; a detection is an exit 6 on the slower pair; any other exit than 0
+# or 6 is an error and is counted apart.
+set -eu
+G=${1:-target/release/gamebench}
+N=${2:-10}
+TIME=${3:-60}
+PCT=${4:-3}
+SLOW_PCT=5
+# Busy-loop iterations per case for about 5 ms of CPU time, measured below.
+TARGET_NS=5000000
+G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
+work=$(mktemp -d)
+hogs=""
+cleanup() {
+    for p in $hogs; do kill "$p" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+cat > "$work/spin.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+/* Spins argv[1] iterations per judge input read from stdin (the input is read whole). */
+int main(int argc, char **argv) {
+    volatile unsigned long x = 0;
+    unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 0;
+    char buf[4096];
+    while (fread(buf, 1, sizeof buf, stdin) > 0) {}
+    for (unsigned long i = 0; i < n; i++) x += i;
+    return 0;
+}
+C
+cc -O1 -o "$work/spin" "$work/spin.c"
+"$G" gen yut -n 20 -o "$work/yut" --no-expected > /dev/null
+# Calibration: the CPU time of 100M iterations (best of 3), scaled to TARGET_NS.
+best=""
+for _ in 1 2 3; do
+    t=$( { /usr/bin/time -f '%U %S' "$work/spin" 100000000 < /dev/null; } 2>&1 | awk '{print ($1+$2)*1e9}')
+    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
+done
+iters=$(echo "$TARGET_NS * 100000000 / $best" | bc)
+slow=$(echo "$iters * (100 + $SLOW_PCT) / 100" | bc)
+echo "calibration: $iters iterations per case (~5 ms), slower pair $slow; $N trials, --time $TIME, --fail-if-slower $PCT"
+trials() { # load pair new_iters
+    six=0; other=0
+    i=0
+    while [ "$i" -lt "$N" ]; do
+        i=$((i + 1))
+        set +e
+        "$G" run "$work/yut" -e "old=cmd:$work/spin $iters" -e "new=cmd:$work/spin $3" \
+            --fail-if-slower "$PCT" --time "$TIME" --seed "$i" > "$work/last.txt" 2>&1
+        rc=$?
+        set -e
+        case $rc in
+            6) six=$((six + 1)) ;;
+            0) ;;
+            *) other=$((other + 1)); cat "$work/last.txt" >&2 ;;
+        esac
+        tail -n 2 "$work/last.txt" | tr '\n' ' ' >&2; echo "-> $rc" >&2
+    done
+    echo "$1 $2: $N trials, exit 6 in $six, errors $other"
+}
+trials quiet identical "$iters"
+trials quiet "+$SLOW_PCT%" "$slow"
+yes > /dev/null & hogs="$hogs $!"
+yes > /dev/null & hogs="$hogs $!"
+trials loaded identical "$iters"
+trials loaded "+$SLOW_PCT%" "$slow"

@@ -1,0 +1,423 @@
+//! `run --fail-if-slower` / `--time` / `--interleave`: an A/B comparison inside one run that
+//! holds on a loaded machine. Every round times every (unit, engine) once in a fresh seeded
+//! random order, so the two engines of a pair share the machine's state of that moment; the
+//! comparison is paired per unit and round ([`paired`]), one geometric-mean ratio per engine
+//! against the baseline with a bootstrap interval, and a verdict against a threshold. Rounds
+//! are a fixed count or added until the interval settles or a time budget ends.
+//!
+//! A unit is a case when every engine runs case by case (internal engines), else a whole file
+//! (programs read whole judge files). Engines run through [`crate::engines::Executor`], one
+//! at a time on the calling thread: a comparison wants the pair timed alike, not throughput.
+
+pub mod paired;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::corpus::{self, CaseFile};
+use crate::engines::{Clock, EngineSpec, EngineTable, Fault, FileJob, Limits, Plan};
+use crate::game::{Budget, Game, ParsedCase};
+use crate::status::Exit;
+use crate::util::units;
+
+pub use paired::{Effect, Verdict};
+
+/// What each run is measured by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Measure {
+    /// CPU time: a program's user + system time (it and its children, from `wait4`), an
+    /// internal engine's thread CPU time. Time spent waiting for a core under load is not in it.
+    #[default]
+    Cpu,
+    /// Wall time (load from other processes is in it).
+    Wall,
+}
+
+impl Measure {
+    fn name(self) -> &'static str {
+        match self {
+            Measure::Cpu => "CPU time",
+            Measure::Wall => "wall time",
+        }
+    }
+}
+
+/// How many rounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rounds {
+    /// Exactly this many.
+    Fixed(u32),
+    /// Rounds added until every engine's interval is settled ([`paired::settled`]) or the
+    /// budget ends (at least [`MIN_ROUNDS`]).
+    Budget(Duration),
+}
+
+/// Rounds before the interval is first looked at under a time budget: a bootstrap over
+/// rounds needs a few of them.
+pub const MIN_ROUNDS: u32 = 3;
+/// The default seed of the round orders (fixed, so a run's order is reproducible).
+pub const DEFAULT_SEED: u64 = 1;
+
+/// An interleaved comparison's settings.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The engine the others are compared with (its name in the table).
+    pub baseline: String,
+    pub rounds: Rounds,
+    /// The change that matters, as a fraction (0.03 = 3 %).
+    pub threshold: f64,
+    /// Whether a slowdown beyond the threshold makes the exit code 6.
+    pub fail_if_slower: bool,
+    pub seed: u64,
+    pub measure: Measure,
+    pub budget: Budget,
+    pub limits: Limits,
+    /// Set by a signal: no new round starts.
+    pub stop: Arc<AtomicBool>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DuetError {
+    #[error("an interleaved comparison needs at least two engines (-e old=... -e new=...)")]
+    OneEngine,
+    #[error("the baseline {0:?} is not one of the engines run")]
+    NoBaseline(String),
+    #[error("{0}: {1}")]
+    Read(String, std::io::Error),
+    #[error("no case to compare (every file empty or unreadable)")]
+    NoCase,
+    #[error("{engine} failed on {file}: {message}")]
+    Failed {
+        engine: String,
+        file: String,
+        message: String,
+    },
+}
+
+/// A file loaded once: its bytes and parsed cases.
+struct Loaded {
+    name: String,
+    game: &'static dyn Game,
+    bytes: Vec<u8>,
+    cases: Vec<ParsedCase>,
+    engines: Arc<[EngineSpec]>,
+}
+
+/// What is timed as one: a case of a file, or a whole file.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    file: usize,
+    case: Option<usize>,
+}
+
+/// One engine's comparison with the baseline.
+#[derive(Debug, Clone)]
+pub struct EngineResult {
+    pub engine: String,
+    pub effect: Effect,
+    pub verdict: Verdict,
+}
+
+/// Why the rounds stopped.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stopped {
+    /// The fixed count was run.
+    Count,
+    /// Every interval settled within the budget.
+    Settled,
+    /// The budget ended first.
+    BudgetEnded,
+    /// A signal.
+    Interrupted,
+}
+
+/// The outcome of an interleaved run.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub baseline: String,
+    pub units: usize,
+    pub file_units: bool,
+    pub rounds: u32,
+    pub elapsed: Duration,
+    pub stopped: Stopped,
+    /// Each engine's total measured time over every round, in ns (baseline first).
+    pub totals: Vec<(String, u64)>,
+    pub results: Vec<EngineResult>,
+}
+
+impl Outcome {
+    /// 6 when some engine is slower than the baseline beyond the threshold and that was asked
+    /// to fail, else 0 (including "cannot tell"); 130 after a signal.
+    pub fn exit(&self, options: &Options) -> Exit {
+        if self.stopped == Stopped::Interrupted {
+            return Exit::Interrupted;
+        }
+        let slower = self.results.iter().any(|r| r.verdict == Verdict::Slower);
+        if slower && options.fail_if_slower {
+            Exit::Slower
+        } else {
+            Exit::Ok
+        }
+    }
+}
+
+/// Runs the comparison on `files` with the engines of `table`.
+pub fn run(
+    files: &[CaseFile],
+    table: &EngineTable,
+    options: &Options,
+) -> Result<Outcome, DuetError> {
+    let mut loaded = Vec::new();
+    for file in files {
+        let bytes = corpus::read_case_file(&file.path, 0)
+            .map_err(|e| DuetError::Read(file.path.display().to_string(), e))?;
+        let cases = file.game.parse(&bytes);
+        loaded.push(Loaded {
+            name: file.relative.display().to_string(),
+            game: file.game,
+            bytes,
+            cases,
+            engines: table.of(file.game),
+        });
+    }
+    let names: Vec<String> = match loaded.first() {
+        Some(f) => f.engines.iter().map(|e| e.name().to_string()).collect(),
+        None => return Err(DuetError::NoCase),
+    };
+    if names.len() < 2 {
+        return Err(DuetError::OneEngine);
+    }
+    let base = names
+        .iter()
+        .position(|n| *n == options.baseline)
+        .ok_or_else(|| DuetError::NoBaseline(options.baseline.clone()))?;
+    let file_units = loaded
+        .iter()
+        .any(|f| f.engines.iter().any(|e| !e.executor().per_case()));
+    let units: Vec<Unit> = loaded
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| {
+            let readable: Vec<usize> = (0..f.cases.len())
+                .filter(|&c| f.cases[c].case.is_ok())
+                .collect();
+            if file_units {
+                let some = !readable.is_empty();
+                vec![
+                    Unit {
+                        file: i,
+                        case: None
+                    };
+                    usize::from(some)
+                ]
+            } else {
+                readable
+                    .into_iter()
+                    .map(|c| Unit {
+                        file: i,
+                        case: Some(c),
+                    })
+                    .collect()
+            }
+        })
+        .collect();
+    if units.is_empty() {
+        return Err(DuetError::NoCase);
+    }
+    let plan = Plan {
+        warmup: 0,
+        runs: 1,
+        repeat_short: true,
+        clock: match options.measure {
+            Measure::Cpu => Clock::ThreadCpu,
+            Measure::Wall => Clock::Wall,
+        },
+        budget: options.budget,
+        limits: options.limits.clone(),
+    };
+    let started = Instant::now();
+    // times[unit][engine][round]
+    let mut times: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); names.len()]; units.len()];
+    let mut round = 0u32;
+    let stopped = loop {
+        if options.stop.load(Ordering::Relaxed) {
+            break Stopped::Interrupted;
+        }
+        match options.rounds {
+            Rounds::Fixed(n) if round >= n => break Stopped::Count,
+            Rounds::Budget(budget) if round >= MIN_ROUNDS => {
+                let results = compare(&times, &names, base, options);
+                if results
+                    .iter()
+                    .all(|r| paired::settled(&r.effect, options.threshold))
+                {
+                    break Stopped::Settled;
+                }
+                if started.elapsed() >= budget {
+                    break Stopped::BudgetEnded;
+                }
+            }
+            _ => {}
+        }
+        for (u, e) in paired::round_order(units.len(), names.len(), options.seed, round.into()) {
+            let t = measure(&loaded, units[u], e, &plan, options.measure)?;
+            times[u][e].push(t);
+        }
+        round += 1;
+    };
+    let totals = names
+        .iter()
+        .enumerate()
+        .map(|(e, n)| (n.clone(), times.iter().flat_map(|t| &t[e]).sum()))
+        .collect();
+    Ok(Outcome {
+        baseline: names[base].clone(),
+        units: units.len(),
+        file_units,
+        rounds: round,
+        elapsed: started.elapsed(),
+        stopped,
+        totals,
+        results: compare(&times, &names, base, options),
+    })
+}
+
+/// Every engine but the baseline against it, from the rounds measured so far.
+fn compare(
+    times: &[Vec<Vec<u64>>],
+    names: &[String],
+    base: usize,
+    options: &Options,
+) -> Vec<EngineResult> {
+    (0..names.len())
+        .filter(|&e| e != base)
+        .filter_map(|e| {
+            let logs: Vec<paired::UnitLogs> = times
+                .iter()
+                .map(|t| {
+                    t[e].iter()
+                        .zip(&t[base])
+                        // A zero time (a clock too coarse) has no ratio: that pair is left out.
+                        .filter(|(a, b)| **a > 0 && **b > 0)
+                        .map(|(&a, &b)| (a as f64 / b as f64).ln())
+                        .collect()
+                })
+                .collect();
+            let effect = paired::effect(&logs, options.seed)?;
+            Some(EngineResult {
+                engine: names[e].clone(),
+                effect,
+                verdict: paired::verdict(&effect, options.threshold),
+            })
+        })
+        .collect()
+}
+
+/// One measurement of engine `e` on `unit`, in ns.
+fn measure(
+    loaded: &[Loaded],
+    unit: Unit,
+    e: usize,
+    plan: &Plan,
+    measure: Measure,
+) -> Result<u64, DuetError> {
+    let file = &loaded[unit.file];
+    let spec = &file.engines[e];
+    let executor = spec.executor();
+    let job = FileJob {
+        game: file.game,
+        bytes: &file.bytes,
+        cases: &file.cases,
+        first: 0,
+    };
+    let runs = match unit.case {
+        Some(case) => vec![executor.run_case(&job, case, plan)],
+        None if executor.per_case() => (0..file.cases.len())
+            .filter(|&c| file.cases[c].case.is_ok())
+            .map(|c| executor.run_case(&job, c, plan))
+            .collect(),
+        None => executor.run_file(&job, plan),
+    };
+    let failed = |message: String| DuetError::Failed {
+        engine: spec.name().to_string(),
+        file: file.name.clone(),
+        message,
+    };
+    if !executor.per_case() {
+        // A program: one run on the whole file, the same figures on every case.
+        let run = runs.first().ok_or_else(|| failed("no case".into()))?;
+        // Outputs are not compared here: a program that printed no block was still timed.
+        if let Err(fault) = &run.result
+            && *fault != Fault::NoOutput
+        {
+            return Err(failed(fault.to_string()));
+        }
+        return match measure {
+            Measure::Wall => run.times.first().copied(),
+            Measure::Cpu => run.usage.first().map(|u| u.cpu().as_nanos() as u64),
+        }
+        .ok_or_else(|| failed("not timed".into()));
+    }
+    let mut total = 0u64;
+    for run in &runs {
+        if let Err(fault) = &run.result {
+            return Err(failed(fault.to_string()));
+        }
+        total = total.saturating_add(run.times.first().copied().unwrap_or(0));
+    }
+    Ok(total)
+}
+
+/// The text summary of an outcome.
+pub fn render(outcome: &Outcome, options: &Options) -> String {
+    let pct = |x: f64| format!("{}%", units::sig3(x * 100.0));
+    let threshold = pct(options.threshold);
+    let what = if outcome.file_units { "file" } else { "case" };
+    let mut text = format!(
+        "interleaved: {} x {}, every ({what}, engine) once a round in a fresh random order (seed {}); {}; baseline {}\n",
+        units::counted(outcome.units as u64, what, &format!("{what}s")),
+        units::counted(u64::from(outcome.rounds), "round", "rounds"),
+        options.seed,
+        options.measure.name(),
+        outcome.baseline,
+    );
+    for (name, total) in &outcome.totals {
+        text.push_str(&format!(
+            "  {name}: {} in all, {} a round\n",
+            units::human_time(*total),
+            units::human_time(total / u64::from(outcome.rounds.max(1)))
+        ));
+    }
+    for r in &outcome.results {
+        let e = &r.effect;
+        let said = match r.verdict {
+            Verdict::Slower => format!("SLOWER by more than {threshold}"),
+            Verdict::Faster => format!("faster by more than {threshold}"),
+            Verdict::NoChange => format!("no change beyond {threshold}"),
+            Verdict::CannotTell => format!(
+                "cannot tell: the interval reaches past {threshold}; the smallest slowdown this run could have found is {}",
+                pct(e.detectable(options.threshold))
+            ),
+        };
+        text.push_str(&format!(
+            "{} / {}: x{:.4} (95% interval x{:.4} to x{:.4}, {} pairs): {said}\n",
+            r.engine, outcome.baseline, e.ratio, e.low, e.high, e.pairs
+        ));
+    }
+    let elapsed = units::human_time(outcome.elapsed.as_nanos() as u64);
+    text.push_str(&match (outcome.stopped, options.rounds) {
+        (Stopped::Count, _) => format!("rounds: {} as asked, in {elapsed}\n", outcome.rounds),
+        (Stopped::Settled, _) => format!(
+            "rounds: stopped after {} ({elapsed}): every interval narrower than {threshold} and on one side of it\n",
+            outcome.rounds
+        ),
+        (Stopped::BudgetEnded, Rounds::Budget(b)) => format!(
+            "rounds: the budget of {} ended after {} rounds with an interval still wider than {threshold} or across it\n",
+            units::human_time(b.as_nanos() as u64),
+            outcome.rounds
+        ),
+        _ => format!("rounds: interrupted after {} ({elapsed})\n", outcome.rounds),
+    });
+    text
+}

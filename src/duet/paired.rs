@@ -1,0 +1,256 @@
+//! The statistics of an interleaved A/B run: per (unit, round) log-ratios of an engine's time
+//! to the baseline's in the same round, their geometric mean as one effect size, its bootstrap
+//! interval over units and rounds, and the verdict against a threshold. Numbers only.
+
+use crate::util::stats;
+
+/// Resamples of the two-level bootstrap (units, then each unit's rounds).
+pub const RESAMPLES: usize = stats::BOOTSTRAP_RESAMPLES;
+/// The two-sided confidence of the interval.
+pub const CONFIDENCE: f64 = 0.95;
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same round orders
+/// and the same interval on every machine.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0); the modulo bias is negligible for the sizes here.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// The order of round `round`: every (unit, engine) once, shuffled (Fisher-Yates) by a
+/// generator seeded from `seed` and the round, so each round's order is fresh and the whole
+/// sequence is reproducible from the seed.
+pub fn round_order(units: usize, engines: usize, seed: u64, round: u64) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, usize)> = (0..units)
+        .flat_map(|u| (0..engines).map(move |e| (u, e)))
+        .collect();
+    // Mixed through one step of the generator so that consecutive rounds are unrelated.
+    let mut rng = Rng::new(Rng::new(seed ^ round.rotate_left(32)).next_u64() ^ round);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order
+}
+
+/// An engine's time against the baseline's: the geometric mean ratio and its interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Effect {
+    /// exp(mean of ln(engine / baseline)) over every unit and round.
+    pub ratio: f64,
+    pub low: f64,
+    pub high: f64,
+    /// Pairs measured (units x rounds).
+    pub pairs: usize,
+}
+
+impl Effect {
+    /// The interval's relative width, high / low - 1.
+    pub fn width(&self) -> f64 {
+        self.high / self.low - 1.0
+    }
+
+    /// The smallest slowdown beyond `threshold` that an interval as wide as this one (on the
+    /// log scale, below its centre) would have shown: a true ratio above it puts the interval's
+    /// lower end above 1 + threshold.
+    pub fn detectable(&self, threshold: f64) -> f64 {
+        (1.0 + threshold) * (self.ratio / self.low) - 1.0
+    }
+}
+
+/// The paired log-ratios of one unit, one per round it was measured in.
+pub type UnitLogs = Vec<f64>;
+
+/// The effect of `logs` (one list of log-ratios per unit; units without any are skipped): the
+/// geometric mean ratio, and the [`CONFIDENCE`] percentile interval of a two-level bootstrap
+/// (units drawn with replacement, then each drawn unit's rounds with replacement), seeded.
+/// `None` without a single pair.
+pub fn effect(logs: &[UnitLogs], seed: u64) -> Option<Effect> {
+    let units: Vec<&UnitLogs> = logs.iter().filter(|l| !l.is_empty()).collect();
+    let all: Vec<f64> = units.iter().flat_map(|l| l.iter().copied()).collect();
+    let (mean, _) = stats::mean_stddev(&all)?;
+    let mut rng = Rng::new(seed);
+    let mut means: Vec<f64> = (0..RESAMPLES)
+        .map(|_| {
+            let (mut sum, mut n) = (0.0, 0usize);
+            for _ in 0..units.len() {
+                let unit = units[rng.below(units.len())];
+                for _ in 0..unit.len() {
+                    sum += unit[rng.below(unit.len())];
+                }
+                n += unit.len();
+            }
+            sum / n as f64
+        })
+        .collect();
+    means.sort_by(f64::total_cmp);
+    let tail = (1.0 - CONFIDENCE) / 2.0;
+    let low = stats::quantile_sorted(&means, tail)?;
+    let high = stats::quantile_sorted(&means, 1.0 - tail)?;
+    Some(Effect {
+        ratio: mean.exp(),
+        low: low.exp(),
+        high: high.exp(),
+        pairs: all.len(),
+    })
+}
+
+/// What an interval says against a threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Slower than the baseline by more than the threshold at [`CONFIDENCE`].
+    Slower,
+    /// Faster than the baseline by more than the threshold at [`CONFIDENCE`].
+    Faster,
+    /// Within the threshold either way at [`CONFIDENCE`].
+    NoChange,
+    /// The interval reaches past the threshold: the run cannot tell.
+    CannotTell,
+}
+
+/// The verdict of `effect` against `threshold` (0.03 = 3 %): slower when the interval lies
+/// wholly above 1 + threshold, faster when wholly below 1 / (1 + threshold), no change when
+/// wholly between them.
+pub fn verdict(effect: &Effect, threshold: f64) -> Verdict {
+    let (up, down) = (1.0 + threshold, 1.0 / (1.0 + threshold));
+    if effect.low > up {
+        Verdict::Slower
+    } else if effect.high < down {
+        Verdict::Faster
+    } else if effect.low >= down && effect.high <= up {
+        Verdict::NoChange
+    } else {
+        Verdict::CannotTell
+    }
+}
+
+/// Whether more rounds would not change the answer: a verdict is reached and the interval is
+/// narrower than the threshold.
+pub fn settled(effect: &Effect, threshold: f64) -> bool {
+    verdict(effect, threshold) != Verdict::CannotTell && effect.width() < threshold
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Log-normal noise of relative size `sigma` from a generator: Box-Muller.
+    fn noise(rng: &mut Rng, sigma: f64) -> f64 {
+        let u1 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        sigma * (-2.0 * u1.max(1e-300).ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
+    /// Synthetic paired times: `units` cases of different base times, `rounds` rounds, each
+    /// round's machine state (a shared factor) applied to both engines, plus each run's own
+    /// noise; the engine is `slowdown` times the baseline.
+    fn synthetic(units: usize, rounds: usize, slowdown: f64, seed: u64) -> Vec<UnitLogs> {
+        let mut rng = Rng::new(seed);
+        (0..units)
+            .map(|u| {
+                let base = 1e6 * (1.0 + u as f64);
+                (0..rounds)
+                    .map(|_| {
+                        // A loaded round: up to x2 on both engines alike.
+                        let load = 1.0 + (rng.below(100) as f64) / 100.0;
+                        let a = base * load * noise(&mut rng, 0.05).exp();
+                        let b = base * load * slowdown * noise(&mut rng, 0.05).exp();
+                        (b / a).ln()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_known_ten_percent_slowdown_is_found() {
+        for seed in 0..20 {
+            let e = effect(&synthetic(20, 10, 1.10, seed), 1).unwrap();
+            assert_eq!(verdict(&e, 0.03), Verdict::Slower, "seed {seed}: {e:?}");
+            assert!(e.low < 1.10 && e.high > 1.10, "seed {seed}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn identical_engines_give_no_alarm() {
+        for seed in 0..20 {
+            let e = effect(&synthetic(20, 10, 1.0, seed), 1).unwrap();
+            let v = verdict(&e, 0.03);
+            assert_eq!(v, Verdict::NoChange, "seed {seed}: {e:?}");
+            assert!(e.low < 1.0 && e.high > 1.0, "seed {seed}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn by_hand_every_pair_the_same_ratio() {
+        // Every pair exactly 1.2: no spread, the interval is the point.
+        let logs = vec![vec![1.2f64.ln(); 3]; 4];
+        let e = effect(&logs, 7).unwrap();
+        assert!((e.ratio - 1.2).abs() < 1e-12 && (e.low - 1.2).abs() < 1e-12);
+        assert!((e.high - 1.2).abs() < 1e-12 && e.pairs == 12, "{e:?}");
+        assert_eq!(verdict(&e, 0.03), Verdict::Slower);
+        assert_eq!(verdict(&e, 0.25), Verdict::NoChange);
+        assert!(settled(&e, 0.03));
+        assert_eq!(effect(&[vec![], vec![]], 1), None);
+    }
+
+    #[test]
+    fn a_wide_interval_cannot_tell_and_says_what_it_could_find() {
+        let e = Effect {
+            ratio: 1.0,
+            low: 0.9,
+            high: 1.1,
+            pairs: 10,
+        };
+        assert_eq!(verdict(&e, 0.03), Verdict::CannotTell);
+        assert!(!settled(&e, 0.03));
+        // 1.03 x (1 / 0.9) - 1 = 14.4 %.
+        assert!((e.detectable(0.03) - (1.03 / 0.9 - 1.0)).abs() < 1e-12);
+        let faster = Effect {
+            ratio: 0.8,
+            low: 0.78,
+            high: 0.82,
+            pairs: 10,
+        };
+        assert_eq!(verdict(&faster, 0.03), Verdict::Faster);
+    }
+
+    #[test]
+    fn each_round_is_a_fresh_permutation_reproducible_from_the_seed() {
+        let first = round_order(20, 2, 1, 0);
+        let mut sorted = first.clone();
+        sorted.sort_unstable();
+        let all: Vec<(usize, usize)> = (0..20).flat_map(|u| [(u, 0), (u, 1)]).collect();
+        assert_eq!(sorted, all, "every (unit, engine) exactly once");
+        assert_eq!(first, round_order(20, 2, 1, 0), "reproducible");
+        let rounds: Vec<_> = (0..10).map(|r| round_order(20, 2, 1, r)).collect();
+        for (i, a) in rounds.iter().enumerate() {
+            for b in &rounds[i + 1..] {
+                assert_ne!(a, b, "a fresh order each round");
+            }
+        }
+        assert_ne!(first, round_order(20, 2, 2, 0), "the seed matters");
+        // The engine that goes first in a unit's pair varies from round to round.
+        let firsts = rounds
+            .iter()
+            .filter(|o| o.iter().find(|(u, _)| *u == 0).unwrap().1 == 0)
+            .count();
+        assert!(firsts > 0 && firsts < 10, "{firsts}");
+        assert!(round_order(0, 2, 1, 0).is_empty());
+    }
+}
