@@ -154,10 +154,10 @@ fn split_pair(message: &str) -> Option<(&str, &str, &str)> {
         let rest = &message[at + "expected ".len()..];
         if let Some(e_len) = quoted_len(rest) {
             let after = &rest[e_len..];
-            if let Some(a) = after.strip_prefix(", got ") {
-                if quoted_len(a) == Some(a.len()) {
-                    return Some((&message[..at], &rest[..e_len], a));
-                }
+            if let Some(a) = after.strip_prefix(", got ")
+                && quoted_len(a) == Some(a.len())
+            {
+                return Some((&message[..at], &rest[..e_len], a));
             }
         }
         search = at + "expected ".len();
