@@ -271,12 +271,15 @@ fn polygon(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), P
             Some(Tag::Failing) => "rejected",
             None => "time-limit-exceeded-or-accepted",
         };
-        // Numbered: two submissions may share a file name.
-        let name = format!(
-            "{:02}-{}",
-            i + 1,
-            source.file_name().unwrap_or_default().to_string_lossy()
-        );
+        // Numbered: two submissions may share a file name. A Java source keeps its own name
+        // when it is free: javac wants a public class in a file of the class's name.
+        let file_name = source.file_name().unwrap_or_default().to_string_lossy();
+        let is_java = source.extension().is_some_and(|e| e == "java");
+        let name = if is_java && !solutions.contains(&format!("solutions/{file_name}\"")) {
+            file_name.into_owned()
+        } else {
+            format!("{:02}-{file_name}", i + 1)
+        };
         copy(source, &out.join("solutions").join(&name))?;
         solutions.push_str(&format!(
             "      <solution tag=\"{tag}\"><source path=\"solutions/{}\"/></solution>\n",

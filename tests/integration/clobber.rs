@@ -361,7 +361,7 @@ fn an_interrupted_run_into_a_device_says_the_device_has_the_rows() {
     let out = finish(child, LIMIT);
     assert_exit(&out, 130);
     let err = text(&out.stderr);
-    assert!(err.contains("finished case are in /dev/null\n"), "{err}");
+    assert!(err.contains("are in /dev/null\n"), "{err}");
     assert!(!err.contains("/dev/null.interrupted"), "{err}");
 }
 

@@ -287,59 +287,58 @@ fn a_file_without_cases_gets_a_row_that_says_so() {
     );
 }
 
-/// Peak resident memory, in KiB, of the children this process has waited for so far.
-fn children_peak_rss_kib() -> i64 {
-    // SAFETY: getrusage only writes the struct we hand it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid pointer to a rusage, and a valid `who`.
-    assert_eq!(
-        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
-        0
-    );
-    usage.ru_maxrss
-}
-
 #[test]
 fn memory_stays_bounded_by_the_window_not_the_corpus() {
     // 16 generated SameGame throughput files (2,500 grids each, about 75 MB): the runner
     // that kept every parsed case and row peaked near 250 MB on such a corpus; the streaming
     // one holds a window of files. The limit leaves room for the allocator's arenas.
     const LIMIT_KIB: i64 = 200 * 1024;
-    // Exit 0, and the children's peak so far (this command's included) below the limit.
-    let finished_below_limit = |out: &Output, what: &str| {
-        assert_exit(out, 0);
-        let peak = children_peak_rss_kib();
+    // Exit 0, and the command's own peak (measured under GNU time, see `common::measured`)
+    // below the limit.
+    let finished_below_limit = |args: &[&str], what: &str| {
+        let mut command = common::measured();
+        command
+            .args(args)
+            .current_dir(root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let (code, peak) = common::peak_of(command);
+        assert_eq!(code, 0, "{what} exited with {code}");
         assert!(peak < LIMIT_KIB, "{what} peaked at {peak} KiB");
     };
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("samegame");
-    let generated = run(&[
-        "gen",
-        "samegame",
-        "-p",
-        "throughput",
-        "-s",
-        "9",
-        "-n",
-        "16",
-        "--no-expected",
-        "-o",
-        corpus.to_str().unwrap(),
-    ]);
-    finished_below_limit(&generated, "gen alone");
+    finished_below_limit(
+        &[
+            "gen",
+            "samegame",
+            "-p",
+            "throughput",
+            "-s",
+            "9",
+            "-n",
+            "16",
+            "--no-expected",
+            "-o",
+            corpus.to_str().unwrap(),
+        ],
+        "gen alone",
+    );
     let csv = dir.path().join("r.csv");
     // --no-repeat: memory is under test, not timing; timing each short grid by repetition
     // would only add CPU time that competes with the timing-sensitive tests beside this one.
-    let out = run(&[
+    finished_below_limit(
+        &[
+            "run",
+            dir.path().to_str().unwrap(),
+            "-j",
+            "2",
+            "--quiet",
+            "--no-repeat",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
         "run",
-        dir.path().to_str().unwrap(),
-        "-j",
-        "2",
-        "--quiet",
-        "--no-repeat",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    finished_below_limit(&out, "run");
+    );
     assert_eq!(statuses(&csv).len(), 16 * 2_500);
 }

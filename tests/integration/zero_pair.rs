@@ -97,7 +97,7 @@ fn check_judges_under_the_chosen_reading() {
     let out = gamebench(&["check", "samegame", INPUT, &ends_list]);
     assert_exit(&out, 1);
     assert!(
-        text(&out.stdout).contains("case 2: wrong-answer: line 2:"),
+        text(&out.stdout).contains("case 2: wrong-answer: line 2, column"),
         "{}",
         text(&out.stdout)
     );
