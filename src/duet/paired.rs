@@ -2,36 +2,12 @@
 //! to the baseline's in the same round, their geometric mean as one effect size, its bootstrap
 //! interval over units and rounds, and the verdict against a threshold. Numbers only.
 
-use crate::util::stats;
+use crate::util::stats::{self, SplitMix as Rng};
 
 /// Resamples of the two-level bootstrap (units, then each unit's rounds).
 pub const RESAMPLES: usize = stats::BOOTSTRAP_RESAMPLES;
 /// The two-sided confidence of the interval.
 pub const CONFIDENCE: f64 = 0.95;
-
-/// A small deterministic generator (SplitMix64): the same seed gives the same round orders
-/// and the same interval on every machine.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0); the modulo bias is negligible for the sizes here.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 /// The order of round `round`: every (unit, engine) once, shuffled (Fisher-Yates) by a
 /// generator seeded from `seed` and the round, so each round's order is fresh and the whole
@@ -41,7 +17,7 @@ pub fn round_order(units: usize, engines: usize, seed: u64, round: u64) -> Vec<(
         .flat_map(|u| (0..engines).map(move |e| (u, e)))
         .collect();
     // Mixed through one step of the generator so that consecutive rounds are unrelated.
-    let mut rng = Rng::new(Rng::new(seed ^ round.rotate_left(32)).next_u64() ^ round);
+    let mut rng = Rng(Rng(seed ^ round.rotate_left(32)).next_u64() ^ round);
     for i in (1..order.len()).rev() {
         order.swap(i, rng.below(i + 1));
     }
@@ -84,7 +60,7 @@ pub fn effect(logs: &[UnitLogs], seed: u64) -> Option<Effect> {
     let units: Vec<&UnitLogs> = logs.iter().filter(|l| !l.is_empty()).collect();
     let all: Vec<f64> = units.iter().flat_map(|l| l.iter().copied()).collect();
     let (mean, _) = stats::mean_stddev(&all)?;
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng(seed);
     let mut means: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
             let (mut sum, mut n) = (0.0, 0usize);
@@ -160,7 +136,7 @@ mod tests {
     /// round's machine state (a shared factor) applied to both engines, plus each run's own
     /// noise; the engine is `slowdown` times the baseline.
     fn synthetic(units: usize, rounds: usize, slowdown: f64, seed: u64) -> Vec<UnitLogs> {
-        let mut rng = Rng::new(seed);
+        let mut rng = Rng(seed);
         (0..units)
             .map(|u| {
                 let base = 1e6 * (1.0 + u as f64);

@@ -318,17 +318,9 @@ impl Progress {
     }
 }
 
-/// `n` with thousands separators (`1,652`).
+/// `n` with thousands separators (`1,652`): [`super::units::thousands`].
 fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    super::units::thousands(n as u64)
 }
 
 /// A time left in whole units: `42 s`, `3 min 5 s`, `2 h 10 min`.

@@ -119,12 +119,12 @@ pub fn outliers(values: &[f64]) -> usize {
         .count()
 }
 
-/// A small deterministic generator (SplitMix64) for the bootstrap: the same inputs give the
-/// same interval on every machine and thread count.
-struct SplitMix(u64);
+/// A small deterministic generator (SplitMix64) for the bootstraps and seeded orders: the same
+/// inputs give the same result on every machine and thread count.
+pub struct SplitMix(pub u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -133,8 +133,8 @@ impl SplitMix {
     }
 
     /// Uniform in `0..n` (n > 0); the modulo bias is below 2^-40 for any corpus size here.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 }
 
