@@ -147,7 +147,7 @@ fn wanted(
 
 /// Writes the corpus `plan` asks for, files in parallel; the first error (in file order) wins.
 pub fn run(plan: &Plan) -> Result<Written, GenerateError> {
-    let (game, engine, budget) = (plan.game, plan.engine, plan.budget);
+    let (game, engine, budget) = (plan.game, plan.engine, plan.budget.clone());
     let profile = match plan.generator {
         Some(_) => EXTERNAL_PROFILE,
         None => plan.profile.as_str(),

@@ -96,7 +96,8 @@ pub fn run(args: &RunArgs, baseline: &str, stop: Arc<AtomicBool>) -> Result<Exit
     }
     args.reading.apply_to_files(&mut files)?;
     let shell = args.launch.shell();
-    let table = runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines, &shell)?;
+    let table = runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines, &shell)?
+        .with_baseline(baseline);
     let d = &args.duet;
     let rounds = match (d.time, args.runs) {
         (Some(s), _) => Rounds::Budget(positive_seconds("--time", s)?),
@@ -111,7 +112,6 @@ pub fn run(args: &RunArgs, baseline: &str, stop: Arc<AtomicBool>) -> Result<Exit
         .map(|s| positive_seconds("--case-timeout", s))
         .transpose()?;
     let options = duet::Options {
-        baseline: baseline.to_string(),
         rounds,
         threshold: d.fail_if_slower.unwrap_or(DEFAULT_THRESHOLD_PCT) / 100.0,
         fail_if_slower: d.fail_if_slower.is_some(),
@@ -121,7 +121,12 @@ pub fn run(args: &RunArgs, baseline: &str, stop: Arc<AtomicBool>) -> Result<Exit
         limits,
         stop,
     };
-    let outcome = duet::run(&files, &table, &options)?;
+    let outcome = match duet::run(&files, &table, &options) {
+        Err(duet::DuetError::NoBaseline) => {
+            bail!("the baseline {baseline:?} is not one of the engines run")
+        }
+        outcome => outcome?,
+    };
     print!("{}", duet::render(&outcome, &options));
     // Paths under the corpus that were not cases are a usage error, as in a plain run.
     if !problems.is_empty() {

@@ -9,16 +9,16 @@
 //! before the run (the rows go to `<csv>.interrupted`). A second signal ends the process.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use super::BudgetArgs;
-use crate::game::{Budget, Rules, Stop};
-use crate::games::vexed::Vexed;
+use crate::game::{Budget, Engine, Rules, Stop};
 use crate::games::vexed::levels::{self, Level, LevelStatus, Settings};
+use crate::games::vexed::{Puzzle, Solution, Vexed};
 use crate::status::Exit;
 use crate::util::atomic::{self, AtomicFile};
 use crate::util::units::human_time_f;
@@ -68,23 +68,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
     let budget = args
         .budget
         .budget_capped(args.prove_below_par || args.budget.max_moves.is_some())?;
-    let engine = match args.engine.as_deref() {
-        None => Vexed::ENGINES
-            .iter()
-            .find(|e| e.name == Vexed::DEFAULT_ENGINE)
-            .expect("the default engine is registered"),
-        Some(name) => match Vexed::ENGINES.iter().find(|e| e.name == name) {
-            Some(engine) => engine,
-            None => bail!(
-                "vexed has no engine {name:?} (engines: {})",
-                Vexed::ENGINES
-                    .iter()
-                    .map(|e| e.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        },
-    };
+    let engine = engine_of(args.engine.as_deref())?;
     let signals = super::run::catch_signals()?;
     let existed = args.csv.as_ref().is_some_and(|csv| csv.exists());
     if let Some(csv) = &args.csv {
@@ -92,13 +76,11 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
         AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
     }
     let packs = levels::discover(&args.dir, &args.packs)?;
-    // The flag lives as long as the process: a search being solved stops at its next look.
-    let stop: &'static std::sync::Arc<std::sync::atomic::AtomicBool> =
-        Box::leak(Box::new(signals.stop.clone()));
+    // A search being solved stops at its next look at the flag.
     let settings = Settings {
         engine,
         budget: Budget {
-            stop: Some(Stop(stop)),
+            stop: Some(Stop(signals.stop.clone())),
             ..budget
         },
         threads: Some(args.jobs.threads()),
@@ -127,17 +109,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
         } else {
             csv.clone()
         };
-        let file =
-            AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
-        let mut writer = csv::Writer::from_writer(file);
-        for level in &levels {
-            writer.serialize(level)?;
-        }
-        writer
-            .into_inner()
-            .map_err(|e| e.into_error())?
-            .commit()
-            .with_context(|| format!("cannot write {}", csv.display()))?;
+        write_csv(csv, &levels)?;
         if interrupted {
             eprintln!(
                 "gamebench: interrupted: the rows of the {} finished level(s) are in {}",
@@ -154,7 +126,7 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
     }
     let mut out = std::io::stdout().lock();
     report(&mut out, &levels, &settings, args.slowest)?;
-    let exit = if interrupted {
+    Ok(if interrupted {
         if signals.terminated.load(Ordering::Relaxed) {
             Exit::Terminated
         } else {
@@ -166,16 +138,72 @@ pub fn levels(mut args: LevelsArgs) -> Result<Exit> {
         Exit::Failures
     } else {
         Exit::Ok
-    };
-    Ok(exit)
+    })
 }
 
+/// The Vexed engine called `name` (`None`: the default one).
+fn engine_of(name: Option<&str>) -> Result<&'static Engine<Puzzle, Solution>> {
+    let Some(name) = name else {
+        return Ok(Vexed::ENGINES
+            .iter()
+            .find(|e| e.name == Vexed::DEFAULT_ENGINE)
+            .expect("the default engine is registered"));
+    };
+    match Vexed::ENGINES.iter().find(|e| e.name == name) {
+        Some(engine) => Ok(engine),
+        None => bail!(
+            "vexed has no engine {name:?} (engines: {})",
+            Vexed::ENGINES
+                .iter()
+                .map(|e| e.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Writes one row per level to `csv`, whole or not at all.
+fn write_csv(csv: &Path, levels: &[Level]) -> Result<()> {
+    let file =
+        AtomicFile::create(csv).with_context(|| format!("cannot create {}", csv.display()))?;
+    let mut writer = csv::Writer::from_writer(file);
+    for level in levels {
+        writer.serialize(level)?;
+    }
+    writer
+        .into_inner()
+        .map_err(|e| e.into_error())?
+        .commit()
+        .with_context(|| format!("cannot write {}", csv.display()))
+}
+
+/// The report on stdout: the settings, a table per pack, the levels off par, those without a
+/// proven minimum, the slowest, and the run's peak memory.
 fn report(
     out: &mut impl Write,
     levels: &[Level],
     settings: &Settings,
     slowest: usize,
 ) -> Result<()> {
+    settings_line(out, settings)?;
+    pack_table(out, levels)?;
+    off_par(out, levels)?;
+    unproven(out, levels)?;
+    slowest_levels(out, levels, slowest)?;
+    // With one level at a time the process peak was reset before each level.
+    let peak = levels
+        .iter()
+        .filter_map(|l| l.peak_mb)
+        .reduce(f64::max)
+        .or_else(levels::process_peak_mb);
+    if let Some(peak) = peak {
+        writeln!(out, "\npeak memory of the run: {peak:.0} MB")?;
+    }
+    Ok(())
+}
+
+/// The engine, the budget per level and the levels solved at once.
+fn settings_line(out: &mut impl Write, settings: &Settings) -> Result<()> {
     let limit = match (settings.budget.time_limit, settings.budget.max_states) {
         (Some(t), Some(n)) => format!("{} s or {n} states", t.as_secs_f64()),
         (Some(t), None) => format!("{} s", t.as_secs_f64()),
@@ -195,6 +223,11 @@ fn report(
             .threads
             .map_or("all cores".to_string(), |n| n.to_string())
     )?;
+    Ok(())
+}
+
+/// One row per pack and one for the total.
+fn pack_table(out: &mut impl Write, levels: &[Level]) -> Result<()> {
     writeln!(
         out,
         "| pack | levels | minimal | budget | above max | no solution | error | K < par | K = par | K > par | total s | max s | max peak MB |"
@@ -225,6 +258,11 @@ fn report(
             pack.max_seconds
         )?;
     }
+    Ok(())
+}
+
+/// The levels whose minimum differs from their par, with their solutions.
+fn off_par(out: &mut impl Write, levels: &[Level]) -> Result<()> {
     let off_par: Vec<&Level> = levels
         .iter()
         .filter(|l| l.versus_par != "equal" && !l.versus_par.is_empty())
@@ -248,6 +286,11 @@ fn report(
             writeln!(out, "{}", level.detail)?;
         }
     }
+    Ok(())
+}
+
+/// The levels without a proven minimum (budget, above the cap, errors).
+fn unproven(out: &mut impl Write, levels: &[Level]) -> Result<()> {
     let unproven: Vec<&Level> = levels
         .iter()
         .filter(|l| l.status != LevelStatus::Minimal && l.status != LevelStatus::NoSolution)
@@ -273,6 +316,11 @@ fn report(
             )?;
         }
     }
+    Ok(())
+}
+
+/// The `slowest` slowest levels.
+fn slowest_levels(out: &mut impl Write, levels: &[Level], slowest: usize) -> Result<()> {
     let mut by_time: Vec<&Level> = levels.iter().collect();
     by_time.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
     writeln!(out, "\nslowest levels:")?;
@@ -287,15 +335,6 @@ fn report(
             "  {:8.3} s  {} ({}): {moves}, par {par}, {} states{peak}",
             level.seconds, level.name, level.pack, level.states
         )?;
-    }
-    // With one level at a time the process peak was reset before each level.
-    let peak = levels
-        .iter()
-        .filter_map(|l| l.peak_mb)
-        .reduce(f64::max)
-        .or_else(levels::process_peak_mb);
-    if let Some(peak) = peak {
-        writeln!(out, "\npeak memory of the run: {peak:.0} MB")?;
     }
     Ok(())
 }

@@ -260,5 +260,5 @@ fn scratch_folder(dir: &std::path::Path) -> anyhow::Result<crate::game::Scratch>
             probe.display()
         )
     })?;
-    Ok(crate::game::Scratch::leak(dir.to_path_buf()))
+    Ok(crate::game::Scratch::new(dir.to_path_buf()))
 }

@@ -19,6 +19,7 @@ use crate::external::{self, Shell};
 use crate::registry;
 use crate::results::{self, Tally};
 use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
+use crate::shard;
 use crate::status::Exit;
 use crate::util::atomic::{self, Target};
 use crate::util::meta::{self, RunMeta};
@@ -81,26 +82,249 @@ pub fn run(args: RunArgs) -> Result<Exit> {
     if args.duet.asked() {
         return super::duet::run(&args, &baseline(&args).0, signals.stop);
     }
-    for plot in [&args.plot, &args.plot_scaling].into_iter().flatten() {
-        require_svg(plot).map_err(anyhow::Error::msg)?;
+    let plan = RunPlan::of(&args, &signals)?;
+    let (outcome, tally) = plan.execute()?;
+    plan.conclude(outcome, &tally, started, &signals)
+}
+
+/// A run as its options ask for it, every input read and every output checked, before any
+/// case is solved: the files, the runner's [`Config`], the resolved engines, the journaled
+/// plan (shards, `--resume`) and what happens after (exports, baselines, the report).
+struct RunPlan<'a> {
+    args: &'a RunArgs,
+    files: Vec<corpus::CaseFile>,
+    /// Paths under the corpus that are not cases (reported, counted in the exit code).
+    problems: Vec<corpus::CorpusError>,
+    config: Config,
+    table: runner::EngineTable,
+    journaled: Option<shard::Plan>,
+    after: AfterRun,
+    exports: Vec<Export<'a>>,
+    /// The start-up of the run's external programs, timed once before the run.
+    startup: Option<(String, std::time::Duration)>,
+}
+
+impl<'a> RunPlan<'a> {
+    /// Reads the corpus, builds the configuration, resolves the engines and checks every
+    /// output path, so that a bad option fails before the long run.
+    fn of(args: &'a RunArgs, signals: &Signals) -> Result<RunPlan<'a>> {
+        for plot in [&args.plot, &args.plot_scaling].into_iter().flatten() {
+            require_svg(plot).map_err(anyhow::Error::msg)?;
+        }
+        let game = args.game.as_deref().map(find_game).transpose()?;
+        let corpus::Corpus {
+            mut files,
+            problems,
+        } = corpus::discover_all(&args.paths, game, registry::GAMES)?;
+        // Unreadable folders and `.in` entries that are not regular files: reported, counted
+        // in the exit code (2), and the rest of the corpus runs.
+        for problem in &problems {
+            eprintln!("gamebench: {problem}");
+        }
+        if files.is_empty() {
+            anyhow::bail!("no readable .in files (see above)");
+        }
+        args.reading.apply_to_files(&mut files)?;
+        let config = config_of(args, signals.stop.clone())?;
+        let threads = config.threads.unwrap_or_else(meta::cores);
+        if oversubscribed(args, threads) {
+            let cores = external::allowed_cpus().len();
+            eprintln!(
+                "gamebench: warning: up to {threads} external programs run at once on {cores} cores: \
+                 their times are inflated; use -j {cores} or fewer (with --pin, one program per core)"
+            );
+        }
+        // A shard or --resume writes its own CSV, journaled.
+        let journaled =
+            shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
+        let after = AfterRun::prepare(&args.after, &args.paths, &baseline(args).0)?;
+        if journaled.is_some() && after.csv.is_some() {
+            anyhow::bail!(
+                "--save-baseline, --compare and --report work on a whole run: not with --shard or --resume (merge the shards, then use `gamebench compare` and `gamebench report`)"
+            );
+        }
+        // Engines (and external programs) are checked now, before any file is read or run.
+        let table = runner::EngineTable::resolve(
+            files.iter().map(|f| f.game),
+            &args.engines,
+            &config.shell,
+        )?
+        .with_baseline(&baseline(args).0);
+        let plan = RunPlan {
+            args,
+            exports: exports_of(args),
+            startup: calibrate(&table),
+            files,
+            problems,
+            config,
+            table,
+            journaled,
+            after,
+        };
+        plan.check_outputs()?;
+        Ok(plan)
     }
-    let shell = args.launch.shell();
-    let game = args.game.as_deref().map(find_game).transpose()?;
-    let corpus::Corpus {
-        mut files,
-        problems,
-    } = corpus::discover_all(&args.paths, game, registry::GAMES)?;
-    // Unreadable folders and `.in` entries that are not regular files: reported, counted in
-    // the exit code (2), and the rest of the corpus runs.
-    for problem in &problems {
-        eprintln!("gamebench: {problem}");
+
+    /// Refuses an output path that cannot be written or that is one of the run's inputs.
+    fn check_outputs(&self) -> Result<()> {
+        let args = self.args;
+        let mut paths: Vec<(&str, &Path)> =
+            self.exports.iter().map(|e| (e.option, &**e.path)).collect();
+        if let Some(csv) = &args.csv {
+            paths.insert(0, ("--csv", csv));
+        }
+        if let Some(junit) = &args.junit {
+            if self.journaled.is_some() {
+                anyhow::bail!("--junit is not available with --shard or --resume");
+            }
+            paths.push(("--junit", junit));
+        }
+        if let Some(report) = &args.after.report {
+            paths.push(("--report", report));
+        }
+        outputs::check(&paths, args.out_dir.as_deref(), &self.files, &self.table)
     }
-    if files.is_empty() {
-        anyhow::bail!("no readable .in files (see above)");
+
+    /// Solves the cases: journaled (a shard, `--resume`), or streamed to the sinks the options
+    /// ask for. Returns the outcome and the tally of every row written.
+    fn execute(&self) -> Result<(runner::RunOutcome, Tally)> {
+        let args = self.args;
+        // Plots and raw samples need every case's record; the summary needs only the tally.
+        let keep_records = args.plot.is_some()
+            || args.plot_scaling.is_some()
+            || (args.samples && args.export_json.is_some());
+        let tally = results::Tally::new(args.top.unwrap_or(0), keep_records);
+        if let Some(journaled) = &self.journaled {
+            let names = shard::EngineNames {
+                engines: args.engines.clone(),
+                baseline: baseline(args).0,
+            };
+            return Ok(journaled.run(&self.files, &self.config, &self.table, &names, tally)?);
+        }
+        let mut csv = args.csv.as_deref().map(CsvSink::create).transpose()?;
+        let several = self.table.several_names();
+        let mut out_dir = args.out_dir.as_deref().map(|d| OutDirSink::new(d, several));
+        let mut records = RecordSink::new(tally);
+        let mut junit = args.junit.clone().map(JunitSink::new);
+        let mut kept = self
+            .after
+            .csv
+            .as_ref()
+            .map(|(path, _)| CsvSink::create(path))
+            .transpose()?;
+        let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
+        if let Some(csv) = &mut csv {
+            sinks.push(csv);
+        }
+        if let Some(out_dir) = &mut out_dir {
+            sinks.push(out_dir);
+        }
+        if let Some(junit) = &mut junit {
+            sinks.push(junit);
+        }
+        if let Some(kept) = &mut kept {
+            sinks.push(kept);
+        }
+        let outcome = runner::run(&self.files, &self.config, &self.table, &mut sinks)?;
+        if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
+            eprintln!(
+                "gamebench: interrupted: the {} rows of every finished (case, engine, run) are in {}",
+                outcome.rows,
+                partial.display()
+            );
+        }
+        Ok((outcome, records.tally))
     }
-    args.reading.apply_to_files(&mut files)?;
-    let config = Config {
-        engines: args.engines.clone(),
+
+    /// After the run: the summary and exports, the baseline and the comparison, and the exit
+    /// code (the run's own failures first, then the comparison's, then the corpus's problems).
+    fn conclude(
+        &self,
+        outcome: runner::RunOutcome,
+        tally: &Tally,
+        started: (SystemTime, Instant),
+        signals: &Signals,
+    ) -> Result<Exit> {
+        let args = self.args;
+        hidden_problems_line(args, &outcome);
+        let stdout_taken = [
+            &args.csv,
+            &args.junit,
+            &args.export_json,
+            &args.export_markdown,
+            &args.export_csv,
+        ]
+        .iter()
+        .any(|p| p.as_deref().is_some_and(is_stdout));
+        let threads = self.config.threads.unwrap_or_else(meta::cores);
+        let meta = run_meta(args, tally, threads, started, &self.startup);
+        if outcome.interrupted {
+            eprintln!(
+                "gamebench: interrupted after {} whole file(s): the summary below covers the {} finished result row(s) written",
+                outcome.files, outcome.rows
+            );
+        }
+        let limits = &self.config.program_limits;
+        let limits = results::LimitFigures {
+            wall_ns: Some(limits.timeout.as_nanos() as u64),
+            cpu_ns: limits.cpu.map(|c| c.as_nanos() as u64),
+            memory_kb: limits.memory_kb,
+        };
+        let written = Written {
+            exports: &self.exports,
+            stdout_taken,
+            interrupted: outcome.interrupted,
+        };
+        summarize(args, tally, &written, &meta, &limits)?;
+        let compared = if outcome.interrupted {
+            self.after.abandon();
+            Exit::Ok
+        } else {
+            self.after.finish(&meta, stdout_taken)?
+        };
+        self.exit_code(&outcome, compared, signals)
+    }
+
+    /// The exit code: a signal first, then the run's failures, the comparison's verdict, and
+    /// the corpus paths that were not cases.
+    fn exit_code(
+        &self,
+        outcome: &runner::RunOutcome,
+        compared: Exit,
+        signals: &Signals,
+    ) -> Result<Exit> {
+        // A signal that came while the last cases ran stopped nothing: the results are whole,
+        // but the exit code still says the run was asked to stop.
+        let signalled = self.config.stop.load(Ordering::Relaxed);
+        if signalled && !outcome.interrupted {
+            eprintln!(
+                "gamebench: interrupted after the last case finished: the results are complete"
+            );
+        }
+        if outcome.interrupted || signalled {
+            return Ok(if signals.terminated.load(Ordering::Relaxed) {
+                Exit::Terminated
+            } else {
+                Exit::Interrupted
+            });
+        }
+        let exit = shards::exit_code(self.journaled.as_ref(), outcome.exit());
+        // The run's own failures come first; a passing run exits with its comparison's code.
+        let exit = if exit == Exit::Ok { compared } else { exit };
+        if !self.problems.is_empty() && exit < Exit::Error {
+            eprintln!(
+                "gamebench: {} path(s) under the corpus were not cases (see above)",
+                self.problems.len()
+            );
+            return Ok(Exit::Error);
+        }
+        Ok(exit)
+    }
+}
+
+/// The runner's configuration from `run`'s options (`stop` set by the signal handlers).
+fn config_of(args: &RunArgs, stop: Arc<AtomicBool>) -> Result<Config> {
+    Ok(Config {
         budget: args.budget.budget()?,
         check: args.check,
         presentation: args.presentation,
@@ -120,42 +344,28 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         warmup: args.warmup,
         runs: args.runs,
         repeat_short: !args.no_repeat,
-        baseline: baseline(&args).0,
         timeout: args
             .launch
             .wall(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
         program_limits: args
             .launch
             .limits(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
-        shell: shell.clone(),
+        shell: args.launch.shell(),
         case_timeout: args
             .case_timeout
             .map(|s| positive_seconds("--case-timeout", s))
             .transpose()?,
         keep_outputs: args.out_dir.is_some(),
         select: None,
-        stop: signals.stop.clone(),
+        stop,
         case_events: false,
         prepare: args.csv.is_some(),
-    };
-    let threads = config.threads.unwrap_or_else(meta::cores);
-    if oversubscribed(&args, threads) {
-        let cores = external::allowed_cpus().len();
-        eprintln!(
-            "gamebench: warning: up to {threads} external programs run at once on {cores} cores: \
-             their times are inflated; use -j {cores} or fewer (with --pin, one program per core)"
-        );
-    }
-    // A shard or --resume writes its own CSV, journaled.
-    let plan = shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
-    let after = AfterRun::prepare(&args.after, &args.paths, &baseline(&args).0)?;
-    if plan.is_some() && after.csv.is_some() {
-        anyhow::bail!(
-            "--save-baseline, --compare and --report work on a whole run: not with --shard or --resume (merge the shards, then use `gamebench compare` and `gamebench report`)"
-        );
-    }
-    // Every output is checked before the long run, so a bad path fails at once.
-    let exports: Vec<Export> = [
+    })
+}
+
+/// The exports the options ask for, in the order they are written.
+fn exports_of(args: &RunArgs) -> Vec<Export<'_>> {
+    [
         (
             args.export_json.as_ref(),
             &Json as &dyn Exporter,
@@ -191,144 +401,29 @@ pub fn run(args: RunArgs) -> Result<Exit> {
             option,
         })
     })
-    .collect();
-    // Engines (and external programs) are checked now, before any file is read or run.
-    let table = runner::EngineTable::resolve(files.iter().map(|f| f.game), &args.engines, &shell)?;
-    let mut paths: Vec<(&str, &Path)> = exports.iter().map(|e| (e.option, &**e.path)).collect();
-    if let Some(csv) = &args.csv {
-        paths.insert(0, ("--csv", csv));
-    }
-    if let Some(junit) = &args.junit {
-        if plan.is_some() {
-            anyhow::bail!("--junit is not available with --shard or --resume");
-        }
-        paths.push(("--junit", junit));
-    }
-    if let Some(report) = &args.after.report {
-        paths.push(("--report", report));
-    }
-    outputs::check(&paths, args.out_dir.as_deref(), &files, &table)?;
-    let startup = calibrate(&table);
-    // Plots and raw samples need every case's record; the summary needs only the tally.
-    let keep_records = args.plot.is_some()
-        || args.plot_scaling.is_some()
-        || (args.samples && args.export_json.is_some());
-    let tally = results::Tally::new(args.top.unwrap_or(0), keep_records);
-    let (outcome, tally) = match &plan {
-        Some(plan) => plan.run(&files, &config, &table, tally)?,
-        None => {
-            let mut csv = args.csv.as_deref().map(CsvSink::create).transpose()?;
-            let several = table.several_names();
-            let mut out_dir = args.out_dir.as_deref().map(|d| OutDirSink::new(d, several));
-            let mut records = RecordSink::new(tally);
-            let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
-            if let Some(csv) = &mut csv {
-                sinks.push(csv);
-            }
-            if let Some(out_dir) = &mut out_dir {
-                sinks.push(out_dir);
-            }
-            let mut junit = args.junit.clone().map(JunitSink::new);
-            if let Some(junit) = &mut junit {
-                sinks.push(junit);
-            }
-            let mut kept = after
-                .csv
-                .as_ref()
-                .map(|(path, _)| CsvSink::create(path))
-                .transpose()?;
-            if let Some(kept) = &mut kept {
-                sinks.push(kept);
-            }
-            let outcome = runner::run(&files, &config, &mut sinks)?;
-            if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
-                eprintln!(
-                    "gamebench: interrupted: the {} rows of every finished (case, engine, run) are in {}",
-                    outcome.rows,
-                    partial.display()
-                );
-            }
-            (outcome, records.tally)
-        }
-    };
-    // `--problems none` asked for no line at all, not even a count.
+    .collect()
+}
+
+/// Says how many problem lines were left out past `--problems` (none when it asked for none).
+fn hidden_problems_line(args: &RunArgs, outcome: &runner::RunOutcome) {
     let asked_none = args.problems == Some(super::ProblemLines::First(0));
-    if outcome.problems_hidden > 0 && !asked_none {
-        let see = if args.csv.is_some() {
-            "see the CSV"
-        } else {
-            "--problems all or --csv FILE shows them"
-        };
-        eprintln!(
-            "gamebench: and {} more problem {} ({see})",
-            units::thousands(outcome.problems_hidden as u64),
-            if outcome.problems_hidden == 1 {
-                "line"
-            } else {
-                "lines"
-            }
-        );
+    if outcome.problems_hidden == 0 || asked_none {
+        return;
     }
-    let stdout_taken = [
-        &args.csv,
-        &args.junit,
-        &args.export_json,
-        &args.export_markdown,
-        &args.export_csv,
-    ]
-    .iter()
-    .any(|p| p.as_deref().is_some_and(is_stdout));
-    let threads = config.threads.unwrap_or_else(meta::cores);
-    let meta = run_meta(&args, &tally, threads, started, &startup);
-    if outcome.interrupted {
-        eprintln!(
-            "gamebench: interrupted after {} whole file(s): the summary below covers the {} finished result row(s) written",
-            outcome.files, outcome.rows
-        );
-    }
-    summarize(
-        &args,
-        &tally,
-        &exports,
-        stdout_taken,
-        &meta,
-        outcome.interrupted,
-        &results::LimitFigures {
-            wall_ns: Some(config.program_limits.timeout.as_nanos() as u64),
-            cpu_ns: config.program_limits.cpu.map(|c| c.as_nanos() as u64),
-            memory_kb: config.program_limits.memory_kb,
-        },
-    )?;
-    let compared = if outcome.interrupted {
-        after.abandon();
-        Exit::Ok
+    let see = if args.csv.is_some() {
+        "see the CSV"
     } else {
-        after.finish(&meta, stdout_taken)?
+        "--problems all or --csv FILE shows them"
     };
-    // A signal that came while the last cases ran stopped nothing: the results are whole, but
-    // the exit code still says the run was asked to stop.
-    let signalled = config.stop.load(Ordering::Relaxed);
-    if signalled && !outcome.interrupted {
-        eprintln!("gamebench: interrupted after the last case finished: the results are complete");
-    }
-    if outcome.interrupted || signalled {
-        return Ok(if signals.terminated.load(Ordering::Relaxed) {
-            Exit::Terminated
+    eprintln!(
+        "gamebench: and {} more problem {} ({see})",
+        units::thousands(outcome.problems_hidden as u64),
+        if outcome.problems_hidden == 1 {
+            "line"
         } else {
-            Exit::Interrupted
-        });
-    }
-    let exit = shards::exit_code(plan.as_ref(), outcome.exit());
-    // The run's own failures come first; a passing run exits with its comparison's code.
-    let exit = if exit == Exit::Ok { compared } else { exit };
-    if !problems.is_empty() && exit < Exit::Error {
-        eprintln!(
-            "gamebench: {} path(s) under the corpus were not cases (see above)",
-            problems.len()
-        );
-        return Ok(Exit::Error);
-    }
-    Ok(exit)
+            "lines"
+        }
+    );
 }
 
 /// The share of the run's thread time (wall time x threads) spent timing short cases by
@@ -414,15 +509,21 @@ fn export_path(path: &Path, interrupted: bool) -> PathBuf {
     }
 }
 
-/// Prints the summary (to stderr when stdout carries an export) and writes the exports (after
-/// an interrupted run, to `FILE.interrupted`).
+/// Where the summary and the exports go: the exports, whether stdout carries one (the
+/// summary then goes to stderr), whether the run was interrupted (exports then go to
+/// `FILE.interrupted`).
+struct Written<'a> {
+    exports: &'a [Export<'a>],
+    stdout_taken: bool,
+    interrupted: bool,
+}
+
+/// Writes the exports and prints the summary.
 fn summarize(
     args: &RunArgs,
     tally: &Tally,
-    exports: &[Export<'_>],
-    stdout_taken: bool,
+    written: &Written<'_>,
     meta: &RunMeta,
-    interrupted: bool,
     limits: &results::LimitFigures,
 ) -> Result<()> {
     let (baseline, chosen) = baseline(args);
@@ -435,9 +536,38 @@ fn summarize(
         samples: args.samples,
         ..Report::new(&summary, &slowest, tally.records())
     };
-    for e in exports {
+    write_exports(&report, written)?;
+    let mut text = String::new();
+    if let Some(why) = chosen {
+        text.push_str(&format!("baseline: {baseline} ({why})\n"));
+    }
+    text.push_str(&results::headlines(&summary));
+    text.push_str(&results::summary_table(&summary));
+    text.push_str(&results::detail_lines(&summary));
+    text.push_str(&results::verdict_lines(&summary, args.check));
+    for line in tally.limit_lines(limits) {
+        text.push_str(&format!("limits: {line}\n"));
+    }
+    text.push_str(&run_lines(tally, meta));
+    for warning in &warnings {
+        text.push_str(warning);
+        text.push('\n');
+    }
+    text.push_str(&export::slowest_text(&slowest));
+    if written.stdout_taken {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    Ok(())
+}
+
+/// Writes each export (after an interrupted run, to `FILE.interrupted`, saying so).
+fn write_exports(report: &Report<'_>, written: &Written<'_>) -> Result<()> {
+    let interrupted = written.interrupted;
+    for e in written.exports {
         let path = export_path(e.path, interrupted);
-        export::write_export(e.exporter, &report, &path)
+        export::write_export(e.exporter, report, &path)
             .with_context(|| format!("the {} was not written", e.what))?;
         if !interrupted && path == **e.path && !is_stdout(&path) {
             atomic::remove_stale_interrupted(&path);
@@ -450,17 +580,13 @@ fn summarize(
             );
         }
     }
+    Ok(())
+}
+
+/// The summary's lines about the run itself: what repetition cost (when it dominated), the
+/// run's size and rate, the external programs' start-up.
+fn run_lines(tally: &Tally, meta: &RunMeta) -> String {
     let mut text = String::new();
-    if let Some(why) = chosen {
-        text.push_str(&format!("baseline: {baseline} ({why})\n"));
-    }
-    text.push_str(&results::headlines(&summary));
-    text.push_str(&results::summary_table(&summary));
-    text.push_str(&results::detail_lines(&summary));
-    text.push_str(&results::verdict_lines(&summary, args.check));
-    for line in tally.limit_lines(limits) {
-        text.push_str(&format!("limits: {line}\n"));
-    }
     // Timing sub-microsecond cases by repetition can cost more than solving them: say so.
     let repetition = tally.repetition_ns();
     if repetition as f64 > REPETITION_DOMINATES * meta.wall_ns as f64 * meta.threads as f64 {
@@ -488,15 +614,5 @@ fn summarize(
             external::CALIBRATION_RUNS
         ));
     }
-    for warning in &warnings {
-        text.push_str(warning);
-        text.push('\n');
-    }
-    text.push_str(&export::slowest_text(&slowest));
-    if stdout_taken {
-        eprint!("{text}");
-    } else {
-        print!("{text}");
-    }
-    Ok(())
+    text
 }

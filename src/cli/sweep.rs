@@ -97,13 +97,11 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         (None, None) => unreachable!("clap requires --size or --param"),
     };
     let config = Config {
-        engines: args.engines.clone(),
         budget: args.budget.budget()?,
         threads: Some(args.jobs.threads()),
         progress: ProgressMode::None,
         warmup: args.warmup,
         runs: args.runs,
-        baseline: args.baseline.clone(),
         timeout: args
             .launch
             .wall(args.timeout, super::DEFAULT_TIMEOUT_SECS)?,
@@ -114,7 +112,8 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         ..Config::default()
     };
     // Engines and programs are checked before anything is generated.
-    crate::runner::EngineTable::resolve([game], &config.engines, &config.shell)?;
+    let engines = crate::runner::EngineTable::resolve([game], &args.engines, &config.shell)?
+        .with_baseline(&args.baseline);
     let scratch = args.out.is_none().then(sweep::scratch_dir);
     let dir = args
         .out
@@ -135,7 +134,7 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         args.count,
         dir.display()
     );
-    let results = sweep::run(&corpus, &points, &config);
+    let results = sweep::run(&corpus, &points, &config, &engines);
     if let Some(scratch) = &scratch {
         let _ = std::fs::remove_dir_all(scratch);
     }

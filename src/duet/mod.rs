@@ -62,8 +62,6 @@ pub const DEFAULT_SEED: u64 = 1;
 /// An interleaved comparison's settings.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The engine the others are compared with (its name in the table).
-    pub baseline: String,
     pub rounds: Rounds,
     /// The change that matters, as a fraction (0.03 = 3 %).
     pub threshold: f64,
@@ -81,8 +79,8 @@ pub struct Options {
 pub enum DuetError {
     #[error("an interleaved comparison needs at least two engines (-e old=... -e new=...)")]
     OneEngine,
-    #[error("the baseline {0:?} is not one of the engines run")]
-    NoBaseline(String),
+    #[error("the baseline is not one of the engines run (--baseline names one)")]
+    NoBaseline,
     #[error("{0}: {1}")]
     Read(String, std::io::Error),
     #[error("no case to compare (every file empty or unreadable)")]
@@ -162,7 +160,8 @@ impl Outcome {
     }
 }
 
-/// Runs the comparison on `files` with the engines of `table`.
+/// Runs the comparison on `files` with the engines of `table`, each compared with the table's
+/// baseline.
 pub fn run(
     files: &[CaseFile],
     table: &EngineTable,
@@ -188,10 +187,10 @@ pub fn run(
     if names.len() < 2 {
         return Err(DuetError::OneEngine);
     }
-    let base = names
-        .iter()
-        .position(|n| *n == options.baseline)
-        .ok_or_else(|| DuetError::NoBaseline(options.baseline.clone()))?;
+    let base = loaded
+        .first()
+        .and_then(|f| table.baseline_of(f.game))
+        .ok_or(DuetError::NoBaseline)?;
     let file_units = loaded
         .iter()
         .any(|f| f.engines.iter().any(|e| !e.executor().per_case()));
@@ -233,7 +232,7 @@ pub fn run(
             Measure::Cpu => Clock::ThreadCpu,
             Measure::Wall => Clock::Wall,
         },
-        budget: options.budget,
+        budget: options.budget.clone(),
         limits: options.limits.clone(),
     };
     let started = Instant::now();

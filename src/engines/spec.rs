@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::executor::Executor;
 use crate::external::{self, External, ExternalError, Shell};
-use crate::game::{EngineRef, Game};
+use crate::game::{EngineRef, Game, REFERENCE_ENGINE};
 use crate::util::suggest::did_you_mean;
 
 /// Engine name that selects every internal engine of a game.
@@ -179,14 +179,35 @@ pub fn resolve_internal(
     }
 }
 
-/// The engines of every game of a run, resolved once per game.
-#[derive(Default)]
+/// The engines of every game of a run, resolved once per game, and on each game the baseline
+/// engine the others are compared with (by position, not by name: below the CLI nothing looks
+/// an engine up by its name).
+#[derive(Default, Clone)]
 pub struct EngineTable {
-    per_game: HashMap<&'static str, Arc<[EngineSpec]>>,
+    per_game: HashMap<&'static str, GameEngines>,
+}
+
+/// One game's engines and the position of its baseline among them (`None`: the baseline does
+/// not run on this game, so nothing is compared with it there).
+#[derive(Clone)]
+struct GameEngines {
+    engines: Arc<[EngineSpec]>,
+    baseline: Option<usize>,
+}
+
+impl GameEngines {
+    fn new(engines: Vec<EngineSpec>, baseline: &str) -> GameEngines {
+        let baseline = engines.iter().position(|e| e.name() == baseline);
+        GameEngines {
+            engines: engines.into(),
+            baseline,
+        }
+    }
 }
 
 impl EngineTable {
-    /// Resolves `requested` for each game in `games` (repeats allowed).
+    /// Resolves `requested` for each game in `games` (repeats allowed); the baseline is the
+    /// reference engine wherever it runs ([`EngineTable::with_baseline`] names another).
     pub fn resolve(
         games: impl IntoIterator<Item = &'static dyn Game>,
         requested: &[String],
@@ -196,34 +217,60 @@ impl EngineTable {
         for game in games {
             if !table.per_game.contains_key(game.name()) {
                 let engines = resolve(game, requested, shell)?;
-                table.per_game.insert(game.name(), engines.into());
+                table
+                    .per_game
+                    .insert(game.name(), GameEngines::new(engines, REFERENCE_ENGINE));
             }
         }
         Ok(table)
     }
 
-    /// A table of given engines per game (tests: a mock executor as a game's engine).
+    /// A table of given engines per game (tests: a mock executor as a game's engine), with
+    /// the reference engine as baseline where it is one of them.
     pub fn from_specs(
         specs: impl IntoIterator<Item = (&'static dyn Game, Vec<EngineSpec>)>,
     ) -> EngineTable {
         EngineTable {
             per_game: specs
                 .into_iter()
-                .map(|(game, engines)| (game.name(), engines.into()))
+                .map(|(game, engines)| (game.name(), GameEngines::new(engines, REFERENCE_ENGINE)))
                 .collect(),
         }
     }
 
+    /// The same table with `name` as the baseline on every game where an engine has that name.
+    pub fn with_baseline(mut self, name: &str) -> EngineTable {
+        for game in self.per_game.values_mut() {
+            game.baseline = game.engines.iter().position(|e| e.name() == name);
+        }
+        self
+    }
+
+    /// The position of the baseline among the engines of `game` (see [`EngineTable::of`]).
+    pub fn baseline_of(&self, game: &dyn Game) -> Option<usize> {
+        self.per_game[game.name()].baseline
+    }
+
+    /// The baseline's name, when it runs on at least one game.
+    pub fn baseline_name(&self) -> Option<&str> {
+        let mut games: Vec<&&'static str> = self.per_game.keys().collect();
+        games.sort();
+        games.into_iter().find_map(|g| {
+            let game = &self.per_game[*g];
+            game.baseline.map(|b| game.engines[b].name())
+        })
+    }
+
     /// The engines of `game` (which must have been resolved).
     pub fn of(&self, game: &dyn Game) -> Arc<[EngineSpec]> {
-        self.per_game[game.name()].clone()
+        self.per_game[game.name()].engines.clone()
     }
 
     /// The external programs of the run (each once).
     pub fn externals(&self) -> Vec<&External> {
         let mut seen: Vec<&External> = Vec::new();
-        for engines in self.per_game.values() {
-            for e in engines.iter() {
+        for game in self.per_game.values() {
+            for e in game.engines.iter() {
                 if let Some(x) = e.program()
                     && !seen.contains(&x)
                 {
@@ -241,7 +288,7 @@ impl EngineTable {
         let mut names = self
             .per_game
             .values()
-            .flat_map(|e| e.iter().map(EngineSpec::name));
+            .flat_map(|g| g.engines.iter().map(EngineSpec::name));
         let first = names.next();
         names.any(|n| Some(n) != first)
     }

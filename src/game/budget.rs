@@ -4,14 +4,16 @@
 //! [`crate::game::Verdict::Budget`] when one runs out. The command-line options that set a
 //! budget live at the CLI edge; this is the typed value the library takes.
 
+use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A flag that, once set (by a signal), stops a search as its deadline would: the case ends
 /// with [`crate::game::Verdict::Budget`] and the bound it had proven. Equal when it is the same
 /// flag.
-#[derive(Clone, Copy)]
-pub struct Stop(pub &'static AtomicBool);
+#[derive(Clone)]
+pub struct Stop(pub Arc<AtomicBool>);
 
 impl Stop {
     pub fn is_set(&self) -> bool {
@@ -21,7 +23,7 @@ impl Stop {
 
 impl PartialEq for Stop {
     fn eq(&self, other: &Stop) -> bool {
-        std::ptr::eq(self.0, other.0)
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -33,7 +35,7 @@ impl std::fmt::Debug for Stop {
 
 /// Limits an engine must respect on one case. Simulation games ignore them; search games
 /// (Vexed) stop and report [`Verdict::Budget`] when one runs out.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Budget {
     /// Maximum number of search states expanded for one case.
     pub max_states: Option<u64>,
@@ -58,15 +60,20 @@ pub struct Budget {
     pub scratch: Option<Scratch>,
 }
 
-/// The folder a search may write its scratch files in (`--scratch DIR`). A path that lives as
-/// long as the process (the budget is copied into every search), equal when the paths are.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Scratch(pub &'static std::path::Path);
+/// The folder a search may write its scratch files in (`--scratch DIR`), shared by every
+/// search the budget is cloned into; equal when the paths are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scratch(pub Arc<Path>);
 
 impl Scratch {
-    /// The scratch folder `dir`, kept for the rest of the process (a CLI sets it once).
-    pub fn leak(dir: std::path::PathBuf) -> Scratch {
-        Scratch(Box::leak(dir.into_boxed_path()))
+    /// The scratch folder `dir`.
+    pub fn new(dir: std::path::PathBuf) -> Scratch {
+        Scratch(dir.into())
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.0
     }
 }
 

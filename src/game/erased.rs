@@ -71,6 +71,10 @@ pub trait Game: Send + Sync {
     fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream;
     /// See [`super::Rules::VARIANTS`].
     fn variants(&self) -> &'static [Variant];
+    /// This game with its inputs read under the variants in `mask` (bit `i` chooses
+    /// `variants()[i]`; 0 is the statement's reading): one object per set of variants, made at
+    /// compile time, so that a reading is a `&'static dyn Game` as engine references need.
+    fn under(&self, mask: usize) -> &'static dyn Game;
     /// See [`super::Rules::parse_as`]; `reading` holds only variants of this game.
     fn parse_as(&self, input: &[u8], reading: &Reading) -> Vec<ParsedCase>;
     /// See [`super::Rules::cases_as`]; `reading` holds only variants of this game.
@@ -141,12 +145,7 @@ impl dyn Game {
         if reading.is_statement() {
             return Ok(self);
         }
-        // A command reads its games once; the few bytes of a leaked reader live as long as the
-        // registry's games, which engine references need (`&'static dyn Game`).
-        Ok(Box::leak(Box::new(super::ReadAs::new(
-            self,
-            reading.clone(),
-        ))))
+        Ok(self.under(reading.mask(self.variants())))
     }
 
     /// Every engine of the game, the reference engine first.

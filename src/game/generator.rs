@@ -65,7 +65,7 @@ impl<R: Rules> Solver<R> {
     /// The engine's outcome on `case` (under the time left before the deadline, if any: a
     /// search cut by it ends with [`Verdict::Budget`]).
     pub fn solve(&self, case: &R::Case) -> Result<Outcome<R::Answer>, CaseError> {
-        let mut budget = self.budget;
+        let mut budget = self.budget.clone();
         if let Some(deadline) = self.deadline {
             let left = deadline.saturating_duration_since(Instant::now());
             budget.time_limit = Some(budget.time_limit.map_or(left, |t| t.min(left)));

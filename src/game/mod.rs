@@ -18,8 +18,9 @@
 //! - `edit`: the erased edit interface ([`CaseEditor`]) over [`Shrink`];
 //! - `erased`: [`Game`] and [`EngineRef`], the object-safe view;
 //! - `registered`: the adapter [`Registered`] joining the typed parts into a [`Game`];
-//! - `read_as`: [`ReadAs`], a game whose inputs are read under a chosen [`Reading`] (a known
-//!   variant of its statement), for commands that take one game.
+//! - `registered/read_as`: `ReadAs`, a game whose inputs are read under a chosen [`Reading`] (a set of
+//!   known variants of its statement), one object per set made at compile time
+//!   ([`Game::under`]), for commands that take one game.
 //!
 //! This module uses nothing above it: only the leaves (`status`, `validate`) and the generators
 //! crate (a test in `tests/integration/layers.rs` keeps it so).
@@ -32,7 +33,6 @@ mod erased;
 mod generator;
 mod lines;
 mod output;
-mod read_as;
 mod registered;
 mod rules;
 
@@ -53,7 +53,6 @@ pub use output::{
     BlockStream, Blocks, MAX_BLOCK_BYTES, replace_first_line, split_blocks, strip_white_space,
     trim_presentation,
 };
-pub use read_as::ReadAs;
 pub use registered::Registered;
 pub use rules::{
     CaseError, CaseStream, CheckResult, Engine, Outcome, Parsed, REFERENCE_ENGINE, Reading, Rules,

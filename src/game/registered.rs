@@ -17,11 +17,15 @@ use super::edit::{AnyCase, CaseEditor, CaseSize, Shrink};
 use super::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
 use super::generator::{GameGenerator, GameOptions, Solver, engine_of};
 use super::output::BlockStream;
+mod read_as;
+
 use super::rules::{
-    CaseError, CheckResult, Engine, Parsed, REFERENCE_ENGINE, Reading, Rules, Variant,
+    CaseError, CheckResult, Engine, MAX_VARIANTS, Parsed, REFERENCE_ENGINE, Reading, Rules, Variant,
 };
 use crate::status::{CheckVerdict, Rejected};
 use crate::validate::Validation;
+use read_as::ReadAs;
+pub(crate) use read_as::Registrable;
 
 /// A typed case made opaque, its size as a number taken first.
 fn erase<R: Rules>(p: Parsed<R::Case>) -> ParsedCase {
@@ -42,6 +46,10 @@ impl<R: Rules> Registered<R> {
     /// whose engine table breaks the contract does not build: the reference engine first,
     /// unique names, a default engine that exists.
     pub const fn new() -> Self {
+        assert!(
+            R::VARIANTS.len() <= MAX_VARIANTS,
+            "a game declares at most MAX_VARIANTS variants"
+        );
         let engines = R::ENGINES;
         assert!(
             !engines.is_empty() && str_eq(engines[0].name, REFERENCE_ENGINE),
@@ -65,6 +73,9 @@ impl<R: Rules> Registered<R> {
         );
         Registered(std::marker::PhantomData)
     }
+
+    /// The game, as a constant: `&Registered::<R>::GAME` is a `&'static dyn Game`.
+    pub const GAME: Registered<R> = Registered::new();
 }
 
 /// String equality usable in constant evaluation.
@@ -111,7 +122,7 @@ fn downcast<R: Rules>(case: &(dyn Any + Send + Sync)) -> &R::Case {
 /// and [`Shrink`] (in its `shrink.rs`).
 impl<R> Game for Registered<R>
 where
-    R: Rules + Shrink + gamebench_generators::Generator<Tools = Solver<R>>,
+    R: Registrable,
 {
     fn name(&self) -> &'static str {
         R::NAME
@@ -140,6 +151,13 @@ where
     }
     fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream {
         Box::new(R::cases(input).map(erase::<R>))
+    }
+    fn under(&self, mask: usize) -> &'static dyn Game {
+        if mask == 0 {
+            &Self::GAME
+        } else {
+            &ReadAs::<R>::ALL[mask]
+        }
     }
     fn variants(&self) -> &'static [Variant] {
         R::VARIANTS
@@ -285,7 +303,7 @@ where
             .0
             .downcast_ref::<R::Args>()
             .expect("options are read by the game that generates with them");
-        let solver = Solver::new(engine, *budget)
+        let solver = Solver::new(engine, budget.clone())
             .until(deadline)
             .read_as(reading.clone());
         generators::generate::<R>(file, args, &solver)

@@ -154,6 +154,10 @@ pub struct Variant {
     pub about: &'static str,
 }
 
+/// The most variants a game may declare: a reading is a set of them, and each set has its
+/// game object made at compile time ([`crate::game::ReadAs`]).
+pub const MAX_VARIANTS: usize = 4;
+
 /// How an input is read: the statement's reading (the default, empty) or with some of a game's
 /// [`Rules::VARIANTS`] chosen. Game-agnostic: a game asks [`Reading::follows`] for its own.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -190,6 +194,25 @@ impl Reading {
     /// The chosen `(option, value)` pairs.
     pub fn chosen(&self) -> impl Iterator<Item = (&str, &str)> {
         self.chosen.iter().map(|(o, v)| (o.as_str(), v.as_str()))
+    }
+
+    /// The variants of `variants` this reading chooses, as a set: bit `i` stands for
+    /// `variants[i]` (see [`MAX_VARIANTS`]).
+    pub fn mask(&self, variants: &[Variant]) -> usize {
+        variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| self.follows(v))
+            .fold(0, |mask, (i, _)| mask | 1 << i)
+    }
+
+    /// The reading that chooses the variants of `variants` in `mask` ([`Reading::mask`]).
+    pub fn of_mask(variants: &[Variant], mask: usize) -> Reading {
+        variants
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & 1 << i != 0)
+            .fold(Reading::statement(), |r, (_, v)| r.with(v.option, v.value))
     }
 
     /// This reading restricted to the variants in `variants` (for a command over several

@@ -69,7 +69,7 @@ impl Measurer<'_> {
         }
         let left = self.time_left().map_err(Measure::Halt)?;
         let mut limits = config.limits.clone();
-        let mut budget = config.budget;
+        let mut budget = config.budget.clone();
         if let Some(left) = left {
             limits.timeout = limits.timeout.min(left);
             budget.time_limit = Some(budget.time_limit.map_or(left, |t| t.min(left)));
@@ -161,7 +161,7 @@ pub(super) fn calibrate(
         runs: 1,
         repeat_short: false,
         clock: Clock::ThreadCpu,
-        budget: config.budget,
+        budget: config.budget.clone(),
         limits,
     };
     ProgramClock::calibrate(config.game, &config.engine, trivial, &plan)

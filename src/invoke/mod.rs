@@ -295,7 +295,7 @@ pub fn invoke(
         out_files.push(expected);
     }
     let parsed: Vec<Vec<ParsedCase>> = inputs.iter().map(|b| game.parse(b)).collect();
-    let plan = Plan::once(config.budget, config.limits.clone());
+    let plan = Plan::once(config.budget.clone(), config.limits.clone());
     let pairs: Vec<(usize, usize)> = (0..files.len())
         .flat_map(|f| (0..solutions.len()).map(move |s| (f, s)))
         .collect();

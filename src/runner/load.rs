@@ -177,6 +177,8 @@ pub(super) struct Loaded {
     pub last: bool,
     pub file: CaseFile,
     pub engines: Arc<[EngineSpec]>,
+    /// The position of the baseline engine in `engines`, when it runs on this file's game.
+    pub baseline: Option<usize>,
     /// The raw input, kept only when an external engine will read it.
     pub bytes: Vec<u8>,
     pub cases: Vec<ParsedCase>,
@@ -339,6 +341,7 @@ pub(super) fn load(
     file: CaseFile,
     size: u64,
     engines: Arc<[EngineSpec]>,
+    baseline: Option<usize>,
     config: &Arc<Config>,
     finished: Arc<AtomicUsize>,
     source: &Source,
@@ -353,6 +356,7 @@ pub(super) fn load(
         last: true,
         file,
         engines,
+        baseline,
         bytes: Vec::new(),
         cases: Vec::new(),
         unreadable: None,

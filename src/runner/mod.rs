@@ -39,8 +39,9 @@
 //!   (no `--check`, no baseline engine beside it) is `unchecked`.
 //! - A case whose call is shorter than `results::REPEAT_BELOW_NS` is timed in batches of calls
 //!   (`case-repeated`), unless `Config::repeat_short` is off.
-//! - Engines are resolved once, before any file is read; the timed region holds the engine
-//!   call alone.
+//! - Engines are resolved once, by the caller, before any file is read ([`EngineTable`]: the
+//!   engines of each game and the position of its baseline); the timed region holds the
+//!   engine call alone.
 
 mod completions;
 mod csv;
@@ -71,7 +72,7 @@ pub use sink::{
 use crate::corpus::CaseFile;
 use crate::engines::{Clock, Limits, Plan};
 use crate::external::Shell;
-use crate::game::{Budget, REFERENCE_ENGINE};
+use crate::game::Budget;
 use crate::results::Status;
 use crate::status::{Exit, Presentation};
 use crate::util::progress::{Counted, Progress};
@@ -88,8 +89,6 @@ pub trait CaseFilter: Send + Sync {
 /// What to run and how.
 #[derive(Clone)]
 pub struct Config {
-    /// Engine names as the user gave them (`all` allowed); empty = each game's default.
-    pub engines: Vec<String>,
     pub budget: Budget,
     /// Compare each case's output with the expected `X.out` beside `X.in`.
     pub check: bool,
@@ -114,8 +113,6 @@ pub struct Config {
     /// Time a case too short to time alone by repetition (batches of calls lasting at least
     /// `results::MIN_TIMED_NS`); off, every case is timed alone, however short.
     pub repeat_short: bool,
-    /// The engine others are compared with (when it ran on the game).
-    pub baseline: String,
     /// Wall-time limit of one external program run (one file).
     pub timeout: Duration,
     /// How external programs are started (`sh -c`, another shell, or none).
@@ -145,7 +142,6 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            engines: Vec::new(),
             budget: Budget::UNLIMITED,
             check: false,
             presentation: Presentation::Reject,
@@ -157,7 +153,6 @@ impl Default for Config {
             warmup: 0,
             runs: 1,
             repeat_short: true,
-            baseline: REFERENCE_ENGINE.to_string(),
             timeout: DEFAULT_TIMEOUT,
             shell: Shell::default(),
             case_timeout: None,
@@ -215,20 +210,10 @@ const MIN_FILES_IN_FLIGHT: usize = 64;
 /// runs alone; a streamed file counts a chunk's bytes per chunk in flight).
 const BYTES_PER_THREAD: u64 = 8 << 20;
 
-/// Runs `config` over `files`, handing results to `sinks`.
+/// Runs `config` over `files` with the engines (and the baseline) of `table`, resolved by the
+/// caller before anything is read, handing results to `sinks`. A table may hold any
+/// [`crate::engines::Executor`] ([`EngineSpec::Custom`]).
 pub fn run(
-    files: &[CaseFile],
-    config: &Config,
-    sinks: &mut [&mut dyn Sink],
-) -> Result<RunOutcome, RunError> {
-    // Resolve engines before reading anything, so a typo fails at once.
-    let table = EngineTable::resolve(files.iter().map(|f| f.game), &config.engines, &config.shell)?;
-    run_with(files, config, &table, sinks)
-}
-
-/// [`run`] with engines already resolved (`config.engines` is not read): a table may hold
-/// any [`crate::engines::Executor`] ([`EngineSpec::Custom`]).
-pub fn run_with(
     files: &[CaseFile],
     config: &Config,
     table: &EngineTable,
@@ -339,7 +324,7 @@ impl Config {
             runs: self.runs,
             repeat_short: self.repeat_short,
             clock: Clock::Wall,
-            budget: self.budget,
+            budget: self.budget.clone(),
             limits: Limits {
                 timeout: self.timeout,
                 case_timeout: self.case_timeout,

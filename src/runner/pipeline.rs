@@ -355,6 +355,7 @@ impl Pipeline<'_> {
         let file = self.files[position].clone();
         let size = self.sizes[position];
         let engines = self.table.of(file.game);
+        let baseline = self.table.baseline_of(file.game);
         let config = self.shared.clone();
         let plan = self.plan.clone();
         let finished = self.bar.finished.clone();
@@ -364,8 +365,8 @@ impl Pipeline<'_> {
         let helpers = loads.clone();
         loads.push(Box::new(move || {
             let loaded = load_chunk(
-                position, chunk, file, size, engines, &config, finished, &source, streamed,
-                assemble, wants,
+                position, chunk, file, size, engines, baseline, &config, finished, &source,
+                streamed, assemble, wants,
             );
             planned.add(chunk == 0, loaded.slots.len());
             let loaded = Arc::new(loaded);

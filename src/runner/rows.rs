@@ -33,7 +33,7 @@ const CSV_SLACK_BYTES: usize = 4096;
 /// engine case by case.
 pub(super) fn assemble(loaded: &Loaded, mut done: Vec<Done>, config: &Config) -> Assembled {
     let slots = &loaded.slots[..];
-    settle_cases(loaded, slots, &mut done, &config.baseline);
+    settle_cases(loaded, slots, &mut done);
     let names = Names::of(loaded);
     let rows = if loaded.wants.rows {
         settled_rows(loaded, &names, slots, &done, config)
@@ -63,7 +63,7 @@ pub(super) fn rows_of(
     config: &Config,
 ) -> (Vec<Row>, Vec<String>) {
     let slots = &loaded.slots[range];
-    settle_cases(loaded, slots, done, &config.baseline);
+    settle_cases(loaded, slots, done);
     let rows = settled_rows(loaded, &Names::of(loaded), slots, done, config);
     (rows, problems_of(loaded, slots, done))
 }
@@ -92,7 +92,7 @@ pub(super) fn finished_rows(
     if slots.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    settle_cases(loaded, &slots, &mut finished, &config.baseline);
+    settle_cases(loaded, &slots, &mut finished);
     // The note is no problem of the engine's: problem lines are those it would have had.
     let problems = problems_of(loaded, &slots, &finished);
     if !missing.is_empty() {

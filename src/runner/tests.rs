@@ -100,16 +100,15 @@ fn samegame() -> (&'static dyn Game, Vec<corpus::CaseFile>) {
 
 fn run_mocks(engines: Vec<EngineSpec>, threads: usize, runs: u32, baseline: &str) -> Vec<Row> {
     let (game, files) = samegame();
-    let table = EngineTable::from_specs([(game, engines)]);
+    let table = EngineTable::from_specs([(game, engines)]).with_baseline(baseline);
     let config = Config {
         threads: Some(threads),
         runs,
         repeat_short: false,
-        baseline: baseline.to_string(),
         ..Config::default()
     };
     let mut rows = Rows::default();
-    run_with(&files, &config, &table, &mut [&mut rows]).expect("the run completes");
+    run(&files, &config, &table, &mut [&mut rows]).expect("the run completes");
     rows.0
 }
 
@@ -243,18 +242,17 @@ fn the_tally_folded_by_the_workers_is_that_of_the_rows() {
                 Mock::spec("first", game, true),
                 Mock::spec("second", game, true),
             ],
-        )]);
+        )])
+        .with_baseline("first");
         let config = Config {
             threads: Some(threads),
             runs: 3,
             repeat_short: false,
-            baseline: "first".to_string(),
             ..Config::default()
         };
         let mut rows = Rows::default();
         let mut records = RecordSink::new(crate::results::Tally::new(5, false));
-        run_with(&files, &config, &table, &mut [&mut rows, &mut records])
-            .expect("the run completes");
+        run(&files, &config, &table, &mut [&mut rows, &mut records]).expect("the run completes");
         let whole = crate::results::Tally::of(&crate::results::Record::from_rows(&rows.0), 5);
         let folded = &records.tally;
         assert!(folded.results() > 10, "{}", folded.results());

@@ -50,7 +50,7 @@ pub(super) fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
 
 /// Compares each case of `slots` (whole cases, consecutive) with the baseline engine, then
 /// makes every `ok` compared with nothing `unchecked`; `done` holds those slots' results.
-pub(super) fn settle_cases(loaded: &Loaded, slots: &[Slot], done: &mut [Done], baseline: &str) {
+pub(super) fn settle_cases(loaded: &Loaded, slots: &[Slot], done: &mut [Done]) {
     // With one engine there is nothing to compare a case with.
     let mut start = if loaded.engines.len() > 1 {
         0
@@ -62,7 +62,7 @@ pub(super) fn settle_cases(loaded: &Loaded, slots: &[Slot], done: &mut [Done], b
         let end = (start..slots.len())
             .find(|&i| slots[i].case != case)
             .unwrap_or(slots.len());
-        compare_with_baseline(loaded, &slots[start..end], &mut done[start..end], baseline);
+        compare_with_baseline(loaded, &slots[start..end], &mut done[start..end]);
         start = end;
     }
     for result in done.iter_mut() {
@@ -73,14 +73,12 @@ pub(super) fn settle_cases(loaded: &Loaded, slots: &[Slot], done: &mut [Done], b
 }
 
 /// Marks engines that disagree with the baseline engine on one case (its consecutive slots).
-fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done], baseline: &str) {
+fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done]) {
     let Some(first) = slots.first() else { return };
-    let Some(base) = slots
-        .iter()
-        .position(|s| loaded.engines[s.engine].name() == baseline)
-    else {
+    let Some(base) = slots.iter().position(|s| Some(s.engine) == loaded.baseline) else {
         return;
     };
+    let baseline = loaded.engines[slots[base].engine].name();
     let Some(Ok(case)) = loaded.cases.get(first.case).map(|p| p.case.as_ref()) else {
         return;
     };

@@ -98,16 +98,32 @@ const ATTEMPT_FIELDS: [(&str, &str); 18] = [
     ("shell", "--shell/--no-shell"),
 ];
 
+/// The engines and the baseline as the user named them (`-e`, `--baseline`), recorded in
+/// journals and manifests so that a resumed run or a merge must name the same. Nothing below
+/// the CLI finds an engine by these names: the run's engines come resolved
+/// ([`crate::engines::EngineTable`]).
+#[derive(Debug, Clone, Default)]
+pub struct EngineNames {
+    pub engines: Vec<String>,
+    pub baseline: String,
+}
+
 impl Attempt {
-    /// The attempt of a run of `config` over `list` (shard `shard`, or the whole list).
-    pub fn of(list: &CaseList, shard: Option<Shard>, config: &Config) -> Attempt {
+    /// The attempt of a run of `config` with the engines `names` over `list` (shard `shard`,
+    /// or the whole list).
+    pub fn of(
+        list: &CaseList,
+        shard: Option<Shard>,
+        config: &Config,
+        names: &EngineNames,
+    ) -> Attempt {
         let ns = |d: std::time::Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
         Attempt {
             format: ATTEMPT_FORMAT,
             list_hash: list.hash.clone(),
             corpus_hash: list.content_hash.clone(),
             shard,
-            engines: config.engines.clone(),
+            engines: names.engines.clone(),
             runs: config.runs,
             check: config.check,
             validate: config.validate,
@@ -119,7 +135,7 @@ impl Attempt {
             search_threads: config.budget.threads,
             timeout_ns: ns(config.timeout),
             case_timeout_ns: config.case_timeout.map(ns),
-            baseline: config.baseline.clone(),
+            baseline: names.baseline.clone(),
             shell: format!("{:?}", config.shell),
         }
     }

@@ -83,7 +83,9 @@ pub use env::{
     K8S_INDEX, SLURM_CPUS, SLURM_TASK_COUNT, SLURM_TASK_ID, SLURM_TASK_MAX, SLURM_TASK_MIN,
     SLURM_TASK_STEP, scheduler_threads,
 };
-pub use journal::{ATTEMPT_FORMAT, Attempt, JOURNAL_SYNC_INTERVAL, Journal, JournalContents};
+pub use journal::{
+    ATTEMPT_FORMAT, Attempt, EngineNames, JOURNAL_SYNC_INTERVAL, Journal, JournalContents,
+};
 pub use list::CaseList;
 pub use manifest::{CsvRecord, Manifest, failures, row_keys_hash, rows_hash};
 pub use plan::Plan;

@@ -21,7 +21,9 @@ use std::time::SystemTime;
 
 use super::pipeline::{PlanSink, ShardFilter};
 use super::resume::{RecordAt, earlier_rows, file_digest};
-use super::{Attempt, CaseList, CsvRecord, Journal, Manifest, RULE, Shard, ShardError};
+use super::{
+    Attempt, CaseList, CsvRecord, EngineNames, Journal, Manifest, RULE, Shard, ShardError,
+};
 use crate::corpus::CaseFile;
 use crate::results::{Row, Tally};
 use crate::runner::{Config, CsvSink, EngineTable, RunError, RunOutcome};
@@ -85,14 +87,16 @@ impl Plan {
     /// Solves this plan's cases of `files` with `config` (whose `select` is replaced) in one
     /// streaming run, journaling each finished file's rows to `<csv>.partial`; then commits
     /// the CSV (rows of resumed and solved cases in case-list order), writes the manifest and
-    /// deletes the journal. `engines` is the run's engine table, resolved by the caller from
-    /// `config` (its engines and shell) for the games of `files`. Returns the run's outcome
+    /// deletes the journal. `engines` is the run's engine table (and baseline), resolved by the
+    /// caller for the games of `files`; `names` what the user named, recorded in the journal
+    /// and the manifest. Returns the run's outcome
     /// over every row of the plan and `tally` with every row folded in, for the summary.
     pub fn run(
         &self,
         files: &[CaseFile],
         config: &Config,
         engines: &EngineTable,
+        names: &EngineNames,
         tally: Tally,
     ) -> Result<(RunOutcome, Tally), ShardError> {
         let start = SystemTime::now();
@@ -103,7 +107,7 @@ impl Plan {
             .build()
             .map_err(RunError::from)?;
         let list = Arc::new(pool.install(|| CaseList::of(files)));
-        let attempt = Attempt::of(&list, self.shard, config);
+        let attempt = Attempt::of(&list, self.shard, config, names);
         let journal_path = Journal::path_for(&self.csv);
         // The journal holds everything carried over before any case is solved: continued as
         // it is, or replaced (atomically) by one holding every row kept.
@@ -147,10 +151,10 @@ impl Plan {
             carried.by_file,
             engines,
             tally,
-            config.baseline.clone(),
+            engines.baseline_name().unwrap_or_default().to_string(),
             positions,
         );
-        let outcome = crate::runner::run(files, &run_config, &mut [&mut sink])?;
+        let outcome = crate::runner::run(files, &run_config, engines, &mut [&mut sink])?;
         let PlanSink {
             journal,
             hasher,
@@ -175,8 +179,15 @@ impl Plan {
         match (self.shard, &self.manifest) {
             (Some(shard), Some(path)) => {
                 let counts = hasher.finish_all();
-                let manifest =
-                    manifest_of(shard, &list, config, counts, carried.cases, threads, start);
+                let manifest = manifest_of(
+                    shard,
+                    &list,
+                    (config, &attempt.engines),
+                    counts,
+                    carried.cases,
+                    threads,
+                    start,
+                );
                 Manifest {
                     csv_digest,
                     attempt: Some(attempt),
@@ -211,7 +222,7 @@ impl Plan {
 fn manifest_of(
     shard: Shard,
     list: &CaseList,
-    config: &Config,
+    (config, engines): (&Config, &[String]),
     (shard_cases, shard_hash, failures, (rows, rows_hash)): (usize, String, usize, (usize, String)),
     resumed: usize,
     threads: usize,
@@ -233,7 +244,7 @@ fn manifest_of(
         csv_digest: String::new(),
         attempt: None,
         failures,
-        engines: config.engines.clone(),
+        engines: engines.to_vec(),
         runs: config.runs,
         check: config.check,
         validate: config.validate,

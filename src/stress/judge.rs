@@ -67,7 +67,7 @@ impl<'a> Judge<'a> {
             game: config.game,
             engines: &config.engines,
             limits: config.limits.clone(),
-            budget: config.budget,
+            budget: config.budget.clone(),
             deadline,
             presentation: config.presentation,
         }
@@ -110,7 +110,7 @@ impl<'a> Judge<'a> {
         };
         let left = self.time_left()?;
         let mut limits = self.limits.clone();
-        let mut budget = self.budget;
+        let mut budget = self.budget.clone();
         if let Some(left) = left {
             limits.timeout = timeout.min(left);
             budget.time_limit = Some(budget.time_limit.map_or(left, |t| t.min(left)));

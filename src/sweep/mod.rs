@@ -18,7 +18,7 @@ use crate::export::{Series, log_log_lines};
 use crate::game::Game;
 use crate::generate::{self, Plan};
 use crate::results::{EngineSummary, Status, Tally, human_time_f};
-use crate::runner::{self, Config, RecordSink, Sink};
+use crate::runner::{self, Config, EngineTable, RecordSink, Sink};
 use crate::util::progress::ProgressMode;
 use crate::util::stats;
 
@@ -196,11 +196,13 @@ fn r_squared(points: &[(f64, f64)], exponent: f64, coefficient: f64) -> f64 {
     }
 }
 
-/// Generates each point's corpus and runs `config`'s engines on it.
+/// Generates each point's corpus and runs the engines of `engines` (resolved once by the
+/// caller, with their baseline) on it under `config`.
 pub fn run(
     corpus: &Corpus<'_>,
     points: &[Point],
     config: &Config,
+    engines: &EngineTable,
 ) -> Result<Vec<PointResult>, SweepError> {
     let game = corpus.game;
     if !game
@@ -237,7 +239,7 @@ pub fn run(
         let mut records = RecordSink::new(Tally::new(0, true));
         let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
         let outcome =
-            runner::run(&files, config, &mut sinks).map_err(|source| SweepError::Run {
+            runner::run(&files, config, engines, &mut sinks).map_err(|source| SweepError::Run {
                 point: point.label.clone(),
                 source: Box::new(source),
             })?;
@@ -250,7 +252,9 @@ pub fn run(
         results.push(PointResult {
             point: point.clone(),
             cells: stats::mean_stddev(&cells).map(|(m, _)| m),
-            summaries: records.tally.summary(&config.baseline),
+            summaries: records
+                .tally
+                .summary(engines.baseline_name().unwrap_or_default()),
             worst: outcome.worst,
         });
     }

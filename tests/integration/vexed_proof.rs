@@ -152,7 +152,7 @@ fn minimum_by_sweep_is(name: &str, cap: u64, minimum: usize) {
         .unwrap_or_else(|_| std::env::temp_dir());
     let scratch = tempfile::tempdir_in(&root).expect("a scratch folder");
     let budget = Budget {
-        scratch: Some(gamebench::game::Scratch::leak(scratch.path().to_path_buf())),
+        scratch: Some(gamebench::game::Scratch::new(scratch.path().to_path_buf())),
         ..capped(cap, env_or("VEXED_PROOF_MB", MINIMUM_MB))
     };
     solved_in(&puzzle, &budget, minimum);

@@ -251,9 +251,9 @@ impl Settings {
         match par {
             Some(par) if self.prove_below_par => Budget {
                 max_moves: Some((par as u64).saturating_sub(1)),
-                ..self.budget
+                ..self.budget.clone()
             },
-            _ => self.budget,
+            _ => self.budget.clone(),
         }
     }
 }

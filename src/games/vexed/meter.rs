@@ -5,7 +5,7 @@
 use crate::game::{Budget, Stop};
 
 /// A budget tracker shared by both engines: counts expanded states, watches the clock.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct Meter {
     max_states: u64,
     deadline: Option<std::time::Instant>,
@@ -21,7 +21,7 @@ impl Meter {
         Meter {
             max_states: budget.max_states.unwrap_or(u64::MAX),
             deadline: budget.deadline(std::time::Instant::now()),
-            stop: budget.stop,
+            stop: budget.stop.clone(),
             expanded: 0,
         }
     }
@@ -33,7 +33,7 @@ impl Meter {
         }
         self.expanded += 1;
         if self.expanded.is_multiple_of(Self::CLOCK_EVERY) {
-            if self.stop.is_some_and(|stop| stop.is_set()) {
+            if self.stop.as_ref().is_some_and(Stop::is_set) {
                 return false;
             }
             if let Some(deadline) = self.deadline {

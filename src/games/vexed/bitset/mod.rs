@@ -43,7 +43,7 @@ pub use bench::PushCorpus;
 
 use super::grid::Move;
 use super::{Meter, Puzzle, Solution};
-use crate::game::{Budget, CaseError, Outcome, Verdict};
+use crate::game::{Budget, CaseError, Outcome, Scratch, Verdict};
 use astar::Ended;
 use astar::buffers::Buffers;
 use astar::store::{COMPACT_WORDS, Planes};
@@ -144,7 +144,7 @@ fn solve_planned(
             max_moves: budget
                 .max_moves
                 .map_or(astar::NO_CAP, |k| u32::try_from(k).unwrap_or(astar::NO_CAP)),
-            scratch: budget.scratch.map(|scratch| scratch.0),
+            scratch: budget.scratch.as_ref().map(Scratch::path),
             memory: budget.memory.map_or(astar::MEMORY_BUDGET, |m| {
                 usize::try_from(m).unwrap_or(usize::MAX)
             }),
@@ -239,7 +239,7 @@ pub(crate) enum Boards {
 
 /// What one search may use: its memory, and the threads of its batches.
 #[derive(Clone, Copy)]
-struct Resources {
+struct Resources<'a> {
     /// Bytes of A*'s nodes, index and frontier.
     astar: usize,
     /// Bytes of the deepening's table and races; `None`: [`ida::Limits::DEFAULT`].
@@ -252,7 +252,7 @@ struct Resources {
     max_moves: u32,
     /// Proof mode's disk folder: with a cap of at most [`sweep::MAX_CAP`] and boards that fit
     /// two words, the sweep ([`sweep`]) searches instead of A*.
-    scratch: Option<&'static std::path::Path>,
+    scratch: Option<&'a std::path::Path>,
     /// Bytes of the sweep's buffers and bucket (`--memory`, or [`astar::MEMORY_BUDGET`]).
     memory: usize,
 }
@@ -262,7 +262,7 @@ struct Resources {
 /// buffers are given back first, so the two never hold memory together).
 fn search<const P: usize, const W: usize>(
     geo: &Geometry,
-    resources: Resources,
+    resources: Resources<'_>,
     mut start: State<P>,
     meter: Meter,
     buffers: &mut Buffers,
@@ -293,7 +293,7 @@ fn search<const P: usize, const W: usize>(
 /// A* from `start` (settled, not clear), then deepening if A* runs out of memory.
 fn astar_then_deepening<const P: usize, const W: usize>(
     geo: &Geometry,
-    resources: Resources,
+    resources: Resources<'_>,
     start: State<P>,
     meter: Meter,
     buffers: &mut Buffers,

@@ -208,9 +208,10 @@ fn budgets_stop_both_engines() {
 /// the states expanded until then.
 #[test]
 fn a_stop_flag_ends_the_search_as_a_deadline_would() {
-    static STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
     let stopped = Budget {
-        stop: Some(crate::game::Stop(&STOPPED)),
+        stop: Some(crate::game::Stop(std::sync::Arc::new(
+            std::sync::atomic::AtomicBool::new(true),
+        ))),
         ..Budget::UNLIMITED
     };
     // The bundled hard puzzle on which the reference search expands the most boards.

@@ -18,7 +18,10 @@ const PATHS: [(&str, Solve); 6] = [
         bitset::solve_stored(p, b, bitset::Boards::Planes)
     }),
     ("bitset, batches of 8 on 2 threads", |p, b| {
-        let budget = Budget { threads: 2, ..*b };
+        let budget = Budget {
+            threads: 2,
+            ..b.clone()
+        };
         bitset::solve_batched(p, &budget, 8)
     }),
     ("bitset, deepening only", |p, b| {

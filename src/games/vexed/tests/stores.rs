@@ -76,7 +76,7 @@ fn same_searches(puzzle: &Puzzle, budget: Budget) -> Result<(), String> {
     for below in [1, 3, 0] {
         let cap = Budget {
             max_moves: Some(minimum.saturating_sub(below) as u64),
-            ..budget
+            ..budget.clone()
         };
         same_search(puzzle, &cap)?;
     }
@@ -131,7 +131,7 @@ fn both_stores_search_random_boards_alike() {
     for i in 0..BOARDS {
         let puzzle = random_puzzle(&mut rng, i);
         fitting += usize::from(compact_fits(&puzzle));
-        same_searches(&puzzle, budget).unwrap();
+        same_searches(&puzzle, budget.clone()).unwrap();
     }
     assert!(
         fitting >= 90,

@@ -27,7 +27,7 @@ fn scratch(name: &str) -> Scratch {
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
-    Scratch::leak(dir)
+    Scratch::new(dir)
 }
 
 /// What two searches must agree on: the verdict, the solution's length and the proven bound.
@@ -46,8 +46,8 @@ fn compare(puzzle: &Puzzle, cap: u64, (scratch, small): (Scratch, u64)) -> Resul
         let budget = Budget {
             threads,
             memory: Some(memory),
-            scratch: Some(scratch),
-            ..budget
+            scratch: Some(scratch.clone()),
+            ..budget.clone()
         };
         bitset::solve(puzzle, &budget).map_err(|e| format!("{}: {e}", puzzle.name))
     };
@@ -100,9 +100,9 @@ fn compare_around_minimum(puzzle: &Puzzle, scratch: (Scratch, u64)) -> Result<bo
                 minimum.saturating_sub(1),
                 minimum.saturating_sub(3),
             ] {
-                compare(puzzle, cap, scratch)?;
+                compare(puzzle, cap, scratch.clone())?;
             }
-            stopped_early(puzzle, minimum, scratch.0)?;
+            stopped_early(puzzle, minimum, scratch.0.clone())?;
         }
         (Verdict::Unsolved, _) => compare(puzzle, 12, scratch)?,
         _ => return Ok(false),
@@ -127,7 +127,7 @@ fn stopped_early(puzzle: &Puzzle, minimum: u64, scratch: Scratch) -> Result<(), 
         }
         let budget = Budget {
             max_states: Some(max_states),
-            ..budget
+            ..budget.clone()
         };
         let o = bitset::solve(puzzle, &budget).map_err(|e| e.to_string())?;
         let fine = o.verdict == Verdict::Budget
@@ -150,17 +150,19 @@ fn the_sweep_agrees_with_astar_on_the_bundled_sets() {
     let mut compared = 0;
     for (input, _) in BUNDLED_SETS {
         for puzzle in puzzles(input) {
-            compared +=
-                usize::from(compare_around_minimum(&puzzle, (scratch, SMALL_MEMORY)).unwrap());
+            compared += usize::from(
+                compare_around_minimum(&puzzle, (scratch.clone(), SMALL_MEMORY)).unwrap(),
+            );
         }
     }
     for puzzle in puzzles(SAMPLE_IN).iter().chain(&puzzles(TRAPS_IN)) {
-        compared += usize::from(compare_around_minimum(puzzle, (scratch, SMALL_MEMORY)).unwrap());
+        compared +=
+            usize::from(compare_around_minimum(puzzle, (scratch.clone(), SMALL_MEMORY)).unwrap());
     }
     assert!(compared > 300, "only {compared} puzzles compared");
-    let left = std::fs::read_dir(scratch.0).unwrap().count();
+    let left = std::fs::read_dir(scratch.path()).unwrap().count();
     assert_eq!(left, 0, "a search left its folder behind");
-    std::fs::remove_dir(scratch.0).unwrap();
+    std::fs::remove_dir(scratch.path()).unwrap();
 }
 
 #[test]
@@ -171,12 +173,13 @@ fn the_sweep_agrees_with_astar_on_random_boards() {
     let mut compared = 0;
     for i in 0..BOARDS {
         let puzzle = random_puzzle(&mut rng, i);
-        compared += usize::from(compare_around_minimum(&puzzle, (scratch, RANDOM_MEMORY)).unwrap());
+        compared +=
+            usize::from(compare_around_minimum(&puzzle, (scratch.clone(), RANDOM_MEMORY)).unwrap());
     }
     assert!(compared >= 200, "only {compared} random boards compared");
-    let left = std::fs::read_dir(scratch.0).unwrap().count();
+    let left = std::fs::read_dir(scratch.path()).unwrap().count();
     assert_eq!(left, 0, "a search left its folder behind");
-    std::fs::remove_dir(scratch.0).unwrap();
+    std::fs::remove_dir(scratch.path()).unwrap();
 }
 
 /// A bucket larger than the memory allows is an error that says so, and the search's folder
@@ -191,7 +194,7 @@ fn a_bucket_beyond_the_memory_is_an_error() {
     let budget = Budget {
         max_moves: Some(60),
         memory: Some(1),
-        scratch: Some(scratch),
+        scratch: Some(scratch.clone()),
         ..Budget::UNLIMITED
     };
     let error = bitset::solve(&puzzle, &budget).unwrap_err();
@@ -200,9 +203,9 @@ fn a_bucket_beyond_the_memory_is_an_error() {
         "{}",
         error.message
     );
-    let left = std::fs::read_dir(scratch.0).unwrap().count();
+    let left = std::fs::read_dir(scratch.path()).unwrap().count();
     assert_eq!(left, 0, "the search left its folder behind");
-    std::fs::remove_dir(scratch.0).unwrap();
+    std::fs::remove_dir(scratch.path()).unwrap();
 }
 
 /// A scratch folder that is not there: the error names the path.
@@ -212,7 +215,7 @@ fn a_missing_scratch_folder_is_an_error_naming_it() {
     let missing = std::env::temp_dir().join("gamebench-sweep-no-such-folder/inner");
     let budget = Budget {
         max_moves: Some(8),
-        scratch: Some(Scratch::leak(missing)),
+        scratch: Some(Scratch::new(missing)),
         ..Budget::UNLIMITED
     };
     let error = bitset::solve(puzzle, &budget).unwrap_err();

@@ -355,7 +355,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
         }
         if self.capacity == 0 {
             return Some(Ended::OutOfMemory {
-                meter: self.meter,
+                meter: self.meter.clone(),
                 proven: h,
             });
         }
@@ -439,7 +439,7 @@ impl<'a, const P: usize, S: Store<P>> Search<'a, P, S> {
             Ok(Some(moves)) => Some(Ended::Done(Ending::solved(moves, expanded))),
             Ok(None) => None,
             Err(Stop::OutOfMemory) => Some(Ended::OutOfMemory {
-                meter: self.meter,
+                meter: self.meter.clone(),
                 proven: f,
             }),
             Err(Stop::Budget) => Some(Ended::Done(Ending::stopped(expanded, f))),
