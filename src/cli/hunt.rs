@@ -71,6 +71,9 @@ pub struct HuntOptions {
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub launch: super::ShellArgs,
+    /// Candidates measured at once (the cases found are the same whatever the count).
+    #[command(flatten)]
+    pub jobs: super::shards::JobsArgs,
 }
 
 /// An overrun of `--time` worth explaining.
@@ -116,6 +119,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         budget: o.budget.budget()?,
         out: o.out.clone(),
         generator,
+        jobs: o.jobs.threads(),
     };
     eprintln!(
         "hunt {}: the slowest inputs of {} by {}, {}, seed {}; budget: {}",
@@ -135,6 +139,25 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         }
     );
     let hunted = hunt::run(&config)?;
+    print_hunted(&config, &hunted);
+    if hunted.stopped {
+        eprintln!(
+            "{}: stopped by a signal; the cases found so far are written",
+            game.name()
+        );
+        return Ok(if signals.terminated.load(Ordering::Relaxed) {
+            Exit::Terminated
+        } else {
+            Exit::Interrupted
+        });
+    }
+    Ok(Exit::Ok)
+}
+
+/// What the hunt found, on stdout (its overrun of `--time` and a flat population on stderr):
+/// the evaluations, the best over time, the population, the clock of a program, the files.
+fn print_hunted(config: &Config<'_>, hunted: &hunt::Hunted) {
+    let (game, metric) = (config.game, config.metric);
     if let Limit::Time(budget) = config.limit
         && hunted.time > budget + OVERRUN_TOLD
     {
@@ -147,7 +170,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         );
     }
     let unit = game.work_unit();
-    let show = |v| hunt::shown(o.metric, v, unit);
+    let show = |v| hunt::shown(metric, v, unit);
     println!(
         "{}: {} evaluations ({} invalid children) in {} against {}",
         game.name(),
@@ -183,7 +206,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     }
     // A flat population: the search had nothing to climb, and its "best" is any case.
     let first = hunted.population.first().map(|s| s.metric);
-    if o.metric == Metric::Work
+    if metric == Metric::Work
         && hunted.population.len() > 1
         && hunted.population.iter().all(|s| Some(s.metric) == first)
         && first == Some(hunted.generated_best)
@@ -194,18 +217,6 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
             show(hunted.generated_best)
         );
     }
-    if hunted.stopped {
-        eprintln!(
-            "{}: stopped by a signal; the cases found so far are written",
-            game.name()
-        );
-        return Ok(if signals.terminated.load(Ordering::Relaxed) {
-            Exit::Terminated
-        } else {
-            Exit::Interrupted
-        });
-    }
-    Ok(Exit::Ok)
 }
 
 /// What a program's times mean: its start-up taken out, the copies per process, and whether

@@ -438,47 +438,27 @@ fn check_lines(
     let engine = engine_of(game, Some(&args.engine))?;
     let (input, name) = open_input(Some(&args.input))?;
     let (output, output_name) = open_input(output_path)?;
-    // An output that is not UTF-8 is judged on its text with the bad bytes replaced: it can
-    // only be wrong.
-    let mut actual = game.output_blocks(output);
-    let mut cut = false;
-    let reading = output_name.clone();
-    // `Ok(Err(why))`: the output is no judge output past this point (a line or a block too
-    // long to hold): the program's answer, wrong from there on; the blocks end.
-    let mut next_actual = move || -> Result<Result<Option<String>, String>> {
-        if cut {
-            return Ok(Ok(None));
-        }
-        match actual.next().transpose() {
-            Ok(block) => Ok(Ok(block)),
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                cut = true;
-                Ok(Err(format!("{reading}: {e}")))
-            }
-            Err(e) => Err(e).with_context(|| format!("cannot read {reading}")),
-        }
+    let mut actual = ActualBlocks {
+        blocks: game.output_blocks(output),
+        cut: false,
+        name: output_name,
     };
     let mut expected = match expected_path {
         Some(path) => Expected::open(game, path)?,
         None => Expected::Engine(engine, budget),
     };
-    let mut counts: BTreeMap<CheckVerdict, usize> = BTreeMap::new();
-    let (mut passed, mut errors) = (0, 0);
+    let mut counts = Counts::default();
     // The i-th block of each output goes with the i-th case, readable or not.
     let (mut cases, mut blocks) = (0, 0);
     for (i, p) in game.cases(input).enumerate() {
         let index = i + 1;
         cases = index;
-        let actual_block = next_actual()?;
+        let actual_block = actual.next()?;
         let expected_block = expected.next(index, p.case.is_ok().then_some(&p))?;
         let actual_block = match actual_block {
             Ok(block) => block,
             Err(why) => {
-                report.say(&format!(
-                    "case {index}: {}: {why}",
-                    CheckVerdict::WrongAnswer
-                ))?;
-                *counts.entry(CheckVerdict::WrongAnswer).or_default() += 1;
+                counts.wrong(report, Some(index), &why)?;
                 continue;
             }
         };
@@ -487,7 +467,7 @@ fn check_lines(
             Ok(case) => case,
             Err(e) => {
                 eprintln!("{name}: case {index}: {e}");
-                errors += 1;
+                counts.errors += 1;
                 continue;
             }
         };
@@ -499,50 +479,114 @@ fn check_lines(
             args.presentation,
         );
         match verdict {
-            Ok(()) => passed += 1,
+            Ok(()) => counts.passed += 1,
             Err(rejected) => {
                 report.say(&format!(
                     "case {index}: {}: {}",
                     report.verdict(rejected.verdict),
                     rejected.message
                 ))?;
-                *counts.entry(rejected.verdict).or_default() += 1;
+                *counts.by_verdict.entry(rejected.verdict).or_default() += 1;
             }
         }
     }
-    loop {
-        match next_actual()? {
-            Ok(Some(_)) => blocks += 1,
-            Ok(None) => break,
-            Err(why) => {
-                report.say(&format!("{}: {why}", CheckVerdict::WrongAnswer))?;
-                *counts.entry(CheckVerdict::WrongAnswer).or_default() += 1;
-                break;
-            }
-        }
-    }
+    blocks += actual.rest(&mut counts, report)?;
     if blocks > cases {
-        report.say(&format!(
-            "{}: the output has {blocks} blocks for {cases} cases",
-            CheckVerdict::WrongAnswer,
-        ))?;
-        *counts.entry(CheckVerdict::WrongAnswer).or_default() += 1;
+        counts.wrong(
+            report,
+            None,
+            &format!("the output has {blocks} blocks for {cases} cases"),
+        )?;
     }
-    let count = |v: CheckVerdict| counts.get(&v).copied().unwrap_or(0);
-    let failed: usize = counts.values().sum();
-    report.say(&format!(
-        "{passed} passed, {failed} failed ({} wrong answer, {} presentation error, {} checker failure)",
-        count(CheckVerdict::WrongAnswer),
-        count(CheckVerdict::PresentationError),
-        count(CheckVerdict::CheckerFailure)
-    ))?;
-    // The most severe verdict present (the map is ordered by severity).
-    let worst = counts.keys().next_back().copied();
-    Ok(if errors > 0 {
-        Exit::Error
-    } else {
-        worst.map_or(Exit::Ok, CheckVerdict::exit)
-    })
+    counts.finish(report)
+}
+
+/// The blocks of the output under check. An output that is not UTF-8 is judged on its text
+/// with the bad bytes replaced: it can only be wrong.
+struct ActualBlocks {
+    blocks: BlockStream,
+    /// A block could not be held: no block follows.
+    cut: bool,
+    /// The output's name, for messages.
+    name: String,
+}
+
+impl ActualBlocks {
+    /// The next block; `Ok(Err(why))`: the output is no judge output past this point (a line
+    /// or a block too long to hold): the program's answer, wrong from there on; the blocks end.
+    fn next(&mut self) -> Result<Result<Option<String>, String>> {
+        if self.cut {
+            return Ok(Ok(None));
+        }
+        match self.blocks.next().transpose() {
+            Ok(block) => Ok(Ok(block)),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                self.cut = true;
+                Ok(Err(format!("{}: {e}", self.name)))
+            }
+            Err(e) => Err(e).with_context(|| format!("cannot read {}", self.name)),
+        }
+    }
+
+    /// The blocks left after the last case (a cut among them is a wrong answer).
+    fn rest(&mut self, counts: &mut Counts, report: &mut Report) -> Result<usize> {
+        let mut blocks = 0;
+        loop {
+            match self.next()? {
+                Ok(Some(_)) => blocks += 1,
+                Ok(None) => return Ok(blocks),
+                Err(why) => {
+                    counts.wrong(report, None, &why)?;
+                    return Ok(blocks);
+                }
+            }
+        }
+    }
+}
+
+/// The verdicts of `check` so far.
+#[derive(Default)]
+struct Counts {
+    /// The rejected cases by verdict (ordered by severity).
+    by_verdict: BTreeMap<CheckVerdict, usize>,
+    passed: usize,
+    /// Cases that could not be read.
+    errors: usize,
+}
+
+impl Counts {
+    /// A wrong answer (of case `case`, 1-based, or of the whole output), told as `what`.
+    fn wrong(&mut self, report: &mut Report, case: Option<usize>, what: &str) -> Result<()> {
+        let verdict = CheckVerdict::WrongAnswer;
+        report.say(&match case {
+            Some(index) => format!("case {index}: {verdict}: {what}"),
+            None => format!("{verdict}: {what}"),
+        })?;
+        *self
+            .by_verdict
+            .entry(CheckVerdict::WrongAnswer)
+            .or_default() += 1;
+        Ok(())
+    }
+
+    /// The total line, and the exit: an unreadable case first, else the most severe verdict.
+    fn finish(self, report: &mut Report) -> Result<Exit> {
+        let count = |v: CheckVerdict| self.by_verdict.get(&v).copied().unwrap_or(0);
+        let failed: usize = self.by_verdict.values().sum();
+        report.say(&format!(
+            "{} passed, {failed} failed ({} wrong answer, {} presentation error, {} checker failure)",
+            self.passed,
+            count(CheckVerdict::WrongAnswer),
+            count(CheckVerdict::PresentationError),
+            count(CheckVerdict::CheckerFailure)
+        ))?;
+        let worst = self.by_verdict.keys().next_back().copied();
+        Ok(if self.errors > 0 {
+            Exit::Error
+        } else {
+            worst.map_or(Exit::Ok, CheckVerdict::exit)
+        })
+    }
 }
 
 /// `gamebench list`: games, engines and generator profiles.

@@ -75,6 +75,8 @@ pub struct StressOptions {
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub launch: super::ShellArgs,
+    #[command(flatten)]
+    pub jobs: super::shards::JobsArgs,
 }
 
 /// The default search time of `stress` without `--time` or `--cases`.
@@ -116,6 +118,7 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         presentation: o.presentation,
         generator,
         given: None,
+        jobs: o.jobs.threads(),
     };
     // The budget and what is about to run, before a search that may take its whole budget.
     eprintln!(
@@ -130,22 +133,29 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
             Limit::Cases(n) => format!("{n} cases without a difference (--cases)"),
         }
     );
-    match stress::run(&config)? {
+    let outcome = stress::run(&config)?;
+    Ok(conclude(&config, outcome, &signals))
+}
+
+/// Prints what `stress` found (nothing, a difference, or what it had when a signal stopped
+/// it) and gives the exit code.
+fn conclude(config: &Config<'_>, outcome: Outcome, signals: &super::run::Signals) -> Exit {
+    match outcome {
         Outcome::NoDifference { cases_tried, time } => {
             println!(
                 "{}: no difference in {cases_tried} case(s), {} (seed {})",
-                args.game.name(),
+                config.game.name(),
                 human_duration(time),
                 config.seed
             );
-            Ok(Exit::Ok)
+            Exit::Ok
         }
         Outcome::Found(found) => {
-            print!("{}", stress::report(&config, &found));
+            print!("{}", stress::report(config, &found));
             for file in &found.files {
                 println!("wrote {}", file.display());
             }
-            Ok(Exit::Failures)
+            Exit::Failures
         }
         Outcome::Stopped {
             cases_tried,
@@ -154,20 +164,20 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         } => {
             eprintln!(
                 "{}: stopped by a signal after {cases_tried} case(s), {}",
-                args.game.name(),
+                config.game.name(),
                 human_duration(time)
             );
             if let Some(found) = found {
-                print!("{}", stress::report(&config, &found));
+                print!("{}", stress::report(config, &found));
                 for file in &found.files {
                     println!("wrote {}", file.display());
                 }
             }
-            Ok(if signals.terminated.load(Ordering::Relaxed) {
+            if signals.terminated.load(Ordering::Relaxed) {
                 Exit::Terminated
             } else {
                 Exit::Interrupted
-            })
+            }
         }
     }
 }
@@ -253,6 +263,8 @@ pub fn shrink(args: ShrinkArgs) -> Result<Exit> {
         presentation: args.presentation,
         generator: None,
         given: Some(args.file.clone()),
+        // Only the search of `stress` judges several files at once.
+        jobs: 1,
     };
     let outcome = stress::shrink_given(&config, text, args.case)?;
     let print_found = |found: &stress::Found| {

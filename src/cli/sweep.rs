@@ -139,22 +139,25 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         let _ = std::fs::remove_dir_all(scratch);
     }
     let results = results?;
-    let fits = sweep::fits(&results);
+    write_results(&args, game.name(), &results)?;
+    Ok(Exit::of(results.iter().filter_map(|r| r.worst)))
+}
+
+/// The table (on stderr when stdout carries data), then the data files and the plot.
+fn write_results(args: &SweepArgs, game: &str, results: &[sweep::PointResult]) -> Result<()> {
+    let fits = sweep::fits(results);
     let data_to_stdout = [&args.csv, &args.export_json]
         .iter()
         .any(|p| p.as_deref().is_some_and(|p| p == std::path::Path::new("-")));
-    let table = sweep::table(&results, &fits);
+    let table = sweep::table(results, &fits);
     if data_to_stdout {
         eprint!("{table}");
     } else {
         print!("{table}");
     }
     for (path, text) in [
-        (&args.csv, sweep::data::csv(game.name(), &results, &fits)),
-        (
-            &args.export_json,
-            sweep::data::json(game.name(), &results, &fits),
-        ),
+        (&args.csv, sweep::data::csv(game, results, &fits)),
+        (&args.export_json, sweep::data::json(game, results, &fits)),
     ] {
         let Some(path) = path else { continue };
         if path == std::path::Path::new("-") {
@@ -165,9 +168,9 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
         }
     }
     if let Some(plot) = &args.plot {
-        let svg = sweep::plot(game.name(), &results, &fits).map_err(anyhow::Error::msg)?;
+        let svg = sweep::plot(game, results, &fits).map_err(anyhow::Error::msg)?;
         write_atomic(plot, svg.as_bytes())
             .with_context(|| format!("cannot write {}", plot.display()))?;
     }
-    Ok(Exit::of(results.iter().filter_map(|r| r.worst)))
+    Ok(())
 }

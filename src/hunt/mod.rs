@@ -6,7 +6,10 @@
 //! among the best cases found so far (a tournament of two), apply one to [`MAX_MUTATIONS`] of
 //! the game's mutations ([`crate::shrink::Shrink::mutate`]: same shape, a few cells, turns or
 //! selections changed), keep the child if it is valid and admissible, measure it, and let it
-//! into the population of the `--top` best when it beats the worst there.
+//! into the population of the `--top` best when it beats the worst there. Children are bred
+//! [`BROOD`] at a time from the same population and measured side by side (`-j` of them at
+//! once), then let in one by one in the order they were bred: the brood's size is fixed, so
+//! a `work` hunt finds the same cases whatever `-j`.
 //!
 //! Metrics: `work` is the engine's work counter (pops, removals, states, turns): exact, so a
 //! hunt with `--evaluations` is deterministic. `time` is the fastest of `--runs` engine calls,
@@ -103,7 +106,13 @@ pub struct Config<'a> {
     /// An external generator instead of the game's own (`--generator`): the first generation
     /// is the cases of its first [`EXTERNAL_FIRST_FILES`] files (seeds `seed`, `seed + 1`, ...).
     pub generator: Option<ExternalGenerator>,
+    /// Candidates measured at once (`-j`): the cases found are the same whatever the count.
+    pub jobs: usize,
 }
+
+/// Children bred from the same population before any of them is let in: measured side by side
+/// (at most `Config::jobs` at once), and fixed, so that the hunt does not depend on `-j`.
+pub const BROOD: usize = 4;
 
 /// Files of an external generator that make the first generation.
 pub const EXTERNAL_FIRST_FILES: u64 = 4;
@@ -244,6 +253,56 @@ fn first_generation(
     Ok(inputs)
 }
 
+/// A child of the population: a parent chosen by a tournament of two among the best, changed
+/// by one to [`MAX_MUTATIONS`] mutations; `None` when the child is not a fair input.
+fn breed(game: &dyn Game, population: &[Scored], dice: &mut Dice) -> Option<Input> {
+    let n = population.len() as u64;
+    let (a, b) = (dice.below(n) as usize, dice.below(n) as usize);
+    let parent = &population[a.min(b)];
+    let mut child = game.editor().mutate(parent.input.typed()[0], dice);
+    for _ in 1..dice.range(1, MAX_MUTATIONS) {
+        child = game.editor().mutate(child.as_ref(), dice);
+    }
+    single(game, child.as_ref())
+}
+
+/// Measures each input of `brood` (`runs` runs), `jobs` at a time, results in brood order.
+fn measure_brood(
+    measurer: &Measurer<'_>,
+    brood: &[Input],
+    runs: u32,
+    jobs: usize,
+) -> Vec<Result<u64, Measure>> {
+    let jobs = jobs.clamp(1, brood.len().max(1));
+    if jobs == 1 {
+        return brood
+            .iter()
+            .map(|input| measurer.measure(input, runs))
+            .collect();
+    }
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|worker| {
+                scope.spawn(move || {
+                    brood
+                        .iter()
+                        .enumerate()
+                        .skip(worker)
+                        .step_by(jobs)
+                        .map(|(i, input)| (i, measurer.measure(input, runs)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut measured: Vec<(usize, Result<u64, Measure>)> = workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a measuring thread does not panic"))
+            .collect();
+        measured.sort_by_key(|(i, _)| *i);
+        measured.into_iter().map(|(_, m)| m).collect()
+    })
+}
+
 /// `case` alone in a file, if it is a fair input ([`Input::is_fair`]: valid and admissible).
 fn single(game: &dyn Game, case: &AnyCase) -> Option<Input> {
     crate::shrink::candidate(game, &[case])
@@ -329,6 +388,11 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
             });
         }
     };
+    // A brood is cut to the evaluations left, so that `--evaluations N` measures N cases.
+    let brood_size = |evaluations: u64| match config.limit {
+        Limit::Time(_) => BROOD,
+        Limit::Evaluations(n) => (n.saturating_sub(evaluations) as usize).clamp(1, BROOD),
+    };
     // A measurement's error ends the hunt; a halt ends the search, and what was found is
     // written.
     macro_rules! measured {
@@ -343,14 +407,19 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
             }
         };
     }
-    for input in first {
-        if halt.is_some() || done(evaluations, rejected) && !population.is_empty() {
+    let mut first = first.into_iter().peekable();
+    while halt.is_none() && first.peek().is_some() {
+        if done(evaluations, rejected) && !population.is_empty() {
             break;
         }
-        let metric = measured!(measurer.measure(&input, config.runs));
-        evaluations += 1;
-        admit(&mut population, Scored { input, metric }, top);
-        note(&population, evaluations, &mut progress);
+        let brood: Vec<Input> = first.by_ref().take(brood_size(evaluations)).collect();
+        let metrics = measure_brood(&measurer, &brood, config.runs, config.jobs);
+        for (input, metric) in brood.into_iter().zip(metrics) {
+            let metric = measured!(metric);
+            evaluations += 1;
+            admit(&mut population, Scored { input, metric }, top);
+            note(&population, evaluations, &mut progress);
+        }
     }
     let generated_best = population.first().map_or(0, |s| s.metric);
     let mut dice = Dice::new(file_rng(STREAM, game.name(), config.seed, 0));
@@ -359,37 +428,36 @@ pub fn run(config: &Config<'_>) -> Result<Hunted, HuntError> {
             halt = Some(h);
             break;
         }
-        let parent = {
-            let n = population.len() as u64;
-            let (a, b) = (dice.below(n) as usize, dice.below(n) as usize);
-            &population[a.min(b)]
-        };
-        let mut child = game.editor().mutate(parent.input.typed()[0], &mut dice);
-        for _ in 1..dice.range(1, MAX_MUTATIONS) {
-            child = game.editor().mutate(child.as_ref(), &mut dice);
-        }
-        let Some(input) = single(game, child.as_ref()) else {
-            rejected += 1;
-            continue;
-        };
-        let mut metric = measured!(measurer.measure(&input, config.runs));
-        evaluations += 1;
-        let worst = population.last().map_or(0, |s| s.metric);
-        let enters = population.len() < top || metric > worst;
-        if enters && config.metric == Metric::Time {
-            metric = measured!(measurer.measure(&input, config.runs * RETIME_FACTOR));
-        }
-        if population.len() < top || metric > worst {
-            let best = population.first().map_or(0, |s| s.metric);
-            admit(&mut population, Scored { input, metric }, top);
-            if config.metric == Metric::Time && metric > best {
-                measured!(retime(
-                    &measurer,
-                    &mut population,
-                    config.runs * RETIME_FACTOR
-                ));
+        // Bred from the population as it is now; let in one by one, in the order bred.
+        let mut brood = Vec::with_capacity(BROOD);
+        let wanted = brood_size(evaluations);
+        while brood.len() < wanted && !done(evaluations + brood.len() as u64, rejected) {
+            match breed(game, &population, &mut dice) {
+                Some(input) => brood.push(input),
+                None => rejected += 1,
             }
-            note(&population, evaluations, &mut progress);
+        }
+        let metrics = measure_brood(&measurer, &brood, config.runs, config.jobs);
+        for (input, metric) in brood.into_iter().zip(metrics) {
+            let mut metric = measured!(metric);
+            evaluations += 1;
+            let worst = population.last().map_or(0, |s| s.metric);
+            let enters = population.len() < top || metric > worst;
+            if enters && config.metric == Metric::Time {
+                metric = measured!(measurer.measure(&input, config.runs * RETIME_FACTOR));
+            }
+            if population.len() < top || metric > worst {
+                let best = population.first().map_or(0, |s| s.metric);
+                admit(&mut population, Scored { input, metric }, top);
+                if config.metric == Metric::Time && metric > best {
+                    measured!(retime(
+                        &measurer,
+                        &mut population,
+                        config.runs * RETIME_FACTOR
+                    ));
+                }
+                note(&population, evaluations, &mut progress);
+            }
         }
     }
     let stopped = matches!(halt, Some(Halt::Stopped));

@@ -77,6 +77,9 @@ pub struct Config<'a> {
     pub out: PathBuf,
     /// What a presentation error between the two engines counts as.
     pub presentation: Presentation,
+    /// Generated files judged at once, side by side (`-j`): a program costs a process per file
+    /// (Yut: per case). The result is the same whatever the count.
+    pub jobs: usize,
     /// An external generator instead of the game's own (`--generator`): file `k` is its
     /// output for seed `seed + k`, validated.
     pub generator: Option<ExternalGenerator>,
@@ -254,13 +257,8 @@ pub fn run(config: &Config<'_>) -> Result<Outcome, StressError> {
         Limit::Cases(_) => None,
     };
     let judge = Judge::new(config, deadline);
-    // Files judged at once: a program costs a process per file (Yut: per case), so several
-    // run side by side; the first failing case in file order wins, as one by one.
-    let width = if judge.has_program() {
-        PARALLEL_RUNS
-    } else {
-        1
-    };
+    // Files judged at once (`-j`); the first failing case in file order wins, as one by one.
+    let width = config.jobs.max(1);
     let mut tried: u64 = 0;
     let mut index: u64 = 0;
     let halt = |error: StressError, tried: u64| match error {

@@ -31,7 +31,8 @@ fn progress(path: &Path) -> Vec<(u64, u64)> {
 
 #[test]
 fn a_work_hunt_is_deterministic_improves_on_the_generator_and_writes_a_valid_corpus() {
-    let run = |dir: &Path| {
+    // One candidate measured at a time, then four: the same cases are found.
+    let run = |dir: &Path, jobs: &str| {
         let out = common::run(&[
             "hunt",
             "samegame",
@@ -47,12 +48,14 @@ fn a_work_hunt_is_deterministic_improves_on_the_generator_and_writes_a_valid_cor
             "4",
             "--out",
             dir.to_str().unwrap(),
+            "-j",
+            jobs,
         ]);
         assert_exit(&out, 0);
         String::from_utf8(out.stdout).unwrap()
     };
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (report_a, report_b) = (run(a.path()), run(b.path()));
+    let (report_a, report_b) = (run(a.path(), "1"), run(b.path(), "4"));
     let dir_a = a.path().join("samegame");
     let dir_b = b.path().join("samegame");
     for name in ["hunt-1.in", "hunt-1.out", "hunt-1.csv"] {
