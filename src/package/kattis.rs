@@ -25,9 +25,9 @@ pub const INVALID_INPUT: &str = "invalid_input";
 
 /// 2025-09 defaults (its spec): limit >= 2 x slowest accepted, limit x 1.5 <= fastest TLE,
 /// limits rounded to 1 s.
-const AC_TO_TIME_LIMIT: f64 = 2.0;
-const TIME_LIMIT_TO_TLE: f64 = 1.5;
-const TIME_RESOLUTION: f64 = 1.0;
+pub const AC_TO_TIME_LIMIT: f64 = 2.0;
+pub const TIME_LIMIT_TO_TLE: f64 = 1.5;
+pub const TIME_RESOLUTION: f64 = 1.0;
 /// The legacy format's defaults for the same two multipliers.
 const LEGACY_TIME_MULTIPLIER: f64 = 5.0;
 const LEGACY_TIME_SAFETY_MARGIN: f64 = 2.0;

@@ -9,6 +9,7 @@
 //! a test is named by its path under `data/` (or `tests/`), so names never collide across
 //! groups; nothing in a package is written to.
 
+pub mod advice;
 pub mod export;
 pub mod kattis;
 pub mod languages;
@@ -72,6 +73,18 @@ pub struct TimeRules {
     pub time_limit_to_tle: f64,
     /// The limit is a multiple of this, seconds.
     pub resolution: f64,
+}
+
+impl Default for TimeRules {
+    /// The 2025-09 format's defaults, no limit stated.
+    fn default() -> Self {
+        TimeRules {
+            time_limit: None,
+            ac_to_time_limit: kattis::AC_TO_TIME_LIMIT,
+            time_limit_to_tle: kattis::TIME_LIMIT_TO_TLE,
+            resolution: kattis::TIME_RESOLUTION,
+        }
+    }
 }
 
 /// One submission of a package.

@@ -25,6 +25,7 @@ mod invoke;
 mod judge;
 mod judge_parity;
 mod layers;
+mod package_advice;
 mod packages;
 mod presentation;
 mod programs;
