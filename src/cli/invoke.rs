@@ -382,6 +382,17 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
                 pkg.invalid_inputs.len()
             ));
         }
+        let misjudged = package::misjudged_outputs(pkg, args.presentation)?;
+        for line in &misjudged {
+            text.push_str(&format!("{line}\n"));
+        }
+        package_failures += misjudged.len();
+        if !pkg.output_cases.is_empty() && misjudged.is_empty() {
+            text.push_str(&format!(
+                "output cases: all {} judged by the checker as the package says\n",
+                pkg.output_cases.len()
+            ));
+        }
     }
     if args.time_limit_advice {
         eprintln!("gamebench: time-limit advice: measuring ...");

@@ -26,6 +26,7 @@ mod judge;
 mod judge_parity;
 mod layers;
 mod package_advice;
+mod package_data;
 mod packages;
 mod presentation;
 mod programs;
