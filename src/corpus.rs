@@ -9,6 +9,10 @@
 //! command prints each problem and ends with exit code 2. [`read_case_file`] checks again when
 //! it opens a file (a swap between listing and reading cannot hang it either).
 //!
+//! A judge's package (Kattis / DOMjudge: `problem.yaml` beside `data/`) is a corpus of its
+//! tests: the walk skips its `data/` folders that hold inputs to reject and contestants'
+//! outputs ([`PACKAGE_NON_TESTS`]).
+//!
 //! Invariants: the file list is sorted bytewise by its path relative to the root it was found
 //! under, without duplicates, so every run (whatever the thread count or machine) sees the same
 //! files in the same order. Nothing here knows a game's format.
@@ -23,6 +27,29 @@ pub const INPUT_EXTENSION: &str = "in";
 pub const OUTPUT_EXTENSION: &str = "out";
 /// Extension of expected outputs in judges' packages (Kattis, DOMjudge): read as `.out` is.
 pub const ANSWER_EXTENSION: &str = "ans";
+
+/// The folders of a Kattis / DOMjudge package's `data/` that hold no tests: inputs a validator
+/// must reject, and outputs a checker must reject or accept (their `.out` is a contestant's
+/// output, not an expected one). A corpus walk that meets them in a package skips them.
+pub const PACKAGE_NON_TESTS: [&str; 3] = [PACKAGE_INVALID_INPUT, "invalid_output", "valid_output"];
+/// The one of them that holds inputs every validator must reject.
+pub const PACKAGE_INVALID_INPUT: &str = "invalid_input";
+/// The file that makes a folder a Kattis / DOMjudge package.
+pub const PACKAGE_YAML: &str = "problem.yaml";
+
+/// Whether `dir` is one of a package's [`PACKAGE_NON_TESTS`] folders: so named, in a `data`
+/// folder whose parent holds `problem.yaml`.
+pub fn is_package_non_test(dir: &Path) -> bool {
+    let named = dir
+        .file_name()
+        .is_some_and(|n| PACKAGE_NON_TESTS.iter().any(|x| n == *x));
+    let data = dir.parent();
+    named
+        && data.is_some_and(|d| d.file_name().is_some_and(|n| n == "data"))
+        && data
+            .and_then(Path::parent)
+            .is_some_and(|root| root.join(PACKAGE_YAML).is_file())
+}
 
 /// Why a corpus could not be listed.
 #[derive(Debug, thiserror::Error)]
@@ -291,7 +318,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, problems: &mut Vec<CorpusError>) {
             }
         };
         if kind.is_dir() {
-            walk(&path, out, problems);
+            if !is_package_non_test(&path) {
+                walk(&path, out, problems);
+            }
             continue;
         }
         if path.extension().is_none_or(|e| e != INPUT_EXTENSION) {

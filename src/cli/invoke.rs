@@ -15,7 +15,7 @@ use crate::engines::{self, Limits};
 use crate::invoke::{
     self, Checker, Config, Solution, Tag, junit, problem::Problem, select, strength, table, tags,
 };
-use crate::package::{self, Package, languages};
+use crate::package::{self, Package, advice, languages};
 use crate::registry;
 use crate::runner::EngineTable;
 use crate::status::{Exit, Presentation};
@@ -40,6 +40,16 @@ pub struct InvokeArgs {
     /// change); default $XDG_CACHE_HOME/gamebench/build.
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
+    /// Time-limit advice: each accepted and each time-limit-exceeded submission run again
+    /// (--advice-runs times, one at a time) on its slowest tests: the limit the package's
+    /// multipliers give, the spread of the slowest accepted time, the margin to the fastest
+    /// TLE, the submissions sensitive to the limit (docs/packages.md).
+    #[arg(long)]
+    pub time_limit_advice: bool,
+    /// Runs of each measured (submission, test) for --time-limit-advice.
+    #[arg(long, value_name = "N", default_value_t = advice::DEFAULT_RUNS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub advice_runs: u32,
     /// A problem file (TOML): the tests, the game, the checker, the limits and the solutions
     /// with their tags (docs/invoke.md). Options given on the command line win over it.
     #[arg(long, value_name = "FILE")]
@@ -372,7 +382,23 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
                 pkg.invalid_inputs.len()
             ));
         }
+        let misjudged = package::misjudged_outputs(pkg, args.presentation)?;
+        for line in &misjudged {
+            text.push_str(&format!("{line}\n"));
+        }
+        package_failures += misjudged.len();
+        if !pkg.output_cases.is_empty() && misjudged.is_empty() {
+            text.push_str(&format!(
+                "output cases: all {} judged by the checker as the package says\n",
+                pkg.output_cases.len()
+            ));
+        }
     }
+    if args.time_limit_advice {
+        eprintln!("gamebench: time-limit advice: measuring ...");
+    }
+    let runs = args.time_limit_advice.then_some(args.advice_runs);
+    text.push_str(&advice::report(&inv, pkg.as_ref(), &config, runs));
     if stdout_taken {
         eprint!("{text}");
     } else {

@@ -34,6 +34,22 @@ pub struct ValidateArgs {
     pub quiet: bool,
 }
 
+/// The `data/invalid_input` folder of `path` when `path` is a Kattis package (`problem.yaml`)
+/// or its `data/` folder and the folder exists.
+fn package_invalid_inputs(path: &std::path::Path) -> Option<PathBuf> {
+    let data = if path.join(corpus::PACKAGE_YAML).is_file() {
+        path.join("data")
+    } else if path.file_name().is_some_and(|n| n == "data")
+        && path.parent()?.join(corpus::PACKAGE_YAML).is_file()
+    {
+        path.to_path_buf()
+    } else {
+        return None;
+    };
+    let folder = data.join(corpus::PACKAGE_INVALID_INPUT);
+    folder.is_dir().then_some(folder)
+}
+
 /// Validates every file; prints each violation (`FILE: case K: line L: what (constraint: C)`)
 /// and one line per valid file on stdout, a total on stderr. Exit 0 when every file is valid,
 /// 3 when some file is invalid, 2 when some file cannot be read (the others are still
@@ -112,6 +128,37 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
             .context(STDOUT)?;
         }
         out.flush().context(STDOUT)?;
+    }
+    out.flush().context(STDOUT)?;
+    // A package's inputs that must be rejected: one the validator accepts fails the package.
+    for path in args.files.iter().filter_map(|p| package_invalid_inputs(p)) {
+        for file in corpus::discover_all(std::slice::from_ref(&path), Some(game), registry::GAMES)
+            .map(|c| c.files)
+            .unwrap_or_default()
+        {
+            let name = file.path.display();
+            match corpus::open_case_file(&file.path)
+                .and_then(|f| game.validate_reader(&mut BufReader::with_capacity(READ_BUFFER, f)))
+            {
+                Ok(v) if v.is_valid() => {
+                    invalid += 1;
+                    writeln!(
+                        out,
+                        "{name}: invalid input accepted: the package says it is invalid"
+                    )
+                    .context(STDOUT)?;
+                }
+                Ok(_) => {
+                    if !args.quiet {
+                        writeln!(out, "{name}: rejected, as the package says").context(STDOUT)?;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("gamebench: cannot read {name}: {e}");
+                    unreadable += 1;
+                }
+            }
+        }
     }
     out.flush().context(STDOUT)?;
     eprintln!("{valid} valid, {invalid} invalid, {unreadable} unreadable");

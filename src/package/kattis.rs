@@ -13,7 +13,7 @@ use crate::invoke::Tag;
 use crate::invoke::problem::ProblemLimits;
 
 /// The file that makes a folder a Kattis package.
-pub const PROBLEM_YAML: &str = "problem.yaml";
+pub const PROBLEM_YAML: &str = crate::corpus::PACKAGE_YAML;
 /// The expectations of submissions by path pattern.
 pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
 /// DOMjudge's legacy time-limit file at the package's root (seconds).
@@ -21,13 +21,16 @@ pub const DOMJUDGE_TIMELIMIT: &str = ".timelimit";
 /// The test groups a judge runs, in order.
 pub const TEST_GROUPS: [&str; 2] = ["sample", "secret"];
 /// Inputs every input validator must reject.
-pub const INVALID_INPUT: &str = "invalid_input";
+pub const INVALID_INPUT: &str = crate::corpus::PACKAGE_INVALID_INPUT;
+/// Outputs the checker must reject, and outputs it must accept.
+pub const INVALID_OUTPUT: &str = "invalid_output";
+pub const VALID_OUTPUT: &str = "valid_output";
 
 /// 2025-09 defaults (its spec): limit >= 2 x slowest accepted, limit x 1.5 <= fastest TLE,
 /// limits rounded to 1 s.
-const AC_TO_TIME_LIMIT: f64 = 2.0;
-const TIME_LIMIT_TO_TLE: f64 = 1.5;
-const TIME_RESOLUTION: f64 = 1.0;
+pub const AC_TO_TIME_LIMIT: f64 = 2.0;
+pub const TIME_LIMIT_TO_TLE: f64 = 1.5;
+pub const TIME_RESOLUTION: f64 = 1.0;
 /// The legacy format's defaults for the same two multipliers.
 const LEGACY_TIME_MULTIPLIER: f64 = 5.0;
 const LEGACY_TIME_SAFETY_MARGIN: f64 = 2.0;
@@ -67,6 +70,12 @@ pub fn read(
     let files = super::tests_under(&groups, &data, game, games)?;
     let invalid_inputs = super::files_in(&data.join(INVALID_INPUT), Some("in"));
     let mut notes = Vec::new();
+    let mut output_cases = super::output_cases_in(&data.join(INVALID_OUTPUT), false, &mut notes);
+    output_cases.extend(super::output_cases_in(
+        &data.join(VALID_OUTPUT),
+        true,
+        &mut notes,
+    ));
     let submissions = submissions(root, languages, &mut notes)?;
     Ok(Package {
         root: root.to_path_buf(),
@@ -74,6 +83,7 @@ pub fn read(
         game,
         files,
         invalid_inputs,
+        output_cases,
         submissions,
         limits,
         time,

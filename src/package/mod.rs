@@ -9,6 +9,7 @@
 //! a test is named by its path under `data/` (or `tests/`), so names never collide across
 //! groups; nothing in a package is written to.
 
+pub mod advice;
 pub mod export;
 pub mod kattis;
 pub mod languages;
@@ -74,6 +75,18 @@ pub struct TimeRules {
     pub resolution: f64,
 }
 
+impl Default for TimeRules {
+    /// The 2025-09 format's defaults, no limit stated.
+    fn default() -> Self {
+        TimeRules {
+            time_limit: None,
+            ac_to_time_limit: kattis::AC_TO_TIME_LIMIT,
+            time_limit_to_tle: kattis::TIME_LIMIT_TO_TLE,
+            resolution: kattis::TIME_RESOLUTION,
+        }
+    }
+}
+
 /// One submission of a package.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Submission {
@@ -86,6 +99,18 @@ pub struct Submission {
     pub for_time_limit: bool,
 }
 
+/// A contestant's output a package gives its checker to judge: `data/invalid_output` (the
+/// checker must reject it) or `data/valid_output` (it must accept it), `NAME.in` with
+/// `NAME.ans` and the output `NAME.out`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputCase {
+    pub input: PathBuf,
+    pub answer: PathBuf,
+    pub output: PathBuf,
+    /// Whether the checker must accept it.
+    pub valid: bool,
+}
+
 /// A package, read.
 pub struct Package {
     pub root: PathBuf,
@@ -95,6 +120,8 @@ pub struct Package {
     pub files: Vec<CaseFile>,
     /// Inputs every validator must reject (`data/invalid_input`).
     pub invalid_inputs: Vec<PathBuf>,
+    /// Outputs the checker must reject or accept.
+    pub output_cases: Vec<OutputCase>,
     pub submissions: Vec<Submission>,
     pub limits: ProblemLimits,
     pub time: TimeRules,
@@ -228,6 +255,104 @@ pub fn accepted_invalid_inputs(package: &Package) -> Result<Vec<PathBuf>, Packag
         }
     }
     Ok(accepted)
+}
+
+/// The output cases of `folder` (`NAME.in` with `NAME.ans` and `NAME.out`, searched
+/// recursively), `valid` or not; an input without both files is noted and skipped.
+fn output_cases_in(folder: &Path, valid: bool, notes: &mut Vec<String>) -> Vec<OutputCase> {
+    let mut found = Vec::new();
+    let mut dirs = vec![folder.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path
+                .extension()
+                .is_none_or(|e| e != corpus::INPUT_EXTENSION)
+            {
+                continue;
+            }
+            let answer = path.with_extension(corpus::ANSWER_EXTENSION);
+            let output = path.with_extension(corpus::OUTPUT_EXTENSION);
+            match (answer.is_file(), output.is_file()) {
+                (true, true) => found.push(OutputCase {
+                    input: path,
+                    answer,
+                    output,
+                    valid,
+                }),
+                _ => notes.push(format!(
+                    "{}: skipped: an output case needs its .ans and its .out",
+                    path.display()
+                )),
+            }
+        }
+    }
+    found.sort_by(|a, b| a.input.cmp(&b.input));
+    found
+}
+
+/// The output cases the game's checker judges against the package: each invalid output it
+/// accepts and each valid one it rejects, with why (the checker's message, or the case that
+/// cannot be read).
+pub fn misjudged_outputs(
+    package: &Package,
+    presentation: crate::status::Presentation,
+) -> Result<Vec<String>, PackageError> {
+    let game = package.game;
+    let read = |path: &Path| {
+        corpus::read_case_file(path, 0).map_err(|source| PackageError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    };
+    let mut misjudged = Vec::new();
+    for case in &package.output_cases {
+        let input = read(&case.input)?;
+        let answer = String::from_utf8_lossy(&read(&case.answer)?).into_owned();
+        let output = String::from_utf8_lossy(&read(&case.output)?).into_owned();
+        let (answers, outputs) = (game.split_output(&answer), game.split_output(&output));
+        let mut rejected = None;
+        for (i, parsed) in game.parse(&input).iter().enumerate() {
+            let verdict = match &parsed.case {
+                Ok(c) => crate::engines::judge_block(
+                    game,
+                    c.as_ref(),
+                    answers
+                        .get(i)
+                        .map(String::as_str)
+                        .ok_or_else(|| format!("{} has no block {}", case.answer.display(), i + 1)),
+                    outputs.get(i).map(String::as_str),
+                    presentation,
+                )
+                .map_err(|r| r.to_string()),
+                Err(e) => Err(format!("case {}: {e}", i + 1)),
+            };
+            if let Err(why) = verdict {
+                rejected = Some(format!("case {}: {why}", i + 1));
+                break;
+            }
+        }
+        match (&rejected, case.valid) {
+            (Some(why), true) => misjudged.push(format!(
+                "valid output rejected: {}: {why}",
+                case.output.display()
+            )),
+            (None, false) => misjudged.push(format!(
+                "invalid output accepted: {} is accepted by {}'s checker",
+                case.output.display(),
+                game.name()
+            )),
+            _ => {}
+        }
+    }
+    Ok(misjudged)
 }
 
 /// The time limit the rules give for a slowest accepted time of `slowest` seconds: the

@@ -169,6 +169,7 @@ pub fn read(
         game,
         files,
         invalid_inputs: Vec::new(),
+        output_cases: Vec::new(),
         submissions,
         limits: ProblemLimits {
             cpu: time_limit,

@@ -354,3 +354,27 @@ pub fn peak_of(mut command: std::process::Command) -> (i32, i64) {
         .unwrap_or_else(|| panic!("GNU time's report is not a peak in KB: {text:?}"));
     (code, peak)
 }
+
+/// A JDK whose `javac` takes `--release 21` (as problemtools compiles Java): the PATH's
+/// (`Some(None)`), one under /usr/lib/jvm (`Some(Some(bin))`), or none.
+pub fn java21_bin() -> Option<Option<std::path::PathBuf>> {
+    let takes_21 = |javac: &std::path::Path| {
+        std::process::Command::new(javac)
+            .args(["--release", "21", "-version"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if takes_21(std::path::Path::new("javac")) {
+        return Some(None);
+    }
+    let mut jdks: Vec<std::path::PathBuf> = std::fs::read_dir("/usr/lib/jvm")
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+                .collect()
+        })
+        .unwrap_or_default();
+    jdks.sort();
+    jdks.into_iter()
+        .find(|b| takes_21(&b.join("javac")))
+        .map(Some)
+}

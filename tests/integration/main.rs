@@ -25,6 +25,8 @@ mod invoke;
 mod judge;
 mod judge_parity;
 mod layers;
+mod package_advice;
+mod package_data;
 mod packages;
 mod presentation;
 mod programs;
