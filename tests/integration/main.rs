@@ -24,6 +24,7 @@ mod interrupts;
 mod invoke;
 mod judge;
 mod judge_parity;
+mod landing;
 mod layers;
 mod packages;
 mod presentation;
