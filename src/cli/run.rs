@@ -208,6 +208,7 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         paths.push(("--report", report));
     }
     outputs::check(&paths, args.out_dir.as_deref(), &files, &table)?;
+    let _lock = shards::lock_results(args.csv.as_deref(), plan.as_ref())?;
     let startup = calibrate(&table);
     // Plots and raw samples need every case's record; the summary needs only the tally.
     let keep_records = args.plot.is_some()

@@ -20,7 +20,7 @@ use crate::results::{self, Record};
 use crate::shard::merge;
 use crate::shard::{self, Plan};
 use crate::status::Exit;
-use crate::util::atomic::{Inputs, Target, write_atomic};
+use crate::util::atomic::{Inputs, Lock, Target, write_atomic};
 
 /// The shard flags of `run`.
 #[derive(Args, Clone, Debug, Default)]
@@ -119,6 +119,20 @@ pub fn run_plan(args: &RunShardArgs, csv: Option<&Path>, out_dir: bool) -> Resul
         manifest: None,
         resume,
     }))
+}
+
+/// Takes the lock of the results file this run writes (its plan's CSV, or `--csv FILE`), held
+/// until it is dropped: a second run on the same file (or its journal) stops here, exit 2,
+/// saying which process holds it. Stdout, a device or a FIFO takes no lock.
+pub fn lock_results(csv: Option<&Path>, plan: Option<&Plan>) -> Result<Option<Lock>> {
+    let results = match plan {
+        Some(plan) => Some(plan.csv.as_path()),
+        None => csv,
+    };
+    Ok(match results {
+        Some(path) => Lock::take(path)?,
+        None => None,
+    })
 }
 
 /// The exit code of a run (see the module doc): a shard that finished exits 0.

@@ -22,6 +22,7 @@ mod hunt;
 mod interop;
 mod interrupts;
 mod invoke;
+mod journal_lock;
 mod judge;
 mod judge_parity;
 mod landing;

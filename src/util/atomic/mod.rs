@@ -553,7 +553,9 @@ impl Drop for AtomicFile {
 }
 
 mod guard;
+mod lock;
 pub use guard::{Identity, Inputs, LandsOnInput, create_fresh, write_inside};
+pub use lock::{Lock, LockError};
 
 #[cfg(test)]
 mod tests;
