@@ -196,7 +196,9 @@ fn write(
 pub struct AfterRun {
     /// Where the run's results CSV is written for these steps, and whether it is temporary.
     pub csv: Option<(PathBuf, bool)>,
-    save: Option<(PathBuf, String)>,
+    /// Baseline `--save-baseline NAME`: its folder's CSV (written while the run goes, in its
+    /// staging folder), its name and the folder of baselines.
+    save: Option<(PathBuf, String, PathBuf)>,
     against: Option<Results>,
     report: Option<PathBuf>,
     roots: Vec<PathBuf>,
@@ -225,6 +227,16 @@ pub struct AfterRunArgs {
     pub compare_options: CompareOptions,
 }
 
+impl Drop for AfterRun {
+    /// A run that ends without [`AfterRun::finish`] (an error) saves no baseline: its staging
+    /// folder goes (after `finish`, there is none left to remove).
+    fn drop(&mut self) {
+        if let Some((_, name, dir)) = &self.save {
+            baseline::discard(dir, name);
+        }
+    }
+}
+
 impl AfterRun {
     /// Checks the options: the baseline names, that the baseline to compare with exists (it
     /// is read now, before this run may replace it).
@@ -244,16 +256,17 @@ impl AfterRun {
         let save = args
             .save_baseline
             .as_deref()
-            .map(|name| -> Result<(PathBuf, String)> {
+            .map(|name| -> Result<(PathBuf, String, PathBuf)> {
                 Ok((
                     baseline::prepare(&args.baseline_dir, name)?,
                     name.to_string(),
+                    args.baseline_dir.clone(),
                 ))
             })
             .transpose()?;
         let needs_csv = save.is_some() || against.is_some() || args.report.is_some();
         let csv = match (&save, needs_csv) {
-            (Some((path, _)), _) => Some((path.clone(), false)),
+            (Some((path, _, _)), _) => Some((path.clone(), false)),
             (None, true) => Some((
                 std::env::temp_dir().join(format!("gamebench-run-{}.csv", std::process::id())),
                 true,
@@ -285,6 +298,9 @@ impl AfterRun {
     /// After an interrupted run: nothing is compared or saved, and the temporary CSV (and the
     /// partial file an interruption leaves beside it) is removed.
     pub fn abandon(&self) {
+        if let Some((_, name, dir)) = &self.save {
+            baseline::discard(dir, name);
+        }
         if let Some((csv, true)) = &self.csv {
             let _ = std::fs::remove_file(csv);
             let _ = std::fs::remove_file(crate::util::atomic::interrupted_path(csv));
@@ -305,17 +321,11 @@ impl AfterRun {
         let mut this = loaded?;
         this.meta = Some(baseline::meta_value(meta));
         this.source = match &self.save {
-            Some((path, _)) => path.clone(),
+            Some((_, name, dir)) => baseline::folder(dir, name)?.join(compare::BASELINE_CSV),
             None => PathBuf::from("this run"),
         };
-        if let Some((_, name)) = &self.save {
-            let path = baseline::save_meta(
-                csv.parent()
-                    .and_then(Path::parent)
-                    .unwrap_or(Path::new(".")),
-                name,
-                meta,
-            )?;
+        if let Some((_, name, dir)) = &self.save {
+            let path = baseline::save_meta(dir, name, meta)?;
             eprintln!(
                 "gamebench: baseline {name:?} saved in {}",
                 path.parent().unwrap_or(Path::new(".")).display()

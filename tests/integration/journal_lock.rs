@@ -1,6 +1,7 @@
 //! Journals that say what they drop, and one run per results file: a torn line in the middle of
 //! a journal drops that line alone (with a warning naming it), not every later row; a second run
-//! on the same CSV (and journal) stops at once, exit 2, naming the process that holds it.
+//! on the same CSV (and journal) stops at once, exit 2, naming the process that holds it; and
+//! baselines saved whole or not at all (`run --save-baseline NEW` interrupted).
 
 use crate::common;
 
@@ -161,4 +162,61 @@ fn a_second_run_on_one_csv_stops_naming_the_holder() {
         .output()
         .unwrap();
     assert_exit(&again, 0);
+}
+
+#[test]
+fn an_interrupted_save_baseline_leaves_no_baseline_and_the_old_one_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    yut_files(&corpus, 3);
+    let baselines = dir.path().join("baselines");
+    let log = dir.path().join("solved.log");
+    let save = |engine: &str| {
+        gamebench()
+            .args(["run", s(&corpus), "--quiet", "-j", "1", "-e", engine])
+            .args(["--save-baseline", "NEW", "--baseline-dir", s(&baselines)])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // As found: interrupted before any baseline NEW existed, nothing is left to compare with.
+    let child = save(&logging_engine(&log, "1"));
+    wait_until("the first file", || lines(&log) >= 2);
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    assert_exit(&out, 130);
+    assert!(!baselines.join("NEW").exists(), "no baseline NEW");
+    let left: Vec<_> = std::fs::read_dir(&baselines).unwrap().flatten().collect();
+    assert!(left.is_empty(), "nothing left behind: {left:?}");
+    let compare = gamebench()
+        .args(["run", s(&corpus), "--quiet", "--compare", "NEW"])
+        .args(["--baseline-dir", s(&baselines)])
+        .output()
+        .unwrap();
+    assert_exit(&compare, 2);
+    // A whole baseline, then an interrupted save of the same name: the old one stays whole.
+    let out = save("table").wait_with_output().unwrap();
+    assert_exit(&out, 0);
+    let csv = baselines.join("NEW/results.csv");
+    let meta = baselines.join("NEW/meta.json");
+    let (csv_before, meta_before) = (std::fs::read(&csv).unwrap(), std::fs::read(&meta).unwrap());
+    let solved = lines(&log);
+    let child = save(&logging_engine(&log, "1"));
+    wait_until("the first file", || lines(&log) >= solved + 2);
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    assert_exit(&out, 130);
+    assert_eq!(std::fs::read(&csv).unwrap(), csv_before);
+    assert_eq!(std::fs::read(&meta).unwrap(), meta_before);
+    let names: Vec<String> = std::fs::read_dir(&baselines)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["NEW"]);
+    // And a completed save replaces it whole.
+    let out = save("reference").wait_with_output().unwrap();
+    assert_exit(&out, 0);
+    assert_ne!(std::fs::read(&meta).unwrap(), meta_before);
 }
