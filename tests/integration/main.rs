@@ -9,6 +9,7 @@ mod common;
 mod bounded_reads;
 mod cli;
 mod clobber;
+mod closed_pipes;
 mod compare;
 mod docs;
 mod duet;
