@@ -15,6 +15,7 @@ use crate::game::{BlockStream, Budget, EngineRef, Game};
 use crate::registry;
 use crate::runner::resolve_internal;
 use crate::status::{CheckVerdict, Exit};
+use crate::util::atomic::Inputs;
 
 use super::{CheckArgs, SolveArgs, find_game};
 
@@ -154,8 +155,9 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     let feedback = match feedback {
         Some(dir) => {
             let path = dir.join(JUDGE_MESSAGE);
-            let file =
-                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+            // Created fresh: a link planted at its place is replaced, not written through.
+            let file = crate::util::atomic::create_fresh(&path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
             Some((std::io::BufWriter::new(file), path))
         }
         None => None,
@@ -200,17 +202,55 @@ fn fail_prefix(convention: ExitCodes) -> &'static str {
 /// `check`'s paths under its convention: the expected output, the output to check (`None`:
 /// stdin), the Kattis feedback folder and testlib's result file. `Err` is an argument error.
 #[allow(clippy::type_complexity)]
-fn judge_paths(
-    args: &CheckArgs,
-) -> Result<(
-    Option<PathBuf>,
-    Option<PathBuf>,
-    Option<PathBuf>,
-    Option<PathBuf>,
-)> {
+fn judge_paths(args: &CheckArgs) -> Result<JudgePaths> {
     if args.appes && args.exit_codes != ExitCodes::Testlib {
         anyhow::bail!("`-appes` is testlib's: it goes with --exit-codes testlib");
     }
+    let paths = paths_by_convention(args)?;
+    refuse_outputs_on_inputs(args, &paths)?;
+    Ok(paths)
+}
+
+/// The files `check` writes for a judge (testlib's result file, Kattis's feedback file) are
+/// never one of those it reads (the input, the output checked, the answer), by any name: a
+/// result file that is one is refused, and a feedback file is created fresh (a link or file
+/// at its place replaced, never written through) unless it is one itself (refused).
+fn refuse_outputs_on_inputs(args: &CheckArgs, paths: &JudgePaths) -> Result<()> {
+    let (expected, output, feedback, result_file) = paths;
+    let mut inputs = Inputs::new();
+    for path in [Some(&args.input), expected.as_ref(), output.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        inputs.add(path);
+    }
+    if let Some(result) = result_file {
+        inputs
+            .refuse(result)
+            .map_err(|e| anyhow::anyhow!("result file {e}"))?;
+    }
+    if let Some(dir) = feedback {
+        let message = dir.join(JUDGE_MESSAGE);
+        if let Some(input) = inputs.holding_entry(&message) {
+            anyhow::bail!(
+                "feedback file {} is {}, which this command reads; it is never written over",
+                message.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The answer, the output checked, the feedback folder and the result file of a convention.
+type JudgePaths = (
+    Option<PathBuf>,
+    Option<PathBuf>,
+    Option<PathBuf>,
+    Option<PathBuf>,
+);
+
+fn paths_by_convention(args: &CheckArgs) -> Result<JudgePaths> {
     Ok(match args.exit_codes {
         ExitCodes::Gamebench => {
             if let Some(extra) = &args.extra {

@@ -1,7 +1,9 @@
 //! The output paths of `run`, checked before any case runs: each can be written (not a
 //! directory, its folder writable), no two name the same file, none is an input of the corpus
 //! (a `.in`, or the expected `.out` beside one), and `--out-dir` would overwrite none of them
-//! nor write two inputs' outputs to one file.
+//! nor write two inputs' outputs to one file. Names are compared with their folders resolved
+//! (links followed); a file with several hard links is compared by identity (device and
+//! inode) with the corpus's files, whose identities are read only then.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -10,7 +12,35 @@ use anyhow::{Result, bail};
 
 use crate::corpus::CaseFile;
 use crate::runner::{EngineTable, OutDirSink};
-use crate::util::atomic::Target;
+use crate::util::atomic::{Inputs, Target};
+
+/// The corpus's files by identity, read the first time an output has several hard links.
+struct Linked<'a> {
+    files: &'a [CaseFile],
+    inputs: Option<Inputs>,
+}
+
+impl Linked<'_> {
+    /// The corpus file `meta` (an output's) is another name of, if any.
+    fn input_of(&mut self, path: &Path, meta: std::fs::Metadata) -> Option<PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() < 2 {
+            return None;
+        }
+        let files = self.files;
+        let inputs = self.inputs.get_or_insert_with(|| {
+            let mut inputs = Inputs::new();
+            for file in files {
+                let [out, ans] = file.expected_candidates();
+                for path in [file.path.as_path(), &out, &ans] {
+                    inputs.add(path);
+                }
+            }
+            inputs
+        });
+        inputs.holding_entry(path).map(Path::to_path_buf)
+    }
+}
 
 /// Whether an output path means stdout.
 pub(super) fn is_stdout(path: &Path) -> bool {
@@ -59,6 +89,10 @@ pub(super) fn check(
             }
         }
     }
+    let mut linked = Linked {
+        files,
+        inputs: None,
+    };
     let mut written: HashMap<PathBuf, &str> = HashMap::new();
     for &(option, path) in outputs {
         if is_stdout(path) {
@@ -73,6 +107,16 @@ pub(super) fn check(
             // A device or FIFO is written in place; several outputs may share one.
             continue;
         };
+        if let Some(input) = std::fs::symlink_metadata(&file)
+            .ok()
+            .and_then(|meta| linked.input_of(&file, meta))
+        {
+            bail!(
+                "{option} {} would overwrite a file of the corpus ({}, by another name)",
+                path.display(),
+                input.display()
+            );
+        }
         let Some(key) = canon.of(&file) else { continue };
         if let Some(input) = corpus.get(&key) {
             bail!(
@@ -109,6 +153,18 @@ pub(super) fn check(
                 );
             }
             outputs_of.insert(path.clone(), &file.path);
+            // The entry itself: a symbolic link planted there is replaced, not followed.
+            if let Some(input) = std::fs::symlink_metadata(&path)
+                .ok()
+                .and_then(|meta| linked.input_of(&path, meta))
+            {
+                bail!(
+                    "--out-dir {} would overwrite {} (a file of the corpus: {}, by another name); choose a folder outside the corpus",
+                    dir.display(),
+                    path.display(),
+                    input.display()
+                );
+            }
             let Some(key) = canon.of(&path) else { continue };
             if let Some(input) = corpus.get(&key) {
                 bail!(

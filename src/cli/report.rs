@@ -10,6 +10,7 @@ use crate::compare::{self, Results, baseline};
 use crate::registry;
 use crate::report::{self, Inputs};
 use crate::status::Exit;
+use crate::util::atomic::{Inputs as AtomicInputs, Target};
 use crate::util::meta::RunMeta;
 
 #[derive(clap::Args)]
@@ -51,22 +52,25 @@ pub fn report(args: ReportArgs) -> Result<Exit> {
             None => bail!("nothing to report: name a results CSV, or --compare OLD NEW"),
         }
     }
-    let inputs: Vec<&Path> = args
-        .runs
-        .iter()
-        .chain(args.compare.iter().flatten())
-        .map(PathBuf::as_path)
-        .collect();
-    refuse_input_as_output(&args.output, &inputs)?;
-    let comparison = comparison_inputs
-        .as_ref()
-        .map(|(old, new)| compare::compare(old, new, &args.options.options()))
-        .transpose()?;
     let roots = if args.corpus.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.corpus.clone()
     };
+    let named: Vec<&Path> = args
+        .runs
+        .iter()
+        .chain(args.compare.iter().flatten())
+        .map(PathBuf::as_path)
+        .collect();
+    let all_runs = runs
+        .iter()
+        .chain(comparison_inputs.iter().flat_map(|(old, new)| [old, new]));
+    refuse_input_as_output(&args.output, &named, all_runs, &roots)?;
+    let comparison = comparison_inputs
+        .as_ref()
+        .map(|(old, new)| compare::compare(old, new, &args.options.options()))
+        .transpose()?;
     write(
         &args.output,
         &runs,
@@ -77,18 +81,88 @@ pub fn report(args: ReportArgs) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-fn refuse_input_as_output(output: &Path, inputs: &[&Path]) -> Result<()> {
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if let Some(input) = inputs.iter().find(|i| same(output, i)) {
+/// Refuses, before anything is built, an output that would land on what the report reads: the
+/// runs named (a baseline folder's files), and the corpus files their rows name under the
+/// roots (each input and its expected output), by any name (links, hard links); and an output
+/// whose folder does not exist.
+fn refuse_input_as_output<'a>(
+    output: &Path,
+    named: &[&Path],
+    runs: impl Iterator<Item = &'a Results>,
+    roots: &[PathBuf],
+) -> Result<()> {
+    let mut inputs = AtomicInputs::new();
+    for path in named {
+        inputs.add(path);
+        if let Ok(entries) = std::fs::read_dir(path) {
+            for entry in entries.flatten() {
+                inputs.add(&entry.path());
+            }
+        }
+    }
+    let mut files = std::collections::BTreeSet::new();
+    for run in runs {
+        files.extend(run.cases.iter().map(|c| c.file.as_str()));
+    }
+    for file in files {
+        for root in roots {
+            let input = root.join(file);
+            inputs.add(&input);
+            for extension in [
+                crate::corpus::OUTPUT_EXTENSION,
+                crate::corpus::ANSWER_EXTENSION,
+            ] {
+                inputs.add(&input.with_extension(extension));
+            }
+        }
+    }
+    if let Some(input) = inputs.holding(output) {
         bail!(
             "-o {}: that is an input of the report ({}); name another file",
             output.display(),
             input.display()
         );
     }
+    let target =
+        Target::of(output).with_context(|| format!("-o: cannot write {}", output.display()))?;
+    // A case file or expected output under a --corpus folder is the corpus's, named by the
+    // rows or not.
+    let resolved = target.path();
+    let is_case_file = resolved.extension().is_some_and(|e| {
+        [
+            crate::corpus::INPUT_EXTENSION,
+            crate::corpus::OUTPUT_EXTENSION,
+            crate::corpus::ANSWER_EXTENSION,
+        ]
+        .iter()
+        .any(|x| e == *x)
+    });
+    let canonical = resolved
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .and_then(|p| p.canonicalize().ok())
+        .zip(resolved.file_name())
+        .map(|(folder, name)| folder.join(name));
+    if let Some(canonical) = canonical.filter(|_| is_case_file)
+        && let Some(root) = roots
+            .iter()
+            .find(|r| r.canonicalize().is_ok_and(|r| canonical.starts_with(r)))
+    {
+        bail!(
+            "-o {}: that is a file of the corpus under {} (an input of the report); name another file",
+            output.display(),
+            root.display()
+        );
+    }
+    target
+        .check_writable()
+        .with_context(|| format!("-o: cannot write {}", output.display()))?;
     Ok(())
 }
 
@@ -122,7 +196,9 @@ fn write(
 pub struct AfterRun {
     /// Where the run's results CSV is written for these steps, and whether it is temporary.
     pub csv: Option<(PathBuf, bool)>,
-    save: Option<(PathBuf, String)>,
+    /// Baseline `--save-baseline NAME`: its folder's CSV (written while the run goes, in its
+    /// staging folder), its name and the folder of baselines.
+    save: Option<(PathBuf, String, PathBuf)>,
     against: Option<Results>,
     report: Option<PathBuf>,
     roots: Vec<PathBuf>,
@@ -151,6 +227,16 @@ pub struct AfterRunArgs {
     pub compare_options: CompareOptions,
 }
 
+impl Drop for AfterRun {
+    /// A run that ends without [`AfterRun::finish`] (an error) saves no baseline: its staging
+    /// folder goes (after `finish`, there is none left to remove).
+    fn drop(&mut self) {
+        if let Some((_, name, dir)) = &self.save {
+            baseline::discard(dir, name);
+        }
+    }
+}
+
 impl AfterRun {
     /// Checks the options: the baseline names, that the baseline to compare with exists (it
     /// is read now, before this run may replace it).
@@ -170,16 +256,17 @@ impl AfterRun {
         let save = args
             .save_baseline
             .as_deref()
-            .map(|name| -> Result<(PathBuf, String)> {
+            .map(|name| -> Result<(PathBuf, String, PathBuf)> {
                 Ok((
                     baseline::prepare(&args.baseline_dir, name)?,
                     name.to_string(),
+                    args.baseline_dir.clone(),
                 ))
             })
             .transpose()?;
         let needs_csv = save.is_some() || against.is_some() || args.report.is_some();
         let csv = match (&save, needs_csv) {
-            (Some((path, _)), _) => Some((path.clone(), false)),
+            (Some((path, _, _)), _) => Some((path.clone(), false)),
             (None, true) => Some((
                 std::env::temp_dir().join(format!("gamebench-run-{}.csv", std::process::id())),
                 true,
@@ -211,6 +298,9 @@ impl AfterRun {
     /// After an interrupted run: nothing is compared or saved, and the temporary CSV (and the
     /// partial file an interruption leaves beside it) is removed.
     pub fn abandon(&self) {
+        if let Some((_, name, dir)) = &self.save {
+            baseline::discard(dir, name);
+        }
         if let Some((csv, true)) = &self.csv {
             let _ = std::fs::remove_file(csv);
             let _ = std::fs::remove_file(crate::util::atomic::interrupted_path(csv));
@@ -231,17 +321,11 @@ impl AfterRun {
         let mut this = loaded?;
         this.meta = Some(baseline::meta_value(meta));
         this.source = match &self.save {
-            Some((path, _)) => path.clone(),
+            Some((_, name, dir)) => baseline::folder(dir, name)?.join(compare::BASELINE_CSV),
             None => PathBuf::from("this run"),
         };
-        if let Some((_, name)) = &self.save {
-            let path = baseline::save_meta(
-                csv.parent()
-                    .and_then(Path::parent)
-                    .unwrap_or(Path::new(".")),
-                name,
-                meta,
-            )?;
+        if let Some((_, name, dir)) = &self.save {
+            let path = baseline::save_meta(dir, name, meta)?;
             eprintln!(
                 "gamebench: baseline {name:?} saved in {}",
                 path.parent().unwrap_or(Path::new(".")).display()

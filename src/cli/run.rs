@@ -102,6 +102,8 @@ struct RunPlan<'a> {
     exports: Vec<Export<'a>>,
     /// The start-up of the run's external programs, timed once before the run.
     startup: Option<(String, std::time::Duration)>,
+    /// The lock of the results file the run writes, held until the plan is dropped.
+    _lock: Option<atomic::Lock>,
 }
 
 impl<'a> RunPlan<'a> {
@@ -160,9 +162,15 @@ impl<'a> RunPlan<'a> {
             table,
             journaled,
             after,
+            _lock: None,
         };
         plan.check_outputs()?;
-        Ok(plan)
+        // A second run on the same results file stops here, before any work.
+        let lock = shards::lock_results(args.csv.as_deref(), plan.journaled.as_ref())?;
+        Ok(RunPlan {
+            _lock: lock,
+            ..plan
+        })
     }
 
     /// Refuses an output path that cannot be written or that is one of the run's inputs.

@@ -20,7 +20,7 @@ use crate::results::{self, Record};
 use crate::shard::merge;
 use crate::shard::{self, Plan};
 use crate::status::Exit;
-use crate::util::atomic::write_atomic;
+use crate::util::atomic::{Inputs, Lock, Target, write_atomic};
 
 /// The shard flags of `run`.
 #[derive(Args, Clone, Debug, Default)]
@@ -97,6 +97,10 @@ pub fn run_plan(args: &RunShardArgs, csv: Option<&Path>, out_dir: bool) -> Resul
             );
         }
         let dir = args.shard_dir.clone().unwrap_or_else(|| PathBuf::from("."));
+        // A folder named to write into is created (a file named to write is not: its folder
+        // must exist).
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("--shard-dir: cannot create {}", dir.display()))?;
         eprintln!("shard {shard}: writing into {}", dir.display());
         return Ok(Some(Plan::for_shard(shard, &dir, resume)));
     }
@@ -115,6 +119,20 @@ pub fn run_plan(args: &RunShardArgs, csv: Option<&Path>, out_dir: bool) -> Resul
         manifest: None,
         resume,
     }))
+}
+
+/// Takes the lock of the results file this run writes (its plan's CSV, or `--csv FILE`), held
+/// until it is dropped: a second run on the same file (or its journal) stops here, exit 2,
+/// saying which process holds it. Stdout, a device or a FIFO takes no lock.
+pub fn lock_results(csv: Option<&Path>, plan: Option<&Plan>) -> Result<Option<Lock>> {
+    let results = match plan {
+        Some(plan) => Some(plan.csv.as_path()),
+        None => csv,
+    };
+    Ok(match results {
+        Some(path) => Lock::take(path)?,
+        None => None,
+    })
 }
 
 /// The exit code of a run (see the module doc): a shard that finished exits 0.
@@ -140,6 +158,21 @@ pub struct MergeArgs {
 
 /// `gamebench merge DIR -o merged.csv`.
 pub fn merge(args: MergeArgs) -> Result<Exit> {
+    let to_stdout = args.output.as_os_str() == "-";
+    if !to_stdout {
+        // Up front: the merged CSV never replaces a shard's file (the shards could never be
+        // merged again), and its folder must exist.
+        let mut inputs = Inputs::new();
+        for file in merge::shard_files(&args.dir)? {
+            inputs.add(&file);
+        }
+        inputs
+            .refuse(&args.output)
+            .map_err(|e| anyhow::anyhow!("-o {e}"))?;
+        Target::of(&args.output)
+            .and_then(|target| target.check_writable())
+            .with_context(|| format!("-o: cannot write {}", args.output.display()))?;
+    }
     let merged = match merge::merge(&args.dir) {
         Ok(merged) => merged,
         Err(e @ merge::MergeError::Problems { .. }) => {
@@ -150,7 +183,6 @@ pub fn merge(args: MergeArgs) -> Result<Exit> {
     };
     let mut bytes = Vec::new();
     results::write_csv(&mut bytes, &merged.rows).context("cannot write the CSV")?;
-    let to_stdout = args.output.as_os_str() == "-";
     if to_stdout {
         use std::io::Write;
         std::io::stdout().write_all(&bytes)?;

@@ -3,8 +3,12 @@
 //!
 //! A baseline is a folder `DIR/NAME/` (DIR defaults to [`DEFAULT_DIR`]) holding the run's
 //! results CSV ([`BASELINE_CSV`]) and its metadata ([`BASELINE_META`]: the JSON export's
-//! `meta` object plus the build `profile`). Saving replaces a baseline of the same name whole:
-//! each file is written atomically, the CSV last by the run itself.
+//! `meta` object plus the build `profile`). Saving replaces a baseline of the same name whole or
+//! not at all: the run writes its CSV into a hidden folder of its own beside it
+//! ([`staging`]), the metadata goes there after the run, and only then does that folder take
+//! the baseline's name (exchanged with the old one in one step where the system can, else by
+//! two renames); an interrupted or failed run removes its folder, and the baseline of that
+//! name, if any, stays as it was.
 
 use std::path::{Path, PathBuf};
 
@@ -55,11 +59,27 @@ pub fn existing(dir: &Path, name: &str) -> Result<PathBuf, BaselineError> {
     Ok(folder)
 }
 
-/// Creates baseline `name`'s folder and returns where its CSV goes.
+/// Where baseline `name` under `dir` is written by this process until it is whole: the hidden
+/// folder `DIR/.NAME.saving-<pid>` (a name no baseline can have: names are checked).
+pub fn staging(dir: &Path, name: &str) -> Result<PathBuf, BaselineError> {
+    folder(dir, name)?;
+    Ok(dir.join(format!(".{name}.saving-{}", std::process::id())))
+}
+
+/// Creates baseline `name`'s staging folder ([`staging`]) and returns where its CSV goes.
 pub fn prepare(dir: &Path, name: &str) -> Result<PathBuf, BaselineError> {
-    let folder = folder(dir, name)?;
-    std::fs::create_dir_all(&folder).map_err(|e| BaselineError::Io(folder.clone(), e))?;
-    Ok(folder.join(BASELINE_CSV))
+    let staging = staging(dir, name)?;
+    // A folder of an earlier process of this id (the id was reused) is stale.
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging).map_err(|e| BaselineError::Io(staging.clone(), e))?;
+    Ok(staging.join(BASELINE_CSV))
+}
+
+/// Removes baseline `name`'s staging folder: the run did not complete, nothing is saved.
+pub fn discard(dir: &Path, name: &str) {
+    if let Ok(staging) = staging(dir, name) {
+        let _ = std::fs::remove_dir_all(staging);
+    }
 }
 
 /// The build profile of this binary: `release` or `debug` (debug assertions on).
@@ -80,14 +100,67 @@ pub fn meta_value(meta: &RunMeta) -> Value {
     value
 }
 
-/// Writes baseline `name`'s metadata (its CSV is written by the run's CSV sink).
+/// Writes baseline `name`'s metadata into its staging folder (its CSV is there, written by
+/// the run's CSV sink), then gives the folder the baseline's name, replacing any baseline of
+/// that name whole. Returns the metadata's final path.
 pub fn save_meta(dir: &Path, name: &str, meta: &RunMeta) -> Result<PathBuf, BaselineError> {
-    let path = folder(dir, name)?.join(BASELINE_META);
+    let staging = staging(dir, name)?;
+    let path = staging.join(BASELINE_META);
     let mut text = serde_json::to_string_pretty(&meta_value(meta)).expect("plain data serializes");
     text.push('\n');
     crate::util::atomic::write_atomic(&path, text.as_bytes())
         .map_err(|e| BaselineError::Io(path.clone(), e))?;
-    Ok(path)
+    let target = folder(dir, name)?;
+    put_in_place(&staging, &target).map_err(|e| BaselineError::Io(target.clone(), e))?;
+    Ok(target.join(BASELINE_META))
+}
+
+/// Renames the folder `staging` to `target`, replacing a folder there: exchanged in one step
+/// where the system can (Linux `renameat2`), so that `target` is always a whole baseline;
+/// else the old one is moved aside first. The old one is removed afterwards.
+fn put_in_place(staging: &Path, target: &Path) -> std::io::Result<()> {
+    if std::fs::symlink_metadata(target).is_err() {
+        return std::fs::rename(staging, target);
+    }
+    if exchange(staging, target).is_ok() {
+        // `staging` now holds the old baseline.
+        return std::fs::remove_dir_all(staging);
+    }
+    let aside = crate::util::atomic::beside(staging, ".replaced");
+    std::fs::rename(target, &aside)?;
+    std::fs::rename(staging, target)?;
+    std::fs::remove_dir_all(aside)
+}
+
+/// Exchanges the entries `a` and `b` atomically.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+    };
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both strings are valid and NUL-terminated for the duration of the call.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
 }
 
 /// One field of the metadata that differs between the two runs.

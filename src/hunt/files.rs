@@ -1,15 +1,16 @@
 //! What a hunt writes: its population as a corpus (expected outputs from the game's default
 //! engine, as `gen` writes them) and the best metric over time as CSV.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{Config, HuntError, Hunted};
 use crate::engines::judge::judge_file;
 use crate::game::AnyCase;
-use crate::util::atomic::write_atomic;
+use crate::util::atomic::write_inside;
 
-fn write(path: PathBuf, text: &str) -> Result<PathBuf, HuntError> {
-    write_atomic(&path, text.as_bytes()).map_err(|source| HuntError::Write {
+fn write(dir: &Path, path: PathBuf, text: &str) -> Result<PathBuf, HuntError> {
+    // A link planted in the folder is replaced, not written through.
+    write_inside(dir, &path, text.as_bytes()).map_err(|source| HuntError::Write {
         path: path.clone(),
         source,
     })?;
@@ -49,13 +50,13 @@ pub(super) fn write_files(config: &Config<'_>, hunted: &Hunted) -> Result<Vec<Pa
     for (name, cases) in groups {
         let text = game.editor().write_input(&cases);
         let expected = judge_file(reference, text.as_bytes(), &config.budget).output();
-        files.push(write(dir.join(format!("{name}.in")), &text)?);
-        files.push(write(dir.join(format!("{name}.out")), &expected)?);
+        files.push(write(&dir, dir.join(format!("{name}.in")), &text)?);
+        files.push(write(&dir, dir.join(format!("{name}.out")), &expected)?);
     }
     let mut csv = String::from("seconds,evaluations,best\n");
     for p in &hunted.progress {
         csv.push_str(&format!("{:.3},{},{}\n", p.seconds, p.evaluations, p.best));
     }
-    files.push(write(dir.join(format!("{stem}.csv")), &csv)?);
+    files.push(write(&dir, dir.join(format!("{stem}.csv")), &csv)?);
     Ok(files)
 }

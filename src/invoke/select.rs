@@ -7,7 +7,7 @@
 //! otherwise its whole file is selected, once.
 //!
 //! Invariants: no test file or expected output of the invocation is ever overwritten; every
-//! file is written whole ([`crate::util::atomic::write_atomic`]); names are the tests' paths with
+//! file is written whole ([`crate::util::atomic::write_inside`]); names are the tests' paths with
 //! `/` as `-` (and `-cN` for case N alone), made unique in selection order.
 
 use std::collections::BTreeSet;
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::Invocation;
 use crate::corpus::{INPUT_EXTENSION, OUTPUT_EXTENSION};
-use crate::util::atomic::write_atomic;
+use crate::util::atomic::{Inputs, write_inside};
 
 /// Why the selection could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -57,12 +57,12 @@ pub fn write(inv: &Invocation, selected: &[usize], dir: &Path) -> Result<Written
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     // The invocation's own files, which the selection must never replace.
-    let protected: BTreeSet<PathBuf> = inv
-        .files
-        .iter()
-        .flat_map(|f| [f.path.clone(), f.expected_path()])
-        .filter_map(|p| p.canonicalize().ok())
-        .collect();
+    // By identity: any name of them (a link, a hard link) is theirs too.
+    let mut protected = Inputs::new();
+    for f in &inv.files {
+        protected.add(&f.path);
+        protected.add(&f.expected_path());
+    }
     let game = inv.game;
     let mut written = Written::default();
     let mut whole_done: BTreeSet<usize> = BTreeSet::new();
@@ -128,10 +128,7 @@ pub fn write(inv: &Invocation, selected: &[usize], dir: &Path) -> Result<Written
         }
         for (extension, bytes) in [(INPUT_EXTENSION, input), (OUTPUT_EXTENSION, output)] {
             let path = dir.join(format!("{unique}.{extension}"));
-            if path
-                .canonicalize()
-                .is_ok_and(|canonical| protected.contains(&canonical))
-            {
+            if protected.holding(&path).is_some() {
                 return Err(SelectError::WouldOverwrite { path });
             }
             pending.push((path, bytes));
@@ -142,7 +139,8 @@ pub fn write(inv: &Invocation, selected: &[usize], dir: &Path) -> Result<Written
     }
     // Every target checked before the first is written: a refused selection writes nothing.
     for (path, bytes) in pending {
-        write_atomic(&path, &bytes).map_err(io(&path))?;
+        // A link planted in the folder is replaced, not written through.
+        write_inside(dir, &path, &bytes).map_err(io(&path))?;
     }
     Ok(written)
 }

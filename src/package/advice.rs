@@ -15,7 +15,6 @@
 //! submission's measured runs are all of one (submission, test); a run stopped at the cap is
 //! counted as censored (its time only known to be above the cap), never as a time.
 
-use std::fmt::Write as _;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -23,6 +22,10 @@ use super::{Package, TimeRules, inferred_limit};
 use crate::engines::{CaseRun, Fault, FileJob, Limits, Plan};
 use crate::invoke::{CellVerdict, Config, Invocation, Tag};
 use crate::util::stats;
+
+mod text;
+
+use text::{seconds, spread};
 
 /// How many of an accepted submission's slowest tests are measured again (near ties in the one
 /// run of the invocation may hide the really slowest).
@@ -113,34 +116,6 @@ impl Sample {
             ),
         }
     }
-}
-
-/// `0.810 s ± 0.030 s, n = 10`: seconds, as limits are, the spread with as many decimals as
-/// the mean (so they compare).
-fn spread(mean: f64, sd: f64, n: usize) -> String {
-    let mean_text = crate::util::units::sig3(mean / NS_PER_S);
-    if n < 2 {
-        return format!("{mean_text} s (n = 1: no spread)");
-    }
-    let decimals = mean_text.split_once('.').map_or(0, |(_, d)| d.len());
-    let mut sd_text = format!("{:.decimals$}", sd / NS_PER_S);
-    if sd > 0.0 && sd_text.trim_start_matches(['0', '.']).is_empty() {
-        // Smaller than the mean's last digit: its own digits, not a zero.
-        sd_text = crate::util::units::sig3(sd / NS_PER_S);
-    }
-    format!("{mean_text} s ± {sd_text} s, n = {n}")
-}
-
-/// A time in seconds for a limit: `2 s`, `1.5 s`, `0.0283 s` (three significant digits, no
-/// trailing zeros).
-fn seconds(ns: f64) -> String {
-    let text = crate::util::units::sig3(ns / NS_PER_S);
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        &text
-    };
-    format!("{text} s")
 }
 
 /// The advice.
@@ -235,7 +210,7 @@ fn measure(
         cap_ns: u64::try_from(cap.as_nanos()).unwrap_or(u64::MAX),
         failures: Vec::new(),
     };
-    let plan = Plan::once(config.budget, limits.clone());
+    let plan = Plan::once(config.budget.clone(), limits.clone());
     let job = FileJob {
         game: inv.game,
         bytes: &inv.inputs[f],
@@ -433,137 +408,6 @@ fn table_flags(inv: &Invocation, roles: &[Role], limit: u64, rules: &TimeRules) 
     flags
 }
 
-impl Advice {
-    /// The advice as lines for the terminal.
-    pub fn text(&self) -> String {
-        let rules = &self.rules;
-        let mut out = format!(
-            "time-limit advice ({} of each accepted submission on its {AC_TESTS} slowest tests and \
-             of each time-limit-exceeded one on its slowest, one at a time, CPU time):\n",
-            crate::util::units::counted(u64::from(self.runs), "run", "runs"),
-        );
-        let line = |out: &mut String, text: String| {
-            let _ = writeln!(out, "  {text}");
-        };
-        match self.slowest_ac.map(|i| &self.samples[i]) {
-            Some(ac) => {
-                line(
-                    &mut out,
-                    format!(
-                        "slowest AC {} ({} on {}; slowest run {})",
-                        ac.describe(),
-                        ac.solution,
-                        ac.test,
-                        seconds(ac.max_ns().unwrap_or(0) as f64)
-                    ),
-                );
-                if let Some(suggested) = self.suggested_ns {
-                    let stated = match rules.time_limit {
-                        Some(s) => format!("; the package states {}", seconds(s * NS_PER_S)),
-                        None => String::new(),
-                    };
-                    line(
-                        &mut out,
-                        format!(
-                            "suggested time limit {} (slowest run x ac_to_time_limit {}, rounded up to a multiple of {}){stated}",
-                            seconds(suggested as f64),
-                            rules.ac_to_time_limit,
-                            seconds(rules.resolution * NS_PER_S)
-                        ),
-                    );
-                }
-            }
-            None => line(
-                &mut out,
-                "no accepted submission measured: no limit to suggest".to_string(),
-            ),
-        }
-        if let Some(limit) = self.limit_ns {
-            let margin = limit as f64 * rules.time_limit_to_tle;
-            line(
-                &mut out,
-                format!(
-                    "safety margin {} (the limit {} x time_limit_to_tle {})",
-                    seconds(margin),
-                    seconds(limit as f64),
-                    rules.time_limit_to_tle
-                ),
-            );
-            if let Some((mean, sd)) = self
-                .slowest_ac
-                .and_then(|i| self.samples[i].mean_sd())
-                .filter(|(_, sd)| *sd > 0.0)
-            {
-                line(
-                    &mut out,
-                    format!(
-                        "the limit is {} σ above the slowest AC's mean",
-                        crate::util::units::sig3((limit as f64 - mean) / sd)
-                    ),
-                );
-            }
-            line(&mut out, self.tle_line(limit, margin));
-        }
-        if self.flags.is_empty() && self.limit_ns.is_some() {
-            line(
-                &mut out,
-                "no submission's verdict changes between the limit and the safety margin"
-                    .to_string(),
-            );
-        }
-        for flag in &self.flags {
-            line(&mut out, format!("sensitive to the time limit: {flag}"));
-        }
-        for sample in &self.samples {
-            for failure in &sample.failures {
-                line(
-                    &mut out,
-                    format!(
-                        "{} on {}: a run failed: {failure}",
-                        sample.solution, sample.test
-                    ),
-                );
-            }
-        }
-        for note in &self.notes {
-            line(&mut out, note.clone());
-        }
-        out
-    }
-
-    /// The fastest time-limit-exceeded submission against the limit and the margin.
-    fn tle_line(&self, limit: u64, margin: f64) -> String {
-        let Some(tle) = self.fastest_tle.map(|i| &self.samples[i]) else {
-            return "no time-limit-exceeded submission measured".to_string();
-        };
-        let head = format!(
-            "fastest TLE {} ({} on {})",
-            tle.describe(),
-            tle.solution,
-            tle.test
-        );
-        let fastest = tle.max_ns().unwrap_or(0) as f64;
-        if tle.censored > 0 {
-            return format!("{head}: beyond the safety margin");
-        }
-        let verdict = if fastest <= limit as f64 {
-            "not a TLE at the limit"
-        } else if fastest < margin {
-            "the safety margin is not met"
-        } else {
-            "beyond the safety margin"
-        };
-        match tle.mean_sd().filter(|(_, sd)| *sd > 0.0) {
-            Some((mean, sd)) => format!(
-                "{head}: {} the limit, {} the safety margin; {verdict}",
-                sigmas(mean - limit as f64, sd),
-                sigmas(mean - margin, sd)
-            ),
-            None => format!("{head}: {verdict}"),
-        }
-    }
-}
-
 /// What `invoke` adds to its summary: with a package that states no time limit, the line of
 /// [`summary_line`]; with `runs` (`--time-limit-advice`), the measured advice. The rules are
 /// the package's, else the 2025-09 defaults; the roles come from the tags.
@@ -586,12 +430,6 @@ pub fn report(
         text.push_str(&advise(inv, &roles, &rules, config, runs).text());
     }
     text
-}
-
-/// `12.5 σ above` / `3.1 σ below`: a distance in units of the noise.
-fn sigmas(distance: f64, sd: f64) -> String {
-    let side = if distance < 0.0 { "below" } else { "above" };
-    format!("{} σ {side}", crate::util::units::sig3(distance.abs() / sd))
 }
 
 /// The summary's line when the package states no time limit, so it comes from the multipliers:
@@ -623,82 +461,4 @@ pub fn summary_line(inv: &Invocation, roles: &[Role], rules: &TimeRules) -> Opti
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample(times: &[u64], censored: usize) -> Sample {
-        Sample {
-            solution: "s".into(),
-            test: "t".into(),
-            times_ns: times.to_vec(),
-            censored,
-            cap_ns: 6_000_000_000,
-            failures: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn the_spread_is_in_the_unit_of_the_mean() {
-        // Mean 0.81 s and sample standard deviation 0.03 s (by hand: deviations ±0.03 s over
-        // n - 1 = 1).
-        let s = sample(&[789_000_000, 831_426_407], 0);
-        assert_eq!(s.describe(), "0.810 s ± 0.030 s, n = 2");
-        assert_eq!(
-            sample(&[12_000_000], 0).describe(),
-            "0.0120 s (n = 1: no spread)"
-        );
-        assert_eq!(
-            sample(&[1_000], 1).describe(),
-            "> 6 s (stopped at that cap in 1 of 2 runs)"
-        );
-        assert_eq!(sample(&[1_000], 1).max_ns(), Some(6_000_000_000));
-        // A spread below the mean's last digit keeps its own digits.
-        assert_eq!(
-            sample(&[1_200_000_000, 1_202_000_000], 0).describe(),
-            "1.20 s ± 0.00141 s, n = 2"
-        );
-    }
-
-    #[test]
-    fn limits_are_said_without_trailing_zeros() {
-        assert_eq!(seconds(1e9), "1 s");
-        assert_eq!(seconds(1.5e9), "1.5 s");
-        assert_eq!(seconds(28_300_000.0), "0.0283 s");
-        assert_eq!(seconds(120e9), "120 s");
-    }
-
-    #[test]
-    fn runs_between_the_limit_and_the_margin_are_flagged() {
-        let rules = TimeRules {
-            time_limit: None,
-            ac_to_time_limit: 2.0,
-            time_limit_to_tle: 1.5,
-            resolution: 1.0,
-        };
-        let second = 1_000_000_000;
-        let samples = vec![
-            // Under the limit every time: not flagged.
-            sample(&[second / 2, second / 2], 0),
-            // 1.2 s and 1.4 s are between 1 s and 1.5 s.
-            Sample {
-                solution: "near".into(),
-                ..sample(&[second * 12 / 10, second * 14 / 10, second * 2], 0)
-            },
-            // Above the margin every time, or stopped: not flagged.
-            sample(&[second * 2], 1),
-            // Either side of the limit, never inside the window.
-            Sample {
-                solution: "both".into(),
-                ..sample(&[second * 9 / 10, second * 16 / 10], 0)
-            },
-        ];
-        let inv_free = sample_flags(&samples, second, &rules);
-        assert_eq!(inv_free.len(), 2, "{inv_free:?}");
-        assert!(inv_free[0].starts_with("near on t: 2 of 3 runs between the limit 1 s and the safety margin 1.5 s (1.2 s to 1.4 s)"), "{inv_free:?}");
-        assert_eq!(sigmas(-3.0, 1.5), "2.00 σ below");
-        assert!(
-            inv_free[1].starts_with("both on t: 1 of 2 runs above the limit 1 s"),
-            "{inv_free:?}"
-        );
-    }
-}
+mod tests;

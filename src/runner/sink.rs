@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::csv::{csv_line, header};
 use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
 use crate::results::{Batch, Row, Tally};
-use crate::util::atomic::{AtomicFile, write_atomic};
+use crate::util::atomic::{AtomicFile, write_inside};
 
 /// A sink that could not write.
 #[derive(Debug, thiserror::Error)]
@@ -306,7 +306,9 @@ impl Sink for CsvSink {
 
 /// Each file's judge output under a folder, mirroring the input tree (`DIR/<engine>/...` when
 /// several engine names ran), written atomically as each file completes (a streamed file's
-/// parts appended to its temporary file, renamed into place with its last part).
+/// parts appended to its temporary file, renamed into place with its last part). Nothing is
+/// written through a link planted inside the folder: a link at an output's place is replaced
+/// itself, a linked folder leading out of it is refused ([`AtomicFile::create_inside`]).
 pub struct OutDirSink {
     dir: PathBuf,
     several_engines: bool,
@@ -344,7 +346,8 @@ impl Sink for OutDirSink {
         if results.part == 0 && results.last {
             for output in results.outputs {
                 let path = self.output_path(results.file, &output.engine);
-                write_atomic(&path, output.text.as_bytes())
+                // A link planted inside the folder is replaced, never written through.
+                write_inside(&self.dir, &path, output.text.as_bytes())
                     .map_err(|e| SinkError::new("cannot write", &path, e))?;
             }
             return Ok(());
@@ -353,11 +356,7 @@ impl Sink for OutDirSink {
             self.open.clear();
             for output in results.outputs {
                 let path = self.output_path(results.file, &output.engine);
-                let created = match path.parent() {
-                    Some(parent) => std::fs::create_dir_all(parent),
-                    None => Ok(()),
-                }
-                .and_then(|()| AtomicFile::create(&path));
+                let created = AtomicFile::create_inside(&self.dir, &path);
                 let file = created.map_err(|e| SinkError::new("cannot create", &path, e))?;
                 self.open.push((file, false));
             }

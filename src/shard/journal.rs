@@ -18,6 +18,9 @@
 //! chunk holding the complete rows of some cases, written with one `write` so the kernel has it
 //! at once; only the last line can be cut short, and it is then ignored (and the journal
 //! rewritten without it before anything is appended), so the cases a journal holds are final.
+//! A line that is not a whole chunk anywhere (a journal damaged from outside) is dropped with a
+//! warning naming it, and every other line is kept; a line holding the end of a chunk cut
+//! short followed by a whole chunk keeps that chunk.
 //! The file is synced to disk at most once per [`JOURNAL_SYNC_INTERVAL`].
 
 use std::io::Write;
@@ -196,7 +199,34 @@ pub struct JournalContents {
     pub whole: bool,
     /// The rows of its whole lines, in the order written.
     pub rows: Vec<Row>,
+    /// The lines dropped (1-based number, why): every other line is kept.
+    pub dropped: Vec<(usize, &'static str)>,
 }
+
+impl JournalContents {
+    /// Prints a warning per dropped line (the first [`WARNED_LINES`], then a count).
+    pub fn warn(&self, path: &Path) {
+        for (number, why) in self.dropped.iter().take(WARNED_LINES) {
+            eprintln!(
+                "gamebench: warning: {}: line {number} dropped: {why}; the other lines are kept",
+                path.display()
+            );
+        }
+        if self.dropped.len() > WARNED_LINES {
+            eprintln!(
+                "gamebench: warning: {}: {} more lines dropped",
+                path.display(),
+                self.dropped.len() - WARNED_LINES
+            );
+        }
+    }
+}
+
+/// How many dropped lines of a journal are named one by one.
+const WARNED_LINES: usize = 10;
+
+/// How every journal chunk line begins (`JournalChunk` serialized).
+const CHUNK_START: &str = "{\"rows\":";
 
 /// One journal line: the complete rows of some cases.
 #[derive(Debug, Serialize, Deserialize)]
@@ -260,19 +290,41 @@ impl Journal {
             found: true,
             whole: first.ends_with('\n'),
             rows: Vec::new(),
+            dropped: Vec::new(),
         };
-        for line in lines {
-            // Only the last line can be cut short (the process died while writing it): one
-            // without its newline, or not a whole chunk, ends the journal.
-            let chunk = line
-                .strip_suffix('\n')
-                .and_then(|l| serde_json::from_str::<JournalChunk>(l).ok());
-            match chunk {
-                Some(chunk) => contents.rows.extend(chunk.rows),
-                None => {
-                    contents.whole = false;
-                    break;
+        for (k, line) in lines.enumerate() {
+            // The header is line 1.
+            let number = k + 2;
+            let Some(body) = line.strip_suffix('\n') else {
+                // The process died while writing its last line.
+                contents.whole = false;
+                contents
+                    .dropped
+                    .push((number, "cut short (the last line, not ended)"));
+                continue;
+            };
+            if let Ok(chunk) = serde_json::from_str::<JournalChunk>(body) {
+                contents.rows.extend(chunk.rows);
+                continue;
+            }
+            // Not a whole chunk: the rest of a line cut short, then a whole one (the later
+            // attempt's), or a line that is no chunk at all. A whole chunk at its end is kept.
+            contents.whole = false;
+            let rest = body
+                .rmatch_indices(CHUNK_START)
+                .map(|(at, _)| at)
+                .find(|&at| at > 0)
+                .and_then(|at| serde_json::from_str::<JournalChunk>(&body[at..]).ok());
+            match rest {
+                Some(chunk) => {
+                    contents.rows.extend(chunk.rows);
+                    contents
+                        .dropped
+                        .push((number, "begins with a chunk cut short (the rest kept)"));
                 }
+                None => contents
+                    .dropped
+                    .push((number, "not a whole journal chunk (torn or foreign)")),
             }
         }
         Ok(contents)

@@ -185,6 +185,23 @@ pub fn merge(dir: &Path) -> Result<Merged, MergeError> {
     })
 }
 
+/// Every shard file in `dir` (manifests, results, journals, of any partition): what `merge`
+/// reads, which its output must never replace.
+pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, MergeError> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| io_error(dir, e))? {
+        let entry = entry.map_err(|e| io_error(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if ShardFile::ALL
+            .iter()
+            .any(|kind| kind.shard_of(&name).is_some())
+        {
+            files.push(entry.path());
+        }
+    }
+    Ok(files)
+}
+
 /// The shard files in `dir`, by (N, K); other files are ignored.
 fn find_shards(dir: &Path) -> Result<FoundShards, MergeError> {
     let mut found = FoundShards::new();

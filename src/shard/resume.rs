@@ -56,6 +56,7 @@ pub(super) fn earlier_rows(
     let journal_path = Journal::path_for(csv);
     let recorded = recorded_attempt(&record, attempt)?;
     let journal = Journal::read(&journal_path, attempt)?;
+    journal.warn(&journal_path);
     let check = RowCheck::new(files, list, engines, attempt);
     let mut done: HashSet<(String, usize, String)> = HashSet::new();
     let mut rows = Vec::new();

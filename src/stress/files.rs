@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{Config, Found, StressError};
 use crate::engines::gencmd::ExternalGenerator;
 use crate::game::explain;
-use crate::util::atomic::write_atomic;
+use crate::util::atomic::{Inputs, write_inside};
 use crate::util::units::human_duration;
 
 /// A file-name-safe form of an engine label (`cmd:python3 x.py` -> `cmd_python3_x.py`).
@@ -22,8 +22,9 @@ fn file_label(name: &str) -> String {
         .collect()
 }
 
-fn write(path: &Path, text: &str) -> Result<PathBuf, StressError> {
-    write_atomic(path, text.as_bytes()).map_err(|source| StressError::Write {
+fn write(dir: &Path, path: &Path, text: &str) -> Result<PathBuf, StressError> {
+    // A link planted in the folder is replaced, not written through.
+    write_inside(dir, path, text.as_bytes()).map_err(|source| StressError::Write {
         path: path.to_path_buf(),
         source,
     })?;
@@ -42,37 +43,64 @@ fn stem(config: &Config<'_>) -> String {
     }
 }
 
-/// Writes `<out>/<game>/stress-<seed>.in` (the original), `stress-<seed>-min.in` (shrunk),
-/// each engine's output on the shrunk input (`stress-<seed>-min.<engine>.out`) and the report
-/// (`stress-<seed>.txt`, with the first differing line).
-pub(super) fn write_files(config: &Config<'_>, found: &Found) -> Result<Vec<PathBuf>, StressError> {
+/// The files a difference found is written to: `<out>/<game>/stress-<seed>.in` (the
+/// original), `stress-<seed>-min.in` (shrunk), each engine's output on the shrunk input
+/// (`stress-<seed>-min.<engine>.out`) and the report (`stress-<seed>.txt`), in that order.
+fn planned(config: &Config<'_>) -> (PathBuf, [PathBuf; 5]) {
     let dir = config.out.join(config.game.name());
-    std::fs::create_dir_all(&dir).map_err(|source| StressError::Write {
-        path: dir.clone(),
-        source,
-    })?;
     let stem = stem(config);
-    let mut files = vec![
-        write(&dir.join(format!("{stem}.in")), &found.original.text)?,
-        write(&dir.join(format!("{stem}-min.in")), &found.shrunk.text)?,
-    ];
     let labels = config.engines.each_ref().map(|e| file_label(e.name()));
-    for (k, output) in found.shrunk_outputs.iter().enumerate() {
+    let output = |k: usize| {
         let label = if labels[0] == labels[1] {
             format!("{}-{}", k + 1, labels[k])
         } else {
             labels[k].clone()
         };
+        dir.join(format!("{stem}-min.{label}.out"))
+    };
+    let files = [
+        dir.join(format!("{stem}.in")),
+        dir.join(format!("{stem}-min.in")),
+        output(0),
+        output(1),
+        dir.join(format!("{stem}.txt")),
+    ];
+    (dir, files)
+}
+
+/// Refuses, before any work, files to write that would land on the given input of `shrink`
+/// (by any name: a link, a hard link).
+pub(super) fn refuse_given(config: &Config<'_>) -> Result<(), StressError> {
+    let Some(given) = &config.given else {
+        return Ok(());
+    };
+    let mut inputs = Inputs::new();
+    inputs.add(given);
+    for path in planned(config).1 {
+        inputs.refuse(&path).map_err(StressError::LandsOnInput)?;
+    }
+    Ok(())
+}
+
+/// Writes the [`planned`] files.
+pub(super) fn write_files(config: &Config<'_>, found: &Found) -> Result<Vec<PathBuf>, StressError> {
+    let (dir, [original, shrunk, first, second, report_file]) = planned(config);
+    std::fs::create_dir_all(&dir).map_err(|source| StressError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    let mut files = vec![
+        write(&dir, &original, &found.original.text)?,
+        write(&dir, &shrunk, &found.shrunk.text)?,
+    ];
+    for (output, path) in found.shrunk_outputs.iter().zip([first, second]) {
         let text = match output {
             Ok(text) => text.clone(),
             Err(why) => format!("{why}\n"),
         };
-        files.push(write(&dir.join(format!("{stem}-min.{label}.out")), &text)?);
+        files.push(write(&dir, &path, &text)?);
     }
-    files.push(write(
-        &dir.join(format!("{stem}.txt")),
-        &report(config, found),
-    )?);
+    files.push(write(&dir, &report_file, &report(config, found))?);
     Ok(files)
 }
 

@@ -129,6 +129,9 @@ pub enum StressError {
         #[source]
         source: std::io::Error,
     },
+    /// A file to write is the given input (`shrink`), refused before any work.
+    #[error(transparent)]
+    LandsOnInput(crate::util::atomic::LandsOnInput),
 }
 
 /// A difference found and shrunk.
@@ -345,6 +348,7 @@ pub fn shrink_given(
         Limit::Time(limit) => Some(start + limit),
         Limit::Cases(_) => None,
     };
+    files::refuse_given(config)?;
     let path = config.given.clone().unwrap_or_default();
     let parsed = config.game.parse(text.as_bytes());
     if let Some(Err(error)) = parsed.iter().map(|p| p.case.as_ref()).find(|c| c.is_err()) {

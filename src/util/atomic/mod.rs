@@ -169,10 +169,31 @@ fn process_exists(pid: libc::pid_t) -> bool {
     sent || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-fn create_parent(path: &Path) -> std::io::Result<()> {
-    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) => std::fs::create_dir_all(dir),
-        None => Ok(()),
+/// An error when the folder `path` goes into does not exist: gamebench creates no folder for
+/// a file it is told to write (a mistyped folder is said, not made); folders it is told to
+/// write into (`--out-dir`, `--shard-dir`, `gen -o`, ...) are created by their commands.
+pub fn require_folder(path: &Path) -> std::io::Result<()> {
+    let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) => Err(std::io::Error::new(
+            std::io::ErrorKind::NotADirectory,
+            format!(
+                "{} is {}, not a folder",
+                dir.display(),
+                kind_of(meta.file_type())
+            ),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!(
+                "the folder {} does not exist (gamebench creates no folder for a file it is told to write)",
+                dir.display()
+            ),
+        )),
+        Err(e) => Err(e),
     }
 }
 
@@ -277,6 +298,7 @@ impl Target {
         match self {
             Target::InPlace(path) => access_w(path),
             Target::Replace(path) => {
+                require_folder(path)?;
                 let tmp = temporary_path(path);
                 std::fs::File::create(&tmp)?;
                 std::fs::remove_file(&tmp)
@@ -359,8 +381,9 @@ fn open_large(path: &Path) -> Option<std::fs::File> {
         .ok()
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename (creating the folder); a
-/// device or FIFO is written in place, a link's target replaced (see the module's docs).
+/// Writes `bytes` to `path` through a temporary file and a rename (its folder must exist:
+/// [`require_folder`]); a device or FIFO is written in place, a link's target replaced (see
+/// the module's docs).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     match Target::of(path)? {
         Target::InPlace(device) => {
@@ -369,7 +392,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             file.flush()
         }
         Target::Replace(path) => {
-            create_parent(&path)?;
+            require_folder(&path)?;
             let tmp = temporary_path(&path);
             if let Err(e) = std::fs::write(&tmp, bytes) {
                 let _ = std::fs::remove_file(&tmp);
@@ -414,6 +437,7 @@ impl AtomicFile {
                 written_back: 0,
             }),
             Target::Replace(target) => {
+                require_folder(&target)?;
                 remove_stale_temporaries(&target);
                 let tmp = temporary_path(&target);
                 let file = std::fs::File::create(&tmp)?;
@@ -527,6 +551,11 @@ impl Drop for AtomicFile {
         }
     }
 }
+
+mod guard;
+mod lock;
+pub use guard::{Identity, Inputs, LandsOnInput, create_fresh, write_inside};
+pub use lock::{Lock, LockError};
 
 #[cfg(test)]
 mod tests;

@@ -152,11 +152,98 @@ fn a_killed_run_s_temporary_file_is_removed_by_the_next_and_no_other() {
 }
 
 #[test]
-fn write_atomic_creates_the_folder() {
+fn a_file_in_a_missing_folder_is_refused_and_no_folder_made() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a/b/c.out");
-    write_atomic(&path, b"x").unwrap();
-    assert_eq!(std::fs::read(&path).unwrap(), b"x");
+    let e = write_atomic(&path, b"x").unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+    assert!(e.to_string().contains("does not exist"), "{e}");
+    let e = AtomicFile::create(&path).err().unwrap();
+    assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+    assert!(Target::of(&path).unwrap().check_writable().is_err());
+    assert!(!dir.path().join("a").exists(), "no folder created");
+    // A file where the folder should be: an error too.
+    std::fs::write(dir.path().join("a"), b"").unwrap();
+    let e = write_atomic(&dir.path().join("a/c.out"), b"x").unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::NotADirectory, "{e}");
+}
+
+#[test]
+fn an_output_is_refused_on_an_input_by_any_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.in");
+    std::fs::write(&input, b"input").unwrap();
+    let soft = dir.path().join("soft.html");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    let hard = dir.path().join("hard.html");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let other = dir.path().join("other.html");
+    std::fs::write(&other, b"other").unwrap();
+    let mut inputs = Inputs::new();
+    inputs.add(&input);
+    inputs.add(&dir.path().join("missing.in"));
+    for output in [&input, &soft, &hard] {
+        let e = inputs.refuse(output).unwrap_err();
+        assert_eq!(e.input, input);
+        assert!(e.to_string().contains("never written over"), "{e}");
+    }
+    assert!(inputs.refuse(&other).is_ok());
+    assert!(inputs.refuse(&dir.path().join("new.html")).is_ok());
+    // The entry itself: the hard link is the input, the symbolic link is not.
+    assert!(inputs.holding_entry(&hard).is_some());
+    assert!(inputs.holding_entry(&soft).is_none());
+}
+
+#[test]
+fn a_file_written_inside_a_folder_replaces_a_planted_link_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, corpus) = (dir.path().join("out"), dir.path().join("corpus"));
+    std::fs::create_dir_all(out.join("yut")).unwrap();
+    std::fs::create_dir_all(corpus.join("yut")).unwrap();
+    let input = corpus.join("yut/s2.in");
+    std::fs::write(&input, b"input").unwrap();
+    let planted = out.join("yut/s2.out");
+    std::os::unix::fs::symlink(&input, &planted).unwrap();
+    write_inside(&out, &planted, b"output").unwrap();
+    assert_eq!(std::fs::read(&input).unwrap(), b"input");
+    assert!(planted.symlink_metadata().unwrap().is_file());
+    assert_eq!(std::fs::read(&planted).unwrap(), b"output");
+    // Streamed the same way.
+    std::fs::remove_file(&planted).unwrap();
+    std::os::unix::fs::symlink(&input, &planted).unwrap();
+    let mut file = AtomicFile::create_inside(&out, &planted).unwrap();
+    file.write_all(b"streamed").unwrap();
+    file.commit().unwrap();
+    assert_eq!(std::fs::read(&input).unwrap(), b"input");
+    // A folder inside that leads out of it is refused, nothing written through it.
+    std::os::unix::fs::symlink(corpus.join("yut"), out.join("linked")).unwrap();
+    let e = write_inside(&out, &out.join("linked/s2.in"), b"output").unwrap_err();
+    assert!(e.to_string().contains("leads out of it"), "{e}");
+    assert_eq!(std::fs::read(&input).unwrap(), b"input");
+    // Missing folders under it are created.
+    write_inside(&out, &out.join("a/b/c.out"), b"x").unwrap();
+    assert_eq!(std::fs::read(out.join("a/b/c.out")).unwrap(), b"x");
+}
+
+#[test]
+fn a_fresh_file_never_writes_through_what_was_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.in");
+    std::fs::write(&input, b"input").unwrap();
+    for hard in [false, true] {
+        let path = dir.path().join(format!("judgemessage-{hard}.txt"));
+        if hard {
+            std::fs::hard_link(&input, &path).unwrap();
+        } else {
+            std::os::unix::fs::symlink(&input, &path).unwrap();
+        }
+        let mut file = create_fresh(&path).unwrap();
+        file.write_all(b"message").unwrap();
+        drop(file);
+        assert_eq!(std::fs::read(&input).unwrap(), b"input");
+        assert_eq!(std::fs::read(&path).unwrap(), b"message");
+    }
+    assert!(create_fresh(dir.path()).is_err());
 }
 
 #[test]

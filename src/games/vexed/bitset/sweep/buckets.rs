@@ -32,9 +32,12 @@ pub(super) struct Folder {
 
 impl Folder {
     /// A new folder `gamebench-sweep-<pid>-<n>` in `scratch`, which must be a writable folder.
+    /// The folders of processes that no longer run (killed before they could remove theirs)
+    /// are removed first, each with a line on stderr ([`reclaim`]).
     pub(super) fn create(scratch: &Path) -> Result<Folder, SweepError> {
+        reclaim(scratch);
         let n = SEARCHES.fetch_add(1, Ordering::Relaxed);
-        let path = scratch.join(format!("gamebench-sweep-{}-{n}", std::process::id()));
+        let path = scratch.join(format!("{FOLDER_PREFIX}{}-{n}", std::process::id()));
         std::fs::create_dir(&path).map_err(|source| SweepError::Io {
             path: path.clone(),
             source,
@@ -93,6 +96,70 @@ impl Folder {
         }
         Ok(())
     }
+}
+
+/// The prefix of a search folder's name, before `<pid>-<n>`.
+const FOLDER_PREFIX: &str = "gamebench-sweep-";
+
+/// The process that made the search folder called `name`, if it is one
+/// (`gamebench-sweep-<pid>-<n>`).
+fn owner_of(name: &str) -> Option<libc::pid_t> {
+    let (pid, n) = name.strip_prefix(FOLDER_PREFIX)?.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !digits(n) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether process `pid` runs (signal 0 delivers nothing; only "no such process" says no: a
+/// process of another user runs too).
+fn process_runs(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let sent = unsafe { libc::kill(pid, 0) } == 0;
+    sent || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Removes the search folders in `scratch` left by processes that no longer run (a proof
+/// killed with SIGKILL, a crash: gigabytes in real runs), saying so on stderr. A folder of a
+/// running process, a link, or anything else is left alone; failures are ignored (the next run
+/// tries again).
+pub(super) fn reclaim(scratch: &Path) {
+    let Ok(entries) = std::fs::read_dir(scratch) else {
+        return;
+    };
+    let me = std::process::id() as libc::pid_t;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(owner_of) else {
+            continue;
+        };
+        let is_folder = entry.file_type().is_ok_and(|t| t.is_dir());
+        if pid == me || !is_folder || process_runs(pid) {
+            continue;
+        }
+        let path = entry.path();
+        let bytes = folder_bytes(&path);
+        if std::fs::remove_dir_all(&path).is_ok() {
+            eprintln!(
+                "gamebench: removed the scratch folder {} left by process {pid}, which no longer runs ({} MiB)",
+                path.display(),
+                bytes >> 20
+            );
+        }
+    }
+}
+
+/// The bytes of the files directly in `path` (a search folder has no subfolders).
+fn folder_bytes(path: &Path) -> u64 {
+    std::fs::read_dir(path).map_or(0, |entries| {
+        entries
+            .flatten()
+            .filter_map(|e| e.metadata().ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum()
+    })
 }
 
 impl Drop for Folder {
@@ -341,6 +408,47 @@ mod tests {
         assert_eq!(folder.bytes, 0);
         drop(folder);
         assert!(!folder_path.exists(), "the folder goes with the search");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn folders_of_dead_processes_are_reclaimed_and_no_other() {
+        let dir = std::env::temp_dir().join(format!("sweep-reclaim-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A process that has ended (reaped), and one that still runs.
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let ended_pid = ended.id();
+        ended.wait().unwrap();
+        let mut running = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let dead = dir.join(format!("{FOLDER_PREFIX}{ended_pid}-0"));
+        let live = dir.join(format!("{FOLDER_PREFIX}{}-3", running.id()));
+        let mine = dir.join(format!("{FOLDER_PREFIX}{}-999", std::process::id()));
+        let other = dir.join(format!("{FOLDER_PREFIX}{ended_pid}-x"));
+        for folder in [&dead, &live, &mine, &other] {
+            std::fs::create_dir_all(folder).unwrap();
+            std::fs::write(folder.join("pending-0-0"), [0u8; 64]).unwrap();
+        }
+        // A link named like a dead process's folder, to a folder that must survive.
+        let target = dir.join("kept");
+        std::fs::create_dir_all(&target).unwrap();
+        std::os::unix::fs::symlink(&target, dir.join(format!("{FOLDER_PREFIX}{ended_pid}-1")))
+            .unwrap();
+        let folder = Folder::create(&dir).unwrap();
+        running.kill().unwrap();
+        running.wait().unwrap();
+        assert!(!dead.exists(), "the dead process's folder is removed");
+        for kept in [&live, &mine, &other, &target] {
+            assert!(
+                kept.join("pending-0-0").exists() || kept == &target,
+                "{}",
+                kept.display()
+            );
+        }
+        assert!(target.exists());
+        drop(folder);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
