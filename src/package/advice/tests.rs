@@ -1,5 +1,6 @@
 //! The advice's wording and flags on made-up samples.
 
+use super::text::sigmas;
 use super::*;
 
 fn sample(times: &[u64], censored: usize) -> Sample {

@@ -137,7 +137,7 @@ impl Advice {
 }
 
 /// `12.5 σ above` / `3.1 σ below`: a distance in units of the noise.
-fn sigmas(distance: f64, sd: f64) -> String {
+pub(super) fn sigmas(distance: f64, sd: f64) -> String {
     let side = if distance < 0.0 { "below" } else { "above" };
     format!("{} σ {side}", crate::util::units::sig3(distance.abs() / sd))
 }
