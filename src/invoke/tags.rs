@@ -274,6 +274,7 @@ mod tests {
                 vec![cell(V::Ok, 600), cell(V::WrongAnswer, 1), cell(V::Ok, 1)],
             ],
             limit_ns: 1_000_000_000,
+            keep: Vec::new(),
             expected: Vec::new(),
             inputs: Vec::new(),
             parsed: Vec::new(),

@@ -321,15 +321,13 @@ fn a_contradicted_tag_exits_1_naming_the_culprit() {
         "-e",
         POSITION_FIRST,
         "--expect",
-        "reference=main",
-        "--expect",
         "pos=failing",
         "--expect",
         "reference=accepted",
         "--junit",
         s(&junit),
     ]);
-    // `reference` re-tagged accepted: no main, but every test but c.in has a .out.
+    // `reference` tagged accepted: no main, but every test but c.in has a .out.
     assert_exit(&out, 2);
     assert!(
         text(&out.stderr).contains("c.in has no expected output"),
