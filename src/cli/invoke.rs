@@ -80,7 +80,8 @@ pub struct InvokeArgs {
     /// Write the table, the tag check and the strength report as JSON (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write the table as Markdown (`-` = stdout).
+    /// Write the table, the tag check and the test-set strength (kills, selection) as
+    /// Markdown (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
     /// Write JUnit XML: a test case per (test, solution), failed when its tag does not allow
@@ -489,7 +490,11 @@ fn write_files(
         write_out(path, &table::json(inv, report, strength)?, "JSON")?;
     }
     if let Some(path) = &args.markdown {
-        write_out(path, table::markdown(inv).as_bytes(), "Markdown")?;
+        write_out(
+            path,
+            table::markdown(inv, report, strength).as_bytes(),
+            "Markdown",
+        )?;
     }
     if let Some(path) = &args.junit {
         write_out(path, junit::junit(inv, report).as_bytes(), "JUnit XML")?;

@@ -458,6 +458,7 @@ fn judge_file(
                     time_ns: None,
                     memory_kb: None,
                     message: "no result for this case".to_string(),
+                    reason: None,
                 },
             })
             .collect();

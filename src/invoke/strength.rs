@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use super::Invocation;
+use super::tags::Tag;
 use super::verdict::CellVerdict;
 
 /// The strength report of an invocation.
@@ -159,6 +160,7 @@ pub fn is_kept(inv: &Invocation, t: usize) -> bool {
 pub fn strength(inv: &Invocation) -> Strength {
     let mut report = Strength::default();
     let mut killers: Vec<Vec<usize>> = Vec::new();
+    let mut optional: Vec<usize> = Vec::new();
     for (s, solution) in inv.solutions.iter().enumerate() {
         if is_correct(inv, s) {
             if let Some(t) = slowest_test(inv, s) {
@@ -171,7 +173,13 @@ pub fn strength(inv: &Invocation) -> Strength {
                 .filter(|(_, c)| c.verdict != CellVerdict::Ok)
                 .map(|(t, _)| t)
                 .collect();
-            killers.push(tests.clone());
+            // A solution that may pass every test (time-limit-or-accepted) is listed with what
+            // kills it, but the selection need not kill it.
+            if solution.tag.is_some_and(Tag::may_pass) {
+                optional.extend(tests.iter().copied());
+            } else {
+                killers.push(tests.clone());
+            }
             report.kills.push((solution.name.clone(), tests));
         }
     }
@@ -180,7 +188,9 @@ pub fn strength(inv: &Invocation) -> Strength {
     let mut required: Vec<usize> = report.slowest.iter().map(|&(_, t)| t).collect();
     required.extend((0..inv.tests.len()).filter(|&t| is_sample(inv, t) || is_kept(inv, t)));
     report.useless = (0..inv.tests.len())
-        .filter(|t| !required.contains(t) && !killers.iter().any(|k| k.contains(t)))
+        .filter(|t| {
+            !required.contains(t) && !optional.contains(t) && !killers.iter().any(|k| k.contains(t))
+        })
         .collect();
     report.cover = cover(&killers, &required);
     report

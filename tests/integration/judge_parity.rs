@@ -393,6 +393,8 @@ fn a_crash_on_one_case_of_a_file_is_charged_to_that_case_alone() {
         "{}",
         got.stdout
     );
+    // The runtime error's cell names the exit code.
+    assert!(got.stdout.contains("RE(exit 3)"), "{}", got.stdout);
 }
 
 /// A timeout on one case is charged the same way; a failure no case reproduces alone (a
@@ -448,6 +450,32 @@ fn a_timeout_is_charged_to_its_case_and_a_failure_of_the_cases_together_stays() 
         got.stdout
     );
     assert_eq!(kills_of(&got.kills, "slow"), ["three.in#2"]);
+    // Polygon's looser tags: time-limit-or-accepted and time-limit-or-memory-limit hold too.
+    let loose = invoke_json(
+        dir.path(),
+        &[
+            s(&folder),
+            "-e",
+            "reference",
+            "-e",
+            &slow,
+            "--timeout",
+            "1",
+            "--expect",
+            "reference=main",
+            "--expect",
+            "slow=time-limit-or-memory-limit",
+        ],
+        0,
+    );
+    assert_eq!(kills_of(&loose.kills, "slow"), ["three.in#2"]);
+    let out = gamebench()
+        .args(["invoke", s(&folder), "-e", "reference", "-e", &slow])
+        .args(["--timeout", "1", "--expect", "reference=main"])
+        .args(["--expect", "slow=time-limit-or-accepted"])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
     let csv = dir.path().join("inv.csv");
     let out = gamebench()
         .args(["invoke", s(&folder), "-e", "reference", "-e", &together])
@@ -525,4 +553,41 @@ fn two_tags_for_one_solution_are_an_error_naming_both() {
         .output()
         .unwrap();
     assert_exit(&out, 0);
+}
+
+/// A program whose only fault is white space (a space at the end of every line): tagged
+/// `wrong-answer`, it is told that the tests that kill it (those of the kill report) gave
+/// presentation errors only; tagged `presentation-error`, its tag holds.
+#[test]
+fn a_solution_with_presentation_errors_only_is_told_so() {
+    let corpus = common::root().join("corpora/samegame/hand-rules.in");
+    let program = format!(
+        "p=cmd:{} solve samegame | sed 's/$/ /'",
+        env!("CARGO_BIN_EXE_gamebench")
+    );
+    let invoke = |tag: &str| {
+        gamebench()
+            .args(["invoke", s(&corpus), "-e", "reference", "-e", &program])
+            .args(["--expect", "reference=main", "--expect", tag])
+            .output()
+            .unwrap()
+    };
+    let out = invoke("p=wrong-answer");
+    assert_exit(&out, 1);
+    let stdout = text(&out.stdout);
+    let kills = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("kills: p: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let count: usize = kills.split(' ').next().unwrap().parse().unwrap();
+    assert!(count > 0, "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "solution p (tagged wrong-answer) never got wrong-answer: the {count} test(s) that \
+             kill it (first hand-rules.in#1) gave presentation-error only"
+        )),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("no test kills it"), "{stdout}");
+    assert_exit(&invoke("p=presentation-error"), 0);
 }
