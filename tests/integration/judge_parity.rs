@@ -591,3 +591,27 @@ fn a_solution_with_presentation_errors_only_is_told_so() {
     assert!(!stdout.contains("no test kills it"), "{stdout}");
     assert_exit(&invoke("p=presentation-error"), 0);
 }
+
+/// `stress` with an external generator names it in its header, not a profile it ignores.
+#[test]
+fn the_stress_header_names_an_external_generator() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = common::root().join("corpora/samegame/hand-rules.in");
+    let generator = format!("cmd:cat '{}' # {{seed}}", s(&corpus));
+    let out = gamebench()
+        .args(["stress", "samegame", "-e", "reference", "-e", "bitboard"])
+        .args([
+            "--generator",
+            &generator,
+            "--cases",
+            "1",
+            "--out",
+            s(dir.path()),
+        ])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let err = text(&out.stderr);
+    assert!(err.contains(", generator `cat '"), "{err}");
+    assert!(!err.contains("profile"), "{err}");
+}
