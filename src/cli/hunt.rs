@@ -128,10 +128,12 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
         o.metric
             .to_possible_value()
             .map_or(String::new(), |v| v.get_name().to_string()),
-        config
-            .profile
-            .as_deref()
-            .map_or("every profile".to_string(), |p| format!("profile {p}")),
+        match (&config.generator, config.profile.as_deref()) {
+            // An external generator ignores the profile: name what really generates.
+            (Some(g), _) => format!("generator `{}`", g.template),
+            (None, Some(p)) => format!("profile {p}"),
+            (None, None) => "every profile".to_string(),
+        },
         config.seed,
         match config.limit {
             Limit::Time(t) => format!("{} (--time)", human_duration(t)),

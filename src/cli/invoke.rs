@@ -90,7 +90,8 @@ pub struct InvokeArgs {
     /// Write the table, the tag check and the strength report as JSON (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write the table as Markdown (`-` = stdout).
+    /// Write the table, the tag check and the test-set strength (kills, selection) as
+    /// Markdown (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
     /// Write JUnit XML: a test case per (test, solution), failed when its tag does not allow
@@ -101,6 +102,11 @@ pub struct InvokeArgs {
     /// as X.in/X.out files under DIR.
     #[arg(long, value_name = "DIR")]
     pub select: Option<PathBuf>,
+    /// Tests the selection always keeps and never calls useless, as the samples: a pattern
+    /// (`*` any characters, `?` one) matched against a test's name (`dir/x.in#2`), its file's
+    /// name and that name without folders; repeat for several.
+    #[arg(long, value_name = "PATTERN")]
+    pub keep: Vec<String>,
     /// Width of the terminal table: solutions that do not fit go to another page (default:
     /// $COLUMNS, else 120).
     #[arg(long, value_name = "COLUMNS", value_parser = clap::value_parser!(u16).range(20..))]
@@ -207,15 +213,28 @@ fn build_submissions(
     Ok((solutions, failed))
 }
 
-pub fn invoke(args: InvokeArgs) -> Result<Exit> {
-    let signals = catch_signals()?;
+/// What the invocation is of: the package (if one is named) and its submissions that did not
+/// build, the problem file (or the package's), the tests and the problems found beside them,
+/// the game they are read as, and the solutions with their tags.
+struct Setup {
+    pkg: Option<Package>,
+    compile_errors: Vec<(String, Option<Tag>, String)>,
+    problem: Option<Problem>,
+    files: Vec<crate::corpus::CaseFile>,
+    problems: Vec<crate::corpus::CorpusError>,
+    game: &'static dyn crate::game::Game,
+    solutions: Vec<Solution>,
+}
+
+/// The package, or the problem file, and the tests.
+fn setup(args: &InvokeArgs) -> Result<Setup> {
     let forced = args.game.as_deref().map(find_game).transpose()?;
     let table = languages::Languages::load(args.languages.as_deref())?;
-    let pkg = package_root(&args)
+    let pkg = package_root(args)
         .map(|root| package::read(&root, forced, registry::GAMES, &table))
         .transpose()?;
     let (built, compile_errors) = match &pkg {
-        Some(pkg) => build_submissions(&args, pkg, &table)?,
+        Some(pkg) => build_submissions(args, pkg, &table)?,
         None => (Vec::new(), Vec::new()),
     };
     let problem = match &pkg {
@@ -247,17 +266,32 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
             invoke::find_tests(&paths, game, registry::GAMES)?
         }
     };
-    for problem in &problems {
-        eprintln!("gamebench: {problem}");
-    }
     // Every test is read as --zero-pair (and any other variant) says, by solutions and checker.
     let game = args.reading.apply(files[0].game)?;
     for file in &mut files {
         file.game = game;
     }
+    let solutions = solutions(args, problem.as_ref(), game)?;
+    Ok(Setup {
+        pkg,
+        compile_errors,
+        problem,
+        files,
+        problems,
+        game,
+        solutions,
+    })
+}
+
+/// The solutions (the problem's, then `-e`'s) with their tags (the problem's, then
+/// `--expect`'s, which win).
+fn solutions(
+    args: &InvokeArgs,
+    problem: Option<&Problem>,
+    game: &'static dyn crate::game::Game,
+) -> Result<Vec<Solution>> {
     let shell = args.launch.shell();
     let mut solutions: Vec<Solution> = Vec::new();
-    let mut tags: Vec<(String, Tag)> = Vec::new();
     for (name, spec, tag) in problem.iter().flat_map(|p| p.solutions.clone()) {
         for resolved in engines::resolve(game, std::slice::from_ref(&spec), &shell)? {
             solutions.push(Solution {
@@ -276,12 +310,37 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
             });
         }
     }
-    for expect in &args.expect {
-        tags.push(parse_expect(expect)?);
-    }
+    let tags = expectations(&args.expect)?;
     invoke::apply_tags(&mut solutions, &tags)?;
     invoke::check_solutions(&solutions)?;
-    let outputs_given: Vec<(&str, &Path)> = [
+    Ok(solutions)
+}
+
+/// The `--expect NAME=TAG` options; one solution given two different tags is an error naming
+/// both (the same tag twice is one).
+fn expectations(expect: &[String]) -> Result<Vec<(String, Tag)>> {
+    let mut tags: Vec<(String, Tag)> = Vec::new();
+    for text in expect {
+        let (name, tag) = parse_expect(text)?;
+        match tags.iter().find(|(n, _)| *n == name) {
+            Some((_, other)) if *other != tag => bail!(
+                "--expect {name}={other} and --expect {name}={tag}: solution {name} is given two \
+                 tags; give it one"
+            ),
+            Some(_) => {}
+            None => tags.push((name, tag)),
+        }
+    }
+    Ok(tags)
+}
+
+/// The output files given (option, path), refused when they would overwrite a test, each
+/// other or a directory; `--select` must be a folder.
+fn output_files<'a>(
+    args: &'a InvokeArgs,
+    files: &[crate::corpus::CaseFile],
+) -> Result<Vec<(&'static str, &'a Path)>> {
+    let given: Vec<(&str, &Path)> = [
         ("--csv", &args.csv),
         ("--json", &args.json),
         ("--markdown", &args.markdown),
@@ -290,28 +349,39 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
     .into_iter()
     .filter_map(|(option, path)| path.as_deref().map(|p| (option, p)))
     .collect();
-    outputs::check(&outputs_given, None, &files, &EngineTable::default())?;
+    outputs::check(&given, None, files, &EngineTable::default())?;
     if let Some(dir) = &args.select
         && dir.exists()
         && !dir.is_dir()
     {
         bail!("--select {}: not a directory", dir.display());
     }
+    Ok(given)
+}
+
+pub fn invoke(args: InvokeArgs) -> Result<Exit> {
+    let signals = catch_signals()?;
+    let setup = setup(&args)?;
+    for problem in &setup.problems {
+        eprintln!("gamebench: {problem}");
+    }
+    let outputs_given = output_files(&args, &setup.files)?;
     let config = Config {
-        limits: limits(&args, problem.as_ref())?,
+        limits: limits(&args, setup.problem.as_ref())?,
         budget: args.budget.budget()?,
         checker: args
             .checker
-            .or(problem.as_ref().and_then(|p| p.checker))
+            .or(setup.problem.as_ref().and_then(|p| p.checker))
             .unwrap_or_default(),
         threads: Some(args.jobs.threads()),
         presentation: args.presentation,
+        keep: args.keep.clone(),
     };
     // Said before any solution runs: otherwise every case of such a file is an error.
-    for line in invoke::outputs_of_another_reading(&files) {
+    for line in invoke::outputs_of_another_reading(&setup.files) {
         eprintln!("gamebench: warning: {line}");
     }
-    let inv = invoke::invoke(files, solutions, &config)?;
+    let inv = invoke::invoke(setup.files, setup.solutions, &config)?;
     if signals.stop.load(Ordering::Relaxed) {
         eprintln!("gamebench: interrupted: no table (some solutions were stopped)");
         return Ok(if signals.terminated.load(Ordering::Relaxed) {
@@ -337,86 +407,136 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         text.push_str(&format!("tag contradicted: {contradiction}\n"));
     }
     if let Some(dir) = &args.select {
-        let written = select::write(&inv, &strength.cover, dir)?;
-        text.push_str(&format!(
-            "select: {} file(s) written under {}\n",
-            written.files.len(),
-            dir.display()
-        ));
-        if written.whole_files > 0 {
-            text.push_str(&format!(
-                "select: {} whole file(s) selected for one of their cases: {} cannot write a case as a file of its own\n",
-                written.whole_files,
-                game.name()
-            ));
-        }
+        text.push_str(&write_selection(&inv, &strength.cover, dir, setup.game)?);
     }
-    let mut package_failures = 0;
-    if let Some(pkg) = &pkg {
-        for note in &pkg.notes {
-            text.push_str(&format!("package: {note}\n"));
-        }
-        for (name, tag, message) in &compile_errors {
-            text.push_str(&format!("compile-error: {name}: {message}\n"));
-            // Only an expectation that some verdict is not `ok`, and nothing narrower, holds
-            // for a submission that never ran.
-            if let Some(tag) = tag.filter(|t| *t != Tag::Failing) {
-                package_failures += 1;
-                text.push_str(&format!(
-                    "tag contradicted: solution {name} (tagged {tag}) got compile-error\n"
-                ));
-            }
-        }
-        let invalid = package::accepted_invalid_inputs(pkg)?;
-        for path in &invalid {
-            text.push_str(&format!(
-                "invalid input accepted: {} is valid for {}'s validator\n",
-                path.display(),
-                game.name()
-            ));
-        }
-        package_failures += invalid.len();
-        if !pkg.invalid_inputs.is_empty() && invalid.is_empty() {
-            text.push_str(&format!(
-                "invalid inputs: all {} rejected by the validator\n",
-                pkg.invalid_inputs.len()
-            ));
-        }
-        let misjudged = package::misjudged_outputs(pkg, args.presentation)?;
-        for line in &misjudged {
-            text.push_str(&format!("{line}\n"));
-        }
-        package_failures += misjudged.len();
-        if !pkg.output_cases.is_empty() && misjudged.is_empty() {
-            text.push_str(&format!(
-                "output cases: all {} judged by the checker as the package says\n",
-                pkg.output_cases.len()
-            ));
-        }
-    }
+    let package_failures = match &setup.pkg {
+        Some(pkg) => package_text(pkg, &setup.compile_errors, (setup.game, &args), &mut text)?,
+        None => 0,
+    };
     if args.time_limit_advice {
         eprintln!("gamebench: time-limit advice: measuring ...");
     }
     let runs = args.time_limit_advice.then_some(args.advice_runs);
-    text.push_str(&advice::report(&inv, pkg.as_ref(), &config, runs));
+    text.push_str(&advice::report(&inv, setup.pkg.as_ref(), &config, runs));
     if stdout_taken {
         eprint!("{text}");
     } else {
         print!("{text}");
     }
+    write_files(&args, &inv, &report, &strength)?;
+    Ok(exit(&inv, &setup.problems, &report, package_failures))
+}
+
+/// `--select`: the selected tests written under `dir`; what was written, as text.
+fn write_selection(
+    inv: &invoke::Invocation,
+    cover: &[usize],
+    dir: &Path,
+    game: &'static dyn crate::game::Game,
+) -> Result<String> {
+    let written = select::write(inv, cover, dir)?;
+    let mut text = format!(
+        "select: {} file(s) written under {}\n",
+        written.files.len(),
+        dir.display()
+    );
+    if written.whole_files > 0 {
+        text.push_str(&format!(
+            "select: {} whole file(s) selected for one of their cases: {} cannot write a case as a file of its own\n",
+            written.whole_files,
+            game.name()
+        ));
+    }
+    Ok(text)
+}
+
+/// A package's notes, compile errors and accepted invalid inputs added to `text`; how many
+/// fail the invocation.
+fn package_text(
+    pkg: &Package,
+    compile_errors: &[(String, Option<Tag>, String)],
+    (game, args): (&'static dyn crate::game::Game, &InvokeArgs),
+    text: &mut String,
+) -> Result<usize> {
+    let mut failures = 0;
+    for note in &pkg.notes {
+        text.push_str(&format!("package: {note}\n"));
+    }
+    for (name, tag, message) in compile_errors {
+        text.push_str(&format!("compile-error: {name}: {message}\n"));
+        // Only an expectation that some verdict is not `ok`, and nothing narrower, holds
+        // for a submission that never ran.
+        if let Some(tag) = tag.filter(|t| *t != Tag::Failing) {
+            failures += 1;
+            text.push_str(&format!(
+                "tag contradicted: solution {name} (tagged {tag}) got compile-error\n"
+            ));
+        }
+    }
+    let invalid = package::accepted_invalid_inputs(pkg)?;
+    for path in &invalid {
+        text.push_str(&format!(
+            "invalid input accepted: {} is valid for {}'s validator\n",
+            path.display(),
+            game.name()
+        ));
+    }
+    failures += invalid.len();
+    if !pkg.invalid_inputs.is_empty() && invalid.is_empty() {
+        text.push_str(&format!(
+            "invalid inputs: all {} rejected by the validator\n",
+            pkg.invalid_inputs.len()
+        ));
+    }
+    let misjudged = package::misjudged_outputs(pkg, args.presentation)?;
+    for line in &misjudged {
+        text.push_str(&format!("{line}\n"));
+    }
+    failures += misjudged.len();
+    if !pkg.output_cases.is_empty() && misjudged.is_empty() {
+        text.push_str(&format!(
+            "output cases: all {} judged by the checker as the package says\n",
+            pkg.output_cases.len()
+        ));
+    }
+    Ok(failures)
+}
+
+/// The files asked for: CSV, JSON, Markdown, JUnit.
+fn write_files(
+    args: &InvokeArgs,
+    inv: &invoke::Invocation,
+    report: &invoke::TagReport,
+    strength: &strength::Strength,
+) -> Result<()> {
     if let Some(path) = &args.csv {
-        write_out(path, &table::csv(&inv)?, "CSV")?;
+        write_out(path, &table::csv(inv)?, "CSV")?;
     }
     if let Some(path) = &args.json {
-        write_out(path, &table::json(&inv, &report, &strength)?, "JSON")?;
+        write_out(path, &table::json(inv, report, strength)?, "JSON")?;
     }
     if let Some(path) = &args.markdown {
-        write_out(path, table::markdown(&inv).as_bytes(), "Markdown")?;
+        write_out(
+            path,
+            table::markdown(inv, report, strength).as_bytes(),
+            "Markdown",
+        )?;
     }
     if let Some(path) = &args.junit {
-        write_out(path, junit::junit(&inv, &report).as_bytes(), "JUnit XML")?;
+        write_out(path, junit::junit(inv, report).as_bytes(), "JUnit XML")?;
     }
-    Ok(if inv.has_errors() || !problems.is_empty() {
+    Ok(())
+}
+
+/// The exit code: 2 when a test could not be judged or a path was not a test, 1 when a tag is
+/// contradicted or the package failed, else 0.
+fn exit(
+    inv: &invoke::Invocation,
+    problems: &[crate::corpus::CorpusError],
+    report: &invoke::TagReport,
+    package_failures: usize,
+) -> Exit {
+    if inv.has_errors() || !problems.is_empty() {
         if inv.has_errors() {
             eprintln!("gamebench: some tests could not be judged (FAIL in the table)");
         }
@@ -425,5 +545,5 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         Exit::Ok
     } else {
         Exit::Failures
-    })
+    }
 }

@@ -122,11 +122,15 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     };
     // The budget and what is about to run, before a search that may take its whole budget.
     eprintln!(
-        "stress {}: {} against {}, profile {}, seed {}; budget: {}",
+        "stress {}: {} against {}, {}, seed {}; budget: {}",
         args.game.name(),
         config.engines[1].name(),
         config.engines[0].name(),
-        config.profile,
+        // An external generator ignores the profile: name what really generates.
+        match &config.generator {
+            Some(g) => format!("generator `{}`", g.template),
+            None => format!("profile {}", config.profile),
+        },
         config.seed,
         match config.limit {
             Limit::Time(t) => format!("{} without a difference (--time)", human_duration(t)),

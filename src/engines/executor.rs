@@ -204,6 +204,21 @@ impl Fault {
         }
     }
 
+    /// Why a program's run failed, in a word or two, for a table's cell: the signal that
+    /// killed it (`SIGSEGV`, or `signal 42` without a name) or its exit code (`exit 3`).
+    pub fn exit_reason(&self) -> Option<String> {
+        match self {
+            Fault::Failed(ExternalError::Failed { code, signal, .. }) => match (code, signal) {
+                (_, Some(s)) => Some(
+                    external::signal_name(*s).map_or_else(|| format!("signal {s}"), String::from),
+                ),
+                (Some(c), None) => Some(format!("exit {c}")),
+                (None, None) => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The program's error, for a fault of a program run.
     pub fn program_error(&self) -> Option<&ExternalError> {
         match self {

@@ -41,6 +41,8 @@ pub struct Case {
     /// Seconds.
     pub time_s: f64,
     pub outcome: Outcome,
+    /// `<property name value>`s of the test case (`invoke`: its verdict), in order.
+    pub properties: Vec<(String, String)>,
 }
 
 /// One suite of test cases.
@@ -113,22 +115,38 @@ pub fn render(name: &str, suites: &[Suite]) -> String {
                 escape(&case.classname),
                 case.time_s
             ));
-            match &case.outcome {
-                Outcome::Passed => out.push_str("/>\n"),
-                Outcome::Failure { kind, message } | Outcome::Error { kind, message } => {
-                    let element = if is_error(&case.outcome) {
-                        "error"
-                    } else {
-                        "failure"
-                    };
+            if case.outcome == Outcome::Passed && case.properties.is_empty() {
+                out.push_str("/>\n");
+                continue;
+            }
+            out.push_str(">\n");
+            if !case.properties.is_empty() {
+                out.push_str("      <properties>\n");
+                for (name, value) in &case.properties {
                     out.push_str(&format!(
-                        ">\n      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n    </testcase>\n",
-                        escape(kind),
-                        escape(message),
-                        escape(message)
+                        "        <property name=\"{}\" value=\"{}\"/>\n",
+                        escape(name),
+                        escape(value)
                     ));
                 }
+                out.push_str("      </properties>\n");
             }
+            if let Outcome::Failure { kind, message } | Outcome::Error { kind, message } =
+                &case.outcome
+            {
+                let element = if is_error(&case.outcome) {
+                    "error"
+                } else {
+                    "failure"
+                };
+                out.push_str(&format!(
+                    "      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n",
+                    escape(kind),
+                    escape(message),
+                    escape(message)
+                ));
+            }
+            out.push_str("    </testcase>\n");
         }
         out.push_str("  </testsuite>\n");
     }
@@ -183,6 +201,7 @@ impl JunitSink {
             classname: format!("gamebench.{}.{}", first.game, first.engine),
             time_s: first.time_ns.map_or(0.0, |t| t as f64 / NS_PER_S),
             outcome,
+            properties: Vec::new(),
         }
     }
 }
@@ -247,6 +266,7 @@ mod tests {
             classname: "c".into(),
             time_s: 0.5,
             outcome,
+            properties: Vec::new(),
         };
         let suites = [Suite {
             name: "s".into(),

@@ -3,7 +3,9 @@
 //! (an untagged solution: any verdict but `ok`), and is an error when the test could not be
 //! judged; so a wrong solution's expected wrong answers pass, and CI goes red exactly when
 //! the invocation exits non-zero. A tagged solution has one more test case, `tag`, which fails
-//! when its tag's verdict never came.
+//! when its tag's verdict never came. Every test case carries its verdict (and the cell's
+//! message) as properties, passed or not, and a failure's text names the verdict and the tag
+//! it contradicts.
 
 use super::Invocation;
 use super::tags::TagReport;
@@ -30,23 +32,39 @@ pub fn junit(inv: &Invocation, tags: &TagReport) -> String {
                         None => cell.verdict == CellVerdict::Ok,
                     };
                     let kind = cell.verdict.as_str().to_string();
-                    let message = if cell.message.is_empty() {
-                        kind.clone()
+                    let why = if cell.message.is_empty() {
+                        String::new()
                     } else {
-                        format!("{kind}: {}", cell.message)
+                        format!(": {}", cell.message)
                     };
                     let outcome = if cell.verdict == CellVerdict::Error {
-                        Outcome::Error { kind, message }
+                        Outcome::Error {
+                            message: format!("{kind}{why}"),
+                            kind,
+                        }
                     } else if allowed {
                         Outcome::Passed
                     } else {
+                        let message = match solution.tag {
+                            Some(tag) => {
+                                format!("got {kind}, which the tag {tag} does not allow{why}")
+                            }
+                            None => format!("got {kind}{why}"),
+                        };
                         Outcome::Failure { kind, message }
                     };
+                    // Every cell's verdict, so that a reader sees which tests a wrong
+                    // solution fails even where its tag holds.
+                    let mut properties = vec![("verdict".to_string(), cell.verdict.to_string())];
+                    if !cell.message.is_empty() {
+                        properties.push(("message".to_string(), cell.message.clone()));
+                    }
                     Case {
                         name: test.name.clone(),
                         classname: classname.clone(),
                         time_s: cell.time_ns.map_or(0.0, |t| t as f64 / NS_PER_S),
                         outcome,
+                        properties,
                     }
                 })
                 .collect();
@@ -59,6 +77,7 @@ pub fn junit(inv: &Invocation, tags: &TagReport) -> String {
                     name: format!("tag {tag}"),
                     classname,
                     time_s: 0.0,
+                    properties: Vec::new(),
                     outcome: match never {
                         Some(c) => Outcome::Failure {
                             kind: format!("tag-{tag}"),

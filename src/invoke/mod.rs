@@ -5,9 +5,11 @@
 //! A test is one case of a `.in` file: a row per (file, case), since the games' files hold
 //! several cases. Programs run as the executor runs them (once per file, or case by case under
 //! a per-case limit): a program run on a whole file gives each of its cases the file's time
-//! and memory. The expected block of a case comes from `X.out`, or, without one, from the
+//! and memory (a failure of the whole file is charged to the case that fails alone). The
+//! expected block of a case comes from `X.out`, or, without one, from the
 //! solution tagged `main`.
 //!
+//! - [`attribute`]: a whole file's failure charged to the case that fails alone;
 //! - [`verdict`]: a cell's verdict from the executor's result, and the checkers;
 //! - [`tags`]: the tags and their check; [`strength`]: kills, useless tests, the cover;
 //! - [`table`]: the terminal, Markdown, CSV and JSON renderings; [`junit`]: JUnit XML;
@@ -16,6 +18,7 @@
 //! Invariants: cells are in (test, solution) order whatever the thread count; every file
 //! is of one game; at most one solution is `main`.
 
+pub mod attribute;
 pub mod junit;
 pub mod problem;
 pub mod select;
@@ -109,6 +112,8 @@ pub struct Config {
     pub threads: Option<usize>,
     /// Whether a presentation error is a failure (`--presentation`; the game's checker only).
     pub presentation: Presentation,
+    /// Patterns of tests the selection always keeps and never calls useless (`--keep`).
+    pub keep: Vec<String>,
 }
 
 /// The results of an invocation: the table and what the judge compared with.
@@ -122,6 +127,8 @@ pub struct Invocation {
     /// The time limit a cell's time is a share of, ns: the per-case limit when programs run
     /// case by case, else the limit of one run.
     pub limit_ns: u64,
+    /// Patterns of tests the selection always keeps (`--keep`), beside the samples.
+    pub keep: Vec<String>,
     /// Per test, its expected block (the reason when there is none), for `--select`.
     pub expected: Vec<Result<String, String>>,
     /// Per file, its bytes (for `--select`).
@@ -221,8 +228,6 @@ pub fn apply_tags(solutions: &mut [Solution], tags: &[(String, Tag)]) -> Result<
     Ok(())
 }
 
-/// Runs every solution on every file (in parallel, one task per (file, solution)) and judges
-/// every case.
 /// The expected outputs written under another reading of the game's statement than the one
 /// the tests are read with, found before any solution runs: a `.out` whose blocks are not as
 /// many as its input's cases, but are as many as under another reading (the statement's, or
@@ -268,6 +273,8 @@ pub fn outputs_of_another_reading(files: &[CaseFile]) -> Vec<String> {
     said
 }
 
+/// Runs every solution on every file (in parallel, one task per (file, solution)), runs alone
+/// the cases of a file whose whole run failed, and judges every case.
 pub fn invoke(
     files: Vec<CaseFile>,
     solutions: Vec<Solution>,
@@ -276,44 +283,11 @@ pub fn invoke(
     check_solutions(&solutions)?;
     let game = files.first().ok_or(InvokeError::NoTests)?.game;
     let main = solutions.iter().position(|s| s.tag == Some(Tag::Main));
-    let mut inputs: Vec<Vec<u8>> = Vec::with_capacity(files.len());
-    let mut out_files: Vec<Option<Vec<u8>>> = Vec::with_capacity(files.len());
-    for file in &files {
-        let bytes = corpus::read_case_file(&file.path, 0).map_err(|source| InvokeError::Read {
-            path: file.path.clone(),
-            source,
-        })?;
-        inputs.push(bytes);
-        let out = file.expected_path();
-        let expected = file.read_expected()?.map(|(_, bytes)| bytes);
-        if expected.is_none() && main.is_none() {
-            return Err(InvokeError::NoExpected {
-                path: file.display(),
-                out: out.display().to_string(),
-            });
-        }
-        out_files.push(expected);
-    }
+    let (inputs, out_files) = read_files(&files, main.is_some())?;
     let parsed: Vec<Vec<ParsedCase>> = inputs.iter().map(|b| game.parse(b)).collect();
     let plan = Plan::once(config.budget.clone(), config.limits.clone());
-    let pairs: Vec<(usize, usize)> = (0..files.len())
-        .flat_map(|f| (0..solutions.len()).map(move |s| (f, s)))
-        .collect();
-    let work = || -> Vec<Vec<CaseRun>> {
-        pairs
-            .par_iter()
-            .map(|&(f, s)| {
-                let job = FileJob {
-                    game,
-                    bytes: &inputs[f],
-                    cases: &parsed[f],
-                    first: 0,
-                };
-                solutions[s].spec.executor().run_file(&job, &plan)
-            })
-            .collect()
-    };
-    let runs = match config.threads {
+    let work = || run_all(game, &inputs, &parsed, &solutions, &plan);
+    let (runs, found) = match config.threads {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
@@ -332,6 +306,7 @@ pub fn invoke(
         tests: Vec::new(),
         cells: Vec::new(),
         limit_ns: limit.as_nanos() as u64,
+        keep: config.keep.clone(),
         expected: Vec::new(),
         inputs: Vec::new(),
         parsed: Vec::new(),
@@ -339,84 +314,15 @@ pub fn invoke(
     };
     let count = inv.solutions.len();
     for (f, cases) in parsed.iter().enumerate() {
-        let file_runs = &runs[f * count..(f + 1) * count];
-        let expected_blocks: Vec<Result<String, String>> = match &inv.out_files[f] {
-            Some(bytes) => match std::str::from_utf8(bytes) {
-                Ok(text) => {
-                    let blocks = game.split_output(text);
-                    (0..cases.len())
-                        .map(|c| {
-                            blocks.get(c).cloned().ok_or_else(|| {
-                                format!(
-                                    "{} has no block for case {}",
-                                    inv.files[f].expected_path().display(),
-                                    c + 1
-                                )
-                            })
-                        })
-                        .collect()
-                }
-                Err(_) => vec![
-                    Err(format!(
-                        "{} is not UTF-8",
-                        inv.files[f].expected_path().display()
-                    ));
-                    cases.len()
-                ],
-            },
-            None => {
-                let m = main.expect("checked: a file without .out needs a main solution");
-                (0..cases.len())
-                    .map(|c| match file_runs[m].get(c).map(|r| &r.result) {
-                        Some(Ok(answer)) => Ok(answer.output.clone()),
-                        Some(Err(fault)) => Err(format!("the main solution failed: {fault}")),
-                        None => Err("the main solution gave no result".to_string()),
-                    })
-                    .collect()
-            }
-        };
-        let from = if inv.out_files[f].is_some() {
-            "out"
-        } else {
-            "main"
-        };
-        let file_name = inv.files[f].row_name();
-        for (c, parsed_case) in cases.iter().enumerate() {
-            let name = if cases.len() == 1 {
-                file_name.clone()
-            } else {
-                format!("{file_name}#{}", c + 1)
-            };
-            inv.tests.push(Test {
-                file: f,
-                file_name: file_name.clone(),
-                case: c + 1,
-                name,
-                expected: from,
-            });
-            let expected = expected_blocks[c].as_deref().map_err(Clone::clone);
-            let row = file_runs
-                .iter()
-                .map(|solution_runs| match solution_runs.get(c) {
-                    Some(run) => verdict::judge(
-                        game,
-                        parsed_case,
-                        expected.clone(),
-                        run,
-                        config.checker,
-                        config.presentation,
-                    ),
-                    None => Cell {
-                        verdict: CellVerdict::Error,
-                        time_ns: None,
-                        memory_kb: None,
-                        message: "no result for this case".to_string(),
-                    },
-                })
-                .collect();
-            inv.cells.push(row);
-            inv.expected.push(expected_blocks[c].clone());
-        }
+        let pairs = f * count..(f + 1) * count;
+        judge_file(
+            &mut inv,
+            f,
+            cases,
+            (&runs[pairs.clone()], &found[pairs]),
+            main,
+            config,
+        );
     }
     if inv.tests.is_empty() {
         return Err(InvokeError::NoCases);
@@ -424,4 +330,177 @@ pub fn invoke(
     inv.parsed = parsed;
     inv.inputs = inputs;
     Ok(inv)
+}
+
+/// Each file's bytes, and its expected output when it has one (without one, a `main` solution
+/// must give it).
+#[allow(clippy::type_complexity)]
+fn read_files(
+    files: &[CaseFile],
+    has_main: bool,
+) -> Result<(Vec<Vec<u8>>, Vec<Option<Vec<u8>>>), InvokeError> {
+    let mut inputs: Vec<Vec<u8>> = Vec::with_capacity(files.len());
+    let mut out_files: Vec<Option<Vec<u8>>> = Vec::with_capacity(files.len());
+    for file in files {
+        let bytes = corpus::read_case_file(&file.path, 0).map_err(|source| InvokeError::Read {
+            path: file.path.clone(),
+            source,
+        })?;
+        inputs.push(bytes);
+        let expected = file.read_expected()?.map(|(_, bytes)| bytes);
+        if expected.is_none() && !has_main {
+            return Err(InvokeError::NoExpected {
+                path: file.display(),
+                out: file.expected_path().display().to_string(),
+            });
+        }
+        out_files.push(expected);
+    }
+    Ok((inputs, out_files))
+}
+
+/// Every solution on every file, one task per (file, solution) on the current pool, in
+/// (file, solution) order; then the files whose whole run failed have their cases run alone
+/// ([`attribute`]), with what that found per (file, solution).
+fn run_all(
+    game: &'static dyn Game,
+    inputs: &[Vec<u8>],
+    parsed: &[Vec<ParsedCase>],
+    solutions: &[Solution],
+    plan: &Plan,
+) -> (Vec<Vec<CaseRun>>, Vec<Option<attribute::Found>>) {
+    let job = |f: usize| FileJob {
+        game,
+        bytes: &inputs[f],
+        cases: &parsed[f],
+        first: 0,
+    };
+    let pairs: Vec<(usize, usize)> = (0..inputs.len())
+        .flat_map(|f| (0..solutions.len()).map(move |s| (f, s)))
+        .collect();
+    let mut runs: Vec<Vec<CaseRun>> = pairs
+        .par_iter()
+        .map(|&(f, s)| solutions[s].spec.executor().run_file(&job(f), plan))
+        .collect();
+    let failed: Vec<usize> = (0..pairs.len())
+        .filter(|&p| attribute::needs_attribution(&job(pairs[p].0), &runs[p]))
+        .collect();
+    let redone: Vec<(usize, Vec<CaseRun>, attribute::Found)> = failed
+        .into_par_iter()
+        .map(|p| {
+            let (f, s) = pairs[p];
+            let whole = runs[p].clone();
+            let (cases, found) =
+                attribute::attribute(solutions[s].spec.executor(), &job(f), plan, whole);
+            (p, cases, found)
+        })
+        .collect();
+    let mut found = vec![None; pairs.len()];
+    for (p, cases, how) in redone {
+        runs[p] = cases;
+        found[p] = Some(how);
+    }
+    (runs, found)
+}
+
+/// Judges every case of file `f` (its `runs` per solution, and what running its cases alone
+/// found) into `inv`'s tests and cells.
+fn judge_file(
+    inv: &mut Invocation,
+    f: usize,
+    cases: &[ParsedCase],
+    (file_runs, found): (&[Vec<CaseRun>], &[Option<attribute::Found>]),
+    main: Option<usize>,
+    config: &Config,
+) {
+    let game = inv.game;
+    let expected_blocks = expected_blocks(inv, f, cases.len(), file_runs, main);
+    let from = if inv.out_files[f].is_some() {
+        "out"
+    } else {
+        "main"
+    };
+    let file_name = inv.files[f].row_name();
+    for (c, parsed_case) in cases.iter().enumerate() {
+        let name = if cases.len() == 1 {
+            file_name.clone()
+        } else {
+            format!("{file_name}#{}", c + 1)
+        };
+        inv.tests.push(Test {
+            file: f,
+            file_name: file_name.clone(),
+            case: c + 1,
+            name,
+            expected: from,
+        });
+        let expected = expected_blocks[c].as_deref().map_err(Clone::clone);
+        let row = file_runs
+            .iter()
+            .zip(found)
+            .map(|(solution_runs, found)| match solution_runs.get(c) {
+                Some(run) => {
+                    let mut cell = verdict::judge(
+                        game,
+                        parsed_case,
+                        expected.clone(),
+                        run,
+                        config.checker,
+                        config.presentation,
+                    );
+                    if *found == Some(attribute::Found::NoneAlone) {
+                        cell.message = format!("{} {}", cell.message, attribute::NONE_ALONE_NOTE);
+                    }
+                    cell
+                }
+                None => Cell {
+                    verdict: CellVerdict::Error,
+                    time_ns: None,
+                    memory_kb: None,
+                    message: "no result for this case".to_string(),
+                    reason: None,
+                },
+            })
+            .collect();
+        inv.cells.push(row);
+        inv.expected.push(expected_blocks[c].clone());
+    }
+}
+
+/// The expected block of each of file `f`'s `count` cases: from its `.out`, else from the main
+/// solution's runs (the reason when there is none).
+fn expected_blocks(
+    inv: &Invocation,
+    f: usize,
+    count: usize,
+    file_runs: &[Vec<CaseRun>],
+    main: Option<usize>,
+) -> Vec<Result<String, String>> {
+    let out = || inv.files[f].expected_path().display().to_string();
+    match &inv.out_files[f] {
+        Some(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                let blocks = inv.game.split_output(text);
+                (0..count)
+                    .map(|c| {
+                        blocks
+                            .get(c)
+                            .cloned()
+                            .ok_or_else(|| format!("{} has no block for case {}", out(), c + 1))
+                    })
+                    .collect()
+            }
+            Err(_) => vec![Err(format!("{} is not UTF-8", out())); count],
+        },
+        None => {
+            let m = main.expect("checked: a file without .out needs a main solution");
+            (0..count)
+                .map(|c| match file_runs[m].get(c).map(|r| &r.result) {
+                    Some(Ok(answer)) => Ok(answer.output.clone()),
+                    Some(Err(fault)) => Err(format!("the main solution failed: {fault}")),
+                    None => Err("the main solution gave no result".to_string()),
+                })
+                .collect()
+        }
+    }
 }

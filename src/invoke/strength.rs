@@ -1,7 +1,7 @@
 //! Test-set strength: which tests kill each solution that should fail, which tests kill
 //! nothing (and are no correct solution's slowest, and no sample), and a small subset that
-//! still kills every killable solution and still holds each correct solution's slowest test
-//! and every sample (`sample*` files).
+//! still kills every killable solution and still holds each correct solution's slowest test,
+//! every sample (`sample*` files) and every test a `--keep` pattern names.
 //!
 //! Invariants: the cover holds every required test, kills every solution some test kills, and
 //! is listed in test order; ties in the greedy choice go to the earliest test, so it is the
@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use super::Invocation;
+use super::tags::Tag;
 use super::verdict::CellVerdict;
 
 /// The strength report of an invocation.
@@ -107,10 +108,59 @@ pub fn is_sample(inv: &Invocation, t: usize) -> bool {
         .is_some_and(|base| base.starts_with(SAMPLE_PREFIX))
 }
 
+/// Whether `name` matches `pattern`, where `*` stands for any characters (none included) and
+/// `?` for one. Linear in the product of the lengths (the last `*` is retried, never every
+/// one), so no pattern makes it hang.
+pub fn glob(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut i, mut j) = (0, 0);
+    // The last `*` seen and the name's position it was matched up to.
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        match p.get(i) {
+            Some('*') => {
+                star = Some((i, j));
+                i += 1;
+            }
+            Some(&c) if c == '?' || c == n[j] => {
+                i += 1;
+                j += 1;
+            }
+            _ => match star {
+                Some((si, sj)) => {
+                    i = si + 1;
+                    j = sj + 1;
+                    star = Some((si, sj + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
+}
+
+/// Whether test `t` is kept by one of `inv.keep`'s patterns (`--keep`): matched against the
+/// test's name (`dir/file.in#2`), its file's name (`dir/file.in`) and that name without
+/// folders.
+pub fn is_kept(inv: &Invocation, t: usize) -> bool {
+    let test = &inv.tests[t];
+    let base = test
+        .file_name
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(&test.file_name);
+    inv.keep.iter().any(|pattern| {
+        [test.name.as_str(), test.file_name.as_str(), base]
+            .iter()
+            .any(|name| glob(pattern, name))
+    })
+}
+
 /// The strength report of `inv`.
 pub fn strength(inv: &Invocation) -> Strength {
     let mut report = Strength::default();
     let mut killers: Vec<Vec<usize>> = Vec::new();
+    let mut optional: Vec<usize> = Vec::new();
     for (s, solution) in inv.solutions.iter().enumerate() {
         if is_correct(inv, s) {
             if let Some(t) = slowest_test(inv, s) {
@@ -123,15 +173,24 @@ pub fn strength(inv: &Invocation) -> Strength {
                 .filter(|(_, c)| c.verdict != CellVerdict::Ok)
                 .map(|(t, _)| t)
                 .collect();
-            killers.push(tests.clone());
+            // A solution that may pass every test (time-limit-or-accepted) is listed with what
+            // kills it, but the selection need not kill it.
+            if solution.tag.is_some_and(Tag::may_pass) {
+                optional.extend(tests.iter().copied());
+            } else {
+                killers.push(tests.clone());
+            }
             report.kills.push((solution.name.clone(), tests));
         }
     }
-    // Each correct solution's slowest test, and the samples, which a problem always keeps.
+    // Each correct solution's slowest test, and the samples and the tests `--keep` names,
+    // which a problem always keeps.
     let mut required: Vec<usize> = report.slowest.iter().map(|&(_, t)| t).collect();
-    required.extend((0..inv.tests.len()).filter(|&t| is_sample(inv, t)));
+    required.extend((0..inv.tests.len()).filter(|&t| is_sample(inv, t) || is_kept(inv, t)));
     report.useless = (0..inv.tests.len())
-        .filter(|t| !required.contains(t) && !killers.iter().any(|k| k.contains(t)))
+        .filter(|t| {
+            !required.contains(t) && !optional.contains(t) && !killers.iter().any(|k| k.contains(t))
+        })
         .collect();
     report.cover = cover(&killers, &required);
     report
@@ -161,6 +220,25 @@ mod tests {
         // Nothing to kill: the required tests alone.
         assert_eq!(cover(&[], &[2, 1]), vec![1, 2]);
         assert_eq!(cover(&[vec![]], &[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn glob_matches_stars_and_question_marks() {
+        assert!(glob("*", ""));
+        assert!(glob("*", "a/b.in#2"));
+        assert!(glob("big-*.in", "big-1.in"));
+        assert!(!glob("big-*.in", "big-1.out"));
+        assert!(glob("a?c", "abc"));
+        assert!(!glob("a?c", "ac"));
+        assert!(glob("*#2", "x.in#2"));
+        assert!(!glob("*#2", "x.in#12x"));
+        assert!(glob("a*b*c", "aXbYbZc"));
+        assert!(!glob("a*b*c", "aXbYbZ"));
+        assert!(glob("exact", "exact"));
+        assert!(!glob("exact", "exactly"));
+        // A pattern that makes a naive backtracking matcher take exponential time.
+        let name = "a".repeat(200);
+        assert!(!glob(&format!("{}b", "a*".repeat(50)), &name));
     }
 
     /// Greedy is not always optimal, but it must prefer the larger gain over the earlier test:

@@ -49,9 +49,13 @@ fn short_memory(kb: u64) -> String {
     format!("{:.1}MB", kb as f64 / KB_PER_MB)
 }
 
-/// A cell as text: the verdict, the time, the memory of a program.
+/// A cell as text: the verdict (a runtime error with its signal or exit code: `RE(SIGSEGV)`,
+/// `RE(exit 3)`), the time, the memory of a program.
 pub fn cell_text(cell: &Cell) -> String {
     let mut text = cell.verdict.short().to_string();
+    if let Some(reason) = &cell.reason {
+        text.push_str(&format!("({reason})"));
+    }
     if let Some(t) = cell.time_ns {
         text.push(' ');
         text.push_str(&short_time(t));
@@ -168,8 +172,9 @@ fn md(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
-/// The table as Markdown (one table, every solution).
-pub fn markdown(inv: &Invocation) -> String {
+/// The table as Markdown (one table, every solution), then the tag check and the test-set
+/// strength (kills, slowest, useless, selected) as lists.
+pub fn markdown(inv: &Invocation, tags: &TagReport, strength: &Strength) -> String {
     let mut out = format!(
         "# Invocation: {} ({} tests, {} solutions, time limit {})\n\n",
         inv.game.name(),
@@ -207,7 +212,37 @@ pub fn markdown(inv: &Invocation) -> String {
         }
         out.push('\n');
     }
+    out.push_str("\n## Tags\n\n");
+    if tags.contradictions.is_empty() && tags.warnings.is_empty() {
+        out.push_str("Every tag holds.\n");
+    }
+    for c in &tags.contradictions {
+        out.push_str(&format!("- tag contradicted: {}\n", md_text(&c.message)));
+    }
+    for w in &tags.warnings {
+        out.push_str(&format!("- {}\n", md_text(w)));
+    }
+    out.push_str("\n## Test-set strength\n\n");
+    for line in strength_text(inv, strength).lines() {
+        out.push_str(&format!("- {}\n", md_text(line)));
+    }
     out
+}
+
+/// Escapes text for a Markdown list item (the characters that would start emphasis, code or a
+/// link).
+fn md_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#' | '|'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.replace(['\n', '\r'], " ")
 }
 
 /// The CSV's header: one line per cell.

@@ -21,21 +21,34 @@ pub enum Tag {
     /// Correct: `ok` on every test.
     Accepted,
     WrongAnswer,
+    /// Only white space wrong somewhere (the game's checker), never a wrong answer.
+    PresentationError,
     TimeLimit,
     MemoryLimit,
+    OutputLimit,
     RuntimeError,
+    /// Correct but perhaps too slow (Polygon's "time-limit-exceeded-or-accepted"): `ok` or
+    /// `timeout` on each test, nothing required.
+    TimeLimitOrAccepted,
+    /// Too slow or too big (Polygon's "time-limit-exceeded-or-memory-limit-exceeded"):
+    /// `timeout` or `memory-limit` somewhere.
+    TimeLimitOrMemoryLimit,
     /// Any verdict but `ok` on some test.
     Failing,
 }
 
 impl Tag {
-    pub const ALL: [Tag; 7] = [
+    pub const ALL: [Tag; 11] = [
         Tag::Main,
         Tag::Accepted,
         Tag::WrongAnswer,
+        Tag::PresentationError,
         Tag::TimeLimit,
         Tag::MemoryLimit,
+        Tag::OutputLimit,
         Tag::RuntimeError,
+        Tag::TimeLimitOrAccepted,
+        Tag::TimeLimitOrMemoryLimit,
         Tag::Failing,
     ];
 
@@ -44,9 +57,13 @@ impl Tag {
             Tag::Main => "main",
             Tag::Accepted => "accepted",
             Tag::WrongAnswer => "wrong-answer",
+            Tag::PresentationError => "presentation-error",
             Tag::TimeLimit => "time-limit",
             Tag::MemoryLimit => "memory-limit",
+            Tag::OutputLimit => "output-limit",
             Tag::RuntimeError => "runtime-error",
+            Tag::TimeLimitOrAccepted => "time-limit-or-accepted",
+            Tag::TimeLimitOrMemoryLimit => "time-limit-or-memory-limit",
             Tag::Failing => "failing",
         }
     }
@@ -56,14 +73,25 @@ impl Tag {
         matches!(self, Tag::Main | Tag::Accepted)
     }
 
-    /// The verdict a failing tag asks for (`None`: `failing`, any; or a correct tag).
-    fn wanted(self) -> Option<CellVerdict> {
+    /// Whether no test need kill the solution (it may pass every test) though it is not
+    /// correct: the selection does not have to kill it.
+    pub fn may_pass(self) -> bool {
+        self == Tag::TimeLimitOrAccepted
+    }
+
+    /// The verdicts a failing tag asks for, one of them on some test (empty: `failing`, any;
+    /// a correct tag; or one that requires nothing).
+    fn wanted(self) -> &'static [CellVerdict] {
+        use CellVerdict as V;
         match self {
-            Tag::WrongAnswer => Some(CellVerdict::WrongAnswer),
-            Tag::TimeLimit => Some(CellVerdict::Timeout),
-            Tag::MemoryLimit => Some(CellVerdict::MemoryLimit),
-            Tag::RuntimeError => Some(CellVerdict::RuntimeError),
-            Tag::Main | Tag::Accepted | Tag::Failing => None,
+            Tag::WrongAnswer => &[V::WrongAnswer],
+            Tag::PresentationError => &[V::PresentationError],
+            Tag::TimeLimit => &[V::Timeout],
+            Tag::MemoryLimit => &[V::MemoryLimit],
+            Tag::OutputLimit => &[V::OutputLimit],
+            Tag::RuntimeError => &[V::RuntimeError],
+            Tag::TimeLimitOrMemoryLimit => &[V::Timeout, V::MemoryLimit],
+            Tag::Main | Tag::Accepted | Tag::TimeLimitOrAccepted | Tag::Failing => &[],
         }
     }
 
@@ -74,18 +102,21 @@ impl Tag {
             CellVerdict::Error => false,
             // A presentation error is a wrong answer in the making, as judges count it.
             CellVerdict::PresentationError if self == Tag::WrongAnswer => true,
+            CellVerdict::Timeout if self == Tag::TimeLimitOrAccepted => true,
             _ if self == Tag::Failing => true,
-            v => self.wanted() == Some(v),
+            v => self.wanted().contains(&v),
         }
     }
 
     /// Whether the verdicts over every test satisfy what the tag requires (beyond
-    /// [`Tag::allows`] on each): a failing tag needs its verdict somewhere.
+    /// [`Tag::allows`] on each): a failing tag needs one of its verdicts somewhere.
     fn satisfied(self, verdicts: &[CellVerdict]) -> bool {
-        match (self.correct(), self.wanted()) {
-            (true, _) => true,
-            (false, Some(wanted)) => verdicts.contains(&wanted),
-            (false, None) => verdicts.iter().any(|&v| v != CellVerdict::Ok),
+        if self.correct() || self.may_pass() {
+            return true;
+        }
+        match self.wanted() {
+            [] => verdicts.iter().any(|&v| v != CellVerdict::Ok),
+            wanted => verdicts.iter().any(|v| wanted.contains(v)),
         }
     }
 }
@@ -170,18 +201,13 @@ pub fn check(inv: &Invocation) -> TagReport {
                 ),
             });
         } else if !tag.satisfied(&verdicts) {
-            let wanted = tag.wanted().map_or("a failure", CellVerdict::as_str);
             report.contradictions.push(Contradiction {
                 solution: name.clone(),
                 tag,
                 test: None,
                 verdict: None,
                 count: 0,
-                message: format!(
-                    "solution {name} (tagged {tag}) never got {wanted} on any of the {} tests: \
-                     no test kills it (the tests are weak, or the tag is wrong)",
-                    verdicts.len()
-                ),
+                message: never_message(inv, s, tag, &verdicts),
             });
         }
         if tag.correct()
@@ -198,6 +224,46 @@ pub fn check(inv: &Invocation) -> TagReport {
         }
     }
     report
+}
+
+/// Why a failing tag's verdict never came: no test kills the solution at all, or the tests
+/// that kill it (those of the kill report) gave only other verdicts, which it names.
+fn never_message(inv: &Invocation, s: usize, tag: Tag, verdicts: &[CellVerdict]) -> String {
+    let name = &inv.solutions[s].name;
+    let wanted = match tag.wanted() {
+        [] => "a failure".to_string(),
+        wanted => {
+            let names: Vec<&str> = wanted.iter().map(|v| v.as_str()).collect();
+            names.join(" or ")
+        }
+    };
+    let killed: Vec<usize> = (0..verdicts.len())
+        .filter(|&t| verdicts[t] != CellVerdict::Ok)
+        .collect();
+    let Some(&first) = killed.first() else {
+        return format!(
+            "solution {name} (tagged {tag}) never got {wanted} on any of the {} tests: no test \
+             kills it (the tests are weak, or the tag is wrong)",
+            verdicts.len()
+        );
+    };
+    let mut got: Vec<CellVerdict> = killed.iter().map(|&t| verdicts[t]).collect();
+    got.sort_unstable();
+    got.dedup();
+    let got: Vec<&str> = got.iter().map(|v| v.as_str()).collect();
+    let hint = if got == [CellVerdict::PresentationError.as_str()] {
+        " (only white space is wrong: tag it presentation-error, or judge with --presentation \
+         accept)"
+    } else {
+        ""
+    };
+    format!(
+        "solution {name} (tagged {tag}) never got {wanted}: the {} test(s) that kill it \
+         (first {}) gave {} only{hint}",
+        killed.len(),
+        inv.tests[first].name,
+        got.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -220,6 +286,15 @@ mod tests {
         assert!(!Tag::TimeLimit.allows(V::WrongAnswer));
         assert!(Tag::Failing.allows(V::OutputLimit));
         assert!(Tag::Failing.allows(V::MemoryLimit));
+        assert!(Tag::PresentationError.allows(V::PresentationError));
+        assert!(!Tag::PresentationError.allows(V::WrongAnswer));
+        assert!(Tag::OutputLimit.allows(V::OutputLimit));
+        assert!(!Tag::OutputLimit.allows(V::RuntimeError));
+        assert!(Tag::TimeLimitOrAccepted.allows(V::Timeout));
+        assert!(!Tag::TimeLimitOrAccepted.allows(V::MemoryLimit));
+        assert!(Tag::TimeLimitOrMemoryLimit.allows(V::Timeout));
+        assert!(Tag::TimeLimitOrMemoryLimit.allows(V::MemoryLimit));
+        assert!(!Tag::TimeLimitOrMemoryLimit.allows(V::WrongAnswer));
     }
 
     #[test]
@@ -232,11 +307,20 @@ mod tests {
         assert!(Tag::Failing.satisfied(&[V::Ok, V::Timeout]));
         assert!(Tag::Accepted.satisfied(&[]));
         assert!(!Tag::TimeLimit.satisfied(&[]));
+        assert!(Tag::PresentationError.satisfied(&[V::Ok, V::PresentationError]));
+        assert!(!Tag::OutputLimit.satisfied(&[V::Ok]));
+        assert!(Tag::TimeLimitOrAccepted.satisfied(&[V::Ok, V::Ok]));
+        assert!(Tag::TimeLimitOrAccepted.satisfied(&[V::Timeout]));
+        assert!(Tag::TimeLimitOrMemoryLimit.satisfied(&[V::Ok, V::MemoryLimit]));
+        assert!(Tag::TimeLimitOrMemoryLimit.satisfied(&[V::Timeout]));
+        assert!(!Tag::TimeLimitOrMemoryLimit.satisfied(&[V::Ok]));
     }
 
     /// A hand-made invocation of two tests: `slow` (accepted) takes 0.6 s of a 1 s limit on
     /// test 2 (a warning, not a contradiction), `wa` (wrong-answer) gets a runtime error on
-    /// test 1 (a contradiction naming it), `never` (time-limit) passes both.
+    /// test 1 (a contradiction naming it), `never` (time-limit) passes both, `pe`
+    /// (wrong-answer) gets a presentation error on test 2 only (told so, not "no test kills
+    /// it", since the kill report lists test 2).
     #[test]
     fn the_check_names_contradictions_and_warns_of_slow_correct_solutions() {
         use super::super::{Cell, Invocation, Solution, Test};
@@ -246,6 +330,7 @@ mod tests {
             time_ns: Some(time_ms * 1_000_000),
             memory_kb: None,
             message: "why".to_string(),
+            reason: None,
         };
         let solution = |name: &str, tag| Solution {
             name: name.to_string(),
@@ -267,13 +352,25 @@ mod tests {
                 solution("slow", Tag::Accepted),
                 solution("wa", Tag::WrongAnswer),
                 solution("never", Tag::TimeLimit),
+                solution("pe", Tag::WrongAnswer),
             ],
             tests: vec![test("t1"), test("t2")],
             cells: vec![
-                vec![cell(V::Ok, 100), cell(V::RuntimeError, 1), cell(V::Ok, 1)],
-                vec![cell(V::Ok, 600), cell(V::WrongAnswer, 1), cell(V::Ok, 1)],
+                vec![
+                    cell(V::Ok, 100),
+                    cell(V::RuntimeError, 1),
+                    cell(V::Ok, 1),
+                    cell(V::Ok, 1),
+                ],
+                vec![
+                    cell(V::Ok, 600),
+                    cell(V::WrongAnswer, 1),
+                    cell(V::Ok, 1),
+                    cell(V::PresentationError, 1),
+                ],
             ],
             limit_ns: 1_000_000_000,
+            keep: Vec::new(),
             expected: Vec::new(),
             inputs: Vec::new(),
             parsed: Vec::new(),
@@ -291,6 +388,9 @@ mod tests {
                 "solution wa (tagged wrong-answer) got runtime-error on test t1: why",
                 "solution never (tagged time-limit) never got timeout on any of the 2 tests: \
                  no test kills it (the tests are weak, or the tag is wrong)",
+                "solution pe (tagged wrong-answer) never got wrong-answer: the 1 test(s) that \
+                 kill it (first t2) gave presentation-error only (only white space is wrong: \
+                 tag it presentation-error, or judge with --presentation accept)",
             ]
         );
         assert_eq!(report.warnings.len(), 1);

@@ -108,6 +108,10 @@ pub struct Cell {
     pub memory_kb: Option<u64>,
     /// Why it is not `ok` (empty when it is).
     pub message: String,
+    /// A runtime error's cause in a word or two: the signal (`SIGSEGV`) or the exit code
+    /// (`exit 3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Why a case's expected block is missing: the block's absence from `X.out`, or the main
@@ -130,6 +134,7 @@ pub fn judge(
         time_ns,
         memory_kb,
         message,
+        reason: None,
     };
     let answer = match &run.result {
         Ok(answer) => answer,
@@ -142,7 +147,10 @@ pub fn judge(
                 Fault::NoOutput => CellVerdict::WrongAnswer,
                 Fault::Case(_) | Fault::Stopped(_) | Fault::CannotStart(_) => CellVerdict::Error,
             };
-            return cell(verdict, fault.to_string());
+            return Cell {
+                reason: fault.exit_reason(),
+                ..cell(verdict, fault.to_string())
+            };
         }
     };
     if answer.verdict == EngineVerdict::Budget {

@@ -202,7 +202,16 @@ fn kattis(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), Pa
             Some(tag @ (Tag::Accepted | Tag::WrongAnswer | Tag::TimeLimit | Tag::RuntimeError)) => {
                 FOLDERS.iter().find(|(_, t)| *t == tag).map(|(f, _)| *f)
             }
-            Some(Tag::MemoryLimit | Tag::Failing) | None => None,
+            // A presentation error is a wrong answer to a Kattis validator.
+            Some(Tag::PresentationError) => Some("wrong_answer"),
+            Some(
+                Tag::MemoryLimit
+                | Tag::OutputLimit
+                | Tag::TimeLimitOrAccepted
+                | Tag::TimeLimitOrMemoryLimit
+                | Tag::Failing,
+            )
+            | None => None,
         };
         let Some(folder) = folder else {
             notes.push(format!(
@@ -265,11 +274,14 @@ fn polygon(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), P
             Some(Tag::Main) => "main",
             Some(Tag::Accepted) => "accepted",
             Some(Tag::WrongAnswer) => "wrong-answer",
+            Some(Tag::PresentationError) => "presentation-error",
             Some(Tag::TimeLimit) => "time-limit-exceeded",
             Some(Tag::MemoryLimit) => "memory-limit-exceeded",
             Some(Tag::RuntimeError) => "failed",
-            Some(Tag::Failing) => "rejected",
-            None => "time-limit-exceeded-or-accepted",
+            // Polygon has no output-limit tag: a rejected solution.
+            Some(Tag::OutputLimit | Tag::Failing) => "rejected",
+            Some(Tag::TimeLimitOrMemoryLimit) => "time-limit-exceeded-or-memory-limit-exceeded",
+            Some(Tag::TimeLimitOrAccepted) | None => "time-limit-exceeded-or-accepted",
         };
         // Numbered: two submissions may share a file name. A Java source keeps its own name
         // when it is free: javac wants a public class in a file of the class's name.

@@ -24,18 +24,24 @@ const AC_TO_TIME_LIMIT: f64 = 2.0;
 const TIME_LIMIT_TO_TLE: f64 = 1.5;
 const TIME_RESOLUTION: f64 = 1.0;
 
-/// Polygon's solution tags and invoke's: `time-limit-exceeded-or-accepted` and the like
-/// require nothing, so they are untagged (not checked).
-pub const TAGS: [(&str, Option<Tag>); 9] = [
+/// Polygon's solution tags and invoke's, one for one.
+pub const TAGS: [(&str, Option<Tag>); 10] = [
     ("main", Some(Tag::Main)),
     ("accepted", Some(Tag::Accepted)),
     ("wrong-answer", Some(Tag::WrongAnswer)),
-    ("presentation-error", Some(Tag::WrongAnswer)),
+    ("presentation-error", Some(Tag::PresentationError)),
     ("time-limit-exceeded", Some(Tag::TimeLimit)),
     ("memory-limit-exceeded", Some(Tag::MemoryLimit)),
     ("failed", Some(Tag::RuntimeError)),
     ("rejected", Some(Tag::Failing)),
-    ("time-limit-exceeded-or-accepted", None),
+    (
+        "time-limit-exceeded-or-accepted",
+        Some(Tag::TimeLimitOrAccepted),
+    ),
+    (
+        "time-limit-exceeded-or-memory-limit-exceeded",
+        Some(Tag::TimeLimitOrMemoryLimit),
+    ),
 ];
 
 /// The text of the first `<name>...</name>` in `xml`.
@@ -160,7 +166,10 @@ pub fn read(
             name: source.to_string(),
             path: file,
             tag,
-            for_time_limit: matches!(tag, Some(Tag::Main | Tag::Accepted | Tag::TimeLimit)),
+            for_time_limit: matches!(
+                tag,
+                Some(Tag::Main | Tag::Accepted | Tag::TimeLimit | Tag::TimeLimitOrAccepted)
+            ),
         });
     }
     Ok(Package {

@@ -161,11 +161,17 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
         .lines()
         .find(|l| l.starts_with("a.in#1"))
         .expect("a row for a.in#1");
+    // A runtime error's cell carries its cause: `RE(SIGSEGV)`, or `RE(exit 3)` without cc.
     let verdict_words: Vec<&str> = row
         .split_whitespace()
+        .map(|w| w.split('(').next().unwrap_or(w))
         .filter(|w| ["OK", "WA", "PE", "TL", "ML", "OL", "RE", "FAIL"].contains(w))
         .collect();
     assert_eq!(verdict_words, ["OK", "OK", "WA", "TL", "RE", "ML"], "{row}");
+    assert!(
+        row.contains("RE(SIGSEGV)") || row.contains("RE(exit 3)"),
+        "{row}"
+    );
     assert!(stdout.contains("of limit"), "{stdout}");
     assert!(
         stdout.contains(">100%"),
@@ -221,6 +227,32 @@ fn a_small_problem_gives_the_hand_derived_table_and_every_tag_holds() {
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert_eq!(xml.matches("<testcase ").count(), 4 * 6 + 6, "{xml}");
     assert!(!xml.contains("<failure"), "{xml}");
+    // Every (test, solution) carries its verdict, the wrong solutions' kills included.
+    assert_eq!(
+        xml.matches("<property name=\"verdict\" ").count(),
+        4 * 6,
+        "{xml}"
+    );
+    let cells: Vec<&serde_json::Value> = doc["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["cells"].as_array().unwrap())
+        .collect();
+    let wrong = cells
+        .iter()
+        .filter(|c| c["verdict"] == "wrong-answer")
+        .count();
+    assert!(wrong > 0);
+    assert_eq!(
+        xml.matches("<property name=\"verdict\" value=\"wrong-answer\"/>")
+            .count(),
+        wrong,
+        "{xml}"
+    );
+    // The Markdown carries the kills and the selection too.
+    assert!(md.contains("\n- kills: pos: "), "{md}");
+    assert!(md.contains("\n- selected: "), "{md}");
     // Link and Pop numbers its cases: a.in#1 is written alone, its block renumbered as case 1
     // (it is the first case, so its block is the start of a.out).
     assert!(!stdout.contains("whole file(s) selected"), "{stdout}");
@@ -321,15 +353,13 @@ fn a_contradicted_tag_exits_1_naming_the_culprit() {
         "-e",
         POSITION_FIRST,
         "--expect",
-        "reference=main",
-        "--expect",
         "pos=failing",
         "--expect",
         "reference=accepted",
         "--junit",
         s(&junit),
     ]);
-    // `reference` re-tagged accepted: no main, but every test but c.in has a .out.
+    // `reference` tagged accepted: no main, but every test but c.in has a .out.
     assert_exit(&out, 2);
     assert!(
         text(&out.stderr).contains("c.in has no expected output"),
