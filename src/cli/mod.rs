@@ -3,6 +3,7 @@
 //! and here they become messages; exit codes come from [`crate::status::Exit`].
 
 pub mod compare;
+mod conventions;
 mod duet;
 mod games;
 mod generate;
@@ -19,6 +20,7 @@ mod run;
 mod shard_args;
 pub mod shards;
 mod stress;
+mod summary;
 mod sweep;
 mod validate;
 
@@ -31,10 +33,11 @@ use crate::game::Game;
 use crate::registry;
 use crate::status::{Exit, Presentation};
 
+pub use conventions::{command_line, parse_error_code};
 pub use generate::{GenArgs, GenCommon, gen_corpus};
 pub use hunt::hunt;
 pub use invoke::{InvokeArgs, invoke};
-pub use judge::{check, command_line, list, parse_error_code, solve};
+pub use judge::{check, list, solve};
 pub use levels::levels;
 pub use options::*;
 pub use package::{PackageArgs, package};
@@ -195,7 +198,7 @@ pub fn error_text(error: &anyhow::Error) -> String {
 /// misses swapped letters (`rnu`); [`crate::util::suggest`] counts a swap as one typo.
 pub fn parse_or_exit() -> Cli {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    let args = judge::command_line(std::env::args_os());
+    let args = conventions::command_line(std::env::args_os());
     let mut error = match Cli::try_parse_from(&args) {
         Ok(cli) => return cli,
         Err(error) => error,
@@ -215,7 +218,7 @@ pub fn parse_or_exit() -> Cli {
         }
     }
     let _ = error.print();
-    std::process::exit(judge::parse_error_code(&args, &error))
+    std::process::exit(conventions::parse_error_code(&args, &error))
 }
 
 /// The game called `name`, or an error suggesting the nearest and listing the games.

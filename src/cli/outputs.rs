@@ -132,7 +132,30 @@ pub(super) fn check(
             );
         }
     }
-    let Some(dir) = out_dir else { return Ok(()) };
+    match out_dir {
+        Some(dir) => check_out_dir(
+            dir,
+            files,
+            table,
+            (&mut canon, &corpus, &mut linked, &written),
+        ),
+        None => Ok(()),
+    }
+}
+
+/// The files `--out-dir DIR` will write, checked against each other, the corpus (by path and
+/// by identity) and the other outputs (`written`).
+fn check_out_dir<'a>(
+    dir: &Path,
+    files: &'a [CaseFile],
+    table: &EngineTable,
+    (canon, corpus, linked, written): (
+        &mut Canon,
+        &HashMap<PathBuf, &Path>,
+        &mut Linked<'a>,
+        &HashMap<PathBuf, &str>,
+    ),
+) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         bail!("--out-dir {}: not a directory", dir.display());
     }

@@ -33,7 +33,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "PROBLEM")]
     pub problem: PathBuf,
     /// The game (default: the problem's own, else a folder named after one).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = super::GameName)]
     pub game: Option<String>,
     /// The package format to write.
     #[arg(long, value_enum)]

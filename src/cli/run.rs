@@ -1,7 +1,7 @@
 //! `gamebench run`: options -> a runner [`Config`] and sinks (or a shard's plan) -> summary,
 //! exports and the exit code.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime};
@@ -12,21 +12,20 @@ use signal_hook::flag;
 
 use crate::corpus;
 use crate::export::junit::JunitSink;
-use crate::export::{
-    self, BoxPlot, Exporter, Json, Markdown, Report, ScalingPlot, SummaryCsv, require_svg,
-};
+use crate::export::{BoxPlot, Exporter, Json, Markdown, ScalingPlot, SummaryCsv, require_svg};
 use crate::external::{self, Shell};
 use crate::registry;
 use crate::results::{self, Tally};
 use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
 use crate::shard;
 use crate::status::Exit;
-use crate::util::atomic::{self, Target};
+use crate::util::atomic;
 use crate::util::meta::{self, RunMeta};
 use crate::util::units;
 
 use super::outputs::{self, is_stdout};
 use super::report::AfterRun;
+use super::summary::{Export, Written, summarize};
 use super::{RunArgs, find_game, positive_seconds, shards};
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
@@ -283,7 +282,7 @@ impl<'a> RunPlan<'a> {
             stdout_taken,
             interrupted: outcome.interrupted,
         };
-        summarize(args, tally, &written, &meta, &limits)?;
+        summarize(args, baseline(args), tally, &written, &meta, &limits)?;
         let compared = if outcome.interrupted {
             self.after.abandon();
             Exit::Ok
@@ -434,10 +433,6 @@ fn hidden_problems_line(args: &RunArgs, outcome: &runner::RunOutcome) {
     );
 }
 
-/// The share of the run's thread time (wall time x threads) spent timing short cases by
-/// repetition above which the summary says what the repetition cost.
-const REPETITION_DOMINATES: f64 = 0.5;
-
 /// The start-up cost of the run's external programs' shape, timed once before the run:
 /// `(shell description, time)`.
 fn calibrate(table: &runner::EngineTable) -> Option<(String, std::time::Duration)> {
@@ -495,132 +490,4 @@ fn run_meta(
         oversubscribed: oversubscribed(args, threads),
         command_line: std::env::args().collect(),
     }
-}
-
-/// One export of the run: its path, format, name in messages and option.
-struct Export<'a> {
-    path: &'a PathBuf,
-    exporter: &'a dyn Exporter,
-    what: &'static str,
-    option: &'static str,
-}
-
-/// Where an export goes: its path, or, after an interrupted run, `FILE.interrupted` beside it
-/// (a partial summary never takes an export's name, so an earlier complete one stays intact).
-/// Stdout, devices and FIFOs take it in place.
-fn export_path(path: &Path, interrupted: bool) -> PathBuf {
-    let in_place = is_stdout(path) || matches!(Target::of(path), Ok(Target::InPlace(_)));
-    if interrupted && !in_place {
-        atomic::interrupted_path(path)
-    } else {
-        path.to_path_buf()
-    }
-}
-
-/// Where the summary and the exports go: the exports, whether stdout carries one (the
-/// summary then goes to stderr), whether the run was interrupted (exports then go to
-/// `FILE.interrupted`).
-struct Written<'a> {
-    exports: &'a [Export<'a>],
-    stdout_taken: bool,
-    interrupted: bool,
-}
-
-/// Writes the exports and prints the summary.
-fn summarize(
-    args: &RunArgs,
-    tally: &Tally,
-    written: &Written<'_>,
-    meta: &RunMeta,
-    limits: &results::LimitFigures,
-) -> Result<()> {
-    let (baseline, chosen) = baseline(args);
-    let summary = tally.summary(&baseline);
-    let slowest = tally.slowest();
-    let warnings = tally.warnings();
-    let report = Report {
-        meta: Some(meta),
-        warnings: &warnings,
-        samples: args.samples,
-        ..Report::new(&summary, &slowest, tally.records())
-    };
-    write_exports(&report, written)?;
-    let mut text = String::new();
-    if let Some(why) = chosen {
-        text.push_str(&format!("baseline: {baseline} ({why})\n"));
-    }
-    text.push_str(&results::headlines(&summary));
-    text.push_str(&results::summary_table(&summary));
-    text.push_str(&results::detail_lines(&summary));
-    text.push_str(&results::verdict_lines(&summary, args.check));
-    for line in tally.limit_lines(limits) {
-        text.push_str(&format!("limits: {line}\n"));
-    }
-    text.push_str(&run_lines(tally, meta));
-    for warning in &warnings {
-        text.push_str(warning);
-        text.push('\n');
-    }
-    text.push_str(&export::slowest_text(&slowest));
-    if written.stdout_taken {
-        eprint!("{text}");
-    } else {
-        print!("{text}");
-    }
-    Ok(())
-}
-
-/// Writes each export (after an interrupted run, to `FILE.interrupted`, saying so).
-fn write_exports(report: &Report<'_>, written: &Written<'_>) -> Result<()> {
-    let interrupted = written.interrupted;
-    for e in written.exports {
-        let path = export_path(e.path, interrupted);
-        export::write_export(e.exporter, report, &path)
-            .with_context(|| format!("the {} was not written", e.what))?;
-        if !interrupted && path == **e.path && !is_stdout(&path) {
-            atomic::remove_stale_interrupted(&path);
-        }
-        if interrupted && path != **e.path {
-            eprintln!(
-                "gamebench: interrupted: the {} of the finished files is in {}",
-                e.what,
-                path.display()
-            );
-        }
-    }
-    Ok(())
-}
-
-/// The summary's lines about the run itself: what repetition cost (when it dominated), the
-/// run's size and rate, the external programs' start-up.
-fn run_lines(tally: &Tally, meta: &RunMeta) -> String {
-    let mut text = String::new();
-    // Timing sub-microsecond cases by repetition can cost more than solving them: say so.
-    let repetition = tally.repetition_ns();
-    if repetition as f64 > REPETITION_DOMINATES * meta.wall_ns as f64 * meta.threads as f64 {
-        text.push_str(&format!(
-            "timing: calling each short case again until a timed batch lasts {} took at least {} of the run's {} of thread time ({} on {} threads); --no-repeat times each case once (roughly)\n",
-            results::human_time(results::MIN_TIMED_NS),
-            results::human_time(repetition),
-            results::human_time(meta.wall_ns.saturating_mul(meta.threads as u64)),
-            results::human_time(meta.wall_ns),
-            meta.threads
-        ));
-    }
-    text.push_str(&format!(
-        "run: {}, {} in {} ({} results/s, {})\n",
-        units::counted(meta.cases as u64, "case", "cases"),
-        units::counted(meta.results as u64, "result", "results"),
-        results::human_time(meta.wall_ns),
-        units::sig3(meta.results_per_s),
-        units::counted(meta.threads as u64, "thread", "threads")
-    ));
-    if let Some(t) = meta.external_startup_ns {
-        text.push_str(&format!(
-            "external programs: an empty run of the same shape takes {} (median of {}); each file's time includes it\n",
-            results::human_time(t),
-            external::CALIBRATION_RUNS
-        ));
-    }
-    text
 }

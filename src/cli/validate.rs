@@ -5,12 +5,13 @@
 //! validator streams (SameGame) validates a file of any size in bounded memory.
 
 use std::io::{BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::Args;
 
 use crate::corpus;
+use crate::game::Game;
 use crate::registry;
 use crate::status::Exit;
 use crate::validate::InFile;
@@ -56,78 +57,12 @@ fn package_invalid_inputs(path: &std::path::Path) -> Option<PathBuf> {
 /// validated).
 pub fn validate(args: ValidateArgs) -> Result<Exit> {
     let game = find_game(&args.game)?;
-    let (mut valid, mut invalid, mut unreadable) = (0usize, 0usize, 0usize);
-    let mut inputs: Vec<Option<PathBuf>> = Vec::new();
-    if args.files.is_empty() {
-        inputs.push(None);
-    }
-    for path in &args.files {
-        if !path.is_dir() {
-            inputs.push(Some(path.clone()));
-            continue;
-        }
-        match corpus::discover_all(std::slice::from_ref(path), Some(game), registry::GAMES) {
-            Ok(found) => {
-                // A folder that cannot be read, a FIFO or a device: counted as unreadable.
-                for problem in &found.problems {
-                    eprintln!("gamebench: {problem}");
-                }
-                unreadable += found.problems.len();
-                inputs.extend(found.files.into_iter().map(|f| Some(f.path)));
-            }
-            Err(e) => {
-                eprintln!("gamebench: {e}");
-                unreadable += 1;
-            }
-        }
-    }
+    let mut tally = Tally::default();
+    let inputs = inputs_of(&args.files, game, &mut tally);
     // Buffered, and flushed after each file: a failed write (a full disk) is reported once.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for input in &inputs {
-        let name = match input {
-            Some(path) => path.display().to_string(),
-            None => "<stdin>".to_string(),
-        };
-        let validated = match input {
-            // Only regular files: a FIFO or a device would block or never end.
-            Some(path) => corpus::open_case_file(path).and_then(|file| {
-                game.validate_reader(&mut BufReader::with_capacity(READ_BUFFER, file))
-            }),
-            None => game.validate_reader(&mut std::io::stdin().lock()),
-        };
-        let validation = match validated.with_context(|| format!("cannot read {name}")) {
-            Ok(validation) => validation,
-            Err(e) => {
-                eprintln!("gamebench: {e:#}");
-                unreadable += 1;
-                continue;
-            }
-        };
-        if validation.is_valid() {
-            valid += 1;
-            if !args.quiet {
-                writeln!(out, "{name}: valid ({} cases)", validation.cases).context(STDOUT)?;
-            }
-            out.flush().context(STDOUT)?;
-            continue;
-        }
-        invalid += 1;
-        for violation in &validation.violations {
-            let shown = InFile {
-                file: &name,
-                violation,
-            };
-            writeln!(out, "{shown}").context(STDOUT)?;
-        }
-        if validation.truncated {
-            writeln!(
-                out,
-                "{name}: more violations not shown (the validator stops at {})",
-                validation.violations.len()
-            )
-            .context(STDOUT)?;
-        }
-        out.flush().context(STDOUT)?;
+        validate_one(game, input.as_deref(), args.quiet, &mut out, &mut tally)?;
     }
     out.flush().context(STDOUT)?;
     // A package's inputs that must be rejected: one the validator accepts fails the package.
@@ -141,7 +76,7 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
                 .and_then(|f| game.validate_reader(&mut BufReader::with_capacity(READ_BUFFER, f)))
             {
                 Ok(v) if v.is_valid() => {
-                    invalid += 1;
+                    tally.invalid += 1;
                     writeln!(
                         out,
                         "{name}: invalid input accepted: the package says it is invalid"
@@ -155,12 +90,17 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
                 }
                 Err(e) => {
                     eprintln!("gamebench: cannot read {name}: {e}");
-                    unreadable += 1;
+                    tally.unreadable += 1;
                 }
             }
         }
     }
     out.flush().context(STDOUT)?;
+    let Tally {
+        valid,
+        invalid,
+        unreadable,
+    } = tally;
     eprintln!("{valid} valid, {invalid} invalid, {unreadable} unreadable");
     Ok(if unreadable > 0 {
         Exit::Error
@@ -169,4 +109,99 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// The files validated so far, by outcome.
+#[derive(Default)]
+struct Tally {
+    valid: usize,
+    invalid: usize,
+    unreadable: usize,
+}
+
+/// The inputs `files` name (`None`: stdin, when none is named): files as they are, folders'
+/// `.in` files; what cannot be read or is no regular file is counted unreadable.
+fn inputs_of(
+    files: &[PathBuf],
+    game: &'static dyn Game,
+    tally: &mut Tally,
+) -> Vec<Option<PathBuf>> {
+    let mut inputs: Vec<Option<PathBuf>> = Vec::new();
+    if files.is_empty() {
+        inputs.push(None);
+    }
+    for path in files {
+        if !path.is_dir() {
+            inputs.push(Some(path.clone()));
+            continue;
+        }
+        match corpus::discover_all(std::slice::from_ref(path), Some(game), registry::GAMES) {
+            Ok(found) => {
+                // A folder that cannot be read, a FIFO or a device: counted as unreadable.
+                for problem in &found.problems {
+                    eprintln!("gamebench: {problem}");
+                }
+                tally.unreadable += found.problems.len();
+                inputs.extend(found.files.into_iter().map(|f| Some(f.path)));
+            }
+            Err(e) => {
+                eprintln!("gamebench: {e}");
+                tally.unreadable += 1;
+            }
+        }
+    }
+    inputs
+}
+
+/// Validates one input (`None`: stdin), its line or its violations on `out`.
+fn validate_one(
+    game: &'static dyn Game,
+    input: Option<&Path>,
+    quiet: bool,
+    out: &mut impl Write,
+    tally: &mut Tally,
+) -> Result<()> {
+    let name = match input {
+        Some(path) => path.display().to_string(),
+        None => "<stdin>".to_string(),
+    };
+    let validated = match input {
+        // Only regular files: a FIFO or a device would block or never end.
+        Some(path) => corpus::open_case_file(path).and_then(|file| {
+            game.validate_reader(&mut BufReader::with_capacity(READ_BUFFER, file))
+        }),
+        None => game.validate_reader(&mut std::io::stdin().lock()),
+    };
+    let validation = match validated.with_context(|| format!("cannot read {name}")) {
+        Ok(validation) => validation,
+        Err(e) => {
+            eprintln!("gamebench: {e:#}");
+            tally.unreadable += 1;
+            return Ok(());
+        }
+    };
+    if validation.is_valid() {
+        tally.valid += 1;
+        if !quiet {
+            writeln!(out, "{name}: valid ({} cases)", validation.cases).context(STDOUT)?;
+        }
+        return out.flush().context(STDOUT);
+    }
+    tally.invalid += 1;
+    for violation in &validation.violations {
+        let shown = InFile {
+            file: &name,
+            violation,
+        };
+        writeln!(out, "{shown}").context(STDOUT)?;
+    }
+    if validation.truncated {
+        writeln!(
+            out,
+            "{name}: more violations not shown (the validator stops at {})",
+            validation.violations.len()
+        )
+        .context(STDOUT)?;
+    }
+    out.flush().context(STDOUT)
 }
