@@ -9,11 +9,11 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::shard_args::ShardArgs;
 use crate::engines::gencmd::{DEFAULT_GENERATOR_TIMEOUT, ExternalGenerator};
+use crate::engines::resolve_internal;
 use crate::external::Shell;
 use crate::game::{Game, GameOptions};
 use crate::generate::{self, DEFAULT_PROFILE, Plan};
 use crate::registry;
-use crate::runner::resolve_internal;
 use crate::status::Exit;
 use crate::util::progress::ProgressMode;
 

@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 
+use crate::engines::resolve as resolve_engines;
 use crate::hunt::progtime::{CALIBRATION_RUNS, ProgramClock};
 use crate::hunt::{self, Config, Limit, Metric};
-use crate::runner::resolve_engines;
 use crate::status::Exit;
 use crate::util::units::{human_duration, human_time};
 

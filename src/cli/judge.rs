@@ -10,9 +10,9 @@ use anyhow::{Context, Result};
 
 use crate::engines::judge::{ExitCodes, judge_case, judge_stream};
 use crate::engines::judge_block;
+use crate::engines::resolve_internal;
 use crate::game::{BlockStream, Budget, EngineRef, Game};
 use crate::registry;
-use crate::runner::resolve_internal;
 use crate::status::{CheckVerdict, Exit};
 
 use super::conventions::{JUDGE_MESSAGE, fail_prefix, judge_paths, write_testlib_result};

@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use crate::runner::resolve_engines;
+use crate::engines::resolve as resolve_engines;
 use crate::status::{Exit, Presentation};
 use crate::stress::{self, Config, Limit, Outcome};
 use crate::util::units::human_duration;

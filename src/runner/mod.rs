@@ -60,10 +60,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use crate::engines::{
-    ALL_ENGINES, DEFAULT_TIMEOUT, EngineError, EngineSpec, EngineTable, resolve as resolve_engines,
-    resolve_internal,
-};
+pub use crate::engines::{ALL_ENGINES, DEFAULT_TIMEOUT, EngineError, EngineSpec, EngineTable};
 pub use crate::util::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{
     CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError, Wants,
