@@ -95,6 +95,8 @@ struct RunPlan<'a> {
     /// Paths under the corpus that are not cases (reported, counted in the exit code).
     problems: Vec<corpus::CorpusError>,
     config: Config,
+    /// The baseline engine's name, and why it was chosen when `--baseline` did not name it.
+    baseline: (String, Option<&'static str>),
     table: runner::EngineTable,
     journaled: Option<shard::Plan>,
     after: AfterRun,
@@ -138,7 +140,8 @@ impl<'a> RunPlan<'a> {
         // A shard or --resume writes its own CSV, journaled.
         let journaled =
             shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
-        let after = AfterRun::prepare(&args.after, &args.paths, &baseline(args).0)?;
+        let baseline = baseline(args);
+        let after = AfterRun::prepare(&args.after, &args.paths, &baseline.0)?;
         if journaled.is_some() && after.csv.is_some() {
             anyhow::bail!(
                 "--save-baseline, --compare and --report work on a whole run: not with --shard or --resume (merge the shards, then use `gamebench compare` and `gamebench report`)"
@@ -150,7 +153,7 @@ impl<'a> RunPlan<'a> {
             &args.engines,
             &config.shell,
         )?
-        .with_baseline(&baseline(args).0);
+        .with_baseline(&baseline.0);
         let plan = RunPlan {
             args,
             exports: exports_of(args),
@@ -158,6 +161,7 @@ impl<'a> RunPlan<'a> {
             files,
             problems,
             config,
+            baseline,
             table,
             journaled,
             after,
@@ -204,7 +208,7 @@ impl<'a> RunPlan<'a> {
         if let Some(journaled) = &self.journaled {
             let names = shard::EngineNames {
                 engines: args.engines.clone(),
-                baseline: baseline(args).0,
+                baseline: self.baseline.0.clone(),
             };
             return Ok(journaled.run(&self.files, &self.config, &self.table, &names, tally)?);
         }
@@ -264,7 +268,13 @@ impl<'a> RunPlan<'a> {
         .iter()
         .any(|p| p.as_deref().is_some_and(is_stdout));
         let threads = self.config.threads.unwrap_or_else(meta::cores);
-        let meta = run_meta(args, tally, threads, started, &self.startup);
+        let meta = run_meta(
+            args,
+            tally,
+            threads,
+            started,
+            (&self.startup, &self.baseline.0),
+        );
         if outcome.interrupted {
             eprintln!(
                 "gamebench: interrupted after {} whole file(s): the summary below covers the {} finished result row(s) written",
@@ -282,7 +292,7 @@ impl<'a> RunPlan<'a> {
             stdout_taken,
             interrupted: outcome.interrupted,
         };
-        summarize(args, baseline(args), tally, &written, &meta, &limits)?;
+        summarize(args, self.baseline.clone(), tally, &written, &meta, &limits)?;
         let compared = if outcome.interrupted {
             self.after.abandon();
             Exit::Ok
@@ -459,7 +469,7 @@ fn run_meta(
     tally: &Tally,
     threads: usize,
     started: (SystemTime, Instant),
-    startup: &Option<(String, std::time::Duration)>,
+    (startup, baseline): (&Option<(String, std::time::Duration)>, &str),
 ) -> RunMeta {
     let wall = started.1.elapsed();
     let (tool, version, git) = meta::build_info();
@@ -478,7 +488,7 @@ fn run_meta(
         memory_mb: args.budget.memory,
         search_threads: args.budget.search_threads,
         check: args.check,
-        baseline: baseline(args).0,
+        baseline: baseline.to_string(),
         start: meta::rfc3339(started.0),
         end: meta::rfc3339(SystemTime::now()),
         wall_ns: wall.as_nanos() as u64,
