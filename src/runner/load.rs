@@ -9,8 +9,9 @@
 //! the file read and parsed at once, one chunk.
 //!
 //! Invariants: slots are listed in (case, engine) order, so a case's slots are consecutive;
-//! every slot is filled exactly once; the task that fills the last one hands the chunk to the
-//! calling thread (`Message::Chunk`), and with case events, the one that fills a case's last
+//! every slot is filled exactly once; the task that fills the last one is told so by
+//! [`Loaded::finish`] and completes the chunk (`rows::complete`: its rows assembled, the chunk
+//! handed to the calling thread as `Message::Chunk`; this file knows nothing of rows), and with case events, the one that fills a case's last
 //! slot hands the case (`Message::Case`); a chunk's loading task tells the calling thread
 //! whether its file has more chunks (`Message::Parsed`) before any of its slots is scheduled.
 //! An unreadable file (or one with no case) still has one slot per engine, so that it shows
@@ -204,14 +205,9 @@ pub(super) struct Loaded {
     pub assembled: Mutex<Option<Assembled>>,
     /// The run's configuration (to assemble rows on the worker).
     pub config: Arc<Config>,
-    /// How rows are assembled (`rows.rs`, passed in so that this file does not use it).
-    pub assemble: Assembler,
     /// What the run's sinks read: rows are built only if one wants them.
     pub wants: Wants,
 }
-
-/// Turns a complete chunk's results into its rows, outputs and problem lines.
-pub(super) type Assembler = fn(&Loaded, Vec<Done>, &Config) -> Assembled;
 
 /// A chunk's rows (when a sink wants them), outputs, problem lines and prepared results.
 pub(super) struct Assembled {
@@ -239,28 +235,20 @@ impl Assembled {
 }
 
 impl Loaded {
-    /// Records slot `slot`'s result; tells the calling thread when it was the file's last.
-    pub fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &Completions) {
-        let dropped = done.dropped;
-        self.done.lock().expect("no task panics holding it")[slot] = Some(done);
-        self.finished.fetch_add(1, Ordering::Relaxed);
-        let case = self.slots[slot].case;
-        if let Some(left) = self.case_left.get(case)
-            && left.fetch_sub(1, Ordering::AcqRel) == 1
-            && !dropped
-        {
-            tx.push(Message::Case(self.clone(), case));
-        }
-        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.complete(tx);
-        }
+    /// Records slot `slot`'s result (and tells the calling thread when it completes a case,
+    /// with case events); true when it was the chunk's last, which the caller then completes
+    /// (`rows::complete`).
+    #[must_use = "the chunk's last result must be completed"]
+    pub fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &Completions) -> bool {
+        self.finish_many(vec![(slot, done)], tx)
     }
 
-    /// Records several slots' results (one lock); tells the calling thread as
-    /// [`Loaded::finish`] does.
-    pub fn finish_many(self: &Arc<Self>, results: Vec<(usize, Done)>, tx: &Completions) {
+    /// Records several slots' results (one lock), as [`Loaded::finish`] does; true when they
+    /// were the chunk's last.
+    #[must_use = "the chunk's last result must be completed"]
+    pub fn finish_many(self: &Arc<Self>, results: Vec<(usize, Done)>, tx: &Completions) -> bool {
         if results.is_empty() {
-            return;
+            return false;
         }
         let count = results.len();
         let mut events = Vec::new();
@@ -282,28 +270,7 @@ impl Loaded {
         for case in events {
             tx.push(Message::Case(self.clone(), case));
         }
-        if self.remaining.fetch_sub(count, Ordering::AcqRel) == count {
-            self.complete(tx);
-        }
-    }
-
-    /// Every slot is finished: assembles the rows (unless case events need the results
-    /// until retirement), then hands the chunk to the calling thread.
-    pub fn complete(self: &Arc<Self>, tx: &Completions) {
-        let dropped = {
-            let done = self.done.lock().expect("no task panics holding it");
-            done.iter().any(|d| d.as_ref().is_some_and(|d| d.dropped))
-        };
-        if !self.config.case_events && !dropped {
-            let done: Vec<Done> =
-                std::mem::take(&mut *self.done.lock().expect("no task panics holding it"))
-                    .into_iter()
-                    .map(|d| d.expect("every slot is filled once"))
-                    .collect();
-            let assembled = (self.assemble)(self, done, &self.config);
-            *self.assembled.lock().expect("no task panics holding it") = Some(assembled);
-        }
-        tx.push(Message::Chunk(self.clone()));
+        self.remaining.fetch_sub(count, Ordering::AcqRel) == count
     }
 
     /// The file as an executor sees it.
@@ -346,7 +313,6 @@ pub(super) fn load(
     finished: Arc<AtomicUsize>,
     source: &Source,
     streamed: bool,
-    assemble: Assembler,
     wants: Wants,
 ) -> Loaded {
     let mut loaded = Loaded {
@@ -369,7 +335,6 @@ pub(super) fn load(
         finished,
         assembled: Mutex::new(None),
         config: config.clone(),
-        assemble,
         wants,
     };
     if streamed {

@@ -366,7 +366,7 @@ impl Pipeline<'_> {
         loads.push(Box::new(move || {
             let loaded = load_chunk(
                 position, chunk, file, size, engines, baseline, &config, finished, &source,
-                streamed, assemble, wants,
+                streamed, wants,
             );
             planned.add(chunk == 0, loaded.slots.len());
             let loaded = Arc::new(loaded);

@@ -10,11 +10,12 @@
 //! engine, run) order.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::Config;
 use super::csv::{Digest, Line, write_fields, write_names};
 use super::done::Done;
-use super::load::{Assembled, Loaded, Slot};
+use super::load::{Assembled, Completions, Loaded, Message, Slot};
 use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
 use crate::results::{Batch, CaseResult, CaseView, Row, Status, Tally, Timing};
@@ -27,6 +28,26 @@ const CSV_BYTES_PER_ROW: usize = 128;
 /// before it is written (`csv::write_fields`), so without this slack the chunk's last lines
 /// would grow (copy) the whole buffer.
 const CSV_SLACK_BYTES: usize = 4096;
+
+/// A chunk whose last slot just finished ([`Loaded::finish`] said so): assembles its rows on
+/// this worker (unless case events need the results until retirement, or the stop dropped a
+/// slot), then hands the chunk to the calling thread.
+pub(super) fn complete(loaded: &Arc<Loaded>, tx: &Completions) {
+    let dropped = {
+        let done = loaded.done.lock().expect("no task panics holding it");
+        done.iter().any(|d| d.as_ref().is_some_and(|d| d.dropped))
+    };
+    if !loaded.config.case_events && !dropped {
+        let done: Vec<Done> =
+            std::mem::take(&mut *loaded.done.lock().expect("no task panics holding it"))
+                .into_iter()
+                .map(|d| d.expect("every slot is filled once"))
+                .collect();
+        let assembled = assemble(loaded, done, &loaded.config);
+        *loaded.assembled.lock().expect("no task panics holding it") = Some(assembled);
+    }
+    tx.push(Message::Chunk(loaded.clone()));
+}
 
 /// Turns a complete file's slots into rows (when a sink wants them), its prepared results,
 /// outputs and problem lines, in slot order, after comparing each engine with the baseline

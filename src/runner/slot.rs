@@ -6,7 +6,8 @@
 //!
 //! Each result goes through the same steps: the executor's `CaseRun` becomes a [`Done`], the
 //! check against the expected output (`verdict.rs`), the output dropped unless still needed,
-//! and [`Loaded::finish`].
+//! and [`Loaded::finish`]; the task that stores a chunk's last result completes it
+//! ([`complete`]: its rows assembled on that worker).
 //!
 //! Invariants: a slot whose file is unreadable, or whose case breaks the statement
 //! (`--validate`), is never run (it is an `error`); once [`super::Config::stop`] is set, no
@@ -19,6 +20,7 @@ use super::Config;
 use super::done::Done;
 use super::load::Completions;
 use super::load::{Loaded, Loads, Slot};
+use super::rows::complete;
 use super::verdict::check_expected;
 use crate::engines::{CaseRun, Fault, Plan};
 
@@ -56,7 +58,9 @@ pub(super) fn schedule(
             } else {
                 run_slot(&loaded, slot, &plan, keep)
             };
-            loaded.finish(i, done, &tx);
+            if loaded.finish(i, done, &tx) {
+                complete(&loaded, &tx);
+            }
         }
         return;
     }
@@ -84,7 +88,9 @@ pub(super) fn schedule(
                         // overlaps this chunk's solving; the results so far are stored
                         // before, so that they do not wait for it.
                         if loads.waiting() {
-                            loaded.finish_many(std::mem::take(&mut finished), &tx);
+                            if loaded.finish_many(std::mem::take(&mut finished), &tx) {
+                                complete(&loaded, &tx);
+                            }
                             loads.run_one();
                         }
                         let Some(&i) = mine.get(cursor.fetch_add(1, Ordering::Relaxed)) else {
@@ -109,10 +115,14 @@ pub(super) fn schedule(
                             || config.case_events
                             || (look && oldest.elapsed() >= FINISH_WAIT)
                         {
-                            loaded.finish_many(std::mem::take(&mut finished), &tx);
+                            if loaded.finish_many(std::mem::take(&mut finished), &tx) {
+                                complete(&loaded, &tx);
+                            }
                         }
                     }
-                    loaded.finish_many(finished, &tx);
+                    if loaded.finish_many(finished, &tx) {
+                        complete(&loaded, &tx);
+                    }
                 });
             }
         } else if !mine.is_empty() {
@@ -133,7 +143,9 @@ pub(super) fn schedule(
                         Some(done) => done.take().expect("one result per case of the file"),
                         None => Done::dropped(),
                     };
-                    loaded.finish(i, done, &tx);
+                    if loaded.finish(i, done, &tx) {
+                        complete(&loaded, &tx);
+                    }
                 }
             });
         }

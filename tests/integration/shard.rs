@@ -1,4 +1,4 @@
-//! End-to-end tests of shards (issue 6) through the `gamebench` binary: `run --shard`, `merge`,
+//! End-to-end tests of shards through the `gamebench` binary: `run --shard`, `merge`,
 //! `--resume`, `gen --shard` and `--shard auto`.
 //!
 //! The reference for every merged result is an unsharded run of the same corpus by the same
@@ -590,11 +590,15 @@ fn journal_rows(path: &Path) -> Vec<Row> {
     rows
 }
 
-/// Issue 1: a `--resume` run SIGKILLed every few seconds keeps all it ever finished: the
+/// A `--resume` run SIGKILLed again and again keeps all it ever finished: the
 /// journal never loses a case across kills, and the last attempt solves only the cases no
 /// attempt finished (the others' rows come back byte for byte, times included).
 #[test]
 fn resume_survives_repeated_sigkill() {
+    /// The longest an attempt may take to journal its next case.
+    const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
+    /// How long after a case reaches the journal the attempt is killed.
+    const KILL_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
     let tmp = tempfile::tempdir().unwrap();
     let corpus = tmp.path().join("corpus");
     // One 30x30 worst-case Link Pop file: about a second per case with the reference engine.
@@ -628,7 +632,19 @@ fn resume_survives_repeated_sigkill() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(2500));
+        // Killed a little after the journal gains a case (so each attempt makes progress
+        // however loaded the machine), in the middle of the next one.
+        let before = held.last().map_or(0, |h| h.len());
+        let start = std::time::Instant::now();
+        while cases(&journal_rows(&journal)).len() <= before && child.try_wait().unwrap().is_none()
+        {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no case journaled in {PATIENCE:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::thread::sleep(KILL_AFTER);
         if child.try_wait().unwrap().is_some() {
             break;
         }
@@ -694,7 +710,7 @@ fn plain_resume(corpus: &Path, csv: &Path, extra: &[&str]) -> Output {
     run(&args)
 }
 
-/// Issue 6: rows written with other options, or over another corpus with the same file names
+/// Rows written with other options, or over another corpus with the same file names
 /// and case counts, are refused (exit 2, naming what differs), never reused.
 #[test]
 fn resume_refuses_rows_of_other_options_or_corpus_contents() {
@@ -732,7 +748,7 @@ fn resume_refuses_rows_of_other_options_or_corpus_contents() {
     assert_eq!(std::fs::read(&csv).unwrap(), written);
 }
 
-/// Issue 6: a duplicated row and a case the corpus does not have are dropped with a warning,
+/// A duplicated row and a case the corpus does not have are dropped with a warning,
 /// from a journal and from a bare CSV alike.
 #[test]
 fn resume_drops_duplicates_and_cases_not_in_the_corpus() {
@@ -800,7 +816,7 @@ fn resume_drops_duplicates_and_cases_not_in_the_corpus() {
     assert_eq!(untimed(results(&csv)), untimed(complete));
 }
 
-/// Issue 7: a shard CSV with one row deleted or duplicated (its cases intact) is refused.
+/// A shard CSV with one row deleted or duplicated (its cases intact) is refused.
 #[test]
 fn merge_refuses_a_deleted_or_duplicated_row() {
     let tmp = tempfile::tempdir().unwrap();
@@ -836,7 +852,7 @@ fn merge_refuses_a_deleted_or_duplicated_row() {
     }
 }
 
-/// Issue 7: a stray empty manifest naming a huge shard count is a problem, named quickly, not
+/// A stray empty manifest naming a huge shard count is a problem, named quickly, not
 /// an allocation proportional to its N.
 #[test]
 fn merge_bounds_shard_counts_by_the_files_present() {
