@@ -10,7 +10,7 @@
 //!
 //! Invariants: slots are listed in (case, engine) order, so a case's slots are consecutive;
 //! every slot is filled exactly once; the task that fills the last one is told so by
-//! [`Loaded::finish`] and completes the chunk (`rows::complete`: its rows assembled, the chunk
+//! [`Loaded::finish_many`] and completes the chunk (`rows::complete`: its rows assembled, the chunk
 //! handed to the calling thread as `Message::Chunk`; this file knows nothing of rows), and with case events, the one that fills a case's last
 //! slot hands the case (`Message::Case`); a chunk's loading task tells the calling thread
 //! whether its file has more chunks (`Message::Parsed`) before any of its slots is scheduled.
@@ -235,16 +235,9 @@ impl Assembled {
 }
 
 impl Loaded {
-    /// Records slot `slot`'s result (and tells the calling thread when it completes a case,
-    /// with case events); true when it was the chunk's last, which the caller then completes
-    /// (`rows::complete`).
-    #[must_use = "the chunk's last result must be completed"]
-    pub fn finish(self: &Arc<Self>, slot: usize, done: Done, tx: &Completions) -> bool {
-        self.finish_many(vec![(slot, done)], tx)
-    }
-
-    /// Records several slots' results (one lock), as [`Loaded::finish`] does; true when they
-    /// were the chunk's last.
+    /// Records finished slots' results (one lock) and tells the calling thread of each case
+    /// they complete (with case events); true when they were the chunk's last, which the
+    /// caller then completes (`rows::complete`).
     #[must_use = "the chunk's last result must be completed"]
     pub fn finish_many(self: &Arc<Self>, results: Vec<(usize, Done)>, tx: &Completions) -> bool {
         if results.is_empty() {

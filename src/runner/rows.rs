@@ -29,7 +29,7 @@ const CSV_BYTES_PER_ROW: usize = 128;
 /// would grow (copy) the whole buffer.
 const CSV_SLACK_BYTES: usize = 4096;
 
-/// A chunk whose last slot just finished ([`Loaded::finish`] said so): assembles its rows on
+/// A chunk whose last slot just finished ([`Loaded::finish_many`] said so): assembles its rows on
 /// this worker (unless case events need the results until retirement, or the stop dropped a
 /// slot), then hands the chunk to the calling thread.
 pub(super) fn complete(loaded: &Arc<Loaded>, tx: &Completions) {

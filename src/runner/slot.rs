@@ -39,6 +39,13 @@ const CLOCK_EVERY: usize = 8;
 /// A run this long makes its task look at the clock at once.
 const SLOW_SLOT_NS: u64 = FINISH_WAIT.as_nanos() as u64 / CLOCK_EVERY as u64;
 
+/// Stores finished results in their chunk, and completes the chunk when they were its last.
+fn store(loaded: &Arc<Loaded>, results: Vec<(usize, Done)>, tx: &Completions) {
+    if loaded.finish_many(results, tx) {
+        complete(loaded, tx);
+    }
+}
+
 /// Schedules a loaded file's work on the pool: one task per slot of a case-by-case executor,
 /// one per whole-file executor.
 pub(super) fn schedule(
@@ -58,9 +65,7 @@ pub(super) fn schedule(
             } else {
                 run_slot(&loaded, slot, &plan, keep)
             };
-            if loaded.finish(i, done, &tx) {
-                complete(&loaded, &tx);
-            }
+            store(&loaded, vec![(i, done)], &tx);
         }
         return;
     }
@@ -88,9 +93,7 @@ pub(super) fn schedule(
                         // overlaps this chunk's solving; the results so far are stored
                         // before, so that they do not wait for it.
                         if loads.waiting() {
-                            if loaded.finish_many(std::mem::take(&mut finished), &tx) {
-                                complete(&loaded, &tx);
-                            }
+                            store(&loaded, std::mem::take(&mut finished), &tx);
                             loads.run_one();
                         }
                         let Some(&i) = mine.get(cursor.fetch_add(1, Ordering::Relaxed)) else {
@@ -115,14 +118,10 @@ pub(super) fn schedule(
                             || config.case_events
                             || (look && oldest.elapsed() >= FINISH_WAIT)
                         {
-                            if loaded.finish_many(std::mem::take(&mut finished), &tx) {
-                                complete(&loaded, &tx);
-                            }
+                            store(&loaded, std::mem::take(&mut finished), &tx);
                         }
                     }
-                    if loaded.finish_many(finished, &tx) {
-                        complete(&loaded, &tx);
-                    }
+                    store(&loaded, finished, &tx);
                 });
             }
         } else if !mine.is_empty() {
@@ -143,9 +142,7 @@ pub(super) fn schedule(
                         Some(done) => done.take().expect("one result per case of the file"),
                         None => Done::dropped(),
                     };
-                    if loaded.finish(i, done, &tx) {
-                        complete(&loaded, &tx);
-                    }
+                    store(&loaded, vec![(i, done)], &tx);
                 }
             });
         }
