@@ -6,7 +6,7 @@
 //!
 //! Each result goes through the same steps: the executor's `CaseRun` becomes a [`Done`], the
 //! check against the expected output (`verdict.rs`), the output dropped unless still needed,
-//! and [`Loaded::finish`]; the task that stores a chunk's last result completes it
+//! and [`Loaded::finish_many`]; the task that stores a chunk's last result completes it
 //! ([`complete`]: its rows assembled on that worker).
 //!
 //! Invariants: a slot whose file is unreadable, or whose case breaks the statement
