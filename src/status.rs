@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The verdict on one case for one engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Solved, and the output was compared with something (the expected `.out` under
@@ -38,7 +38,9 @@ pub enum Status {
     #[serde(rename = "runtime-error")]
     RuntimeError,
     /// The case could not be read or played (malformed input), or gamebench itself failed (a
-    /// program that cannot start, a checker failure).
+    /// program that cannot start, a checker failure). The default: a row that says nothing
+    /// else is an error.
+    #[default]
     Error,
 }
 

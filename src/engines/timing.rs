@@ -9,9 +9,10 @@
 use serde::{Deserialize, Serialize};
 
 /// What a row's time covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Timing {
-    /// The engine's time on this one case.
+    /// The engine's time on this one case (a row that says nothing else).
+    #[default]
     #[serde(rename = "case")]
     Case,
     /// The case was too short to time alone: `repeats` calls were timed together and the

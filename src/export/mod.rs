@@ -131,22 +131,13 @@ mod tests {
             file: file.into(),
             case,
             run: 1,
-            label: String::new(),
             size: "5 turns".into(),
             cells: Some(5 * case as u64),
             status: Status::Ok,
             time_ns: Some(time),
-            timing: Timing::Case,
-            repeats: None,
-            user_ns: None,
-            sys_ns: None,
-            memory_kb: None,
             work: Some(5),
             work_unit: "turns".into(),
-            score: None,
-            digest: String::new(),
-            message: String::new(),
-            verdict: None,
+            ..Row::default()
         }
     }
 

@@ -2,9 +2,11 @@
 //!
 //! How the parts relate, from the raw data to the text:
 //!
-//! - [`schema`]: the CSV ([`Row`], its column table, [`write_csv`] / [`read_csv`]). The CSV is
-//!   the raw data: everything below is derived from rows only, so a summary can be recomputed
-//!   from a CSV file.
+//! - [`schema`]: the CSV's column table, and from it [`Row`], [`Line`] (a row borrowed, as the
+//!   runner writes it) and [`COLUMNS`]; [`write_csv`] / [`read_csv`]. The CSV is the raw data:
+//!   everything below is derived from rows only, so a summary can be recomputed from a CSV
+//!   file. `line.rs`: the `columns!` macro that turns the table into those types, and the
+//!   fast writer of a [`Line`] ([`csv_header`], `Line::write`).
 //! - [`Timing`]: what a row's time covers, re-exported from the executor that decides it
 //!   (`crate::engines`, with [`REPEAT_BELOW_NS`] and [`MIN_TIMED_NS`]).
 //! - [`record`]: the compact per-case [`Record`] (runs folded into their median, no outputs),
@@ -24,6 +26,7 @@
 
 pub mod batch;
 pub mod limits;
+mod line;
 pub mod record;
 pub mod render;
 pub mod schema;
@@ -36,10 +39,12 @@ pub use crate::status::Status;
 pub use crate::util::units::{TimeUnit, human_time, human_time_f};
 pub use batch::{Batch, CaseResult, CaseView};
 pub use limits::{LimitFigures, limit_lines};
+pub use line::header as csv_header;
 pub use record::{CaseTimes, Record, per_case_times};
 pub use render::{aligned, detail_lines, headlines, speed_text, summary_table, verdict_lines};
 pub use schema::{
-    COLUMNS, PARTIAL_CASE, Row, partial_note, read_csv, without_partial_note, write_csv,
+    COLUMN_MEANINGS, COLUMNS, Digest, Line, PARTIAL_CASE, Row, partial_note, read_csv,
+    without_partial_note, write_csv,
 };
 pub use summary::{EngineSummary, SlowCase, slowest, summarize};
 pub use tally::Tally;

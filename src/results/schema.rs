@@ -1,109 +1,56 @@
-//! The results CSV: one [`Row`] per case, engine and timed run, written and read back.
+//! The results CSV: one [`Row`] per case, engine and timed run, written and read back, all
+//! made from one column table (the `columns!` invocation below): the header ([`COLUMNS`]),
+//! the owned [`Row`] (read and written by serde), the borrowed [`Line`] and its fast writer
+//! (`line.rs`), and the meanings ([`COLUMN_MEANINGS`], which `docs/csv.md`'s table follows).
 //!
-//! The CSV is the raw data (schema below, stable column order, a header row). Invariants: the
-//! column order is the field order of [`Row`] (serde writes them in order) and never changes;
-//! a column is only ever added at the end of its group and read with `#[serde(default)]`, so a
-//! CSV written by an older version still reads. Columns added
-//! later (`cells`, `repeats`, `user_ns`, `sys_ns`, `memory_kb`) may be missing from older CSVs:
-//! they read as empty.
-//!
-//! | column    | meaning                                                                  |
-//! |-----------|--------------------------------------------------------------------------|
-//! | game      | game name (`linkpop`, `samegame`, `vexed`, `yut`)                        |
-//! | engine    | engine name                                                              |
-//! | file      | the input file, relative to the path named on the command line          |
-//! | case      | 1-based index of the case in its file                                    |
-//! | run       | 1-based timed run of this case (`--runs`); warm-up runs are not recorded |
-//! | label     | the case's name where the game has one (Vexed puzzle name)               |
-//! | size      | the case's size (`30x30`, `21 turns`)                                    |
-//! | cells     | the case's size as a number (cells, turns, selections): a plot's x axis  |
-//! | status    | `ok`, `unchecked`, `mismatch`, `error`, `unsolved`, `budget`, `timeout`, |
-//! |           | `memory-limit`, `output-limit`, `runtime-error`                          |
-//! | time_ns   | wall time of the engine on this case (empty for an unreadable case)      |
-//! | timing    | what `time_ns` covers: `case`, `case-repeated` or `file`                 |
-//! | repeats   | calls timed together for `case-repeated` (`time_ns` is one call's share) |
-//! | user_ns   | external programs: user CPU time of the run (the whole file's)           |
-//! | sys_ns    | external programs: system CPU time of the run (the whole file's)         |
-//! | memory_kb | external programs: peak resident memory of the run, KiB (also on a      |
-//! |           | failed or killed run)                                                    |
-//! | work      | the engine's work counter                                                |
-//! | work_unit | what `work` counts (`turns`, `pops`, `states`, ...)                      |
-//! | score     | the answer's size where the game has one (Vexed: solution length)        |
-//! | digest    | XXH3-64 of the case's output block, hex                                  |
-//! | message   | why a case is `error`/`mismatch`, with file, case and line               |
-//! | verdict   | the checker's verdict on a rejected output: `wrong-answer`,               |
-//! |           | `presentation-error` or `checker-failure` (bad expected output); the time |
-//! |           | limit of a `timeout`: `cpu` or `wall`; else empty                         |
+//! The CSV is the raw data (stable column order, a header row). Invariants: the column order
+//! is the table's and never changes; a column is only ever added at the end and read with
+//! `#[serde(default)]`, so a CSV written by an older version still reads (the columns added
+//! later, `cells`, `repeats`, `user_ns`, `sys_ns`, `memory_kb` and `verdict`, read as empty
+//! when missing). Adding a column: a line in the table, its producer (`runner/rows.rs`), and
+//! its line in `docs/csv.md`.
 
 use std::io::Write;
 
-use serde::{Deserialize, Serialize};
-
 use super::Timing;
+pub use super::line::Digest;
+use super::line::columns;
 #[cfg(test)]
 use crate::game::CheckVerdict;
 use crate::status::{RowVerdict, Status};
 
-/// The header of the results CSV: [`Row`]'s fields, in order (a test keeps them in step), so
-/// that a CSV without a row still has its header.
-pub const COLUMNS: [&str; 21] = [
-    "game",
-    "engine",
-    "file",
-    "case",
-    "run",
-    "label",
-    "size",
-    "cells",
-    "status",
-    "time_ns",
-    "timing",
-    "repeats",
-    "user_ns",
-    "sys_ns",
-    "memory_kb",
-    "work",
-    "work_unit",
-    "score",
-    "digest",
-    "message",
-    "verdict",
-];
-
-/// One row of the results CSV.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    pub game: String,
-    pub engine: String,
-    pub file: String,
-    pub case: usize,
-    pub run: u32,
-    pub label: String,
-    pub size: String,
-    #[serde(default)]
-    pub cells: Option<u64>,
-    pub status: Status,
-    pub time_ns: Option<u64>,
-    pub timing: Timing,
-    #[serde(default)]
-    pub repeats: Option<u32>,
-    #[serde(default)]
-    pub user_ns: Option<u64>,
-    #[serde(default)]
-    pub sys_ns: Option<u64>,
-    #[serde(default)]
-    pub memory_kb: Option<u64>,
-    pub work: Option<u64>,
-    pub work_unit: String,
-    pub score: Option<u64>,
-    pub digest: String,
-    pub message: String,
-    /// The checker's verdict on a rejected output (`--check` or the comparison with the
-    /// baseline), or the time limit a `timeout` passed (`cpu`, `wall`); `None` otherwise.
-    /// Written as [`RowVerdict::as_str`] (`wrong-answer`, `cpu`, ...), `None` as an empty
-    /// field. Absent from CSVs of older versions: read as `None`.
-    #[serde(default)]
-    pub verdict: Option<RowVerdict>,
+columns! {
+    names {
+        game: text, "game name (`linkpop`, `samegame`, `vexed`, `yut`)";
+        engine: text, "engine name";
+        file: text, "the input file, relative to the path named on the command line";
+    }
+    fields {
+        case: copy usize, "1-based index of the case in its file";
+        run: copy u32, "1-based timed run of this case (`--runs`); warm-up runs are not recorded";
+        label: text, "the case's name where the game has one (Vexed puzzle name)";
+        size: text, "the case's size (`30x30`, `21 turns`)";
+        #[serde(default)]
+        cells: copy Option<u64>, "the case's size as a number (cells, turns, selections): a plot's x axis";
+        status: copy Status, "`ok`, `unchecked`, `mismatch`, `error`, `unsolved`, `budget`, `timeout`, `memory-limit`, `output-limit`, `runtime-error`";
+        time_ns: copy Option<u64>, "wall time of the engine on this case (empty for an unreadable case)";
+        timing: copy Timing, "what `time_ns` covers: `case`, `case-repeated` or `file`";
+        #[serde(default)]
+        repeats: copy Option<u32>, "calls timed together for `case-repeated` (`time_ns` is one call's share)";
+        #[serde(default)]
+        user_ns: copy Option<u64>, "external programs: user CPU time of the run (the whole file's)";
+        #[serde(default)]
+        sys_ns: copy Option<u64>, "external programs: system CPU time of the run (the whole file's)";
+        #[serde(default)]
+        memory_kb: copy Option<u64>, "external programs: peak resident memory of the run, KiB (also on a failed or killed run)";
+        work: copy Option<u64>, "the engine's work counter";
+        work_unit: text, "what `work` counts (`turns`, `pops`, `states`, ...)";
+        score: copy Option<u64>, "the answer's size where the game has one (Vexed: solution length)";
+        digest: digest, "XXH3-64 of the case's output block, hex";
+        message: text, "why a case is `error`/`mismatch`, with file, case and line";
+        #[serde(default)]
+        verdict: copy Option<RowVerdict>, "the checker's verdict on a rejected output (`wrong-answer`, `presentation-error`, `checker-failure`), or the time limit of a `timeout` (`cpu`, `wall`); else empty";
+    }
 }
 
 /// How the rows of a partial case begin their note in the `message` column: an interrupted
@@ -148,22 +95,11 @@ pub(super) fn test_row(engine: &str, case: usize, status: Status, time: Option<u
         file: "f.in".into(),
         case,
         run: 1,
-        label: String::new(),
-        size: String::new(),
-        cells: None,
         status,
         time_ns: time,
-        timing: Timing::Case,
-        repeats: None,
-        user_ns: None,
-        sys_ns: None,
-        memory_kb: None,
         work: Some(1),
         work_unit: "turns".into(),
-        score: None,
-        digest: String::new(),
-        message: String::new(),
-        verdict: None,
+        ..Row::default()
     }
 }
 

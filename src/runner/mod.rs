@@ -26,7 +26,8 @@
 //!   engine, `unchecked`;
 //! - `rows.rs`: slots to what the sinks read ([`Sink::wants`]): CSV lines and compact records
 //!   prepared on the worker that finished a chunk (rows only when a sink reads rows), problem
-//!   lines and whole outputs; `csv.rs`: CSV lines formatted straight into a buffer;
+//!   lines and whole outputs (CSV lines formatted straight into a buffer by
+//!   [`crate::results::Line`]);
 //! - `completions.rs`: the queue that wakes the calling thread; `sink.rs`: the sinks.
 //!
 //! Invariants:
@@ -44,7 +45,6 @@
 //!   engine call alone.
 
 mod completions;
-mod csv;
 mod done;
 mod load;
 mod pipeline;

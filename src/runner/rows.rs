@@ -13,19 +13,18 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::Config;
-use super::csv::{Digest, Line, write_fields, write_names};
 use super::done::Done;
 use super::load::{Assembled, Completions, Loaded, Message, Slot};
 use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
-use crate::results::{Batch, CaseResult, CaseView, Row, Status, Tally, Timing};
+use crate::results::{Batch, CaseResult, CaseView, Digest, Line, Row, Status, Tally, Timing};
 
 /// CSV bytes reserved per row before a chunk's lines are formatted (most lines of small
 /// cases fit; a longer one grows the buffer once).
 const CSV_BYTES_PER_ROW: usize = 128;
 
 /// CSV bytes reserved beyond the rows' share: a line asks for room for itself at its longest
-/// before it is written (`csv::write_fields`), so without this slack the chunk's last lines
+/// before it is written (`Line::write_fields`), so without this slack the chunk's last lines
 /// would grow (copy) the whole buffer.
 const CSV_SLACK_BYTES: usize = 4096;
 
@@ -137,7 +136,7 @@ fn settled_rows(
     let mut rows = Vec::with_capacity(done.len() * config.runs.max(1) as usize);
     for (slot, result) in slots.iter().zip(done) {
         for_each_run(result, |r, time_ns| {
-            rows.push(row(&line(loaded, names, slot, result, r, time_ns)));
+            rows.push(line(loaded, names, slot, result, r, time_ns).row());
         });
     }
     rows
@@ -180,7 +179,7 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
         .iter()
         .map(|engine| {
             let mut prefix = Vec::new();
-            write_names(names.game, engine, &names.file, &mut prefix);
+            Line::write_names(&mut prefix, names.game, engine, &names.file);
             prefix
         })
         .collect();
@@ -199,7 +198,7 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
         if csv {
             for_each_run(result, |r, time_ns| {
                 text.extend_from_slice(&prefixes[slot.engine]);
-                write_fields(&line(loaded, names, slot, result, r, time_ns), &mut text);
+                line(loaded, names, slot, result, r, time_ns).write_fields(&mut text);
             });
         }
         let parsed = loaded.cases.get(slot.case);
@@ -306,37 +305,6 @@ fn line<'a>(
         digest: result.digest.map_or(Digest::None, Digest::Hash),
         message: &result.message,
         verdict: result.verdict.map(Into::into).or(result.limit),
-    }
-}
-
-/// A line's row: its fields owned.
-fn row(line: &Line<'_>) -> Row {
-    Row {
-        game: line.game.to_string(),
-        engine: line.engine.to_string(),
-        file: line.file.to_string(),
-        case: line.case,
-        run: line.run,
-        label: line.label.to_string(),
-        size: line.size.to_string(),
-        cells: line.cells,
-        status: line.status,
-        time_ns: line.time_ns,
-        timing: line.timing,
-        repeats: line.repeats,
-        user_ns: line.user_ns,
-        sys_ns: line.sys_ns,
-        memory_kb: line.memory_kb,
-        work: line.work,
-        work_unit: line.work_unit.to_string(),
-        score: line.score,
-        digest: match line.digest {
-            Digest::Text(text) => text.to_string(),
-            Digest::Hash(value) => crate::util::digest::hex(value),
-            Digest::None => String::new(),
-        },
-        message: line.message.to_string(),
-        verdict: line.verdict,
     }
 }
 

@@ -11,9 +11,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::csv::{csv_line, header};
 use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
-use crate::results::{Batch, Row, Tally};
+use crate::results::{Batch, Row, Tally, csv_header};
 use crate::util::atomic::{AtomicFile, write_inside};
 
 /// A sink that could not write.
@@ -211,19 +210,19 @@ impl CsvSink {
         let mut text = std::mem::take(&mut self.text);
         text.clear();
         for row in rows {
-            csv_line(row, &mut text);
+            row.line().write(&mut text);
         }
         let written = self.write_lines(&text);
         self.text = text;
         written
     }
 
-    /// Writes rows already formatted as CSV lines (`csv.rs`), the header first.
+    /// Writes rows already formatted as CSV lines (`results::Line`), the header first.
     pub fn write_lines(&mut self, lines: &[u8]) -> Result<(), SinkError> {
         let writer = self.writer.as_mut().expect("not finished");
         if !self.wrote_rows && !lines.is_empty() {
             let mut text = Vec::new();
-            header(&mut text);
+            csv_header(&mut text);
             if let Err(e) = writer.write_all(&text) {
                 return Err(self.error(e));
             }
@@ -254,7 +253,7 @@ impl CsvSink {
         };
         if !self.wrote_rows {
             let mut text = Vec::new();
-            header(&mut text);
+            csv_header(&mut text);
             writer.write_all(&text).map_err(|e| self.error(e))?;
         }
         let target = writer

@@ -324,3 +324,21 @@ fn the_readme_is_a_guide_that_links_to_the_reference() {
         ".ci/run no longer runs the README's test command"
     );
 }
+
+/// docs/csv.md's reference table names every column of the results CSV, in the CSV's order
+/// (the column table in `results::schema` is the one source; this keeps the page in step).
+#[test]
+fn the_csv_page_lists_every_column_in_order() {
+    let page = std::fs::read_to_string(crate::common::root().join("docs/csv.md")).unwrap();
+    let table = page
+        .lines()
+        .skip_while(|l| !l.starts_with("| column |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'));
+    let mut named = Vec::new();
+    for line in table {
+        let first = line.split('|').nth(1).unwrap_or_default();
+        named.extend(first.split('`').skip(1).step_by(2).map(str::to_string));
+    }
+    assert_eq!(named, gamebench::results::COLUMNS, "docs/csv.md's table");
+}

@@ -16,22 +16,9 @@ fn row(engine: &str, case: usize, run: u32, status: Status, time: Option<u64>) -
         file: "f.in".into(),
         case,
         run,
-        label: String::new(),
-        size: String::new(),
-        cells: None,
         status,
         time_ns: time,
-        timing: Timing::Case,
-        repeats: None,
-        user_ns: None,
-        sys_ns: None,
-        memory_kb: None,
-        work: None,
-        work_unit: String::new(),
-        score: None,
-        digest: String::new(),
-        message: String::new(),
-        verdict: None,
+        ..Row::default()
     }
 }
 
