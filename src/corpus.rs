@@ -191,10 +191,27 @@ impl CaseFile {
 
     /// The file's name in the CSV's `file` column and the summary: its path relative to the
     /// path named on the command line (forward slashes), so that CSVs of runs started from
-    /// different folders join.
+    /// different folders join. See [`row_name_of`] for names that are not UTF-8.
     pub fn row_name(&self) -> String {
-        self.relative.to_string_lossy().replace('\\', "/")
+        row_name_of(&self.relative)
     }
+}
+
+/// A path as the CSV names it: its UTF-8 text with `\` as `/`, and each byte that is not UTF-8
+/// as `\xHH` (two upper-case hex digits). No backslash of the name itself is left, so an escape
+/// is never read into a name by accident and two files never share a name (`b\xFF.in` and
+/// `b\xFE.in` stay two files in the CSV, in a journal and in a shard's list).
+pub fn row_name_of(path: &Path) -> String {
+    use std::fmt::Write;
+    use std::os::unix::ffi::OsStrExt;
+    let mut name = String::new();
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        name.push_str(&chunk.valid().replace('\\', "/"));
+        for byte in chunk.invalid() {
+            write!(name, "\\x{byte:02X}").expect("writing to a String");
+        }
+    }
+    name
 }
 
 impl std::fmt::Debug for CaseFile {
@@ -359,8 +376,23 @@ pub fn game_of(path: &Path, games: &[&'static dyn Game]) -> Option<&'static dyn 
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
     use crate::registry;
+
+    #[test]
+    fn names_that_are_not_utf8_are_escaped_byte_by_byte() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let name = |bytes: &[u8]| row_name_of(Path::new(OsStr::from_bytes(bytes)));
+        assert_eq!(name(b"yut/b\xff.in"), "yut/b\\xFF.in");
+        assert_eq!(name(b"yut/b\xfe.in"), "yut/b\\xFE.in");
+        // A valid multi-byte character stays; a character cut short is its bytes escaped.
+        assert_eq!(name("é.in".as_bytes()), "é.in");
+        assert_eq!(name(b"\xc3\xa9\xc3.in"), "é\\xC3.in");
+        // A backslash of the name itself is a slash, so it never starts an escape.
+        assert_eq!(name(b"a\\xFF.in"), "a/xFF.in");
+    }
 
     #[test]
     fn finds_inputs_recursively_sorted_with_their_game() {

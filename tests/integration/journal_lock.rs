@@ -242,3 +242,46 @@ fn an_interrupted_save_baseline_leaves_no_baseline_and_the_old_one_intact() {
     assert_exit(&out, 0);
     assert_ne!(std::fs::read(&meta).unwrap(), meta_before);
 }
+
+/// Two files whose names are not UTF-8 and differ only there (`b\xff.in`, `b\xfe.in`) are two
+/// files in the CSV (their bytes escaped as `\xFF`, `\xFE`), and `--resume` after a kill solves
+/// only the one the journal lacks: neither is taken for the other.
+#[test]
+fn names_that_are_not_utf8_stay_two_files_across_a_resume() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    let yut = corpus.join("yut");
+    std::fs::create_dir_all(&yut).unwrap();
+    for byte in [0xff_u8, 0xfe] {
+        let bytes = [b'b', byte, b'.', b'i', b'n'];
+        let name = std::ffi::OsStr::from_bytes(&bytes);
+        std::fs::copy(
+            common::root().join("corpora/yut/yut-sample1.in"),
+            yut.join(name),
+        )
+        .unwrap();
+    }
+    let csv = dir.path().join("x.csv");
+    let journal = dir.path().join("x.csv.partial");
+    let log = dir.path().join("solved.log");
+    let engine = logging_engine(&log, "1");
+    let mut child = spawn_run(&corpus, &csv, &engine);
+    wait_until("the first file journaled", || lines(&journal) >= 2);
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    settle(&log);
+    let solved_before = lines(&log);
+    let out = spawn_run(&corpus, &csv, &engine)
+        .wait_with_output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_eq!(
+        lines(&log) - solved_before,
+        1,
+        "only the file never journaled"
+    );
+    let mut files = common::column(&csv, "file");
+    files.sort();
+    assert_eq!(files, ["yut/b\\xFE.in", "yut/b\\xFF.in"]);
+}
