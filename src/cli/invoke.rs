@@ -397,6 +397,7 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut text = table::terminal(&inv, width(&args), colour);
+    text.push_str(&table::notes(&inv));
     text.push('\n');
     text.push_str(&table::strength_text(&inv, &strength));
     for warning in &report.warnings {
