@@ -14,7 +14,8 @@
 //! - [`verdict`]: a cell's verdict from the executor's result, and the checkers;
 //! - [`tags`]: the tags and their check; [`strength`]: kills, useless tests, the cover;
 //! - [`table`]: the terminal, Markdown, CSV and JSON renderings; [`junit`]: JUnit XML;
-//! - [`problem`]: the problem file; [`select`]: the subset written as a folder.
+//! - [`problem`]: the problem file; [`select`]: the subset written as a folder;
+//! - [`report`]: the invocation in the HTML report, and invoke's CSV read back for it.
 //!
 //! Invariants: cells are in (test, solution) order whatever the thread count; every file
 //! is of one game; at most one solution is `main`.
@@ -22,6 +23,7 @@
 pub mod attribute;
 pub mod junit;
 pub mod problem;
+pub mod report;
 pub mod select;
 pub mod strength;
 pub mod table;

@@ -18,7 +18,7 @@ const GAP: &str = "  ";
 /// Width of the terminal when it cannot be told.
 pub const DEFAULT_WIDTH: usize = 120;
 /// ns per ms, for the CSV's and JSON's `time_ms`.
-const NS_PER_MS: f64 = 1e6;
+pub const NS_PER_MS: f64 = 1e6;
 /// KiB per MiB, for the memory in cells.
 const KB_PER_MB: f64 = 1024.0;
 /// Percent, for shares of the time limit.
@@ -282,7 +282,8 @@ fn md_text(text: &str) -> String {
 
 /// The CSV's header: one line per cell. `time_ms` is the test's time (a share of a whole
 /// file's run when `run_cases` is more than 1), `run_ms` the run's, both on `clock`.
-pub const CSV_HEADER: [&str; 12] = [
+pub const CSV_HEADER: [&str; 13] = [
+    "game",
     "file",
     "case",
     "test",
@@ -310,6 +311,7 @@ pub fn csv(inv: &Invocation) -> Result<Vec<u8>, csv::Error> {
         for (s, cell) in inv.cells[t].iter().enumerate() {
             let solution = &inv.solutions[s];
             writer.write_record([
+                inv.game.name().to_string(),
                 test.file_name.clone(),
                 test.case.to_string(),
                 test.name.clone(),

@@ -23,6 +23,7 @@ mod hunt;
 mod interop;
 mod interrupts;
 mod invoke;
+mod invoke_report;
 mod invoke_times;
 mod journal_lock;
 mod judge;
