@@ -28,9 +28,13 @@ const PER_GAME: &str = "profile";
 /// How a command's per-game subcommands differ.
 #[derive(Debug, Clone, Copy)]
 pub struct Shape {
-    /// `--profile` defaults to [`DEFAULT_PROFILE`] where the game has it (else it is required);
-    /// off, the command's own definition of `--profile` stands.
+    /// `--profile` defaults to [`DEFAULT_PROFILE`] where the game has it (else it is required,
+    /// unless `profile_required` is off: the command then decides); off, the command's own
+    /// definition of `--profile` stands.
     pub default_profile: bool,
+    /// Whether a game without [`DEFAULT_PROFILE`] requires `--profile` (with
+    /// `default_profile`).
+    pub profile_required: bool,
     /// The help heading of the game's own options.
     pub heading: &'static str,
     /// The game's `--cases` (cases per file) becomes `--file-cases`, for a command whose
@@ -77,7 +81,8 @@ fn game_command<C: Args>(game: &'static dyn Game, shape: Shape) -> Command {
         } else if has_default {
             arg.default_value(DEFAULT_PROFILE).required(false)
         } else {
-            arg.default_value(None::<&str>).required(true)
+            arg.default_value(None::<&str>)
+                .required(shape.profile_required)
         }
     });
     let cmd = generator.augment_args(cmd.next_help_heading(shape.heading));

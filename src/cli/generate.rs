@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::shard_args::ShardArgs;
@@ -23,9 +23,10 @@ use super::games::{Shape, from_game_matches, game_commands};
 /// The options of `gen` that every game has.
 #[derive(Args, Clone, Debug)]
 pub struct GenCommon {
-    /// Generator profile (see `gamebench list`).
-    #[arg(long, short, default_value = DEFAULT_PROFILE)]
-    pub profile: String,
+    /// Generator profile (see `gamebench list`); default `random` where the game has it, else
+    /// required unless --generator writes the inputs.
+    #[arg(long, short)]
+    pub profile: Option<String>,
     /// Seed: the same arguments give the same bytes on any machine.
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
@@ -62,6 +63,8 @@ pub struct GenCommon {
 /// How `gen`'s per-game subcommands look.
 const GEN_SHAPE: Shape = Shape {
     default_profile: true,
+    // An external generator needs no profile: checked in `GenArgs::plan`.
+    profile_required: false,
     heading: "Options of the game",
     file_cases: false,
 };
@@ -92,30 +95,43 @@ impl GenArgs {
         })
     }
 
-    /// The plan these options ask for: the engine resolved, the budget and shard checked.
+    /// The plan these options ask for: the engine resolved, the budget and shard checked; a
+    /// profile unless an external generator writes the inputs.
     pub fn plan(self) -> Result<Plan> {
         let common = self.common;
         let game = common.reading.apply(self.game)?;
+        let generator = common
+            .generator
+            .as_deref()
+            .map(|text| ExternalGenerator::parse(text, Shell::default(), DEFAULT_GENERATOR_TIMEOUT))
+            .transpose()?;
+        let profile = match (common.profile, &generator) {
+            (Some(profile), _) => profile,
+            (None, Some(_)) => generate::EXTERNAL_PROFILE.to_string(),
+            (None, None) => {
+                let names: Vec<&str> = game.generator().profiles().iter().map(|p| p.name).collect();
+                bail!(
+                    "gen {}: --profile is required: the game has no `{DEFAULT_PROFILE}` profile \
+                     (profiles: {}), unless --generator CMD writes the inputs",
+                    game.name(),
+                    names.join(", ")
+                )
+            }
+        };
         Ok(Plan {
             game,
             engine: resolve_internal(game, common.engine.as_deref())?,
             budget: common.budget.budget()?,
             shard: common.shards.shard()?,
             resume: common.shards.resume,
-            profile: common.profile,
+            profile,
             options: self.options,
             seed: common.seed,
             count: common.count,
             out: common.out,
             expected: !common.no_expected,
             progress: common.progress,
-            generator: common
-                .generator
-                .as_deref()
-                .map(|text| {
-                    ExternalGenerator::parse(text, Shell::default(), DEFAULT_GENERATOR_TIMEOUT)
-                })
-                .transpose()?,
+            generator,
         })
     }
 }

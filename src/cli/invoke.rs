@@ -98,6 +98,10 @@ pub struct InvokeArgs {
     /// the verdict (`-` = stdout).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Write the HTML report (as `run --report`: a solution is an engine, a test a case) with
+    /// the invocation's own section: the verdict table, the tag check, the strength report.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// Write the selected tests (a cover of every kill, with each correct solution's slowest)
     /// as X.in/X.out files under DIR.
     #[arg(long, value_name = "DIR")]
@@ -345,6 +349,7 @@ fn output_files<'a>(
         ("--json", &args.json),
         ("--markdown", &args.markdown),
         ("--junit", &args.junit),
+        ("--report", &args.report),
     ]
     .into_iter()
     .filter_map(|(option, path)| path.as_deref().map(|p| (option, p)))
@@ -397,6 +402,7 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut text = table::terminal(&inv, width(&args), colour);
+    text.push_str(&table::notes(&inv));
     text.push('\n');
     text.push_str(&table::strength_text(&inv, &strength));
     for warning in &report.warnings {
@@ -525,7 +531,38 @@ fn write_files(
     if let Some(path) = &args.junit {
         write_out(path, junit::junit(inv, report).as_bytes(), "JUnit XML")?;
     }
+    if let Some(path) = &args.report {
+        write_report(path, inv, report, strength)?;
+    }
     Ok(())
+}
+
+/// `--report FILE.html`: the report's page of the invocation's cells (a solution is an engine,
+/// a test a case; the baseline of its speed-ups the main solution, else the first), with the
+/// invocation's own section.
+fn write_report(
+    path: &Path,
+    inv: &invoke::Invocation,
+    tags: &invoke::TagReport,
+    strength: &strength::Strength,
+) -> Result<()> {
+    let results = invoke::report::results(inv, path);
+    let baseline = inv
+        .solutions
+        .iter()
+        .find(|s| s.tag == Some(Tag::Main))
+        .unwrap_or(&inv.solutions[0])
+        .name
+        .clone();
+    let page = crate::report::build(&crate::report::Inputs {
+        runs: std::slice::from_ref(&results),
+        comparison: None,
+        games: registry::GAMES,
+        roots: &[PathBuf::from(".")],
+        baseline: &baseline,
+    })?;
+    let page = invoke::report::with_section(page, &invoke::report::section(inv, tags, strength));
+    write_out(path, page.as_bytes(), "HTML report")
 }
 
 /// The exit code: 2 when a test could not be judged or a path was not a test, 1 when a tag is

@@ -44,7 +44,7 @@ pub fn report(args: ReportArgs) -> Result<Exit> {
     let mut runs = args
         .runs
         .iter()
-        .map(|p| compare::load(p).map_err(anyhow::Error::from))
+        .map(|p| crate::invoke::report::load(p).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
     if runs.is_empty() {
         match &comparison_inputs {

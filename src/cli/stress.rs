@@ -22,6 +22,7 @@ use super::{BudgetArgs, positive_seconds};
 /// How `stress`'s per-game subcommands look (`hunt`'s too, but for the profile's default).
 pub const STRESS_SHAPE: Shape = Shape {
     default_profile: true,
+    profile_required: true,
     heading: "Generator options of the game",
     file_cases: true,
 };

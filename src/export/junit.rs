@@ -4,7 +4,8 @@
 //! could not be judged) with the verdict as its `type` and the reason as its `message`.
 //!
 //! [`JunitSink`] collects `run`'s rows (one test case per file x case x engine, its runs
-//! folded into the worst status); `invoke` builds its suites itself.
+//! folded into the worst status; a program's run on a whole file shared evenly by its cases,
+//! so that a suite's time is its runs' time); `invoke` builds its suites itself.
 //!
 //! Invariants: text and attributes are escaped ([`escape`]: the five XML entities, and the
 //! characters XML 1.0 forbids replaced by U+FFFD), so any message makes a well-formed document;
@@ -12,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use crate::results::Row;
+use crate::results::{Row, Timing};
 use crate::runner::{FileResults, Sink, SinkError};
 use crate::status::Status;
 use crate::util::atomic::write_atomic;
@@ -174,8 +175,10 @@ impl JunitSink {
     }
 
     /// The test case of one case's rows for one engine (its runs: the worst status, the
-    /// median-free first time, the first message).
-    fn case(rows: &[&Row]) -> Case {
+    /// median-free first time, the first message). `shared`: how many cases of the file shared
+    /// the first row's run when it timed the whole file ([`Timing::File`]): the case's time is
+    /// its even share, so that a suite's time is the time its runs took.
+    fn case(rows: &[&Row], shared: usize) -> Case {
         let first = rows[0];
         let status = rows
             .iter()
@@ -199,7 +202,14 @@ impl JunitSink {
         Case {
             name: format!("{}#{}", first.file, first.case),
             classname: format!("gamebench.{}.{}", first.game, first.engine),
-            time_s: first.time_ns.map_or(0.0, |t| t as f64 / NS_PER_S),
+            time_s: first.time_ns.map_or(0.0, |t| {
+                let share = if first.timing == Timing::File {
+                    shared.max(1)
+                } else {
+                    1
+                };
+                t as f64 / NS_PER_S / share as f64
+            }),
             outcome,
             properties: Vec::new(),
         }
@@ -211,15 +221,26 @@ impl Sink for JunitSink {
         // Rows come in (case, engine, run) order: group consecutive rows of a (case, engine).
         let mut start = 0;
         let rows = results.rows;
+        let mut groups: Vec<Vec<&Row>> = Vec::new();
         while start < rows.len() {
             let key = |r: &Row| (r.case, r.engine.clone());
             let end = rows[start..]
                 .iter()
                 .position(|r| key(r) != key(&rows[start]))
                 .map_or(rows.len(), |n| start + n);
-            let group: Vec<&Row> = rows[start..end].iter().collect();
+            groups.push(rows[start..end].iter().collect());
+            start = end;
+        }
+        // A program run once on the whole file: its time is on every case's row.
+        let shared = |engine: &str| {
+            groups
+                .iter()
+                .filter(|g| g[0].engine == engine && g[0].timing == Timing::File)
+                .count()
+        };
+        for group in &groups {
             let suite_name = format!("{}/{}", group[0].game, group[0].engine);
-            let case = JunitSink::case(&group);
+            let case = JunitSink::case(group, shared(&group[0].engine));
             match self.suites.iter_mut().find(|s| s.name == suite_name) {
                 Some(suite) => suite.cases.push(case),
                 None => self.suites.push(Suite {
@@ -227,7 +248,6 @@ impl Sink for JunitSink {
                     cases: vec![case],
                 }),
             }
-            start = end;
         }
         Ok(())
     }

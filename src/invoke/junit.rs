@@ -5,7 +5,8 @@
 //! the invocation exits non-zero. A tagged solution has one more test case, `tag`, which fails
 //! when its tag's verdict never came. Every test case carries its verdict (and the cell's
 //! message) as properties, passed or not, and a failure's text names the verdict and the tag
-//! it contradicts.
+//! it contradicts. A test case's time is the test's (its share of a whole file's run, on the
+//! invocation's clock): a suite's time is the sum of its runs'.
 
 use super::Invocation;
 use super::tags::TagReport;
@@ -62,6 +63,8 @@ pub fn junit(inv: &Invocation, tags: &TagReport) -> String {
                     Case {
                         name: test.name.clone(),
                         classname: classname.clone(),
+                        // The test's own time (a share of a whole file's run), so that a
+                        // suite's time is the time its runs took, not a file's per case.
                         time_s: cell.time_ns.map_or(0.0, |t| t as f64 / NS_PER_S),
                         outcome,
                         properties,

@@ -4,16 +4,18 @@
 //!
 //! A test is one case of a `.in` file: a row per (file, case), since the games' files hold
 //! several cases. Programs run as the executor runs them (once per file, or case by case under
-//! a per-case limit): a program run on a whole file gives each of its cases the file's time
-//! and memory (a failure of the whole file is charged to the case that fails alone). The
-//! expected block of a case comes from `X.out`, or, without one, from the
-//! solution tagged `main`.
+//! a per-case limit): a program run on a whole file gives each of its cases its memory and an
+//! even share of its time, the run's whole time kept for the limits (a failure of the whole
+//! file is charged to the case that fails alone). Times are on the clock of the limit: CPU
+//! time under a CPU limit, else wall time. The expected block of a case comes from `X.out`,
+//! or, without one, from the solution tagged `main`.
 //!
 //! - [`attribute`]: a whole file's failure charged to the case that fails alone;
 //! - [`verdict`]: a cell's verdict from the executor's result, and the checkers;
 //! - [`tags`]: the tags and their check; [`strength`]: kills, useless tests, the cover;
 //! - [`table`]: the terminal, Markdown, CSV and JSON renderings; [`junit`]: JUnit XML;
-//! - [`problem`]: the problem file; [`select`]: the subset written as a folder.
+//! - [`problem`]: the problem file; [`select`]: the subset written as a folder;
+//! - [`report`]: the invocation in the HTML report, and invoke's CSV read back for it.
 //!
 //! Invariants: cells are in (test, solution) order whatever the thread count; every file
 //! is of one game; at most one solution is `main`.
@@ -21,6 +23,7 @@
 pub mod attribute;
 pub mod junit;
 pub mod problem;
+pub mod report;
 pub mod select;
 pub mod strength;
 pub mod table;
@@ -37,7 +40,7 @@ use crate::game::{Budget, Game, ParsedCase, Reading};
 use crate::status::Presentation;
 
 pub use tags::{Contradiction, Tag, TagReport};
-pub use verdict::{Cell, CellVerdict, Checker};
+pub use verdict::{Cell, CellVerdict, Checker, TimeClock, TimeRead};
 
 /// One solution of the problem: its name in the table, how it runs, what it should get.
 #[derive(Debug, Clone)]
@@ -124,9 +127,11 @@ pub struct Invocation {
     pub tests: Vec<Test>,
     /// `cells[test][solution]`.
     pub cells: Vec<Vec<Cell>>,
-    /// The time limit a cell's time is a share of, ns: the per-case limit when programs run
-    /// case by case, else the limit of one run.
+    /// The time limit a run's time is a share of, ns: the CPU limit when one is set, else the
+    /// wall-time limit of one run (the per-case limit when programs run case by case).
     pub limit_ns: u64,
+    /// The clock of that limit, on which every cell's times are read.
+    pub clock: TimeClock,
     /// Patterns of tests the selection always keeps (`--keep`), beside the samples.
     pub keep: Vec<String>,
     /// Per test, its expected block (the reason when there is none), for `--select`.
@@ -145,15 +150,28 @@ impl Invocation {
         self.cells.iter().map(move |row| &row[s])
     }
 
-    /// Solution `s`'s slowest test that has a time, and the time (the earliest on a tie).
+    /// Solution `s`'s slowest run that has a time (the whole file's run for a case that shared
+    /// it), as its test and the run's time (the earliest test on a tie).
     pub fn slowest(&self, s: usize) -> Option<(usize, u64)> {
         self.column(s)
             .enumerate()
-            .filter_map(|(t, c)| c.time_ns.map(|time| (t, time)))
+            .filter_map(|(t, c)| c.run_ns.map(|time| (t, time)))
             .fold(None, |best, (t, time)| match best {
                 Some((_, b)) if b >= time => best,
                 _ => Some((t, time)),
             })
+    }
+
+    /// Whether some run of solution `s` was killed at a time limit (its time is at least the
+    /// limit, and no more is known).
+    pub fn killed(&self, s: usize) -> bool {
+        self.column(s)
+            .any(|c| c.verdict == CellVerdict::Timeout && c.run_ns.is_none())
+    }
+
+    /// Whether some program ran a whole file of several cases once (its time split over them).
+    pub fn has_shared_runs(&self) -> bool {
+        self.cells.iter().flatten().any(|c| c.run_cases > 1)
     }
 
     /// Whether some test could not be judged.
@@ -296,9 +314,17 @@ pub fn invoke(
         None => work(),
     };
     let limits = &config.limits;
-    let limit = limits
-        .case_timeout
-        .map_or(limits.timeout, |c| c.min(limits.timeout));
+    // A CPU limit is the one judges state (the wall limit is a backstop above it): times are
+    // read on its clock and are shares of it.
+    let (limit, clock) = match limits.cpu {
+        Some(cpu) => (cpu, TimeClock::Cpu),
+        None => (
+            limits
+                .case_timeout
+                .map_or(limits.timeout, |c| c.min(limits.timeout)),
+            TimeClock::Wall,
+        ),
+    };
     let mut inv = Invocation {
         game,
         files,
@@ -306,6 +332,7 @@ pub fn invoke(
         tests: Vec::new(),
         cells: Vec::new(),
         limit_ns: limit.as_nanos() as u64,
+        clock,
         keep: config.keep.clone(),
         expected: Vec::new(),
         inputs: Vec::new(),
@@ -421,6 +448,10 @@ fn judge_file(
         "main"
     };
     let file_name = inv.files[f].row_name();
+    let read = TimeRead {
+        clock: inv.clock,
+        file_cases: cases.len(),
+    };
     for (c, parsed_case) in cases.iter().enumerate() {
         let name = if cases.len() == 1 {
             file_name.clone()
@@ -447,6 +478,7 @@ fn judge_file(
                         run,
                         config.checker,
                         config.presentation,
+                        read,
                     );
                     if *found == Some(attribute::Found::NoneAlone) {
                         cell.message = format!("{} {}", cell.message, attribute::NONE_ALONE_NOTE);
@@ -456,6 +488,8 @@ fn judge_file(
                 None => Cell {
                     verdict: CellVerdict::Error,
                     time_ns: None,
+                    run_ns: None,
+                    run_cases: 1,
                     memory_kb: None,
                     message: "no result for this case".to_string(),
                     reason: None,

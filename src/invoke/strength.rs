@@ -86,11 +86,12 @@ pub const SLOWEST_TIE_NS: u64 = 2_000_000;
 /// What a sample test's file name starts with: samples are always kept and never useless.
 pub const SAMPLE_PREFIX: &str = "sample";
 
-/// Solution `s`'s slowest test for the selection: among the tests whose time ties with the
-/// largest (within [`SLOWEST_TIE_FRACTION`] or [`SLOWEST_TIE_NS`] of it), the earliest by
-/// name, so that two runs of the same invocation pick the same test.
+/// Solution `s`'s slowest test for the selection: among the tests whose time (its own, or its
+/// share of a whole file's run) ties with the largest (within [`SLOWEST_TIE_FRACTION`] or
+/// [`SLOWEST_TIE_NS`] of it), the earliest by name, so that two runs of the same invocation
+/// pick the same test.
 pub fn slowest_test(inv: &Invocation, s: usize) -> Option<usize> {
-    let (_, most) = inv.slowest(s)?;
+    let most = inv.column(s).filter_map(|c| c.time_ns).max()?;
     let band = ((most as f64 * SLOWEST_TIE_FRACTION) as u64).max(SLOWEST_TIE_NS);
     inv.column(s)
         .enumerate()

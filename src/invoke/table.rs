@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::strength::Strength;
 use super::tags::TagReport;
-use super::verdict::{Cell, CellVerdict};
+use super::verdict::{Cell, CellVerdict, TimeClock};
 use super::{Invocation, Test};
 
 /// Columns between two table columns.
@@ -18,7 +18,7 @@ const GAP: &str = "  ";
 /// Width of the terminal when it cannot be told.
 pub const DEFAULT_WIDTH: usize = 120;
 /// ns per ms, for the CSV's and JSON's `time_ms`.
-const NS_PER_MS: f64 = 1e6;
+pub const NS_PER_MS: f64 = 1e6;
 /// KiB per MiB, for the memory in cells.
 const KB_PER_MB: f64 = 1024.0;
 /// Percent, for shares of the time limit.
@@ -49,8 +49,12 @@ fn short_memory(kb: u64) -> String {
     format!("{:.1}MB", kb as f64 / KB_PER_MB)
 }
 
+/// What marks a test's time that is its share of a whole file's run ([`notes`]).
+pub const SHARED_MARK: &str = "~";
+
 /// A cell as text: the verdict (a runtime error with its signal or exit code: `RE(SIGSEGV)`,
-/// `RE(exit 3)`), the time, the memory of a program.
+/// `RE(exit 3)`), the time (`~` before a share of a whole file's run), the memory of a
+/// program.
 pub fn cell_text(cell: &Cell) -> String {
     let mut text = cell.verdict.short().to_string();
     if let Some(reason) = &cell.reason {
@@ -58,6 +62,9 @@ pub fn cell_text(cell: &Cell) -> String {
     }
     if let Some(t) = cell.time_ns {
         text.push(' ');
+        if cell.run_cases > 1 {
+            text.push_str(SHARED_MARK);
+        }
         text.push_str(&short_time(t));
     }
     if let Some(m) = cell.memory_kb {
@@ -67,18 +74,48 @@ pub fn cell_text(cell: &Cell) -> String {
     text
 }
 
-/// A solution's worst time as a share of the limit: `12%`, or `TL` when it passed the limit.
+/// A solution's worst run: its time, or `>=LIMIT` when a run was killed at the time limit
+/// (its time is at least the limit; no more is known).
+pub fn worst_time(inv: &Invocation, s: usize) -> String {
+    if inv.killed(s) {
+        return format!(">={}", short_time(inv.limit_ns));
+    }
+    inv.slowest(s)
+        .map_or("-".to_string(), |(_, t)| short_time(t))
+}
+
+/// A solution's worst run as a share of the limit: `12%`, or `>=100%` when a run was killed at
+/// the limit.
 pub fn worst_share(inv: &Invocation, s: usize) -> String {
-    if inv
-        .column(s)
-        .any(|c| c.verdict == CellVerdict::Timeout && c.time_ns.is_none())
-    {
-        return format!(">{PERCENT:.0}%");
+    if inv.killed(s) {
+        return format!(">={PERCENT:.0}%");
     }
     match inv.slowest(s) {
         Some((_, time)) => format!("{:.0}%", time as f64 * PERCENT / inv.limit_ns.max(1) as f64),
         None => "-".to_string(),
     }
+}
+
+/// The lines under the table: which clock the times are on and the limit they are shares of,
+/// and, when a program ran a whole file of several cases once, what its cases' times are.
+pub fn notes(inv: &Invocation) -> String {
+    let limit = match inv.clock {
+        TimeClock::Cpu => "the CPU limit",
+        TimeClock::Wall => "the time limit",
+    };
+    let mut out = format!(
+        "times: {} against {limit} of {} (worst: the slowest run; a run killed at the limit: >= the limit)\n",
+        inv.clock.words(),
+        short_time(inv.limit_ns)
+    );
+    if inv.has_shared_runs() {
+        out.push_str(&format!(
+            "{SHARED_MARK}: a program run once on a whole file of several cases: the file's time \
+             split evenly over its cases (worst and of limit read the whole run; --case-timeout \
+             runs each case alone)\n"
+        ));
+    }
+    out
 }
 
 /// A solution's column header: its name and tag.
@@ -111,11 +148,7 @@ pub fn terminal(inv: &Invocation, width: usize, colour_on: bool) -> String {
         .map(|s| {
             std::iter::once(header(inv, s))
                 .chain(inv.column(s).map(cell_text))
-                .chain([
-                    inv.slowest(s)
-                        .map_or("-".to_string(), |(_, t)| short_time(t)),
-                    worst_share(inv, s),
-                ])
+                .chain([worst_time(inv, s), worst_share(inv, s)])
                 .collect()
         })
         .collect();
@@ -199,10 +232,7 @@ pub fn markdown(inv: &Invocation, tags: &TagReport, strength: &Strength) -> Stri
     for (label, value) in [
         (
             "worst",
-            &(|s| {
-                inv.slowest(s)
-                    .map_or("-".to_string(), |(_, t)| short_time(t))
-            }) as &dyn Fn(usize) -> String,
+            &(|s| worst_time(inv, s)) as &dyn Fn(usize) -> String,
         ),
         ("of limit", &|s| worst_share(inv, s)),
     ] {
@@ -212,7 +242,12 @@ pub fn markdown(inv: &Invocation, tags: &TagReport, strength: &Strength) -> Stri
         }
         out.push('\n');
     }
-    out.push_str("\n## Tags\n\n");
+    out.push('\n');
+    for line in notes(inv).lines() {
+        out.push_str(&md_text(line));
+        out.push_str("\n\n");
+    }
+    out.push_str("## Tags\n\n");
     if tags.contradictions.is_empty() && tags.warnings.is_empty() {
         out.push_str("Every tag holds.\n");
     }
@@ -245,8 +280,10 @@ fn md_text(text: &str) -> String {
     out.replace(['\n', '\r'], " ")
 }
 
-/// The CSV's header: one line per cell.
-pub const CSV_HEADER: [&str; 9] = [
+/// The CSV's header: one line per cell. `time_ms` is the test's time (a share of a whole
+/// file's run when `run_cases` is more than 1), `run_ms` the run's, both on `clock`.
+pub const CSV_HEADER: [&str; 13] = [
+    "game",
     "file",
     "case",
     "test",
@@ -254,9 +291,17 @@ pub const CSV_HEADER: [&str; 9] = [
     "tag",
     "verdict",
     "time_ms",
+    "run_ms",
+    "run_cases",
+    "clock",
     "memory_kb",
     "message",
 ];
+
+/// A time for the CSV, in ms (empty without one).
+fn ms_field(ns: Option<u64>) -> String {
+    ns.map_or(String::new(), |ns| format!("{:.3}", ns as f64 / NS_PER_MS))
+}
 
 /// The table as CSV: one line per (test, solution), in table order.
 pub fn csv(inv: &Invocation) -> Result<Vec<u8>, csv::Error> {
@@ -266,14 +311,17 @@ pub fn csv(inv: &Invocation) -> Result<Vec<u8>, csv::Error> {
         for (s, cell) in inv.cells[t].iter().enumerate() {
             let solution = &inv.solutions[s];
             writer.write_record([
+                inv.game.name().to_string(),
                 test.file_name.clone(),
                 test.case.to_string(),
                 test.name.clone(),
                 solution.name.clone(),
                 solution.tag.map_or(String::new(), |t| t.to_string()),
                 cell.verdict.to_string(),
-                cell.time_ns
-                    .map_or(String::new(), |ns| format!("{:.3}", ns as f64 / NS_PER_MS)),
+                ms_field(cell.time_ns),
+                ms_field(cell.run_ns),
+                cell.run_cases.to_string(),
+                inv.clock.as_str().to_string(),
                 cell.memory_kb.map_or(String::new(), |m| m.to_string()),
                 cell.message.clone(),
             ])?;
@@ -291,8 +339,11 @@ struct JsonSolution<'a> {
     program: bool,
     worst_time_ms: Option<f64>,
     worst_test: Option<&'a str>,
-    /// The worst time over the limit (a timeout counts as 1 or more).
+    /// The worst run's time over the limit (a run killed at the limit counts as 1: at least
+    /// the limit).
     worst_share: Option<f64>,
+    /// Whether a run was killed at the time limit.
+    killed: bool,
 }
 
 #[derive(Serialize)]
@@ -307,6 +358,8 @@ struct JsonCell<'a> {
     solution: &'a str,
     verdict: CellVerdict,
     time_ms: Option<f64>,
+    run_time_ms: Option<f64>,
+    run_cases: usize,
     memory_kb: Option<u64>,
     #[serde(skip_serializing_if = "str::is_empty")]
     message: &'a str,
@@ -324,6 +377,7 @@ struct JsonStrength<'a> {
 struct Json<'a> {
     game: &'a str,
     time_limit_ms: f64,
+    clock: TimeClock,
     solutions: Vec<JsonSolution<'a>>,
     tests: Vec<JsonTest<'a>>,
     tags: &'a TagReport,
@@ -341,26 +395,26 @@ pub fn json(
     let doc = Json {
         game: inv.game.name(),
         time_limit_ms: ms(inv.limit_ns),
+        clock: inv.clock,
         solutions: inv
             .solutions
             .iter()
             .enumerate()
             .map(|(s, solution)| {
                 let slowest = inv.slowest(s);
-                let timed_out = inv
-                    .column(s)
-                    .any(|c| c.verdict == CellVerdict::Timeout && c.time_ns.is_none());
+                let killed = inv.killed(s);
                 JsonSolution {
                     name: &solution.name,
                     tag: solution.tag,
                     program: solution.spec.is_program(),
                     worst_time_ms: slowest.map(|(_, t)| ms(t)),
                     worst_test: slowest.map(|(t, _)| name(t)),
-                    worst_share: if timed_out {
+                    worst_share: if killed {
                         Some(1.0)
                     } else {
                         slowest.map(|(_, t)| t as f64 / inv.limit_ns.max(1) as f64)
                     },
+                    killed,
                 }
             })
             .collect(),
@@ -377,6 +431,8 @@ pub fn json(
                         solution: &inv.solutions[s].name,
                         verdict: cell.verdict,
                         time_ms: cell.time_ns.map(ms),
+                        run_time_ms: cell.run_ns.map(ms),
+                        run_cases: cell.run_cases,
                         memory_kb: cell.memory_kb,
                         message: &cell.message,
                     })

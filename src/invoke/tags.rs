@@ -214,12 +214,22 @@ pub fn check(inv: &Invocation) -> TagReport {
             && let Some((t, time)) = inv.slowest(s)
             && time.saturating_mul(2) > inv.limit_ns
         {
+            // A run shared by a file's cases is the file's.
+            let shared = inv.cells[t][s].run_cases;
+            let on = if shared > 1 {
+                format!(
+                    "file {} ({shared} cases in one run)",
+                    inv.tests[t].file_name
+                )
+            } else {
+                format!("test {}", inv.tests[t].name)
+            };
             report.warnings.push(format!(
-                "warning: solution {name} (tagged {tag}) takes {} on test {}, more than half \
-                 the time limit of {}",
+                "warning: solution {name} (tagged {tag}) takes {} on {on}, more than half \
+                 the time limit of {} ({})",
                 human_time(time),
-                inv.tests[t].name,
-                human_time(inv.limit_ns)
+                human_time(inv.limit_ns),
+                inv.clock.words()
             ));
         }
     }
@@ -328,6 +338,8 @@ mod tests {
         let cell = |verdict, time_ms: u64| Cell {
             verdict,
             time_ns: Some(time_ms * 1_000_000),
+            run_ns: Some(time_ms * 1_000_000),
+            run_cases: 1,
             memory_kb: None,
             message: "why".to_string(),
             reason: None,
@@ -370,6 +382,7 @@ mod tests {
                 ],
             ],
             limit_ns: 1_000_000_000,
+            clock: super::super::TimeClock::Cpu,
             keep: Vec::new(),
             expected: Vec::new(),
             inputs: Vec::new(),

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::engines::{CaseRun, Fault, judge_block};
+use crate::engines::{CaseRun, Fault, Timing, judge_block};
 use crate::game::{Game, ParsedCase, Verdict as EngineVerdict};
 use crate::status::{CheckVerdict, Presentation};
 
@@ -97,13 +97,57 @@ impl std::fmt::Display for CellVerdict {
     }
 }
 
+/// The clock a cell's times are read on: the clock of the limit they are a share of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimeClock {
+    /// CPU time (user + system) of a program's processes, as a CPU limit counts it (internal
+    /// engines, which have no processes of their own: their wall time).
+    Cpu,
+    /// Wall time, as the wall-time limit counts it.
+    Wall,
+}
+
+impl TimeClock {
+    /// The name in the CSV (`cpu`, `wall`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeClock::Cpu => "cpu",
+            TimeClock::Wall => "wall",
+        }
+    }
+
+    /// In words, for summaries: `CPU time`, `wall time`.
+    pub fn words(self) -> &'static str {
+        match self {
+            TimeClock::Cpu => "CPU time",
+            TimeClock::Wall => "wall time",
+        }
+    }
+}
+
+/// How a run's times are read into a cell: the clock, and the cases of the file (a program
+/// run once on a whole file shares its time among them).
+#[derive(Debug, Clone, Copy)]
+pub struct TimeRead {
+    pub clock: TimeClock,
+    pub file_cases: usize,
+}
+
 /// One cell of the table: a solution on a test.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cell {
     pub verdict: CellVerdict,
-    /// Wall time of the run, ns (a program run on a whole file: the file's run); none when the
-    /// run was stopped or failed before an answer.
+    /// The test's time, ns, on the invocation's clock: the run's time, or, for a program run
+    /// once on a whole file of several cases, the run's time split evenly over them
+    /// ([`Cell::run_cases`]); none when the run was killed at a time limit, or failed with no
+    /// time on that clock.
     pub time_ns: Option<u64>,
+    /// The time of the run the limits applied to (the whole file's when it was shared), ns:
+    /// what the worst time, the share of the limit and the half-limit warning read.
+    pub run_ns: Option<u64>,
+    /// How many cases shared that run (1: the case ran alone, or is an engine's own call).
+    pub run_cases: usize,
     /// Programs: peak resident memory of the run, KiB.
     pub memory_kb: Option<u64>,
     /// Why it is not `ok` (empty when it is).
@@ -118,7 +162,30 @@ pub struct Cell {
 /// solution's failure on it.
 pub type Expected<'a> = Result<&'a str, String>;
 
-/// The verdict of `run` (a solution's run on `parsed`) against `expected`, judged by `checker`.
+/// The time of `run` on `clock` (a program's CPU time from its usage, else the timed run's),
+/// and how many cases shared it: a program's run on a whole file of `file_cases` cases.
+/// A run killed at a time limit has none: it is at least the limit.
+fn run_time(run: &CaseRun, read: TimeRead) -> (Option<u64>, usize) {
+    let killed = matches!(run.result, Err(Fault::Timeout(_)));
+    let time = match read.clock {
+        TimeClock::Cpu => run
+            .usage
+            .last()
+            .map(|u| u.cpu().as_nanos() as u64)
+            .or_else(|| run.times.first().copied()),
+        TimeClock::Wall => run.times.first().copied(),
+    }
+    .filter(|_| !killed);
+    let cases = if run.timing == Timing::File {
+        read.file_cases.max(1)
+    } else {
+        1
+    };
+    (time, cases)
+}
+
+/// The verdict of `run` (a solution's run on `parsed`) against `expected`, judged by `checker`,
+/// its times read as `read` says.
 pub fn judge(
     game: &dyn Game,
     parsed: &ParsedCase,
@@ -126,12 +193,16 @@ pub fn judge(
     run: &CaseRun,
     checker: Checker,
     presentation: Presentation,
+    read: TimeRead,
 ) -> Cell {
-    let time_ns = run.times.first().copied();
+    let (run_ns, run_cases) = run_time(run, read);
+    let time_ns = run_ns.map(|t| t / run_cases as u64);
     let memory_kb = run.usage.last().and_then(|u| u.memory_kb);
     let cell = |verdict, message: String| Cell {
         verdict,
         time_ns,
+        run_ns,
+        run_cases,
         memory_kb,
         message,
         reason: None,

@@ -395,11 +395,12 @@ fn table_flags(inv: &Invocation, roles: &[Role], limit: u64, rules: &TimeRules) 
             continue;
         }
         for (t, cell) in inv.column(s).enumerate() {
-            if let Some(time) = cell.time_ns.filter(|&t| between(t)) {
+            if let Some(time) = cell.run_ns.filter(|&t| between(t)) {
                 flags.push(format!(
-                    "{} on {}: its one run (wall time, in the table) took {}, {window}",
+                    "{} on {}: its one run ({}, in the table) took {}, {window}",
                     inv.solutions[s].name,
                     inv.tests[t].name,
+                    inv.clock.words(),
                     seconds(time as f64)
                 ));
             }
@@ -433,7 +434,7 @@ pub fn report(
 }
 
 /// The summary's line when the package states no time limit, so it comes from the multipliers:
-/// the limit the table's one run of each accepted submission gives (wall time), and a pointer
+/// the limit the table's one run of each accepted submission gives (on the table's clock), and a pointer
 /// to the measured advice.
 pub fn summary_line(inv: &Invocation, roles: &[Role], rules: &TimeRules) -> Option<String> {
     if rules.time_limit.is_some() {
@@ -449,11 +450,12 @@ pub fn summary_line(inv: &Invocation, roles: &[Role], rules: &TimeRules) -> Opti
         .max_by_key(|(_, _, time)| *time);
     Some(match slowest {
         Some((s, t, time)) => format!(
-            "time limit: none stated, from the multipliers: {} (slowest accepted run {} by {} on {}, wall time, one run, x ac_to_time_limit {}); --time-limit-advice measures its noise",
+            "time limit: none stated, from the multipliers: {} (slowest accepted run {} by {} on {}, {}, one run, x ac_to_time_limit {}); --time-limit-advice measures its noise",
             seconds(inferred_limit(rules, time as f64 / NS_PER_S) * NS_PER_S),
             seconds(time as f64),
             inv.solutions[s].name,
             inv.tests[t].name,
+            inv.clock.words(),
             rules.ac_to_time_limit
         ),
         None => "time limit: none stated, and no accepted submission to infer it from".to_string(),

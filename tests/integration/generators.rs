@@ -235,3 +235,36 @@ fn hunting_a_program_takes_its_start_up_out_and_shows_yut_sizes_in_turns() {
     assert!(!text.contains("cells"), "{text}");
     assert!(text.contains(" turns"), "{text}");
 }
+
+/// `gen` of a game without a `random` profile (Vexed) takes an external generator alone: no
+/// `--profile` asked for (the file is the generator's output, validated); without either, the
+/// profile is asked for by name, with the game's profiles.
+#[test]
+fn gen_vexed_takes_a_generator_without_a_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = common::root().join("corpora/vexed/sample.in");
+    let command = format!("cmd:cat '{}' # {{seed}}", s(&sample));
+    let corpus = dir.path().join("corpus");
+    let output = gamebench(&[
+        "gen",
+        "vexed",
+        "--generator",
+        &command,
+        "--no-expected",
+        "-o",
+        s(&corpus),
+        "--progress",
+        "none",
+    ]);
+    assert_exit(&output, 0);
+    let written = std::fs::read(corpus.join("vexed-cmd-1-0.in")).unwrap();
+    assert_eq!(written, std::fs::read(&sample).unwrap());
+    let output = gamebench(&["gen", "vexed", "-o", s(&corpus), "--progress", "none"]);
+    assert_exit(&output, 2);
+    let err = stderr(&output);
+    assert!(err.contains("gen vexed: --profile is required"), "{err}");
+    let vexed = registry::find("vexed").unwrap();
+    for profile in vexed.generator().profiles() {
+        assert!(err.contains(profile.name), "{err}");
+    }
+}

@@ -23,6 +23,8 @@ mod hunt;
 mod interop;
 mod interrupts;
 mod invoke;
+mod invoke_report;
+mod invoke_times;
 mod journal_lock;
 mod judge;
 mod judge_parity;
