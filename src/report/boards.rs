@@ -1,14 +1,14 @@
-//! Which cases get a board, and their drawings: per game, the failing cases first, then the
-//! slowest, at most [`MAX_BOARDS_PER_GAME`]; a case whose input file is not found under the
-//! roots, or that its game does not draw, gets none.
+//! Which cases get a board, and their drawings: per game, the failing cases first (by file,
+//! case and engine), then the slowest, at most [`MAX_BOARDS_PER_GAME`], chosen from the
+//! digest's candidates; a case whose input file is not found under the roots, or that its
+//! game does not draw, gets none.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::Inputs;
-use crate::compare::CaseResult;
+use super::digest::Digest;
 use crate::game::{Drawing, Game};
-use crate::status::Status;
 
 /// The most boards drawn per game.
 pub const MAX_BOARDS_PER_GAME: usize = 4;
@@ -60,34 +60,26 @@ fn draw_case(game: &dyn Game, path: &Path, case: usize) -> Option<Drawing> {
 }
 
 /// The boards of the report.
-pub fn draw(inputs: &Inputs<'_>, cases: &[&CaseResult]) -> Vec<BoardCase> {
+pub fn draw(inputs: &Inputs<'_>, digest: &Digest) -> Vec<BoardCase> {
     let mut boards = Vec::new();
     for game in inputs.games {
-        let mine: Vec<&&CaseResult> = cases.iter().filter(|c| c.game == game.name()).collect();
-        let mut failing: Vec<&&CaseResult> = mine
+        let Some(candidates) = digest.candidates.get(game.name()) else {
+            continue;
+        };
+        let chosen = candidates
+            .failing
             .iter()
-            .copied()
-            .filter(|c| !matches!(c.status, Status::Ok | Status::Unchecked))
-            .collect();
-        failing.sort_by_key(|c| (&c.file, c.case, &c.engine));
-        let mut slowest: Vec<&&CaseResult> = mine.clone();
-        slowest.sort_by_key(|c| (std::cmp::Reverse(c.time_ns().unwrap_or(0)), &c.file, c.case));
-        let chosen = failing
-            .into_iter()
             .map(|c| (c, format!("{} in {}", c.status.as_str(), c.engine)))
             .chain(
-                slowest
-                    .into_iter()
+                candidates
+                    .slowest
+                    .iter()
                     .map(|c| (c, format!("slowest of {}", c.engine))),
             );
         let mut seen = BTreeSet::new();
+        let mut drawn = 0;
         for (c, why) in chosen {
-            if boards
-                .iter()
-                .filter(|b: &&BoardCase| b.game == game.name())
-                .count()
-                >= MAX_BOARDS_PER_GAME
-            {
+            if drawn >= MAX_BOARDS_PER_GAME {
                 break;
             }
             if !seen.insert((&c.file, c.case)) {
@@ -104,6 +96,7 @@ pub fn draw(inputs: &Inputs<'_>, cases: &[&CaseResult]) -> Vec<BoardCase> {
                     why,
                     drawing,
                 });
+                drawn += 1;
             }
         }
     }
