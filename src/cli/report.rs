@@ -29,6 +29,11 @@ pub struct ReportArgs {
     /// given, e.g. `corpora`); repeatable (default: the current folder).
     #[arg(long = "corpus", value_name = "DIR")]
     pub corpus: Vec<PathBuf>,
+    /// A folder holding the engines' outputs (`run --out-dir DIR`: `DIR/<engine>/X.out`, or
+    /// `DIR/X.out` when one engine ran), to draw each failing case's actual final board beside
+    /// the expected one; repeatable.
+    #[arg(long = "outputs", value_name = "DIR")]
+    pub outputs: Vec<PathBuf>,
     /// Engine the speed-ups are measured against.
     #[arg(long, default_value = "reference", value_name = "NAME")]
     pub baseline: String,
@@ -73,7 +78,7 @@ pub fn report(args: ReportArgs) -> Result<Exit> {
         &runs,
         comparison.as_ref(),
         (&named, files),
-        &roots,
+        (&roots, &args.outputs),
         &args.baseline,
     )?;
     Ok(Exit::Ok)
@@ -177,7 +182,7 @@ fn write<'a>(
     runs: &[report::Run],
     comparison: Option<&compare::Comparison>,
     (named, files): (&[&Path], impl Iterator<Item = &'a str>),
-    roots: &[PathBuf],
+    (roots, outputs): (&[PathBuf], &[PathBuf]),
     baseline: &str,
 ) -> Result<()> {
     let inputs = Inputs {
@@ -185,6 +190,7 @@ fn write<'a>(
         comparison,
         games: registry::GAMES,
         roots,
+        outputs,
         baseline,
     };
     let (shown, digest) = report::digest(&inputs)?;
@@ -215,6 +221,8 @@ pub struct AfterRun {
     against: Option<Results>,
     report: Option<PathBuf>,
     roots: Vec<PathBuf>,
+    /// `run --out-dir`: where the report finds the engines' outputs.
+    outputs: Vec<PathBuf>,
     baseline: String,
     options: CompareOptions,
 }
@@ -252,11 +260,13 @@ impl Drop for AfterRun {
 
 impl AfterRun {
     /// Checks the options: the baseline names, that the baseline to compare with exists (it
-    /// is read now, before this run may replace it).
+    /// is read now, before this run may replace it). `out_dir`: the run's `--out-dir`, where
+    /// the report finds the engines' outputs.
     pub fn prepare(
         args: &AfterRunArgs,
         paths: &[PathBuf],
         engine_baseline: &str,
+        out_dir: Option<&Path>,
     ) -> Result<AfterRun> {
         let against = args
             .compare_with
@@ -303,6 +313,7 @@ impl AfterRun {
             against,
             report: args.report.clone(),
             roots,
+            outputs: out_dir.map(Path::to_path_buf).into_iter().collect(),
             baseline: engine_baseline.to_string(),
             options: args.compare_options.clone(),
         })
@@ -374,7 +385,7 @@ impl AfterRun {
                 std::slice::from_ref(&run),
                 comparison.as_ref(),
                 (&[], std::iter::empty()),
-                &self.roots,
+                (&self.roots, &self.outputs),
                 &self.baseline,
             )?;
         }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::boards::BoardCase;
+use super::boards::{Answers, BoardCase, Side};
 use super::digest::{Digest, Kept, Tally};
 use super::svg::{self, Series};
 use super::{Inputs, MAX_FAILURES, Shown};
@@ -20,7 +20,8 @@ td.file{white-space:nowrap}td.msg{white-space:pre-wrap;overflow-wrap:anywhere;fo
 table.meta td{overflow-wrap:anywhere}\
 .charts{display:flex;flex-wrap:wrap;gap:8px}.board-case{display:inline-block;vertical-align:top;margin:6px;padding:6px;border:1px solid #ddd;max-width:100%;overflow-x:auto}\
 .frame{display:inline-block;vertical-align:top;margin:4px}.frame figcaption{font-size:12px;color:#555}\
-pre{background:#f6f6f6;padding:6px;overflow:auto;font-size:12px}";
+pre{background:#f6f6f6;padding:6px;overflow:auto;font-size:12px}\
+.answers{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}.answers figure{margin:4px}.answers figcaption{font-size:12px;color:#555}.answers pre{max-width:40em;max-height:20em}";
 
 const SCRIPT: &str = "document.querySelectorAll('.stepper').forEach(function(s){\
 var f=s.querySelectorAll('.frame'),i=0,p=s.querySelector('.pos');\
@@ -411,8 +412,36 @@ fn boards_section(out: &mut String, boards: &[BoardCase]) {
         if several {
             out.push_str("</div>");
         }
+        if let Some(answers) = &b.answers {
+            answers_html(out, answers);
+        }
         out.push_str("</div>\n");
     }
+}
+
+/// A failing case's expected and actual final boards, side by side.
+fn answers_html(out: &mut String, a: &Answers) {
+    out.push_str("<div class=\"answers\">");
+    for (class, caption, side) in [
+        ("expected", "expected final board".to_string(), &a.expected),
+        (
+            "actual",
+            format!("actual final board ({})", a.engine),
+            &a.actual,
+        ),
+    ] {
+        let body = match side {
+            Side::Board(svg) => svg.clone(),
+            Side::Text(text) => format!("<pre>{}</pre>", escape(text)),
+            Side::Missing(why) => format!("<p><i>{}</i></p>", escape(why)),
+        };
+        let _ = write!(
+            out,
+            "<figure class=\"{class}\">{body}<figcaption>{}</figcaption></figure>",
+            escape(&caption)
+        );
+    }
+    out.push_str("</div>");
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ mod svg;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-pub use boards::{BoardCase, MAX_BOARDS_PER_GAME};
+pub use boards::{Answers, BoardCase, MAX_BOARDS_PER_GAME, Side};
 pub use digest::{Digest, SKETCH_RESOLUTION};
 
 use crate::compare::{CaseResult, CompareError, Comparison};
@@ -63,6 +63,9 @@ pub struct Inputs<'a> {
     /// Folders where the runs' input files are looked for (the CSV's `file` is relative to
     /// the path the run was given).
     pub roots: &'a [PathBuf],
+    /// Folders where the engines' outputs are looked for (`run --out-dir`), to draw a failing
+    /// case's actual final board beside the expected one.
+    pub outputs: &'a [PathBuf],
     /// The engine speed-ups are measured against.
     pub baseline: &'a str,
 }
