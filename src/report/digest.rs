@@ -18,6 +18,12 @@ pub const SKETCH_RESOLUTION: f64 = 0.01;
 /// input file is missing is passed over, so more are kept than are drawn).
 pub const BOARD_CANDIDATES: usize = 4 * super::MAX_BOARDS_PER_GAME;
 
+/// Whether a case's time enters the speed against the baseline (as in the terminal summary:
+/// both engines `ok`, or both `unsolved`).
+pub fn comparable(status: Status) -> bool {
+    matches!(status, Status::Ok | Status::Unsolved)
+}
+
 /// Whether a status counts as passed in the report.
 pub fn passes(status: Status) -> bool {
     matches!(status, Status::Ok | Status::Unchecked)
@@ -241,12 +247,25 @@ pub struct Tally {
     pub ok: u64,
     /// Times of the timed cases (the median of each case's runs), ns.
     pub times: Sketch,
-    /// Baseline time / this engine's time, per case both timed.
+    /// Baseline time / this engine's time, per comparable case both timed.
     pub speedups: Sketch,
+    /// The comparable cases both engines timed, and the two engines' totals over them.
+    pub paired: u64,
+    pub paired_baseline_ns: f64,
+    pub paired_ns: f64,
     /// (cells, time) of cases with both.
     pub points: Points,
     /// The [`SLOWEST`] slowest cases.
     pub slowest: Vec<Kept>,
+}
+
+impl Tally {
+    /// The speed against the baseline: the baseline's total time over this engine's, both
+    /// summed over the comparable cases both timed (the terminal summary's speed column and
+    /// the exports' `relative`); `None` without such a case.
+    pub fn speed(&self) -> Option<f64> {
+        (self.paired > 0 && self.paired_ns > 0.0).then(|| self.paired_baseline_ns / self.paired_ns)
+    }
 }
 
 /// A game's board candidates.
@@ -277,8 +296,9 @@ pub struct Digest {
 }
 
 impl Digest {
-    /// Adds a case, and its speed-up when its baseline's time for the same case is known.
-    pub fn add(&mut self, c: &CaseResult, baseline_ns: Option<u64>) {
+    /// Adds a case, and its ratio to the baseline when the baseline timed the same case
+    /// (`baseline`: its time and status) and both are comparable.
+    pub fn add(&mut self, c: &CaseResult, baseline: Option<(u64, Status)>) {
         self.cases += 1;
         if !self.files.contains(&c.file) {
             self.files.insert(c.file.clone());
@@ -294,8 +314,13 @@ impl Digest {
             if let Some(cells) = c.cells {
                 tally.points.add((cells as f64, t as f64));
             }
-            if let Some(b) = baseline_ns.filter(|b| *b > 0 && t > 0) {
-                tally.speedups.add(b as f64 / t as f64);
+            if let Some((b, _)) = baseline.filter(|(_, s)| comparable(*s) && comparable(c.status)) {
+                tally.paired += 1;
+                tally.paired_baseline_ns += b as f64;
+                tally.paired_ns += t as f64;
+                if b > 0 && t > 0 {
+                    tally.speedups.add(b as f64 / t as f64);
+                }
             }
             keep_least(&mut tally.slowest, c, SLOWEST, slow_order);
         }
@@ -395,7 +420,10 @@ mod tests {
             } else {
                 Status::Ok
             };
-            digest.add(&case("f.in", i as usize + 1, "a", i, status), Some(2 * i));
+            digest.add(
+                &case("f.in", i as usize + 1, "a", i, status),
+                Some((2 * i, Status::Ok)),
+            );
         }
         let tally = &digest.groups[&("yut".to_string(), "a".to_string())];
         assert_eq!((tally.cases, tally.ok), (1_000, 666));
@@ -408,8 +436,11 @@ mod tests {
         assert_eq!(failing.len(), BOARD_CANDIDATES);
         assert_eq!(failing[0].case, 1);
         assert_eq!(failing[1].case, 4);
-        // Every speed-up is 2 (the case of time 0 has none).
-        assert_eq!(tally.speedups.count(), 999);
+        // Every ratio of the comparable (ok) cases is 2 (the case of time 0 is a mismatch, not
+        // among them), and so is the ratio of their totals.
+        assert_eq!(tally.speedups.count(), 666);
+        assert_eq!(tally.paired, 666);
         assert!((tally.speedups.quantile(0.5).unwrap() / 2.0 - 1.0).abs() < 0.005);
+        assert_eq!(tally.speed(), Some(2.0));
     }
 }

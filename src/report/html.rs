@@ -164,9 +164,28 @@ fn meta(out: &mut String, shown: &[Shown]) {
     }
 }
 
-/// A speed-up for people: `x6.55`, `x0.000830`; `-` for none.
-pub fn speedup(s: Option<f64>) -> String {
-    s.map_or("-".into(), |s| format!("x{}", sig3(s)))
+/// The speed against the baseline in the terminal summary's words (without its ±, a
+/// bootstrap the report does not redo): `3.50 times faster than reference (over 3 of 4
+/// cases)`, `1,200 times slower than reference`, or why there is none.
+pub fn speed_words(tally: &Tally, baseline: &str) -> String {
+    let Some(x) = tally.speed() else {
+        return "n/a: no case solved by both".into();
+    };
+    let (ratio, way) = if x >= 1.0 {
+        (x, "faster")
+    } else {
+        (1.0 / x, "slower")
+    };
+    let mut text = format!("{} times {way} than {baseline}", sig3(ratio));
+    if tally.paired < tally.cases {
+        let _ = write!(
+            text,
+            " (over {} of {} cases)",
+            thousands(tally.paired),
+            thousands(tally.cases)
+        );
+    }
+    text
 }
 
 /// A file name that fits a table cell: its last components after `…/` when long, the whole
@@ -206,7 +225,7 @@ fn time_cell(ns: Option<f64>) -> String {
 fn summary(out: &mut String, digest: &Digest, baseline: &str) {
     let _ = write!(
         out,
-        "<h2>Summary</h2>\n<p>Times are each case's median over its runs; median, p90 and max are over the cases (median and p90 read from a sketch, within {}%); the speed-up is the median over the cases both engines timed of {} time / engine time.</p>\n<table id=\"summary\"><tr><th>game</th><th>engine</th><th>cases</th><th>ok</th><th>not ok</th><th>total</th><th>median</th><th>p90</th><th>max</th><th>median speed-up vs {}</th></tr>\n",
+        "<h2>Summary</h2>\n<p>Times are each case's median over its runs; median, p90 and max are over the cases (median and p90 read from a sketch, within {}%). <b>Speed</b> is {} total time over the engine's, both summed over the cases both engines solved (both <code>ok</code>, or both <code>unsolved</code>): the figure of the terminal summary's speed column and of the exports' <code>relative</code>; the histograms of per-case ratios below show its spread.</p>\n<table id=\"summary\"><tr><th>game</th><th>engine</th><th>cases</th><th>ok</th><th>not ok</th><th>total</th><th>median</th><th>p90</th><th>max</th><th>speed vs {}</th></tr>\n",
         super::SKETCH_RESOLUTION * 100.0 / 2.0,
         escape(baseline),
         escape(baseline)
@@ -219,14 +238,16 @@ fn summary(out: &mut String, digest: &Digest, baseline: &str) {
         let base = digest
             .groups
             .contains_key(&(game.clone(), baseline.to_string()));
-        let speed = if engine == baseline || !base {
+        let speed = if engine == baseline {
+            "baseline".into()
+        } else if !base {
             "-".into()
         } else {
-            speedup(tally.speedups.quantile(0.5))
+            speed_words(tally, baseline)
         };
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{speed}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{speed}</td></tr>",
             escape(game),
             escape(engine),
             thousands(*cases),
@@ -290,7 +311,7 @@ fn distributions(out: &mut String, digest: &Digest, baseline: &str) {
         if engine == baseline {
             continue;
         }
-        let title = format!("{game}/{engine}: {baseline} time / {engine} time");
+        let title = format!("{game}/{engine}: per-case {baseline} time / {engine} time");
         if let Some(chart) = svg::histogram(&title, &tally.speedups, svg::ratio_label, "speed-up") {
             out.push_str(&chart);
             any = true;
@@ -484,10 +505,29 @@ mod tests {
     }
 
     #[test]
-    fn speedups_are_never_rounded_to_zero() {
-        assert_eq!(speedup(Some(0.000_83)), "x0.000830");
-        assert_eq!(speedup(Some(6.554)), "x6.55");
-        assert_eq!(speedup(Some(1_234.0)), "x1,234");
-        assert_eq!(speedup(None), "-");
+    fn the_speed_is_the_ratio_of_totals_in_the_terminal_words() {
+        let mut tally = Tally {
+            cases: 4,
+            paired: 3,
+            paired_baseline_ns: 21.0,
+            paired_ns: 6.0,
+            ..Tally::default()
+        };
+        assert_eq!(
+            speed_words(&tally, "reference"),
+            "3.50 times faster than reference (over 3 of 4 cases)"
+        );
+        // A program 1,200 times slower: never x0.00.
+        (tally.paired_baseline_ns, tally.paired_ns, tally.paired) = (1.0, 1_200.0, 4);
+        assert_eq!(
+            speed_words(&tally, "reference"),
+            "1,200 times slower than reference"
+        );
+        tally.paired = 0;
+        assert_eq!(
+            speed_words(&tally, "reference"),
+            "n/a: no case solved by both"
+        );
+        assert_eq!(svg::ratio_label(0.000_83), "x0.000830");
     }
 }

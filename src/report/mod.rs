@@ -26,6 +26,7 @@ pub use digest::{Digest, SKETCH_RESOLUTION};
 
 use crate::compare::{CaseResult, CompareError, Comparison};
 use crate::game::Game;
+use crate::status::Status;
 
 /// The most slow cases listed per engine.
 pub const SLOWEST: usize = 10;
@@ -82,10 +83,10 @@ pub enum ReportError {
 /// Adds one (game, file)'s cases to the digest, each paired with the baseline engine's time
 /// on the same case for its speed-up.
 fn add_chunk(digest: &mut Digest, chunk: &[CaseResult], baseline: &str) {
-    let base: HashMap<usize, u64> = chunk
+    let base: HashMap<usize, (u64, Status)> = chunk
         .iter()
         .filter(|c| c.engine == baseline)
-        .filter_map(|c| Some((c.case, c.time_ns()?)))
+        .filter_map(|c| Some((c.case, (c.time_ns()?, c.status))))
         .collect();
     for c in chunk {
         let against = (c.engine != baseline)
