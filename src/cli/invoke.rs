@@ -59,7 +59,7 @@ pub struct InvokeArgs {
     pub game: Option<String>,
     /// A solution: an engine of the game, or `NAME=cmd:COMMAND` (a program, stdin to stdout,
     /// run once per file); repeat for several.
-    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    #[arg(long = "engine", short = 'e', value_name = "NAME", value_parser = super::EngineName, hide_possible_values = true)]
     pub engines: Vec<String>,
     /// What solution NAME should get: main, accepted, wrong-answer, time-limit, memory-limit,
     /// runtime-error or failing; repeat for several. A contradicted tag exits 1.
