@@ -41,7 +41,7 @@ pub struct GenCommon {
     pub no_expected: bool,
     /// Engine that writes the expected outputs (and that a generator may solve its candidates
     /// with); default: the fastest.
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = super::EngineName, hide_possible_values = true)]
     pub engine: Option<String>,
     /// An external generator instead of the game's own: `cmd:COMMAND`, run through `sh -c`
     /// once per file with `{seed}` replaced by the file's seed (--seed + k); it writes one

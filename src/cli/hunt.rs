@@ -28,7 +28,7 @@ const HUNT_SHAPE: Shape = Shape {
 #[derive(Args)]
 pub struct HuntOptions {
     /// The engine to slow down: an internal name, `cmd:COMMAND` or `NAME=cmd:COMMAND`.
-    #[arg(long, short, value_name = "NAME")]
+    #[arg(long, short, value_name = "NAME", value_parser = super::EngineName, hide_possible_values = true)]
     pub engine: String,
     /// Start only from this profile's cases (default: every profile's).
     #[arg(long, short)]

@@ -59,7 +59,7 @@ pub struct InvokeArgs {
     pub game: Option<String>,
     /// A solution: an engine of the game, or `NAME=cmd:COMMAND` (a program, stdin to stdout,
     /// run once per file); repeat for several.
-    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    #[arg(long = "engine", short = 'e', value_name = "NAME", value_parser = super::EngineName, hide_possible_values = true)]
     pub engines: Vec<String>,
     /// What solution NAME should get: main, accepted, wrong-answer, time-limit, memory-limit,
     /// runtime-error or failing; repeat for several. A contradicted tag exits 1.
@@ -554,13 +554,21 @@ fn write_report(
         .unwrap_or(&inv.solutions[0])
         .name
         .clone();
-    let page = crate::report::build(&crate::report::Inputs {
-        runs: std::slice::from_ref(&results),
+    let inputs = crate::report::Inputs {
+        runs: &[crate::report::Run {
+            path: path.to_path_buf(),
+            name: None,
+            meta: results.meta.clone(),
+            held: Some(results),
+        }],
         comparison: None,
         games: registry::GAMES,
         roots: &[PathBuf::from(".")],
+        outputs: &[],
         baseline: &baseline,
-    })?;
+    };
+    let (shown, digest) = crate::report::digest(&inputs)?;
+    let page = crate::report::render(&inputs, &shown, &digest);
     let page = invoke::report::with_section(page, &invoke::report::section(inv, tags, strength));
     write_out(path, page.as_bytes(), "HTML report")
 }

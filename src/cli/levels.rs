@@ -36,7 +36,7 @@ pub struct LevelsArgs {
     #[arg(long, value_delimiter = ',', value_name = "PACK,...")]
     pub packs: Vec<String>,
     /// The engine (default: the fastest).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = super::EngineName, hide_possible_values = true)]
     pub engine: Option<String>,
     /// Levels solved at once; with `-j 1`, each level's peak memory is exact.
     #[command(flatten)]

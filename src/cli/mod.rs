@@ -239,7 +239,7 @@ pub struct SolveArgs {
     #[arg(value_parser = GameName)]
     pub game: String,
     /// Engine to use (default: the game's fastest). See `gamebench list`.
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = EngineName, hide_possible_values = true)]
     pub engine: Option<String>,
     /// Judge input file (default: stdin).
     pub file: Option<PathBuf>,
@@ -260,7 +260,7 @@ pub struct RunArgs {
     /// Engine to run; repeat for several; `all` = every internal engine; `cmd:COMMAND` or
     /// `NAME=cmd:COMMAND` = an external program run once per file, stdin to stdout (default:
     /// the game's fastest).
-    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    #[arg(long = "engine", short = 'e', value_name = "NAME", value_parser = EngineName, hide_possible_values = true)]
     pub engines: Vec<String>,
     /// Wall-time limit of one external program run (one file), in seconds (default 60, or
     /// 3 x --cpu-limit + 1 s); a program killed at it gets status `timeout` (verdict `wall`) on
@@ -394,7 +394,7 @@ pub struct CheckArgs {
     )]
     pub exit_codes: crate::engines::judge::ExitCodes,
     /// Engine that computes the expected output when no --expected is given.
-    #[arg(long, short, default_value = "reference")]
+    #[arg(long, short, default_value = "reference", value_parser = EngineName, hide_possible_values = true)]
     pub engine: String,
     /// What a presentation error (a difference in white space the format fixes) counts as:
     /// `reject` (default) or `accept`, as many judges do (see docs/tolerances.md).

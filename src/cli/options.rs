@@ -38,6 +38,42 @@ impl clap::builder::TypedValueParser for GameName {
     }
 }
 
+/// The value parser of an engine (`-e`): any text (`cmd:COMMAND`, `NAME=cmd:COMMAND` and
+/// unknown names are the engine resolver's to judge, with a suggestion), with `all` and every
+/// game's engine names as the possible values that shells complete (hidden from `--help`,
+/// which says what `-e` takes).
+#[derive(Clone, Copy, Debug)]
+pub struct EngineName;
+
+impl clap::builder::TypedValueParser for EngineName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let mut names: Vec<&'static str> = registry::GAMES
+            .iter()
+            .flat_map(|g| g.engine_names())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        Some(Box::new(
+            std::iter::once("all")
+                .chain(names)
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
 /// The value parser of every option given in seconds: a positive number small enough to be a
 /// `Duration` (`1e300` is a usage error, exit 2, not a panic).
 pub fn seconds_arg(text: &str) -> Result<f64, String> {

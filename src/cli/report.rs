@@ -29,6 +29,11 @@ pub struct ReportArgs {
     /// given, e.g. `corpora`); repeatable (default: the current folder).
     #[arg(long = "corpus", value_name = "DIR")]
     pub corpus: Vec<PathBuf>,
+    /// A folder holding the engines' outputs (`run --out-dir DIR`: `DIR/<engine>/X.out`, or
+    /// `DIR/X.out` when one engine ran), to draw each failing case's actual final board beside
+    /// the expected one; repeatable.
+    #[arg(long = "outputs", value_name = "DIR")]
+    pub outputs: Vec<PathBuf>,
     /// Engine the speed-ups are measured against.
     #[arg(long, default_value = "reference", value_name = "NAME")]
     pub baseline: String,
@@ -44,11 +49,17 @@ pub fn report(args: ReportArgs) -> Result<Exit> {
     let mut runs = args
         .runs
         .iter()
-        .map(|p| crate::invoke::report::load(p).map_err(anyhow::Error::from))
+        .map(|p| {
+            let held = crate::invoke::report::load(p)?;
+            Ok(report::Run {
+                held,
+                ..run_of(p, None, None)
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     if runs.is_empty() {
-        match &comparison_inputs {
-            Some((_, new)) => runs.push(new.clone()),
+        match &args.compare {
+            Some(paths) => runs.push(run_of(&paths[1], None, None)),
             None => bail!("nothing to report: name a results CSV, or --compare OLD NEW"),
         }
     }
@@ -63,32 +74,44 @@ pub fn report(args: ReportArgs) -> Result<Exit> {
         .chain(args.compare.iter().flatten())
         .map(PathBuf::as_path)
         .collect();
-    let all_runs = runs
-        .iter()
-        .chain(comparison_inputs.iter().flat_map(|(old, new)| [old, new]));
-    refuse_input_as_output(&args.output, &named, all_runs, &roots)?;
+    refuse_input_as_output(&args.output, &named, std::iter::empty(), &roots)?;
     let comparison = comparison_inputs
         .as_ref()
         .map(|(old, new)| compare::compare(old, new, &args.options.options()))
         .transpose()?;
+    let files = comparison_inputs
+        .iter()
+        .flat_map(|(old, new)| [old, new])
+        .flat_map(|r| r.cases.iter().map(|c| c.file.as_str()));
     write(
         &args.output,
         &runs,
         comparison.as_ref(),
-        &roots,
+        (&named, files),
+        (&roots, &args.outputs),
         &args.baseline,
     )?;
     Ok(Exit::Ok)
 }
 
-/// Refuses, before anything is built, an output that would land on what the report reads: the
-/// runs named (a baseline folder's files), and the corpus files their rows name under the
+/// A run of the report, read from `path`.
+fn run_of(path: &Path, name: Option<String>, meta: Option<serde_json::Value>) -> report::Run {
+    report::Run {
+        path: path.to_path_buf(),
+        name,
+        meta,
+        held: None,
+    }
+}
+
+/// Refuses, before anything is written, an output that would land on what the report reads:
+/// the runs named (a baseline folder's files), and the corpus files `files` names under the
 /// roots (each input and its expected output), by any name (links, hard links); and an output
 /// whose folder does not exist.
 fn refuse_input_as_output<'a>(
     output: &Path,
     named: &[&Path],
-    runs: impl Iterator<Item = &'a Results>,
+    files: impl Iterator<Item = &'a str>,
     roots: &[PathBuf],
 ) -> Result<()> {
     let mut inputs = AtomicInputs::new();
@@ -99,10 +122,6 @@ fn refuse_input_as_output<'a>(
                 inputs.add(&entry.path());
             }
         }
-    }
-    let mut files = std::collections::BTreeSet::new();
-    for run in runs {
-        files.extend(run.cases.iter().map(|c| c.file.as_str()));
     }
     for file in files {
         for root in roots {
@@ -166,21 +185,32 @@ fn refuse_input_as_output<'a>(
     Ok(())
 }
 
-/// Builds the page and writes it whole.
-fn write(
+/// Reads the runs into a digest, refuses an output that is one of the input files the runs
+/// name (known only once they are read: an existing output is checked against them), builds
+/// the page and writes it whole.
+fn write<'a>(
     output: &Path,
-    runs: &[Results],
+    runs: &[report::Run],
     comparison: Option<&compare::Comparison>,
-    roots: &[PathBuf],
+    (named, files): (&[&Path], impl Iterator<Item = &'a str>),
+    (roots, outputs): (&[PathBuf], &[PathBuf]),
     baseline: &str,
 ) -> Result<()> {
-    let page = report::build(&Inputs {
+    let inputs = Inputs {
         runs,
         comparison,
         games: registry::GAMES,
         roots,
+        outputs,
         baseline,
-    })?;
+    };
+    let (shown, digest) = report::digest(&inputs)?;
+    if std::fs::symlink_metadata(output).is_ok() {
+        let mut names: Vec<&str> = files.collect();
+        names.extend(digest.files.iter().map(String::as_str));
+        refuse_input_as_output(output, named, names.into_iter(), roots)?;
+    }
+    let page = report::render(&inputs, &shown, &digest);
     crate::util::atomic::write_atomic(output, page.as_bytes())
         .with_context(|| format!("cannot write the report {}", output.display()))?;
     eprintln!(
@@ -202,6 +232,8 @@ pub struct AfterRun {
     against: Option<Results>,
     report: Option<PathBuf>,
     roots: Vec<PathBuf>,
+    /// `run --out-dir`: where the report finds the engines' outputs.
+    outputs: Vec<PathBuf>,
     baseline: String,
     options: CompareOptions,
 }
@@ -239,11 +271,13 @@ impl Drop for AfterRun {
 
 impl AfterRun {
     /// Checks the options: the baseline names, that the baseline to compare with exists (it
-    /// is read now, before this run may replace it).
+    /// is read now, before this run may replace it). `out_dir`: the run's `--out-dir`, where
+    /// the report finds the engines' outputs.
     pub fn prepare(
         args: &AfterRunArgs,
         paths: &[PathBuf],
         engine_baseline: &str,
+        out_dir: Option<&Path>,
     ) -> Result<AfterRun> {
         let against = args
             .compare_with
@@ -290,6 +324,7 @@ impl AfterRun {
             against,
             report: args.report.clone(),
             roots,
+            outputs: out_dir.map(Path::to_path_buf).into_iter().collect(),
             baseline: engine_baseline.to_string(),
             options: args.compare_options.clone(),
         })
@@ -314,15 +349,22 @@ impl AfterRun {
         let Some((csv, temporary)) = &self.csv else {
             return Ok(Exit::Ok);
         };
-        let loaded = compare::load(csv);
+        let finished = self.finish_from(csv, meta, to_stderr);
         if *temporary {
             let _ = std::fs::remove_file(csv);
         }
-        let mut this = loaded?;
-        this.meta = Some(baseline::meta_value(meta));
-        this.source = match &self.save {
-            Some((_, name, dir)) => baseline::folder(dir, name)?.join(compare::BASELINE_CSV),
-            None => PathBuf::from("this run"),
+        finished
+    }
+
+    /// [`AfterRun::finish`] of the run's CSV: read whole only for a comparison; the report
+    /// streams it.
+    fn finish_from(&self, csv: &Path, meta: &RunMeta, to_stderr: bool) -> Result<Exit> {
+        let (source, name) = match &self.save {
+            Some((_, name, dir)) => {
+                let path = baseline::folder(dir, name)?.join(compare::BASELINE_CSV);
+                (path.clone(), path.display().to_string())
+            }
+            None => (csv.to_path_buf(), "this run".to_string()),
         };
         if let Some((_, name, dir)) = &self.save {
             let path = baseline::save_meta(dir, name, meta)?;
@@ -334,6 +376,9 @@ impl AfterRun {
         let mut exit = Exit::Ok;
         let mut comparison = None;
         if let Some(old) = &self.against {
+            let mut this = compare::load(&source)?;
+            this.meta = Some(baseline::meta_value(meta));
+            this.source = PathBuf::from(&name);
             let c = compare::compare(old, &this, &self.options.options())?;
             let text = compare::render(&c);
             if to_stderr {
@@ -345,11 +390,13 @@ impl AfterRun {
             comparison = Some(c);
         }
         if let Some(output) = &self.report {
+            let run = run_of(&source, Some(name), Some(baseline::meta_value(meta)));
             write(
                 output,
-                std::slice::from_ref(&this),
+                std::slice::from_ref(&run),
                 comparison.as_ref(),
-                &self.roots,
+                (&[], std::iter::empty()),
+                (&self.roots, &self.outputs),
                 &self.baseline,
             )?;
         }

@@ -141,7 +141,12 @@ impl<'a> RunPlan<'a> {
         let journaled =
             shards::run_plan(&args.shards, args.csv.as_deref(), args.out_dir.is_some())?;
         let baseline = baseline(args);
-        let after = AfterRun::prepare(&args.after, &args.paths, &baseline.0)?;
+        let after = AfterRun::prepare(
+            &args.after,
+            &args.paths,
+            &baseline.0,
+            args.out_dir.as_deref(),
+        )?;
         if journaled.is_some() && after.csv.is_some() {
             anyhow::bail!(
                 "--save-baseline, --compare and --report work on a whole run: not with --shard or --resume (merge the shards, then use `gamebench compare` and `gamebench report`)"

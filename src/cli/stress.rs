@@ -37,7 +37,9 @@ pub struct StressOptions {
         short = 'e',
         value_name = "NAME",
         required = true,
-        num_args = 1
+        num_args = 1,
+        value_parser = super::EngineName,
+        hide_possible_values = true
     )]
     pub engines: Vec<String>,
     /// Generator profile (see `gamebench list`).
@@ -203,7 +205,9 @@ pub struct ShrinkArgs {
         short = 'e',
         value_name = "NAME",
         required = true,
-        num_args = 1
+        num_args = 1,
+        value_parser = super::EngineName,
+        hide_possible_values = true
     )]
     pub engines: Vec<String>,
     /// Shrink case N of the file (1-based) alone; default: the file's first failing case.

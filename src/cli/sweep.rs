@@ -39,7 +39,7 @@ pub struct SweepArgs {
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
     /// Engine to run (as for `run`); repeat for several; `all` = every internal engine.
-    #[arg(long = "engine", short = 'e', value_name = "NAME")]
+    #[arg(long = "engine", short = 'e', value_name = "NAME", value_parser = super::EngineName, hide_possible_values = true)]
     pub engines: Vec<String>,
     /// Timed runs of each case.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

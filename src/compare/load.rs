@@ -171,6 +171,136 @@ fn from_csv(path: &Path, bytes: &[u8]) -> Result<Results, CompareError> {
     })
 }
 
+/// The cases of a run read a (game, file) at a time, in bounded memory: `each` gets the
+/// cases of consecutive rows of one game and file (every engine's, as `run` writes a file's
+/// rows together), with a `file`-timed case's time shared over its file's cases as [`load`]
+/// does; a CSV is read row by row, never whole. Returns the run's metadata (a baseline's
+/// `meta.json`, a JSON export's `meta`), when there is one. Memory: one file's cases.
+pub fn stream(
+    path: &Path,
+    mut each: impl FnMut(&[CaseResult]),
+) -> Result<Option<serde_json::Value>, CompareError> {
+    let io = |e: std::io::Error| CompareError::Read(path.to_path_buf(), e);
+    let meta_data = std::fs::metadata(path).map_err(io)?;
+    if meta_data.is_dir() {
+        let csv = path.join(BASELINE_CSV);
+        if !csv.is_file() {
+            return Err(CompareError::NotBaseline(path.to_path_buf()));
+        }
+        stream(&csv, each)?;
+        let meta = path.join(BASELINE_META);
+        if !meta.is_file() {
+            return Ok(None);
+        }
+        let text =
+            crate::util::atomic::read_capped_string(&meta, crate::util::atomic::SMALL_FILE_BYTES)
+                .map_err(|e| CompareError::Read(meta.clone(), e))?;
+        return serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| CompareError::Json(meta.clone(), e.to_string()));
+    }
+    if !meta_data.is_file() {
+        return Err(CompareError::NotAFile(path.to_path_buf()));
+    }
+    let mut file = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
+    let first = {
+        use std::io::BufRead;
+        let buffer = file.fill_buf().map_err(io)?;
+        buffer.iter().find(|b| !b.is_ascii_whitespace()).copied()
+    };
+    if first == Some(b'{') {
+        // A JSON export holds one value per case already (samples): read whole, as `load`.
+        let results = load(path)?;
+        let mut start = 0;
+        for end in 1..=results.cases.len() {
+            let (a, b) = (&results.cases[start], results.cases.get(end));
+            if b.is_none_or(|b| b.game != a.game || b.file != a.file) {
+                each(&results.cases[start..end]);
+                start = end;
+            }
+        }
+        return Ok(results.meta);
+    }
+    stream_csv(path, file, each)?;
+    Ok(None)
+}
+
+/// [`stream`] of a results CSV.
+fn stream_csv(
+    path: &Path,
+    file: impl std::io::Read,
+    mut each: impl FnMut(&[CaseResult]),
+) -> Result<(), CompareError> {
+    let mut reader = csv::Reader::from_reader(file);
+    let header = reader
+        .headers()
+        .map_err(|e| CompareError::Csv(path.to_path_buf(), 1, e.to_string()))?
+        .clone();
+    for column in ["game", "engine", "file", "case", "status", "time_ns"] {
+        if !header.iter().any(|h| h == column) {
+            return Err(CompareError::Csv(
+                path.to_path_buf(),
+                1,
+                format!("no `{column}` column: not a results CSV (`run --csv`)"),
+            ));
+        }
+    }
+    // The (game, file) being read: its cases so far, each with its timing.
+    let mut chunk: Vec<Shared> = Vec::new();
+    let flush = |chunk: &mut Vec<Shared>, each: &mut dyn FnMut(&[CaseResult])| {
+        let cases = share_file_times(std::mem::take(chunk));
+        if !cases.is_empty() {
+            each(&cases);
+        }
+    };
+    let mut record = csv::StringRecord::new();
+    loop {
+        let more = reader
+            .read_record(&mut record)
+            .map_err(|e| CompareError::Csv(path.to_path_buf(), line_of(&e), e.to_string()))?;
+        if !more {
+            break;
+        }
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        let row: Row = record
+            .deserialize(Some(&header))
+            .map_err(|e| CompareError::Csv(path.to_path_buf(), line, e.to_string()))?;
+        let same_file = chunk
+            .last()
+            .is_some_and(|s| s.case.game == row.game && s.case.file == row.file);
+        if !same_file {
+            flush(&mut chunk, &mut each);
+        }
+        match chunk.last_mut() {
+            Some(last) if last.case.engine == row.engine && last.case.case == row.case => {
+                let case = &mut last.case;
+                case.status = case.status.worst(row.status);
+                case.runs.extend(row.time_ns);
+                if case.message.is_empty() {
+                    case.message = row.message;
+                }
+            }
+            _ => chunk.push(Shared {
+                timing: row.timing,
+                case: CaseResult {
+                    game: row.game,
+                    engine: row.engine,
+                    file: row.file,
+                    case: row.case,
+                    label: row.label,
+                    size: row.size,
+                    cells: row.cells,
+                    status: row.status,
+                    runs: row.time_ns.into_iter().collect(),
+                    message: row.message,
+                },
+            }),
+        }
+    }
+    flush(&mut chunk, &mut each);
+    Ok(())
+}
+
 fn line_of(e: &csv::Error) -> usize {
     e.position().map_or(0, |p| p.line() as usize)
 }

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use baseline::{MetaDifference, meta_differences};
-pub use load::{BASELINE_CSV, BASELINE_META, CaseResult, Results, load};
+pub use load::{BASELINE_CSV, BASELINE_META, CaseResult, Results, load, stream};
 pub use noise::{MIN_CHANGE_NS, MIN_NOISE, Noise, NoiseSource, SHARED_NOISE};
 pub use render::render;
 pub use shift::{Scope, Shift};

@@ -115,6 +115,8 @@ pub trait Game: Send + Sync {
         case: &(dyn Any + Send + Sync),
         expected: Option<&str>,
     ) -> Option<super::Drawing>;
+    /// [`Rules::draw_answer`](super::Rules::draw_answer).
+    fn draw_answer(&self, case: &(dyn Any + Send + Sync), block: &str) -> Option<String>;
     /// The testlib-like verdict on `actual` given the `expected` block: accepted (`Ok`), or
     /// checker failure when the expected block is not well formed ([`Rules::well_formed`]),
     /// presentation error when only white space stands between `actual` and acceptance

@@ -243,6 +243,9 @@ where
     ) -> Option<super::Drawing> {
         R::draw(downcast::<R>(case), expected)
     }
+    fn draw_answer(&self, case: &(dyn Any + Send + Sync), block: &str) -> Option<String> {
+        R::draw_answer(downcast::<R>(case), block)
+    }
     fn judge_output(
         &self,
         case: &(dyn Any + Send + Sync),

@@ -420,6 +420,14 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// The final board one case's output `block` describes (an expected block or an
+    /// engine's), as a standalone SVG for the report, which draws a failing case's expected
+    /// and actual boards side by side. `None` (the default) when the game draws none or the
+    /// block describes no board; the report then shows the block's text.
+    fn draw_answer(_case: &Self::Case, _block: &str) -> Option<String> {
+        None
+    }
+
     /// Accepts or rejects `actual` as the output of `case`, given the `expected` block.
     /// The default is byte equality; Vexed overrides it (any minimum solution is accepted).
     fn check(_case: &Self::Case, expected: &str, actual: &str) -> CheckResult {

@@ -34,9 +34,9 @@ pub enum InvokeCsvError {
 /// The most bytes read of a file's first line to tell invoke's CSV (its header is far shorter).
 const HEADER_BYTES: u64 = 4096;
 
-/// One run for `report`: invoke's CSV (`invoke --csv`, known by its header) read as one, else
-/// what [`crate::compare::load`] reads (a results CSV, a JSON export, a baseline folder).
-pub fn load(path: &Path) -> Result<Results, InvokeCsvError> {
+/// One run for `report` from invoke's CSV (`invoke --csv`, known by its header); `None` for
+/// any other file (a results CSV, a JSON export, a baseline folder: the report streams those).
+pub fn load(path: &Path) -> Result<Option<Results>, InvokeCsvError> {
     use std::io::{BufRead, Read};
     let header = std::fs::File::open(path)
         .ok()
@@ -54,11 +54,11 @@ pub fn load(path: &Path) -> Result<Results, InvokeCsvError> {
         is_invoke_csv(&fields)
     });
     if !is_invoke {
-        return Ok(crate::compare::load(path)?);
+        return Ok(None);
     }
     let bytes = crate::util::atomic::read_capped(path, crate::util::atomic::RESULTS_FILE_BYTES)
         .map_err(|e| InvokeCsvError::Read(path.to_path_buf(), e))?;
-    read_csv(path, &bytes)
+    read_csv(path, &bytes).map(Some)
 }
 
 /// The status of the report that says `verdict`: a wrong answer or a presentation error is a

@@ -1,23 +1,27 @@
 //! The HTML page: sections in a fixed order, inline CSS, a few lines of JS stepping through a
-//! board's frames (the page reads without it: every frame is in the markup).
+//! board's frames (the page reads without it: every frame is in the markup). Tables fit the
+//! window: long file names are shortened to their last components (the whole path in the
+//! cell's tooltip), messages wrap inside their cell with their spaces kept.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::boards::BoardCase;
+use super::boards::{Answers, BoardCase, Side};
+use super::digest::{Digest, Kept, Tally};
 use super::svg::{self, Series};
-use super::{Inputs, MAX_FAILURES, MAX_POINTS, SLOWEST};
-use crate::compare::{CaseResult, Comparison, Direction, render};
+use super::{Inputs, MAX_FAILURES, Shown};
+use crate::compare::{Comparison, Direction, render};
 use crate::game::draw::escape;
-use crate::status::Status;
-use crate::util::stats;
-use crate::util::units::human_time;
+use crate::util::units::{human_time, human_time_f, sig3, thousands};
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}\
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}\
-th{background:#eee}td.n{text-align:right}.bad{color:#b00}.good{color:#070}\
-.charts{display:flex;flex-wrap:wrap;gap:8px}.board-case{display:inline-block;vertical-align:top;margin:6px;padding:6px;border:1px solid #ddd}\
-.frame figcaption{font-size:12px;color:#555}pre{background:#f6f6f6;padding:6px;overflow:auto;font-size:12px}";
+table{border-collapse:collapse;margin:.5em 0;max-width:100%}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;vertical-align:top}\
+th{background:#eee;text-align:left}td.n{text-align:right;white-space:nowrap}.bad{color:#b00}.good{color:#070}\
+td.file{white-space:nowrap}td.msg{white-space:pre-wrap;overflow-wrap:anywhere;font-family:monospace;font-size:12px}\
+table.meta td{overflow-wrap:anywhere}\
+.charts{display:flex;flex-wrap:wrap;gap:8px}.board-case{display:inline-block;vertical-align:top;margin:6px;padding:6px;border:1px solid #ddd;max-width:100%;overflow-x:auto}\
+.frame{display:inline-block;vertical-align:top;margin:4px}.frame figcaption{font-size:12px;color:#555}\
+pre{background:#f6f6f6;padding:6px;overflow:auto;font-size:12px}\
+.answers{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}.answers figure{margin:4px}.answers figcaption{font-size:12px;color:#555}.answers pre{max-width:40em;max-height:20em}";
 
 const SCRIPT: &str = "document.querySelectorAll('.stepper').forEach(function(s){\
 var f=s.querySelectorAll('.frame'),i=0,p=s.querySelector('.pos');\
@@ -25,125 +29,235 @@ function show(){f.forEach(function(e,j){e.style.display=j===i?'':'none';});p.tex
 s.querySelector('.prev').onclick=function(){i=(i+f.length-1)%f.length;show();};\
 s.querySelector('.next').onclick=function(){i=(i+1)%f.length;show();};show();});";
 
-type Group<'a> = BTreeMap<(&'a str, &'a str), Vec<&'a CaseResult>>;
-
-fn groups<'a>(cases: &[&'a CaseResult]) -> Group<'a> {
-    let mut groups: Group<'a> = BTreeMap::new();
-    for c in cases {
-        groups.entry((&*c.game, &*c.engine)).or_default().push(c);
-    }
-    groups
-}
-
-fn passes(status: Status) -> bool {
-    matches!(status, Status::Ok | Status::Unchecked)
-}
+/// File names longer than this are shown by their last components.
+const FILE_CHARS: usize = 40;
 
 /// The page.
-pub fn page(inputs: &Inputs<'_>, cases: &[&CaseResult], boards: &[BoardCase]) -> String {
-    let groups = groups(cases);
+pub fn page(inputs: &Inputs<'_>, shown: &[Shown], digest: &Digest, boards: &[BoardCase]) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gamebench report</title><style>{STYLE}</style></head><body>\n<h1>gamebench report</h1>\n"
     );
-    meta(&mut out, inputs);
-    summary(&mut out, &groups, inputs.baseline);
+    meta(&mut out, shown);
+    summary(&mut out, digest, inputs.baseline);
     if let Some(c) = inputs.comparison {
         comparison(&mut out, c);
     }
-    distributions(&mut out, &groups, inputs.baseline);
-    scaling(&mut out, &groups);
-    slowest(&mut out, &groups);
-    failures(&mut out, cases);
+    distributions(&mut out, digest, inputs.baseline);
+    scaling(&mut out, digest);
+    slowest(&mut out, digest);
+    failures(&mut out, digest);
     boards_section(&mut out, boards);
     let _ = write!(out, "<script>{SCRIPT}</script>\n</body></html>\n");
     out
 }
 
-fn meta(out: &mut String, inputs: &Inputs<'_>) {
-    out.push_str("<h2 id=\"meta\">Runs</h2>\n");
-    for run in inputs.runs {
-        let _ = write!(
-            out,
-            "<h3>{}</h3>",
-            escape(&run.source.display().to_string())
-        );
-        let Some(serde_json::Value::Object(map)) = &run.meta else {
-            out.push_str("<p>No metadata (a CSV alone; export JSON with <code>--export-json</code> or save a baseline to keep it).</p>\n");
-            continue;
-        };
-        out.push_str("<table>");
-        for (key, value) in map {
-            let text = match value {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Array(items) => items
-                    .iter()
-                    .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                other => other.to_string(),
-            };
-            let _ = write!(
-                out,
-                "<tr><th>{}</th><td>{}</td></tr>",
-                escape(key),
-                escape(&text)
-            );
-        }
-        out.push_str("</table>\n");
+/// How a metadata value is shown.
+#[derive(Clone, Copy)]
+enum Kind {
+    Text,
+    Nanoseconds,
+    Seconds,
+    Megabytes,
+    Count,
+    PerSecond,
+    YesNo,
+}
+
+/// The metadata shown, in order, with their labels and units; other keys follow as text.
+const META: &[(&str, &str, Kind)] = &[
+    ("version", "gamebench version", Kind::Text),
+    ("git", "source (git)", Kind::Text),
+    ("profile", "build profile", Kind::Text),
+    ("host", "host", Kind::Text),
+    ("cpu", "CPU", Kind::Text),
+    ("cores", "logical CPUs", Kind::Count),
+    ("threads", "worker threads", Kind::Count),
+    ("runs", "runs per case", Kind::Count),
+    ("warmup", "warm-up runs", Kind::Count),
+    ("max_states", "state budget per case", Kind::Count),
+    ("time_limit_s", "time limit per case", Kind::Seconds),
+    ("memory_mb", "memory limit", Kind::Megabytes),
+    ("search_threads", "threads per search", Kind::Count),
+    ("check", "outputs checked", Kind::YesNo),
+    ("baseline", "baseline engine", Kind::Text),
+    ("start", "started (UTC)", Kind::Text),
+    ("end", "ended (UTC)", Kind::Text),
+    ("wall_ns", "wall time", Kind::Nanoseconds),
+    ("results", "results (case x engine)", Kind::Count),
+    ("results_per_s", "results per second", Kind::PerSecond),
+    ("cases", "distinct cases", Kind::Count),
+    (
+        "external_startup_ns",
+        "empty program run (in each file's time)",
+        Kind::Nanoseconds,
+    ),
+    ("pinned", "programs pinned to cores", Kind::YesNo),
+    ("oversubscribed", "more programs than cores", Kind::YesNo),
+    ("command_line", "command line", Kind::Text),
+];
+
+fn show_value(value: &serde_json::Value, kind: Kind) -> String {
+    use serde_json::Value;
+    let number = value.as_f64();
+    match (kind, value, number) {
+        (_, Value::Null, _) => "-".into(),
+        (Kind::Nanoseconds, _, Some(ns)) => human_time_f(ns),
+        (Kind::Seconds, _, Some(s)) => format!("{} s", sig3(s)),
+        (Kind::Megabytes, _, Some(mb)) => format!("{} MB", sig3(mb)),
+        (Kind::PerSecond, _, Some(n)) => format!("{} /s", sig3(n)),
+        (Kind::Count, _, Some(n)) if n.fract() == 0.0 && n >= 0.0 => thousands(n as u64),
+        (Kind::YesNo, Value::Bool(b), _) => if *b { "yes" } else { "no" }.into(),
+        (_, Value::String(s), _) => s.clone(),
+        (_, Value::Array(items), _) => items
+            .iter()
+            .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+            .collect::<Vec<_>>()
+            .join(" "),
+        (_, Value::Bool(b), _) => if *b { "yes" } else { "no" }.into(),
+        (_, _, Some(n)) => sig3(n),
+        (_, other, _) => other.to_string(),
     }
 }
 
-fn times(cases: &[&CaseResult]) -> Vec<f64> {
-    cases
+/// The runs' metadata: one row per item, one column per run.
+fn meta(out: &mut String, shown: &[Shown]) {
+    out.push_str("<h2 id=\"meta\">Runs</h2>\n<table class=\"meta\"><tr><th></th>");
+    for run in shown {
+        let _ = write!(out, "<th>{}</th>", escape(&run.name));
+    }
+    out.push_str("</tr>\n");
+    let maps: Vec<Option<&serde_json::Map<String, serde_json::Value>>> = shown
         .iter()
-        .filter_map(|c| c.time_ns())
-        .map(|t| t as f64)
-        .collect()
-}
-
-/// Per-case speed-ups (baseline time / engine time) of `engine` against the baseline's group.
-fn speedups(baseline: &[&CaseResult], engine: &[&CaseResult]) -> Vec<f64> {
-    let base: BTreeMap<(&str, usize), u64> = baseline
-        .iter()
-        .filter_map(|c| Some(((&*c.file, c.case), c.time_ns()?)))
+        .map(|r| r.meta.as_ref().and_then(|m| m.as_object()))
         .collect();
-    engine
-        .iter()
-        .filter_map(|c| {
-            let b = *base.get(&(&*c.file, c.case))?;
-            let t = c.time_ns()?;
-            (t > 0 && b > 0).then(|| b as f64 / t as f64)
-        })
-        .collect()
+    let mut keys: Vec<(&str, &str, Kind)> = META.to_vec();
+    for map in maps.iter().flatten() {
+        for key in map.keys() {
+            if !keys.iter().any(|(k, _, _)| k == key) && key != "tool" {
+                keys.push((key, key, Kind::Text));
+            }
+        }
+    }
+    let mut any = false;
+    for (key, label, kind) in keys {
+        let values: Vec<Option<&serde_json::Value>> =
+            maps.iter().map(|m| m.and_then(|m| m.get(key))).collect();
+        if values
+            .iter()
+            .all(|v| v.is_none_or(serde_json::Value::is_null))
+        {
+            continue;
+        }
+        any = true;
+        let _ = write!(out, "<tr><th>{}</th>", escape(label));
+        for v in values {
+            let text = v.map_or_else(|| "-".into(), |v| show_value(v, kind));
+            let _ = write!(out, "<td>{}</td>", escape(&text));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    if !any {
+        out.push_str("<p>No metadata (a CSV alone; export JSON with <code>--export-json</code> or save a baseline to keep it).</p>\n");
+    }
 }
 
-fn summary(out: &mut String, groups: &Group<'_>, baseline: &str) {
-    out.push_str("<h2>Summary</h2>\n<table id=\"summary\"><tr><th>game</th><th>engine</th><th>cases</th><th>ok</th><th>not ok</th><th>total</th><th>median</th><th>p90</th><th>max</th><th>median speed-up vs ");
-    out.push_str(&escape(baseline));
-    out.push_str("</th></tr>\n");
-    for (&(game, engine), cases) in groups {
-        let sorted = stats::sorted(&times(cases));
-        let q = |p| stats::quantile_sorted(&sorted, p).map_or("-".into(), |t| human_time(t as u64));
-        let ok = cases.iter().filter(|c| passes(c.status)).count();
-        let speedup = groups
-            .get(&(game, baseline))
-            .filter(|_| engine != baseline)
-            .and_then(|b| stats::median(&speedups(b, cases)))
-            .map_or("-".into(), |s| format!("x{s:.2}"));
-        let bad = cases.len() - ok;
+/// The speed against the baseline in the terminal summary's words (without its ±, a
+/// bootstrap the report does not redo): `3.50 times faster than reference (over 3 of 4
+/// cases)`, `1,200 times slower than reference`, or why there is none.
+pub fn speed_words(tally: &Tally, baseline: &str) -> String {
+    let Some(x) = tally.speed() else {
+        return "n/a: no case solved by both".into();
+    };
+    let (ratio, way) = if x >= 1.0 {
+        (x, "faster")
+    } else {
+        (1.0 / x, "slower")
+    };
+    let mut text = format!("{} times {way} than {baseline}", sig3(ratio));
+    if tally.paired < tally.cases {
+        let _ = write!(
+            text,
+            " (over {} of {} cases)",
+            thousands(tally.paired),
+            thousands(tally.cases)
+        );
+    }
+    text
+}
+
+/// A file name that fits a table cell: its last components after `…/` when long, the whole
+/// path in the tooltip.
+fn file_cell(file: &str) -> String {
+    if file.chars().count() <= FILE_CHARS {
+        return format!("<td class=\"file\">{}</td>", escape(file));
+    }
+    let parts: Vec<&str> = file.split('/').collect();
+    let mut tail = String::new();
+    for part in parts.iter().rev() {
+        let longer = if tail.is_empty() {
+            part.to_string()
+        } else {
+            format!("{part}/{tail}")
+        };
+        if !tail.is_empty() && longer.chars().count() > FILE_CHARS {
+            break;
+        }
+        tail = longer;
+    }
+    if tail.chars().count() > FILE_CHARS {
+        let skip = tail.chars().count() - FILE_CHARS;
+        tail = tail.chars().skip(skip).collect();
+    }
+    format!(
+        "<td class=\"file\" title=\"{}\">…/{}</td>",
+        escape(file),
+        escape(&tail)
+    )
+}
+
+fn time_cell(ns: Option<f64>) -> String {
+    ns.map_or("-".into(), human_time_f)
+}
+
+fn summary(out: &mut String, digest: &Digest, baseline: &str) {
+    let _ = write!(
+        out,
+        "<h2>Summary</h2>\n<p>Times are each case's median over its runs; median, p90 and max are over the cases (median and p90 read from a sketch, within {}%). <b>Speed</b> is {} total time over the engine's, both summed over the cases both engines solved (both <code>ok</code>, or both <code>unsolved</code>): the figure of the terminal summary's speed column and of the exports' <code>relative</code>; the histograms of per-case ratios below show its spread.</p>\n<table id=\"summary\"><tr><th>game</th><th>engine</th><th>cases</th><th>ok</th><th>not ok</th><th>total</th><th>median</th><th>p90</th><th>max</th><th>speed vs {}</th></tr>\n",
+        super::SKETCH_RESOLUTION * 100.0 / 2.0,
+        escape(baseline),
+        escape(baseline)
+    );
+    for ((game, engine), tally) in &digest.groups {
+        let Tally {
+            cases, ok, times, ..
+        } = tally;
+        let bad = cases - ok;
+        let base = digest
+            .groups
+            .contains_key(&(game.clone(), baseline.to_string()));
+        let speed = if engine == baseline {
+            "baseline".into()
+        } else if !base {
+            "-".into()
+        } else {
+            speed_words(tally, baseline)
+        };
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{ok}</td><td class=\"n{}\">{bad}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{speedup}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{speed}</td></tr>",
             escape(game),
             escape(engine),
-            cases.len(),
+            thousands(*cases),
+            thousands(*ok),
             if bad > 0 { " bad" } else { "" },
-            human_time(sorted.iter().sum::<f64>() as u64),
-            q(0.5),
-            q(0.9),
-            q(1.0),
+            thousands(bad),
+            time_cell((times.count() > 0).then(|| times.sum())),
+            time_cell(times.quantile(0.5)),
+            time_cell(times.quantile(0.9)),
+            time_cell(times.quantile(1.0)),
         );
     }
     out.push_str("</table>\n");
@@ -179,23 +293,26 @@ fn comparison(out: &mut String, c: &Comparison) {
     out.push_str("</pre>\n");
 }
 
-fn distributions(out: &mut String, groups: &Group<'_>, baseline: &str) {
+fn distributions(out: &mut String, digest: &Digest, baseline: &str) {
     out.push_str("<h2>Time per case</h2>\n<div class=\"charts\">");
-    for (&(game, engine), cases) in groups {
-        if let Some(chart) =
-            svg::log_histogram(&format!("{game}/{engine}"), &times(cases), svg::time_label)
-        {
+    for ((game, engine), tally) in &digest.groups {
+        if let Some(chart) = svg::histogram(
+            &format!("{game}/{engine}"),
+            &tally.times,
+            svg::time_label,
+            "time per case",
+        ) {
             out.push_str(&chart);
         }
     }
     out.push_str("</div>\n<h2>Per-case speed-ups</h2>\n<div class=\"charts\">");
     let mut any = false;
-    for (&(game, engine), cases) in groups {
-        let Some(base) = groups.get(&(game, baseline)).filter(|_| engine != baseline) else {
+    for ((game, engine), tally) in &digest.groups {
+        if engine == baseline {
             continue;
-        };
-        let title = format!("{game}/{engine}: {baseline} time / {engine} time");
-        if let Some(chart) = svg::log_histogram(&title, &speedups(base, cases), svg::ratio_label) {
+        }
+        let title = format!("{game}/{engine}: per-case {baseline} time / {engine} time");
+        if let Some(chart) = svg::histogram(&title, &tally.speedups, svg::ratio_label, "speed-up") {
             out.push_str(&chart);
             any = true;
         }
@@ -210,78 +327,78 @@ fn distributions(out: &mut String, groups: &Group<'_>, baseline: &str) {
     out.push_str("</div>\n");
 }
 
-fn scaling(out: &mut String, groups: &Group<'_>) {
+fn scaling(out: &mut String, digest: &Digest) {
     out.push_str("<h2>Time against case size</h2>\n<div class=\"charts\">");
-    let mut games: BTreeMap<&str, Vec<Series>> = BTreeMap::new();
-    for (&(game, engine), cases) in groups {
-        let points: Vec<(f64, f64)> = cases
-            .iter()
-            .filter_map(|c| Some((c.cells? as f64, c.time_ns()? as f64)))
-            .collect();
-        let stride = points.len().div_ceil(MAX_POINTS).max(1);
-        games.entry(game).or_default().push(Series {
-            name: engine.to_string(),
-            points: points.into_iter().step_by(stride).collect(),
-        });
+    let mut game_series: Vec<(&str, Vec<Series>)> = Vec::new();
+    for ((game, engine), tally) in &digest.groups {
+        let series = Series {
+            name: engine.clone(),
+            points: tally.points.points().to_vec(),
+        };
+        match game_series.last_mut() {
+            Some((g, list)) if g == game => list.push(series),
+            _ => game_series.push((game, vec![series])),
+        }
     }
-    for (game, series) in games {
-        if let Some(chart) = svg::log_log_scatter(game, "size", &series) {
+    for (game, series) in game_series {
+        if let Some(chart) = svg::scatter(game, "size (cells)", &series) {
             out.push_str(&chart);
         }
     }
     out.push_str("</div>\n");
 }
 
-fn slowest(out: &mut String, groups: &Group<'_>) {
+fn kept_row(out: &mut String, c: &Kept, last: &str) {
+    let _ = writeln!(
+        out,
+        "<tr><td>{}</td><td>{}</td>{}<td class=\"n\">{}</td>{last}</tr>",
+        escape(&c.game),
+        escape(&c.engine),
+        file_cell(&c.file),
+        c.case,
+    );
+}
+
+fn slowest(out: &mut String, digest: &Digest) {
     out.push_str("<h2>Slowest cases</h2>\n<table><tr><th>game</th><th>engine</th><th>file</th><th>case</th><th>size</th><th>time</th><th>status</th></tr>\n");
-    for (&(game, engine), cases) in groups {
-        let mut timed: Vec<_> = cases
-            .iter()
-            .filter_map(|c| Some((c.time_ns()?, c)))
-            .collect();
-        timed.sort_by_key(|(t, c)| (std::cmp::Reverse(*t), &c.file, c.case));
-        for (t, c) in timed.into_iter().take(SLOWEST) {
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
-                escape(game),
-                escape(engine),
-                escape(&c.file),
-                c.case,
+    for tally in digest.groups.values() {
+        for c in &tally.slowest {
+            let last = format!(
+                "<td>{}</td><td class=\"n\">{}</td><td>{}</td>",
                 escape(&c.size),
-                human_time(t),
+                time_cell(c.time_ns.map(|t| t as f64)),
                 c.status.as_str()
             );
+            kept_row(out, c, &last);
         }
     }
     out.push_str("</table>\n");
 }
 
-fn failures(out: &mut String, cases: &[&CaseResult]) {
-    let bad: Vec<_> = cases.iter().filter(|c| !passes(c.status)).collect();
-    let _ = writeln!(out, "<h2 id=\"failures\">Cases not ok: {}</h2>", bad.len());
-    if bad.is_empty() {
+fn failures(out: &mut String, digest: &Digest) {
+    let _ = writeln!(
+        out,
+        "<h2 id=\"failures\">Cases not ok: {}</h2>",
+        thousands(digest.failure_count)
+    );
+    if digest.failures.is_empty() {
         return;
     }
-    out.push_str("<table><tr><th>game</th><th>engine</th><th>file</th><th>case</th><th>status</th><th>message (first difference)</th></tr>\n");
-    for c in bad.iter().take(MAX_FAILURES) {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"bad\">{}</td><td>{}</td></tr>",
-            escape(&c.game),
-            escape(&c.engine),
-            escape(&c.file),
-            c.case,
+    out.push_str("<table id=\"failures-table\"><tr><th>game</th><th>engine</th><th>file</th><th>case</th><th>status</th><th>message (first difference)</th></tr>\n");
+    for c in &digest.failures {
+        let last = format!(
+            "<td class=\"bad\">{}</td><td class=\"msg\">{}</td>",
             c.status.as_str(),
             escape(&c.message)
         );
+        kept_row(out, c, &last);
     }
     out.push_str("</table>\n");
-    if bad.len() > MAX_FAILURES {
+    if digest.failure_count > MAX_FAILURES as u64 {
         let _ = writeln!(
             out,
             "<p>... and {} more (see the CSV).</p>",
-            bad.len() - MAX_FAILURES
+            thousands(digest.failure_count - MAX_FAILURES as u64)
         );
     }
 }
@@ -289,7 +406,7 @@ fn failures(out: &mut String, cases: &[&CaseResult]) {
 fn boards_section(out: &mut String, boards: &[BoardCase]) {
     let _ = writeln!(out, "<h2 id=\"boards\">Boards: {}</h2>", boards.len());
     if boards.is_empty() {
-        out.push_str("<p>No board drawn: the input files were not found (give the folder the run was given with <code>--inputs DIR</code>).</p>\n");
+        out.push_str("<p>No board drawn: the input files were not found (give the folder the run was given with <code>--corpus DIR</code>).</p>\n");
     }
     for b in boards {
         let _ = write!(
@@ -316,6 +433,101 @@ fn boards_section(out: &mut String, boards: &[BoardCase]) {
         if several {
             out.push_str("</div>");
         }
+        if let Some(answers) = &b.answers {
+            answers_html(out, answers);
+        }
         out.push_str("</div>\n");
+    }
+}
+
+/// A failing case's expected and actual final boards, side by side.
+fn answers_html(out: &mut String, a: &Answers) {
+    out.push_str("<div class=\"answers\">");
+    for (class, caption, side) in [
+        ("expected", "expected final board".to_string(), &a.expected),
+        (
+            "actual",
+            format!("actual final board ({})", a.engine),
+            &a.actual,
+        ),
+    ] {
+        let body = match side {
+            Side::Board(svg) => svg.clone(),
+            Side::Text(text) => format!("<pre>{}</pre>", escape(text)),
+            Side::Missing(why) => format!("<p><i>{}</i></p>", escape(why)),
+        };
+        let _ = write!(
+            out,
+            "<figure class=\"{class}\">{body}<figcaption>{}</figcaption></figure>",
+            escape(&caption)
+        );
+    }
+    out.push_str("</div>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_file_names_keep_their_last_components() {
+        assert_eq!(file_cell("yut/a.in"), "<td class=\"file\">yut/a.in</td>");
+        let long = "corpora/samegame/generated/throughput/samegame-throughput-12-3.in";
+        let cell = file_cell(long);
+        assert!(
+            cell.contains(">…/throughput/samegame-throughput-12-3.in<"),
+            "{cell}"
+        );
+        assert!(cell.contains(&format!("title=\"{long}\"")));
+        // One component longer than the cell: its end.
+        let cell = file_cell(&"x".repeat(100));
+        assert!(cell.contains(&format!(">…/{}<", "x".repeat(FILE_CHARS))));
+    }
+
+    #[test]
+    fn metadata_shows_units_not_raw_numbers() {
+        use serde_json::json;
+        assert_eq!(
+            show_value(&json!(220.05769385109065), Kind::PerSecond),
+            "220 /s"
+        );
+        assert_eq!(
+            show_value(&json!(1_520_000_000u64), Kind::Nanoseconds),
+            "1.52 s"
+        );
+        assert_eq!(show_value(&json!(2.5), Kind::Seconds), "2.50 s");
+        assert_eq!(show_value(&json!(1234567), Kind::Count), "1,234,567");
+        assert_eq!(show_value(&json!(true), Kind::YesNo), "yes");
+        assert_eq!(
+            show_value(&json!(["run", "-e", "all"]), Kind::Text),
+            "run -e all"
+        );
+    }
+
+    #[test]
+    fn the_speed_is_the_ratio_of_totals_in_the_terminal_words() {
+        let mut tally = Tally {
+            cases: 4,
+            paired: 3,
+            paired_baseline_ns: 21.0,
+            paired_ns: 6.0,
+            ..Tally::default()
+        };
+        assert_eq!(
+            speed_words(&tally, "reference"),
+            "3.50 times faster than reference (over 3 of 4 cases)"
+        );
+        // A program 1,200 times slower: never x0.00.
+        (tally.paired_baseline_ns, tally.paired_ns, tally.paired) = (1.0, 1_200.0, 4);
+        assert_eq!(
+            speed_words(&tally, "reference"),
+            "1,200 times slower than reference"
+        );
+        tally.paired = 0;
+        assert_eq!(
+            speed_words(&tally, "reference"),
+            "n/a: no case solved by both"
+        );
+        assert_eq!(svg::ratio_label(0.000_83), "x0.000830");
     }
 }

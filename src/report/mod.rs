@@ -1,38 +1,65 @@
 //! `gamebench report`: one self-contained HTML page of one or more runs (results CSVs, JSON
 //! exports with samples, baselines), and optionally of a comparison: the runs' metadata, a
-//! summary table, per-engine histograms of the time per case (log scale), per-case speed-ups
-//! against the baseline engine, time against case size, the slowest cases, every non-`ok`
-//! case with its message, the changed cases of a comparison, and boards drawn by the games
+//! summary table, per-engine histograms of the time per case and of the per-case speed-ups
+//! against the baseline engine, time against case size, the slowest cases, the non-`ok` cases
+//! with their messages, the changed cases of a comparison, and boards drawn by the games
 //! (`Rules::draw`) for the slowest and the failing cases whose input file is found.
 //!
-//! Invariants: the page loads nothing (no network, no external file: inline CSS, SVG and a
-//! few lines of JS), so it works from a `file://` URL; every text from the inputs is escaped;
-//! its size is bounded whatever the corpus (points per scatter, rows per table and boards are
-//! capped by the constants below); the same inputs give the same bytes.
+//! Invariants: the runs are streamed (`compare::stream`: a (game, file) at a time) into a
+//! [`digest::Digest`] of bounded size (counts, quantile sketches, a sample of points, the
+//! slowest and first failing cases), so the memory a report takes does not grow with the
+//! number of rows (beyond one input file's cases); the page loads nothing (no network, no
+//! external file: inline CSS, SVG and a few lines of JS), so it works from a `file://` URL;
+//! every text from the inputs is escaped; its size is bounded whatever the corpus; the same
+//! inputs give the same bytes.
 
 mod boards;
+mod digest;
 mod html;
 mod svg;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
-pub use boards::{BoardCase, MAX_BOARDS_PER_GAME};
-pub use html::page;
+pub use boards::{Answers, BoardCase, MAX_BOARDS_PER_GAME, Side};
+pub use digest::{Digest, SKETCH_RESOLUTION};
 
-use crate::compare::{CaseResult, Comparison, Results};
+use crate::compare::{CaseResult, CompareError, Comparison};
 use crate::game::Game;
+use crate::status::Status;
 
 /// The most slow cases listed per engine.
 pub const SLOWEST: usize = 10;
 /// The most non-`ok` cases listed (the rest are counted).
 pub const MAX_FAILURES: usize = 300;
-/// The most points per engine in a scatter plot (every n-th case beyond it, deterministically).
+/// The most points per engine in a scatter plot (a deterministic sample beyond it: see
+/// [`digest::Points`]).
 pub const MAX_POINTS: usize = 1_500;
+
+/// One run shown: where its cases are read from, and what the page calls it.
+pub struct Run {
+    /// A results CSV, a JSON export with samples, or a baseline folder.
+    pub path: PathBuf,
+    /// The name shown (the path when `None`).
+    pub name: Option<String>,
+    /// The run's metadata when the caller has it (`run --report`); otherwise what the input
+    /// holds (a baseline's or a JSON export's).
+    pub meta: Option<serde_json::Value>,
+    /// The run's cases when the caller already holds them (an invocation's cells, small by
+    /// nature); `None`: streamed from `path`.
+    pub held: Option<crate::compare::Results>,
+}
+
+/// A run as the page shows it: its name and metadata.
+pub struct Shown {
+    pub name: String,
+    pub meta: Option<serde_json::Value>,
+}
 
 /// What a report is made of.
 pub struct Inputs<'a> {
-    /// The runs shown (concatenated: several CSVs of one corpus split by game, say).
-    pub runs: &'a [Results],
+    /// The runs shown (their cases together: several CSVs of one corpus split by game, say).
+    pub runs: &'a [Run],
     /// A comparison to show, when asked for.
     pub comparison: Option<&'a Comparison>,
     /// The games, to draw boards.
@@ -40,6 +67,9 @@ pub struct Inputs<'a> {
     /// Folders where the runs' input files are looked for (the CSV's `file` is relative to
     /// the path the run was given).
     pub roots: &'a [PathBuf],
+    /// Folders where the engines' outputs are looked for (`run --out-dir`), to draw a failing
+    /// case's actual final board beside the expected one.
+    pub outputs: &'a [PathBuf],
     /// The engine speed-ups are measured against.
     pub baseline: &'a str,
 }
@@ -49,19 +79,64 @@ pub struct Inputs<'a> {
 pub enum ReportError {
     #[error("nothing to report: no case in the inputs")]
     Empty,
+    #[error(transparent)]
+    Read(#[from] CompareError),
 }
 
-/// Every case of every run.
-fn cases<'a>(inputs: &Inputs<'a>) -> Vec<&'a CaseResult> {
-    inputs.runs.iter().flat_map(|r| &r.cases).collect()
+/// Adds one (game, file)'s cases to the digest, each paired with the baseline engine's time
+/// on the same case for its speed-up.
+fn add_chunk(digest: &mut Digest, chunk: &[CaseResult], baseline: &str) {
+    let base: HashMap<usize, (u64, Status)> = chunk
+        .iter()
+        .filter(|c| c.engine == baseline)
+        .filter_map(|c| Some((c.case, (c.time_ns()?, c.status))))
+        .collect();
+    for c in chunk {
+        let against = (c.engine != baseline)
+            .then(|| base.get(&c.case).copied())
+            .flatten();
+        digest.add(c, against);
+    }
 }
 
-/// The whole page.
-pub fn build(inputs: &Inputs<'_>) -> Result<String, ReportError> {
-    let cases = cases(inputs);
-    if cases.is_empty() {
+/// Reads every run into a digest.
+pub fn digest(inputs: &Inputs<'_>) -> Result<(Vec<Shown>, Digest), ReportError> {
+    let mut digest = Digest::default();
+    let mut shown = Vec::new();
+    for run in inputs.runs {
+        let meta = match &run.held {
+            Some(held) => {
+                // Chunks of one (game, file) each, as the stream hands them.
+                let mut files: std::collections::BTreeMap<(&str, &str), Vec<CaseResult>> =
+                    Default::default();
+                for c in &held.cases {
+                    files.entry((&c.game, &c.file)).or_default().push(c.clone());
+                }
+                for chunk in files.values() {
+                    add_chunk(&mut digest, chunk, inputs.baseline);
+                }
+                held.meta.clone()
+            }
+            None => crate::compare::stream(&run.path, |chunk| {
+                add_chunk(&mut digest, chunk, inputs.baseline);
+            })?,
+        };
+        shown.push(Shown {
+            name: run
+                .name
+                .clone()
+                .unwrap_or_else(|| run.path.display().to_string()),
+            meta: run.meta.clone().or(meta),
+        });
+    }
+    if digest.cases == 0 {
         return Err(ReportError::Empty);
     }
-    let boards = boards::draw(inputs, &cases);
-    Ok(page(inputs, &cases, &boards))
+    Ok((shown, digest))
+}
+
+/// The whole page of the runs' digest.
+pub fn render(inputs: &Inputs<'_>, shown: &[Shown], digest: &Digest) -> String {
+    let boards = boards::draw(inputs, digest);
+    html::page(inputs, shown, digest, &boards)
 }

@@ -265,7 +265,7 @@ pub fn detail_lines(summaries: &[EngineSummary]) -> String {
             (&s.baseline, s.speedup_p10, s.speedup_median, s.speedup_p90)
         {
             text.push_str(&format!(
-                "{who}: speed-up per case over {b}: median {} (p10 {}, p90 {}) over {} of {}\n",
+                "{who}: per-case ratio to {b} (the spread; the speed is the ratio of totals): median {} (p10 {}, p90 {}) over {} of {}\n",
                 times(med),
                 times(p10),
                 times(p90),
@@ -274,7 +274,7 @@ pub fn detail_lines(summaries: &[EngineSummary]) -> String {
             ));
         } else if let (Some(b), Some(_)) = (&s.baseline, s.relative) {
             text.push_str(&format!(
-                "{who}: speed-up per case over {b}: {NOT_MEASURED} (a program timed per file: its cases share the file's time)\n"
+                "{who}: per-case ratio to {b}: {NOT_MEASURED} (a program timed per file: its cases share the file's time)\n"
             ));
         }
         if let (Some(m), Some(sd)) = (s.run_mean_ns, s.run_stddev_ns)

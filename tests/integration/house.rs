@@ -114,6 +114,18 @@ fn completions_and_the_manual_page_come_from_the_cli() {
         text.contains("gamebench") && text.contains("--export-json"),
         "{text}"
     );
+    // After -e, the engines of every game and `all` (cmd:... stays accepted: see cli::).
+    let engine_words = text
+        .lines()
+        .skip_while(|l| !l.contains("--engine)"))
+        .find(|l| l.contains("compgen -W"))
+        .unwrap_or_else(|| panic!("no completion of -e:\n{text}"));
+    for name in ["all", "reference", "table", "bitboard", "bitset"] {
+        assert!(
+            engine_words.split(['"', ' ']).any(|w| w == name),
+            "{name} not offered after -e: {engine_words}"
+        );
+    }
     let man = run(&["man"]);
     assert_eq!(man.status.code(), Some(0));
     let text = String::from_utf8_lossy(&man.stdout);

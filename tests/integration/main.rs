@@ -7,6 +7,7 @@
 mod common;
 
 mod bounded_reads;
+mod chromium;
 mod cli;
 mod clobber;
 mod closed_pipes;

@@ -173,3 +173,38 @@ fn headless(html: &Path) {
         "the page's script did not run"
     );
 }
+
+/// One headline per comparison: the speed the terminal summary prints for an engine against
+/// the baseline is the one the HTML report's summary prints, in the same words.
+#[test]
+fn the_report_shows_the_terminal_summarys_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    let corpus = root().join("corpora/yut");
+    let out = run(&["run", s(&corpus), "-e", "all", "--report", s(&html)]);
+    assert_exit(&out, 0);
+    let summary = text(&out.stdout);
+    let page = std::fs::read_to_string(&html).unwrap();
+    // `3.02 ± 0.11 times faster than reference`: the ratio and its words, without the ±.
+    let line = summary
+        .lines()
+        .find(|l| {
+            l.contains("times faster than reference") || l.contains("times slower than reference")
+        })
+        .unwrap_or_else(|| panic!("no speed in the summary:\n{summary}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "times").unwrap();
+    // The ratio is the word before `±`.
+    let ratio = words[..at]
+        .iter()
+        .rposition(|w| *w == "±")
+        .map(|k| words[k - 1])
+        .unwrap();
+    let headline = format!("{ratio} times {} than reference", words[at + 1]);
+    assert!(
+        page.contains(&headline),
+        "the page lacks {headline:?} of the summary:\n{summary}"
+    );
+    // The per-case ratios are their spread, not a second speed.
+    assert!(!summary.contains("speed-up per case"), "{summary}");
+}

@@ -75,7 +75,7 @@ fn ratios_have_three_significant_digits_and_unmeasured_spreads_are_na() {
         "{text}"
     );
     assert!(
-        text.contains("toy/fast: speed-up per case over reference: median 10.0x (p10 10.0x, p90 10.0x) over 3 of 3 cases"),
+        text.contains("toy/fast: per-case ratio to reference (the spread; the speed is the ratio of totals): median 10.0x (p10 10.0x, p90 10.0x) over 3 of 3 cases"),
         "{text}"
     );
     // prog: 6 ms / 9 ms = 1 / 1.5; its per-case times are the file's spread evenly.
@@ -85,10 +85,10 @@ fn ratios_have_three_significant_digits_and_unmeasured_spreads_are_na() {
     );
     assert!(text.contains("3.00 ± n/a ms"), "{text}");
     assert!(
-        text.contains("toy/prog: speed-up per case over reference: n/a"),
+        text.contains("toy/prog: per-case ratio to reference: n/a"),
         "{text}"
     );
-    assert!(!text.contains("toy/prog: speed-up per case over reference: median"));
+    assert!(!text.contains("toy/prog: per-case ratio to reference (the spread"));
     // slowpoke: cases 1 and 2 only: (1 + 2) / (4 + 6) = 0.3, i.e. 3.33 times slower.
     assert!(text.contains("3.33 ± "), "{text}");
     assert!(

@@ -166,6 +166,9 @@ impl<R: Registrable> Game for ReadAs<R> {
     ) -> Option<crate::game::Drawing> {
         self.inner().draw(case, expected)
     }
+    fn draw_answer(&self, case: &(dyn Any + Send + Sync), block: &str) -> Option<String> {
+        self.inner().draw_answer(case, block)
+    }
     fn judge_output(
         &self,
         case: &(dyn Any + Send + Sync),

@@ -214,6 +214,10 @@ impl Rules for LinkPop {
         draw::draw(case, expected)
     }
 
+    fn draw_answer(case: &Board, block: &str) -> Option<String> {
+        draw::answer(case, block)
+    }
+
     fn format_case(index: usize, _case: &Board, outcome: &Outcome<Board>) -> String {
         format!("{CASE_PREFIX}{index}\n{}", outcome.answer.draw())
     }

@@ -257,6 +257,10 @@ impl Rules for SameGame {
         draw::draw(case, expected)
     }
 
+    fn draw_answer(case: &Game, block: &str) -> Option<String> {
+        draw::answer(case, block)
+    }
+
     fn format_case(index: usize, _case: &Game, outcome: &Outcome<Leftover>) -> String {
         format_grid(index, &outcome.answer)
     }

@@ -76,6 +76,19 @@ pub fn draw(puzzle: &Puzzle, expected: Option<&str>) -> Option<Drawing> {
     Some(drawing)
 }
 
+/// The board a solution block leaves: its moves replayed from the start, up to the first one
+/// that is malformed or cannot be played.
+pub fn answer(puzzle: &Puzzle, block: &str) -> Option<String> {
+    let mut grid = puzzle.start();
+    for mv in moves(block) {
+        let Some(mv) = mv else { break };
+        if grid.play(&mv).is_err() {
+            break;
+        }
+    }
+    svg(&grid)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

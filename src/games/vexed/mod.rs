@@ -99,6 +99,10 @@ impl Rules for Vexed {
         draw::draw(case, expected)
     }
 
+    fn draw_answer(case: &Puzzle, block: &str) -> Option<String> {
+        draw::answer(case, block)
+    }
+
     fn format_case(_index: usize, case: &Puzzle, outcome: &Outcome<Solution>) -> String {
         match (&outcome.answer, outcome.verdict) {
             (Some(moves), Verdict::Solved) => format_solution(&case.name, moves),

@@ -15,6 +15,18 @@ pub fn draw(replay: &Replay, _expected: Option<&str>) -> Option<Drawing> {
     let engine = Yut::ENGINES.first()?;
     let outcome = (engine.solve)(replay, &Budget::default()).ok()?;
     let text = Yut::format_case(1, replay, &outcome);
+    let svg = answer(replay, &text)?;
+    let mut drawing = Drawing::default();
+    drawing.push(
+        format!("final board after {} turn(s)", replay.turns.len()),
+        svg,
+    );
+    Some(drawing)
+}
+
+/// The board an output block draws (the judge output is the board in text): each station a
+/// dot, each token a coloured disc with its letter.
+pub fn answer(_replay: &Replay, text: &str) -> Option<String> {
     let lines: Vec<&[u8]> = text.lines().map(str::as_bytes).collect();
     let cols = lines.iter().map(|l| l.len()).max()?;
     let (w, h) = (cols * CHAR, lines.len() * CHAR);
@@ -45,10 +57,5 @@ pub fn draw(replay: &Replay, _expected: Option<&str>) -> Option<Drawing> {
         }
     }
     svg.push_str("</svg>");
-    let mut drawing = Drawing::default();
-    drawing.push(
-        format!("final board after {} turn(s)", replay.turns.len()),
-        svg,
-    );
-    Some(drawing)
+    Some(svg)
 }

@@ -136,6 +136,10 @@ impl Rules for Yut {
         draw::draw(case, expected)
     }
 
+    fn draw_answer(case: &Replay, block: &str) -> Option<String> {
+        draw::answer(case, block)
+    }
+
     fn format_case(_index: usize, _case: &Replay, outcome: &Outcome<FinalPlaces>) -> String {
         board::draw(&outcome.answer)
     }
