@@ -8,7 +8,9 @@
 //!   resources") and its two implementations, internal engines ([`crate::game::EngineRef`]:
 //!   warm-up, timed runs, short calls timed in batches, wall or thread CPU time) and programs
 //!   ([`crate::external::External`]: whole files or case by case, under [`Limits`]);
-//! - [`verdict`]: the one comparison of an output block with an expected one.
+//! - [`verdict`]: the one comparison of an output block with an expected one;
+//! - [`startup`]: a program's start-up calibrated (the CPU time of runs that do no work), for
+//!   callers that take it out of their times.
 //!
 //! Invariant: no code outside this folder tells internal engines from programs to run them;
 //! it asks [`EngineSpec::executor`].
@@ -17,6 +19,7 @@ pub mod executor;
 pub mod gencmd;
 pub mod judge;
 pub mod spec;
+pub mod startup;
 pub mod timing;
 pub mod verdict;
 
@@ -25,5 +28,6 @@ pub use executor::{
     RunTimes, repeats_for, thread_cpu_time,
 };
 pub use spec::{ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve, resolve_internal};
+pub use startup::{Startup, StartupError};
 pub use timing::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use verdict::judge_block;

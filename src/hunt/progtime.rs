@@ -4,9 +4,10 @@
 //!
 //! A process costs its start-up (the shell, an interpreter or a JVM) whatever the case, and on
 //! a fast game that start-up and its jitter are most of the time measured. So:
-//! - the start-up is calibrated first: the program runs [`CALIBRATION_RUNS`] times on a
-//!   trivial input (the smallest case the hunt starts from, alone); the start-up is the fastest
-//!   of those runs, the noise the spread between the 10th and 90th percentile;
+//! - the start-up is calibrated first ([`crate::engines::startup`]): the program runs
+//!   [`CALIBRATION_RUNS`] times on a trivial input (the smallest case the hunt starts from,
+//!   alone); the start-up is the fastest of those runs, the noise the spread between the 10th
+//!   and 90th percentile;
 //! - each case is measured in a file that holds it [`ProgramClock::copies`] times where the
 //!   game's format allows several cases per file (at most [`MAX_COPIES`]), so that one
 //!   start-up is shared by many copies; the case's time is the file's CPU time minus the
@@ -14,17 +15,13 @@
 //! - differences between cases below [`ProgramClock::noise_per_case`] cannot be told from the
 //!   start-up's jitter, and the hunt says so.
 
-use crate::engines::{EngineSpec, Fault, FileJob, Plan};
+use crate::engines::{EngineSpec, Fault, FileJob, Plan, startup};
 use crate::game::Game;
 use crate::shrink::Input;
 
-/// Runs of the trivial input that calibrate the start-up.
-pub const CALIBRATION_RUNS: u32 = 10;
+pub use crate::engines::startup::CALIBRATION_RUNS;
 /// Most copies of a case in one measured file.
 pub const MAX_COPIES: usize = 16;
-/// The percentiles whose distance is the start-up noise.
-const NOISE_LOW: f64 = 0.1;
-const NOISE_HIGH: f64 = 0.9;
 
 /// The calibrated start-up of a program and how its cases are measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,24 +66,26 @@ fn cpu_times(
 
 impl ProgramClock {
     /// Calibrates the start-up of `engine` (a program) on `trivial` (one case) with
-    /// [`CALIBRATION_RUNS`] runs under `plan`'s limits.
+    /// [`CALIBRATION_RUNS`] runs under `plan`'s limits (a one-case file's: the per-case limit
+    /// when there is one).
     pub fn calibrate(
         game: &'static dyn Game,
         engine: &EngineSpec,
         trivial: &Input,
         plan: &Plan,
     ) -> Result<ProgramClock, String> {
-        let plan = Plan {
-            runs: CALIBRATION_RUNS,
-            warmup: 1,
-            ..plan.clone()
-        };
-        let mut times = cpu_times(game, engine, trivial, &plan)?;
-        times.sort_unstable();
-        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        let program = engine
+            .program()
+            .ok_or("only a program's start-up is calibrated")?;
+        let limits = &plan.limits;
+        let wall = limits
+            .case_timeout
+            .map_or(limits.timeout, |c| c.min(limits.timeout));
+        let clock = startup::calibrate(program, trivial.text.as_bytes(), &limits.run(wall))
+            .map_err(|e| e.to_string())?;
         Ok(ProgramClock {
-            startup_ns: times[0],
-            noise_ns: at(NOISE_HIGH) - at(NOISE_LOW),
+            startup_ns: clock.cpu_ns,
+            noise_ns: clock.noise_ns,
             copies: game.editor().max_cases().clamp(1, MAX_COPIES),
         })
     }

@@ -1,0 +1,145 @@
+//! A program's start-up, calibrated: the CPU time (user + system, the program and everything
+//! it started, from `wait4`) of runs that do no work, so that a caller can take it out of the
+//! times it measures.
+//!
+//! A process costs its start-up (the shell, an interpreter, a JVM, the loader) whatever it is
+//! given, and on short cases that cost and its jitter are much of the time measured: a program
+//! whose work is 5 % slower reads as about 4 % slower when a fifth of its time is start-up.
+//!
+//! How: the program runs once untimed, then [`CALIBRATION_RUNS`] times on the same trivial
+//! input (the caller's choice: [`empty_input`], the game's input holding no case, or the
+//! smallest case it has). The start-up is the fastest of those runs (other processes only add
+//! time); its noise the spread between the 10th and 90th percentiles. A program that exits
+//! with an error on the trivial input is still timed: its cost, not its answer, is wanted.
+//!
+//! Used by `hunt --metric time` (on the smallest case, see `hunt::progtime`) and by the
+//! interleaved comparison of `run --fail-if-slower` (on the empty input); `run` and `invoke`
+//! may take it out of their times the same way.
+
+use crate::external::{self, External, ExternalError, RunLimits};
+use crate::game::Game;
+
+/// Timed runs of the trivial input.
+pub const CALIBRATION_RUNS: u32 = 10;
+/// Untimed runs before them (the program's files brought into the page cache).
+pub const WARMUP_RUNS: u32 = 1;
+/// The percentiles whose distance is the start-up noise.
+const NOISE_LOW: f64 = 0.1;
+const NOISE_HIGH: f64 = 0.9;
+
+/// A program's calibrated start-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Startup {
+    /// CPU time of the fastest run on the trivial input, ns.
+    pub cpu_ns: u64,
+    /// Spread of that CPU time over the runs (10th to 90th percentile), ns.
+    pub noise_ns: u64,
+    /// Timed runs it was calibrated from.
+    pub runs: u32,
+}
+
+/// Why a program's start-up could not be calibrated.
+#[derive(Debug, Clone, thiserror::Error, PartialEq)]
+pub enum StartupError {
+    /// The program could not run on the trivial input (it could not start, timed out, went
+    /// over a limit, or was stopped).
+    #[error("{0}")]
+    Run(ExternalError),
+}
+
+impl Startup {
+    /// `cpu_ns` with the start-up taken out (never below zero).
+    pub fn take_out(&self, cpu_ns: u64) -> u64 {
+        cpu_ns.saturating_sub(self.cpu_ns)
+    }
+}
+
+/// The judge input of `game` that holds no case (what the game's own writer writes for none:
+/// empty, or Vexed's end line alone; a parser may read an empty file as one unreadable case):
+/// a program's run on it is its start-up alone.
+pub fn empty_input(game: &dyn Game) -> String {
+    game.editor().write_input(&[])
+}
+
+/// The CPU time (ns) of one run of `program` on `input` under `limits`; a run that exited with
+/// an error or a signal counts (its cost is wanted, not its answer); one the shell could not
+/// start, or any other failure, is an error.
+pub fn cpu_time(program: &External, input: &[u8], limits: &RunLimits) -> Result<u64, StartupError> {
+    match external::run(program, input, limits) {
+        Ok(ran) => Ok(ran.usage.cpu().as_nanos() as u64),
+        Err(e @ ExternalError::Failed { usage, .. }) if !e.cannot_start() => {
+            Ok(usage.cpu().as_nanos() as u64)
+        }
+        Err(e) => Err(StartupError::Run(e)),
+    }
+}
+
+/// Calibrates the start-up of `program` on `input` (see the module docs): [`WARMUP_RUNS`]
+/// untimed runs, then [`CALIBRATION_RUNS`] timed, each under `limits`.
+pub fn calibrate(
+    program: &External,
+    input: &[u8],
+    limits: &RunLimits,
+) -> Result<Startup, StartupError> {
+    for _ in 0..WARMUP_RUNS {
+        cpu_time(program, input, limits)?;
+    }
+    let mut times = (0..CALIBRATION_RUNS)
+        .map(|_| cpu_time(program, input, limits))
+        .collect::<Result<Vec<u64>, _>>()?;
+    Ok(of_times(&mut times))
+}
+
+/// The start-up of the timed runs `times` (at least one).
+fn of_times(times: &mut [u64]) -> Startup {
+    times.sort_unstable();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    Startup {
+        cpu_ns: times[0],
+        noise_ns: at(NOISE_HIGH) - at(NOISE_LOW),
+        runs: times.len() as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_fastest_run_and_the_spread_between_the_deciles() {
+        // 10 runs: the 10th percentile is the 2nd (index 0.9 -> 1), the 90th the 9th (8.1 -> 8).
+        let mut times = vec![900, 100, 200, 300, 400, 500, 600, 700, 800, 1000];
+        let s = of_times(&mut times);
+        assert_eq!(s.cpu_ns, 100);
+        assert_eq!(s.noise_ns, 900 - 200);
+        assert_eq!(s.runs, 10);
+        assert_eq!(s.take_out(150), 50);
+        assert_eq!(s.take_out(50), 0, "never below zero");
+    }
+
+    #[test]
+    fn a_program_is_timed_even_when_it_fails_on_the_empty_input_and_not_when_it_cannot_start() {
+        let limits = RunLimits::wall(Duration::from_secs(10));
+        let failing = External::parse("cmd:exit 3").unwrap();
+        let s = calibrate(&failing, b"", &limits).unwrap();
+        assert_eq!(s.runs, CALIBRATION_RUNS);
+        let missing = External::parse("cmd:/nonexistent/gamebench-no-such-program").unwrap();
+        assert!(matches!(
+            calibrate(&missing, b"", &limits),
+            Err(StartupError::Run(_))
+        ));
+    }
+
+    #[test]
+    fn the_empty_input_holds_no_readable_case() {
+        for game in crate::registry::GAMES {
+            let text = empty_input(*game);
+            assert!(
+                game.parse(text.as_bytes()).iter().all(|c| c.case.is_err()),
+                "{}: {text:?}",
+                game.name()
+            );
+        }
+    }
+}
