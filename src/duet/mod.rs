@@ -8,6 +8,12 @@
 //! A unit is a case when every engine runs case by case (internal engines), else a whole file
 //! (programs read whole judge files). Engines run through [`crate::engines::Executor`], one
 //! at a time on the calling thread: a comparison wants the pair timed alike, not throughput.
+//!
+//! A program's CPU time includes its start-up (the shell, the loader), the same whatever the
+//! change to its work: left in, it dilutes the ratio (a program whose work is 5 % slower read
+//! as x1.034-x1.041 on 5 ms cases). So each program's start-up is calibrated first on its
+//! game's input of no case ([`crate::engines::startup`]) and taken out of every CPU time
+//! before the ratios are formed; the totals stay raw.
 
 pub mod paired;
 
@@ -16,7 +22,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::corpus::{self, CaseFile};
-use crate::engines::{Clock, EngineSpec, EngineTable, Fault, FileJob, Limits, Plan};
+use crate::engines::{
+    Clock, EngineSpec, EngineTable, Fault, FileJob, Limits, Plan, Startup, StartupError, startup,
+};
 use crate::game::{Budget, Game, ParsedCase};
 use crate::status::Exit;
 use crate::util::units;
@@ -85,6 +93,8 @@ pub enum DuetError {
     Read(String, std::io::Error),
     #[error("no case to compare (every file empty or unreadable)")]
     NoCase,
+    #[error("{engine}: calibrating its start-up on an input of no case: {error}")]
+    Startup { engine: String, error: StartupError },
     #[error("{engine} failed on {file}: {message}")]
     Failed {
         engine: String,
@@ -139,8 +149,15 @@ pub struct Outcome {
     pub rounds: u32,
     pub elapsed: Duration,
     pub stopped: Stopped,
-    /// Each engine's total measured time over every round, in ns (baseline first).
+    /// Each engine's total measured time over every round, in ns, start-up included (in the
+    /// engines' order).
     pub totals: Vec<(String, u64)>,
+    /// Each engine's calibrated start-up (programs under CPU time), taken out of its times
+    /// before the ratios, in the engines' order; with files of several games, the first's.
+    pub startups: Vec<Option<Startup>>,
+    /// Times not above their engine's start-up: nothing is left of them once it is taken out,
+    /// and their pairs are left out.
+    pub within_startup: usize,
     pub results: Vec<EngineResult>,
 }
 
@@ -235,8 +252,9 @@ pub fn run(
         budget: options.budget.clone(),
         limits: options.limits.clone(),
     };
+    let startups = calibrate(&loaded, options)?;
     let started = Instant::now();
-    // times[unit][engine][round]
+    // times[unit][engine][round], raw
     let mut times: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); names.len()]; units.len()];
     let mut round = 0u32;
     let stopped = loop {
@@ -246,7 +264,8 @@ pub fn run(
         match options.rounds {
             Rounds::Fixed(n) if round >= n => break Stopped::Count,
             Rounds::Budget(budget) if round >= MIN_ROUNDS => {
-                let results = compare(&times, &names, base, options);
+                let body = take_out(times.clone(), &units, &loaded, &startups);
+                let results = compare(&body, &names, base, options);
                 if results
                     .iter()
                     .all(|r| paired::settled(&r.effect, options.threshold))
@@ -270,6 +289,8 @@ pub fn run(
         .enumerate()
         .map(|(e, n)| (n.clone(), times.iter().flat_map(|t| &t[e]).sum()))
         .collect();
+    let within_startup = count_within(&times, &units, &loaded, &startups);
+    let times = take_out(times, &units, &loaded, &startups);
     Ok(Outcome {
         baseline: names[base].clone(),
         units: units.len(),
@@ -278,8 +299,93 @@ pub fn run(
         elapsed: started.elapsed(),
         stopped,
         totals,
+        startups: names
+            .iter()
+            .enumerate()
+            .map(|(e, _)| startups.get(loaded[0].game.name(), e))
+            .collect(),
+        within_startup,
         results: compare(&times, &names, base, options),
     })
+}
+
+/// The calibrated start-ups of programs, per game and engine.
+struct Startups(Vec<(&'static str, usize, Startup)>);
+
+impl Startups {
+    fn get(&self, game: &str, engine: usize) -> Option<Startup> {
+        self.0
+            .iter()
+            .find(|(g, e, _)| *g == game && *e == engine)
+            .map(|(_, _, s)| *s)
+    }
+}
+
+/// Each program's start-up on its game's input of no case, under CPU time (a wall time's
+/// start-up moves with the load: it is not taken out).
+fn calibrate(loaded: &[Loaded], options: &Options) -> Result<Startups, DuetError> {
+    let mut out = Startups(Vec::new());
+    if options.measure != Measure::Cpu {
+        return Ok(out);
+    }
+    let limits = options.limits.run(options.limits.timeout);
+    for file in loaded {
+        let game = file.game.name();
+        for (e, spec) in file.engines.iter().enumerate() {
+            let Some(program) = spec.program() else {
+                continue;
+            };
+            if out.get(game, e).is_some() {
+                continue;
+            }
+            let empty = startup::empty_input(file.game);
+            let s = startup::calibrate(program, empty.as_bytes(), &limits).map_err(|error| {
+                DuetError::Startup {
+                    engine: spec.name().to_string(),
+                    error,
+                }
+            })?;
+            out.0.push((game, e, s));
+        }
+    }
+    Ok(out)
+}
+
+/// Times whose start-up is at least the time itself: after taking it out nothing is left.
+fn count_within(
+    times: &[Vec<Vec<u64>>],
+    units: &[Unit],
+    loaded: &[Loaded],
+    startups: &Startups,
+) -> usize {
+    let mut n = 0;
+    for (u, t) in times.iter().enumerate() {
+        let game = loaded[units[u].file].game.name();
+        for (e, rounds) in t.iter().enumerate() {
+            if let Some(s) = startups.get(game, e) {
+                n += rounds.iter().filter(|&&x| s.take_out(x) == 0).count();
+            }
+        }
+    }
+    n
+}
+
+/// `times` with each program's start-up taken out.
+fn take_out(
+    mut times: Vec<Vec<Vec<u64>>>,
+    units: &[Unit],
+    loaded: &[Loaded],
+    startups: &Startups,
+) -> Vec<Vec<Vec<u64>>> {
+    for (u, t) in times.iter_mut().enumerate() {
+        let game = loaded[units[u].file].game.name();
+        for (e, rounds) in t.iter_mut().enumerate() {
+            if let Some(s) = startups.get(game, e) {
+                rounds.iter_mut().for_each(|x| *x = s.take_out(*x));
+            }
+        }
+    }
+    times
 }
 
 /// Every engine but the baseline against it, from the rounds measured so far.
@@ -388,15 +494,18 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
             units::human_time(total / u64::from(outcome.rounds.max(1)))
         ));
     }
+    text.push_str(&startup_lines(outcome));
     for r in &outcome.results {
         let e = &r.effect;
+        let could = pct(e.detectable(options.threshold));
         let said = match r.verdict {
             Verdict::Slower => format!("SLOWER by more than {threshold}"),
             Verdict::Faster => format!("faster by more than {threshold}"),
-            Verdict::NoChange => format!("no change beyond {threshold}"),
+            Verdict::NoChange => format!(
+                "no change beyond {threshold} (the smallest slowdown this run could have found is {could})"
+            ),
             Verdict::CannotTell => format!(
-                "cannot tell: the interval reaches past {threshold}; the smallest slowdown this run could have found is {}",
-                pct(e.detectable(options.threshold))
+                "cannot tell: the interval reaches past {threshold}; the smallest slowdown this run could have found is {could}"
             ),
         };
         text.push_str(&format!(
@@ -418,5 +527,44 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
         ),
         _ => format!("rounds: interrupted after {} ({elapsed})\n", outcome.rounds),
     });
+    text
+}
+
+/// What was taken out of the times before the ratios (programs under CPU time), or that
+/// nothing was.
+fn startup_lines(outcome: &Outcome) -> String {
+    let names = outcome.totals.iter().map(|(n, _)| n);
+    let taken: Vec<String> = names
+        .zip(&outcome.startups)
+        .filter_map(|(name, s)| {
+            s.map(|s| {
+                format!(
+                    "{name} {} (noise {})",
+                    units::human_time(s.cpu_ns),
+                    units::human_time(s.noise_ns)
+                )
+            })
+        })
+        .collect();
+    if taken.is_empty() {
+        return String::new();
+    }
+    let runs = outcome
+        .startups
+        .iter()
+        .flatten()
+        .map(|s| s.runs)
+        .max()
+        .unwrap_or(0);
+    let mut text = format!(
+        "  start-up taken out of every time before the ratios (the fastest CPU time of {runs} runs on an input of no case; the totals above keep it): {}\n",
+        taken.join(", ")
+    );
+    if outcome.within_startup > 0 {
+        text.push_str(&format!(
+            "  {} not above the start-up: their pairs left out\n",
+            units::counted(outcome.within_startup as u64, "time", "times")
+        ));
+    }
     text
 }
