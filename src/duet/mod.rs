@@ -15,6 +15,7 @@
 //! game's input of no case ([`crate::engines::startup`]) and taken out of every CPU time
 //! before the ratios are formed; the totals stay raw.
 
+pub mod instructions;
 pub mod paired;
 
 use std::sync::Arc;
@@ -40,6 +41,12 @@ pub enum Measure {
     Cpu,
     /// Wall time (load from other processes is in it).
     Wall,
+    /// Instructions executed, counted by hardware counters or callgrind ([`instructions`]):
+    /// deterministic, blind to load.
+    Instructions,
+    /// The work counters of internal engines (states expanded, moves made: each game's own
+    /// unit): deterministic.
+    Work,
 }
 
 impl Measure {
@@ -47,6 +54,23 @@ impl Measure {
         match self {
             Measure::Cpu => "CPU time",
             Measure::Wall => "wall time",
+            Measure::Instructions => "instructions",
+            Measure::Work => "work counts",
+        }
+    }
+
+    /// Whether two runs of one engine on one input give the same figure: a second round
+    /// checks it, and further rounds are run only if it did not.
+    pub fn deterministic(self) -> bool {
+        matches!(self, Measure::Instructions | Measure::Work)
+    }
+
+    /// A figure of this measure for a person.
+    fn show(self, x: u64) -> String {
+        match self {
+            Measure::Cpu | Measure::Wall => units::human_time(x),
+            Measure::Instructions => format!("{} instructions", units::thousands(x)),
+            Measure::Work => format!("{} work", units::thousands(x)),
         }
     }
 }
@@ -64,6 +88,10 @@ pub enum Rounds {
 /// Rounds before the interval is first looked at under a time budget: a bootstrap over
 /// rounds needs a few of them.
 pub const MIN_ROUNDS: u32 = 3;
+/// The same for a deterministic measure: the second round repeats the first.
+pub const DETERMINISTIC_ROUNDS: u32 = 2;
+/// Counted runs of an input of no case, for an engine's start-up in instructions (the fewest).
+pub const STARTUP_COUNTS: u32 = 2;
 /// The default seed of the round orders (fixed, so a run's order is reproducible).
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -95,6 +123,12 @@ pub enum DuetError {
     NoCase,
     #[error("{engine}: calibrating its start-up on an input of no case: {error}")]
     Startup { engine: String, error: StartupError },
+    #[error("{0}")]
+    Counter(#[from] instructions::CountError),
+    #[error(
+        "{0} is a program: work counts exist for internal engines only (--measure instructions counts programs)"
+    )]
+    WorkOfProgram(String),
     #[error("{engine} failed on {file}: {message}")]
     Failed {
         engine: String,
@@ -149,11 +183,14 @@ pub struct Outcome {
     pub rounds: u32,
     pub elapsed: Duration,
     pub stopped: Stopped,
+    /// The instruction counter, with `--measure instructions`.
+    pub counter: Option<instructions::Kind>,
     /// Each engine's total measured time over every round, in ns, start-up included (in the
     /// engines' order).
     pub totals: Vec<(String, u64)>,
-    /// Each engine's calibrated start-up (programs under CPU time), taken out of its times
-    /// before the ratios, in the engines' order; with files of several games, the first's.
+    /// Each engine's calibrated start-up (programs under CPU time; every engine under
+    /// instructions), taken out of its figures before the ratios, in the engines' order; with
+    /// files of several games, the first's.
     pub startups: Vec<Option<Startup>>,
     /// Times not above their engine's start-up: nothing is left of them once it is taken out,
     /// and their pairs are left out.
@@ -208,9 +245,20 @@ pub fn run(
         .first()
         .and_then(|f| table.baseline_of(f.game))
         .ok_or(DuetError::NoBaseline)?;
-    let file_units = loaded
-        .iter()
-        .any(|f| f.engines.iter().any(|e| !e.executor().per_case()));
+    if options.measure == Measure::Work
+        && let Some(p) = loaded[0].engines.iter().find(|e| e.is_program())
+    {
+        return Err(DuetError::WorkOfProgram(p.name().to_string()));
+    }
+    let counter = match options.measure {
+        Measure::Instructions => Some(instructions::Counter::new()?),
+        _ => None,
+    };
+    // Counted engines all run as programs, on whole files.
+    let file_units = counter.is_some()
+        || loaded
+            .iter()
+            .any(|f| f.engines.iter().any(|e| !e.executor().per_case()));
     let units: Vec<Unit> = loaded
         .iter()
         .enumerate()
@@ -246,13 +294,13 @@ pub fn run(
         runs: 1,
         repeat_short: true,
         clock: match options.measure {
-            Measure::Cpu => Clock::ThreadCpu,
+            Measure::Cpu | Measure::Instructions | Measure::Work => Clock::ThreadCpu,
             Measure::Wall => Clock::Wall,
         },
         budget: options.budget.clone(),
         limits: options.limits.clone(),
     };
-    let startups = calibrate(&loaded, options)?;
+    let startups = calibrate(&loaded, options, counter.as_ref())?;
     let started = Instant::now();
     // times[unit][engine][round], raw
     let mut times: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); names.len()]; units.len()];
@@ -263,7 +311,10 @@ pub fn run(
         }
         match options.rounds {
             Rounds::Fixed(n) if round >= n => break Stopped::Count,
-            Rounds::Budget(budget) if round >= MIN_ROUNDS => {
+            Rounds::Budget(budget)
+                if round >= MIN_ROUNDS
+                    || (options.measure.deterministic() && round >= DETERMINISTIC_ROUNDS) =>
+            {
                 let body = take_out(times.clone(), &units, &loaded, &startups);
                 let results = compare(&body, &names, base, options);
                 if results
@@ -279,7 +330,10 @@ pub fn run(
             _ => {}
         }
         for (u, e) in paired::round_order(units.len(), names.len(), options.seed, round.into()) {
-            let t = measure(&loaded, units[u], e, &plan, options.measure)?;
+            let t = match &counter {
+                Some(c) => count(c, &loaded[units[u].file], e, &options.limits)?,
+                None => measure(&loaded, units[u], e, &plan, options.measure)?,
+            };
             times[u][e].push(t);
         }
         round += 1;
@@ -298,6 +352,7 @@ pub fn run(
         rounds: round,
         elapsed: started.elapsed(),
         stopped,
+        counter: counter.as_ref().map(|c| c.kind),
         totals,
         startups: names
             .iter()
@@ -321,34 +376,72 @@ impl Startups {
     }
 }
 
-/// Each program's start-up on its game's input of no case, under CPU time (a wall time's
-/// start-up moves with the load: it is not taken out).
-fn calibrate(loaded: &[Loaded], options: &Options) -> Result<Startups, DuetError> {
+/// Each program's start-up on its game's input of no case, under CPU time, and every counted
+/// engine's under instructions (a wall time's start-up moves with the load, and work counts
+/// have none: nothing is taken out of them).
+fn calibrate(
+    loaded: &[Loaded],
+    options: &Options,
+    counter: Option<&instructions::Counter>,
+) -> Result<Startups, DuetError> {
     let mut out = Startups(Vec::new());
-    if options.measure != Measure::Cpu {
+    if !matches!(options.measure, Measure::Cpu | Measure::Instructions) {
         return Ok(out);
     }
     let limits = options.limits.run(options.limits.timeout);
     for file in loaded {
         let game = file.game.name();
         for (e, spec) in file.engines.iter().enumerate() {
-            let Some(program) = spec.program() else {
-                continue;
-            };
             if out.get(game, e).is_some() {
                 continue;
             }
             let empty = startup::empty_input(file.game);
-            let s = startup::calibrate(program, empty.as_bytes(), &limits).map_err(|error| {
-                DuetError::Startup {
-                    engine: spec.name().to_string(),
-                    error,
+            let s = match (counter, spec.program()) {
+                (Some(c), _) => {
+                    let mut counts = (0..STARTUP_COUNTS)
+                        .map(|_| c.count(file.game, spec, empty.as_bytes(), &limits, true))
+                        .collect::<Result<Vec<u64>, _>>()?;
+                    counts.sort_unstable();
+                    Startup {
+                        cpu_ns: counts[0],
+                        noise_ns: counts[counts.len() - 1] - counts[0],
+                        runs: STARTUP_COUNTS,
+                    }
                 }
-            })?;
+                (None, Some(program)) => startup::calibrate(program, empty.as_bytes(), &limits)
+                    .map_err(|error| DuetError::Startup {
+                        engine: spec.name().to_string(),
+                        error,
+                    })?,
+                (None, None) => continue,
+            };
             out.0.push((game, e, s));
         }
     }
     Ok(out)
+}
+
+/// The instructions of engine `e` on `file`, whole.
+fn count(
+    counter: &instructions::Counter,
+    file: &Loaded,
+    e: usize,
+    limits: &Limits,
+) -> Result<u64, DuetError> {
+    let spec = &file.engines[e];
+    counter
+        .count(
+            file.game,
+            spec,
+            &file.bytes,
+            &limits.run(limits.timeout),
+            false,
+        )
+        .map_err(|error| DuetError::Failed {
+            engine: spec.name().to_string(),
+            file: file.name.clone(),
+            message: error.to_string(),
+        })
 }
 
 /// Times whose start-up is at least the time itself: after taking it out nothing is left.
@@ -460,16 +553,21 @@ fn measure(
         }
         return match measure {
             Measure::Wall => run.times.first().copied(),
-            Measure::Cpu => run.usage.first().map(|u| u.cpu().as_nanos() as u64),
+            // Instructions are counted apart ([`count`]) and a program has no work counter.
+            Measure::Cpu | Measure::Instructions | Measure::Work => {
+                run.usage.first().map(|u| u.cpu().as_nanos() as u64)
+            }
         }
         .ok_or_else(|| failed("not timed".into()));
     }
     let mut total = 0u64;
     for run in &runs {
-        if let Err(fault) = &run.result {
-            return Err(failed(fault.to_string()));
-        }
-        total = total.saturating_add(run.times.first().copied().unwrap_or(0));
+        let answer = run.result.as_ref().map_err(|f| failed(f.to_string()))?;
+        let figure = match measure {
+            Measure::Work => answer.work.unwrap_or(0),
+            _ => run.times.first().copied().unwrap_or(0),
+        };
+        total = total.saturating_add(figure);
     }
     Ok(total)
 }
@@ -487,14 +585,18 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
         options.measure.name(),
         outcome.baseline,
     );
+    let show = |x: u64| options.measure.show(x);
+    if let Some(kind) = outcome.counter {
+        text.push_str(&format!("  counted by {}\n", kind.describe()));
+    }
     for (name, total) in &outcome.totals {
         text.push_str(&format!(
             "  {name}: {} in all, {} a round\n",
-            units::human_time(*total),
-            units::human_time(total / u64::from(outcome.rounds.max(1)))
+            show(*total),
+            show(total / u64::from(outcome.rounds.max(1)))
         ));
     }
-    text.push_str(&startup_lines(outcome));
+    text.push_str(&startup_lines(outcome, options.measure));
     for r in &outcome.results {
         let e = &r.effect;
         let could = pct(e.detectable(options.threshold));
@@ -532,7 +634,7 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
 
 /// What was taken out of the times before the ratios (programs under CPU time), or that
 /// nothing was.
-fn startup_lines(outcome: &Outcome) -> String {
+fn startup_lines(outcome: &Outcome, measure: Measure) -> String {
     let names = outcome.totals.iter().map(|(n, _)| n);
     let taken: Vec<String> = names
         .zip(&outcome.startups)
@@ -540,8 +642,8 @@ fn startup_lines(outcome: &Outcome) -> String {
             s.map(|s| {
                 format!(
                     "{name} {} (noise {})",
-                    units::human_time(s.cpu_ns),
-                    units::human_time(s.noise_ns)
+                    measure.show(s.cpu_ns),
+                    measure.show(s.noise_ns)
                 )
             })
         })
@@ -556,8 +658,12 @@ fn startup_lines(outcome: &Outcome) -> String {
         .map(|s| s.runs)
         .max()
         .unwrap_or(0);
+    let least = match measure {
+        Measure::Instructions => "the fewest instructions",
+        _ => "the fastest CPU time",
+    };
     let mut text = format!(
-        "  start-up taken out of every time before the ratios (the fastest CPU time of {runs} runs on an input of no case; the totals above keep it): {}\n",
+        "  start-up taken out of every time before the ratios ({least} of {runs} runs on an input of no case; the totals above keep it): {}\n",
         taken.join(", ")
     );
     if outcome.within_startup > 0 {

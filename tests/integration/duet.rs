@@ -211,3 +211,80 @@ fn internal_engines_interleave_case_by_case() {
     assert!(said.contains("x 3 rounds, every (case, engine)"), "{said}");
     assert!(said.contains("rounds: 3 as asked"), "{said}");
 }
+
+/// Whether valgrind runs here (the instruction counter where hardware counters are missing).
+fn valgrind_runs() -> bool {
+    std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn instruction_counts_find_a_small_change_exactly_and_never_one_in_an_identical_pair() {
+    if !valgrind_runs() {
+        eprintln!("skipped: no valgrind (and no hardware counters are assumed)");
+        return;
+    }
+    let dir = common::yut_samples();
+    let base = |new: &str| {
+        run(&[
+            "run",
+            s(dir.path()),
+            "-e",
+            &spin("old", 300),
+            "-e",
+            new,
+            "--measure",
+            "instructions",
+            "--fail-if-slower",
+            "2",
+        ])
+    };
+    let out = base(&spin("new", 300));
+    assert_exit(&out, 0);
+    let said = text(&out.stdout);
+    assert!(said.contains("counted by"), "{said}");
+    assert!(said.contains("; instructions; baseline old"), "{said}");
+    assert!(said.contains("the fewest instructions of 2 runs"), "{said}");
+    // Two rounds: the second repeats the first, and the counts agree.
+    assert!(said.contains("rounds: stopped after 2"), "{said}");
+    let r = ratio(&said);
+    assert!((r - 1.0).abs() < 1e-3, "{said}");
+    // 10 % more iterations of the loop: found, and measured as about 10 %.
+    let out = base(&spin("new", 330));
+    assert_exit(&out, 6);
+    let said = text(&out.stdout);
+    let r = ratio(&said);
+    assert!(r > 1.05 && r < 1.15, "{said}");
+}
+
+#[test]
+fn work_counts_compare_internal_engines_and_refuse_programs() {
+    let dir = common::yut_samples();
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        "all",
+        "--measure",
+        "work",
+        "--interleave",
+    ]);
+    assert_exit(&out, 0);
+    let said = text(&out.stdout);
+    assert!(said.contains("; work counts; baseline"), "{said}");
+    assert!(said.contains("rounds: stopped after 2"), "{said}");
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        &spin("old", 10),
+        "-e",
+        &spin("new", 10),
+        "--measure",
+        "work",
+        "--interleave",
+    ]);
+    common::assert_exit_saying(&out, 2, "work counts exist for internal engines only");
+}
