@@ -1,4 +1,4 @@
-//! `run` in interleaved A/B rounds (`--fail-if-slower`, `--time`, `--interleave`): options ->
+//! `run` in interleaved A/B rounds (`--fail-if-slower`, `--time`, `--interleave`, `--measure`): options ->
 //! [`crate::duet::Options`] -> the comparison's summary and exit code.
 
 use std::sync::Arc;
@@ -38,8 +38,9 @@ pub struct DuetArgs {
     /// Seed of the interleaved rounds' random orders (default 1: reproducible).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// What interleaved rounds measure: `cpu` (default: a program's user + system time, an
-    /// internal engine's thread CPU time) or `wall`.
+    /// What interleaved rounds measure (and asks for them): `cpu` (default: a program's user +
+    /// system time, an internal engine's thread CPU time), `wall`, `instructions` (counted:
+    /// hardware counters, else valgrind's callgrind) or `work` (internal engines' counters).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub measure: Option<Measure>,
 }
@@ -47,7 +48,10 @@ pub struct DuetArgs {
 impl DuetArgs {
     /// Whether `run` is an interleaved comparison.
     pub fn asked(&self) -> bool {
-        self.fail_if_slower.is_some() || self.time.is_some() || self.interleave
+        self.fail_if_slower.is_some()
+            || self.time.is_some()
+            || self.interleave
+            || self.measure.is_some()
     }
 }
 

@@ -8,7 +8,14 @@
 //! A unit is a case when every engine runs case by case (internal engines), else a whole file
 //! (programs read whole judge files). Engines run through [`crate::engines::Executor`], one
 //! at a time on the calling thread: a comparison wants the pair timed alike, not throughput.
+//!
+//! A program's CPU time includes its start-up (the shell, the loader), the same whatever the
+//! change to its work: left in, it dilutes the ratio (a program whose work is 5 % slower read
+//! as x1.034-x1.041 on 5 ms cases). So each program's start-up is calibrated first on its
+//! game's input of no case ([`crate::engines::startup`]) and taken out of every CPU time
+//! before the ratios are formed; the totals stay raw.
 
+pub mod instructions;
 pub mod paired;
 
 use std::sync::Arc;
@@ -16,7 +23,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::corpus::{self, CaseFile};
-use crate::engines::{Clock, EngineSpec, EngineTable, Fault, FileJob, Limits, Plan};
+use crate::engines::{
+    Clock, EngineSpec, EngineTable, Fault, FileJob, Limits, Plan, Startup, StartupError, startup,
+};
 use crate::game::{Budget, Game, ParsedCase};
 use crate::status::Exit;
 use crate::util::units;
@@ -32,6 +41,12 @@ pub enum Measure {
     Cpu,
     /// Wall time (load from other processes is in it).
     Wall,
+    /// Instructions executed, counted by hardware counters or callgrind ([`instructions`]):
+    /// deterministic, blind to load.
+    Instructions,
+    /// The work counters of internal engines (states expanded, moves made: each game's own
+    /// unit): deterministic.
+    Work,
 }
 
 impl Measure {
@@ -39,6 +54,23 @@ impl Measure {
         match self {
             Measure::Cpu => "CPU time",
             Measure::Wall => "wall time",
+            Measure::Instructions => "instructions",
+            Measure::Work => "work counts",
+        }
+    }
+
+    /// Whether two runs of one engine on one input give the same figure: a second round
+    /// checks it, and further rounds are run only if it did not.
+    pub fn deterministic(self) -> bool {
+        matches!(self, Measure::Instructions | Measure::Work)
+    }
+
+    /// A figure of this measure for a person.
+    fn show(self, x: u64) -> String {
+        match self {
+            Measure::Cpu | Measure::Wall => units::human_time(x),
+            Measure::Instructions => format!("{} instructions", units::thousands(x)),
+            Measure::Work => format!("{} work", units::thousands(x)),
         }
     }
 }
@@ -56,6 +88,10 @@ pub enum Rounds {
 /// Rounds before the interval is first looked at under a time budget: a bootstrap over
 /// rounds needs a few of them.
 pub const MIN_ROUNDS: u32 = 3;
+/// The same for a deterministic measure: the second round repeats the first.
+pub const DETERMINISTIC_ROUNDS: u32 = 2;
+/// Counted runs of an input of no case, for an engine's start-up in instructions (the fewest).
+pub const STARTUP_COUNTS: u32 = 2;
 /// The default seed of the round orders (fixed, so a run's order is reproducible).
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -85,6 +121,14 @@ pub enum DuetError {
     Read(String, std::io::Error),
     #[error("no case to compare (every file empty or unreadable)")]
     NoCase,
+    #[error("{engine}: calibrating its start-up on an input of no case: {error}")]
+    Startup { engine: String, error: StartupError },
+    #[error("{0}")]
+    Counter(#[from] instructions::CountError),
+    #[error(
+        "{0} is a program: work counts exist for internal engines only (--measure instructions counts programs)"
+    )]
+    WorkOfProgram(String),
     #[error("{engine} failed on {file}: {message}")]
     Failed {
         engine: String,
@@ -139,8 +183,18 @@ pub struct Outcome {
     pub rounds: u32,
     pub elapsed: Duration,
     pub stopped: Stopped,
-    /// Each engine's total measured time over every round, in ns (baseline first).
+    /// The instruction counter, with `--measure instructions`.
+    pub counter: Option<instructions::Kind>,
+    /// Each engine's total measured time over every round, in ns, start-up included (in the
+    /// engines' order).
     pub totals: Vec<(String, u64)>,
+    /// Each engine's calibrated start-up (programs under CPU time; every engine under
+    /// instructions), taken out of its figures before the ratios, in the engines' order; with
+    /// files of several games, the first's.
+    pub startups: Vec<Option<Startup>>,
+    /// Times not above their engine's start-up: nothing is left of them once it is taken out,
+    /// and their pairs are left out.
+    pub within_startup: usize,
     pub results: Vec<EngineResult>,
 }
 
@@ -191,9 +245,20 @@ pub fn run(
         .first()
         .and_then(|f| table.baseline_of(f.game))
         .ok_or(DuetError::NoBaseline)?;
-    let file_units = loaded
-        .iter()
-        .any(|f| f.engines.iter().any(|e| !e.executor().per_case()));
+    if options.measure == Measure::Work
+        && let Some(p) = loaded[0].engines.iter().find(|e| e.is_program())
+    {
+        return Err(DuetError::WorkOfProgram(p.name().to_string()));
+    }
+    let counter = match options.measure {
+        Measure::Instructions => Some(instructions::Counter::new()?),
+        _ => None,
+    };
+    // Counted engines all run as programs, on whole files.
+    let file_units = counter.is_some()
+        || loaded
+            .iter()
+            .any(|f| f.engines.iter().any(|e| !e.executor().per_case()));
     let units: Vec<Unit> = loaded
         .iter()
         .enumerate()
@@ -229,14 +294,15 @@ pub fn run(
         runs: 1,
         repeat_short: true,
         clock: match options.measure {
-            Measure::Cpu => Clock::ThreadCpu,
+            Measure::Cpu | Measure::Instructions | Measure::Work => Clock::ThreadCpu,
             Measure::Wall => Clock::Wall,
         },
         budget: options.budget.clone(),
         limits: options.limits.clone(),
     };
+    let startups = calibrate(&loaded, options, counter.as_ref())?;
     let started = Instant::now();
-    // times[unit][engine][round]
+    // times[unit][engine][round], raw
     let mut times: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); names.len()]; units.len()];
     let mut round = 0u32;
     let stopped = loop {
@@ -245,8 +311,12 @@ pub fn run(
         }
         match options.rounds {
             Rounds::Fixed(n) if round >= n => break Stopped::Count,
-            Rounds::Budget(budget) if round >= MIN_ROUNDS => {
-                let results = compare(&times, &names, base, options);
+            Rounds::Budget(budget)
+                if round >= MIN_ROUNDS
+                    || (options.measure.deterministic() && round >= DETERMINISTIC_ROUNDS) =>
+            {
+                let body = take_out(times.clone(), &units, &loaded, &startups);
+                let results = compare(&body, &names, base, options);
                 if results
                     .iter()
                     .all(|r| paired::settled(&r.effect, options.threshold))
@@ -260,7 +330,10 @@ pub fn run(
             _ => {}
         }
         for (u, e) in paired::round_order(units.len(), names.len(), options.seed, round.into()) {
-            let t = measure(&loaded, units[u], e, &plan, options.measure)?;
+            let t = match &counter {
+                Some(c) => count(c, &loaded[units[u].file], e, &options.limits)?,
+                None => measure(&loaded, units[u], e, &plan, options.measure)?,
+            };
             times[u][e].push(t);
         }
         round += 1;
@@ -270,6 +343,8 @@ pub fn run(
         .enumerate()
         .map(|(e, n)| (n.clone(), times.iter().flat_map(|t| &t[e]).sum()))
         .collect();
+    let within_startup = count_within(&times, &units, &loaded, &startups);
+    let times = take_out(times, &units, &loaded, &startups);
     Ok(Outcome {
         baseline: names[base].clone(),
         units: units.len(),
@@ -277,9 +352,133 @@ pub fn run(
         rounds: round,
         elapsed: started.elapsed(),
         stopped,
+        counter: counter.as_ref().map(|c| c.kind),
         totals,
+        startups: names
+            .iter()
+            .enumerate()
+            .map(|(e, _)| startups.get(loaded[0].game.name(), e))
+            .collect(),
+        within_startup,
         results: compare(&times, &names, base, options),
     })
+}
+
+/// The calibrated start-ups of programs, per game and engine.
+struct Startups(Vec<(&'static str, usize, Startup)>);
+
+impl Startups {
+    fn get(&self, game: &str, engine: usize) -> Option<Startup> {
+        self.0
+            .iter()
+            .find(|(g, e, _)| *g == game && *e == engine)
+            .map(|(_, _, s)| *s)
+    }
+}
+
+/// Each program's start-up on its game's input of no case, under CPU time, and every counted
+/// engine's under instructions (a wall time's start-up moves with the load, and work counts
+/// have none: nothing is taken out of them).
+fn calibrate(
+    loaded: &[Loaded],
+    options: &Options,
+    counter: Option<&instructions::Counter>,
+) -> Result<Startups, DuetError> {
+    let mut out = Startups(Vec::new());
+    if !matches!(options.measure, Measure::Cpu | Measure::Instructions) {
+        return Ok(out);
+    }
+    let limits = options.limits.run(options.limits.timeout);
+    for file in loaded {
+        let game = file.game.name();
+        for (e, spec) in file.engines.iter().enumerate() {
+            if out.get(game, e).is_some() {
+                continue;
+            }
+            let empty = startup::empty_input(file.game);
+            let s = match (counter, spec.program()) {
+                (Some(c), _) => {
+                    let mut counts = (0..STARTUP_COUNTS)
+                        .map(|_| c.count(file.game, spec, empty.as_bytes(), &limits, true))
+                        .collect::<Result<Vec<u64>, _>>()?;
+                    counts.sort_unstable();
+                    Startup {
+                        cpu_ns: counts[0],
+                        noise_ns: counts[counts.len() - 1] - counts[0],
+                        runs: STARTUP_COUNTS,
+                    }
+                }
+                (None, Some(program)) => startup::calibrate(program, empty.as_bytes(), &limits)
+                    .map_err(|error| DuetError::Startup {
+                        engine: spec.name().to_string(),
+                        error,
+                    })?,
+                (None, None) => continue,
+            };
+            out.0.push((game, e, s));
+        }
+    }
+    Ok(out)
+}
+
+/// The instructions of engine `e` on `file`, whole.
+fn count(
+    counter: &instructions::Counter,
+    file: &Loaded,
+    e: usize,
+    limits: &Limits,
+) -> Result<u64, DuetError> {
+    let spec = &file.engines[e];
+    counter
+        .count(
+            file.game,
+            spec,
+            &file.bytes,
+            &limits.run(limits.timeout),
+            false,
+        )
+        .map_err(|error| DuetError::Failed {
+            engine: spec.name().to_string(),
+            file: file.name.clone(),
+            message: error.to_string(),
+        })
+}
+
+/// Times whose start-up is at least the time itself: after taking it out nothing is left.
+fn count_within(
+    times: &[Vec<Vec<u64>>],
+    units: &[Unit],
+    loaded: &[Loaded],
+    startups: &Startups,
+) -> usize {
+    let mut n = 0;
+    for (u, t) in times.iter().enumerate() {
+        let game = loaded[units[u].file].game.name();
+        for (e, rounds) in t.iter().enumerate() {
+            if let Some(s) = startups.get(game, e) {
+                n += rounds.iter().filter(|&&x| s.take_out(x) == 0).count();
+            }
+        }
+    }
+    n
+}
+
+/// `times` with each program's start-up taken out.
+fn take_out(
+    mut times: Vec<Vec<Vec<u64>>>,
+    units: &[Unit],
+    loaded: &[Loaded],
+    startups: &Startups,
+) -> Vec<Vec<Vec<u64>>> {
+    for (u, t) in times.iter_mut().enumerate() {
+        let game = loaded[units[u].file].game.name();
+        for (e, rounds) in t.iter_mut().enumerate() {
+            if let Some(s) = startups.get(game, e) {
+                rounds.iter_mut().for_each(|x| *x = s.take_out(*x));
+            }
+        }
+    }
+    times
 }
 
 /// Every engine but the baseline against it, from the rounds measured so far.
@@ -354,16 +553,21 @@ fn measure(
         }
         return match measure {
             Measure::Wall => run.times.first().copied(),
-            Measure::Cpu => run.usage.first().map(|u| u.cpu().as_nanos() as u64),
+            // Instructions are counted apart ([`count`]) and a program has no work counter.
+            Measure::Cpu | Measure::Instructions | Measure::Work => {
+                run.usage.first().map(|u| u.cpu().as_nanos() as u64)
+            }
         }
         .ok_or_else(|| failed("not timed".into()));
     }
     let mut total = 0u64;
     for run in &runs {
-        if let Err(fault) = &run.result {
-            return Err(failed(fault.to_string()));
-        }
-        total = total.saturating_add(run.times.first().copied().unwrap_or(0));
+        let answer = run.result.as_ref().map_err(|f| failed(f.to_string()))?;
+        let figure = match measure {
+            Measure::Work => answer.work.unwrap_or(0),
+            _ => run.times.first().copied().unwrap_or(0),
+        };
+        total = total.saturating_add(figure);
     }
     Ok(total)
 }
@@ -381,22 +585,29 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
         options.measure.name(),
         outcome.baseline,
     );
+    let show = |x: u64| options.measure.show(x);
+    if let Some(kind) = outcome.counter {
+        text.push_str(&format!("  counted by {}\n", kind.describe()));
+    }
     for (name, total) in &outcome.totals {
         text.push_str(&format!(
             "  {name}: {} in all, {} a round\n",
-            units::human_time(*total),
-            units::human_time(total / u64::from(outcome.rounds.max(1)))
+            show(*total),
+            show(total / u64::from(outcome.rounds.max(1)))
         ));
     }
+    text.push_str(&startup_lines(outcome, options.measure));
     for r in &outcome.results {
         let e = &r.effect;
+        let could = pct(e.detectable(options.threshold));
         let said = match r.verdict {
             Verdict::Slower => format!("SLOWER by more than {threshold}"),
             Verdict::Faster => format!("faster by more than {threshold}"),
-            Verdict::NoChange => format!("no change beyond {threshold}"),
+            Verdict::NoChange => format!(
+                "no change beyond {threshold} (the smallest slowdown this run could have found is {could})"
+            ),
             Verdict::CannotTell => format!(
-                "cannot tell: the interval reaches past {threshold}; the smallest slowdown this run could have found is {}",
-                pct(e.detectable(options.threshold))
+                "cannot tell: the interval reaches past {threshold}; the smallest slowdown this run could have found is {could}"
             ),
         };
         text.push_str(&format!(
@@ -418,5 +629,48 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
         ),
         _ => format!("rounds: interrupted after {} ({elapsed})\n", outcome.rounds),
     });
+    text
+}
+
+/// What was taken out of the times before the ratios (programs under CPU time), or that
+/// nothing was.
+fn startup_lines(outcome: &Outcome, measure: Measure) -> String {
+    let names = outcome.totals.iter().map(|(n, _)| n);
+    let taken: Vec<String> = names
+        .zip(&outcome.startups)
+        .filter_map(|(name, s)| {
+            s.map(|s| {
+                format!(
+                    "{name} {} (noise {})",
+                    measure.show(s.cpu_ns),
+                    measure.show(s.noise_ns)
+                )
+            })
+        })
+        .collect();
+    if taken.is_empty() {
+        return String::new();
+    }
+    let runs = outcome
+        .startups
+        .iter()
+        .flatten()
+        .map(|s| s.runs)
+        .max()
+        .unwrap_or(0);
+    let least = match measure {
+        Measure::Instructions => "the fewest instructions",
+        _ => "the fastest CPU time",
+    };
+    let mut text = format!(
+        "  start-up taken out of every time before the ratios ({least} of {runs} runs on an input of no case; the totals above keep it): {}\n",
+        taken.join(", ")
+    );
+    if outcome.within_startup > 0 {
+        text.push_str(&format!(
+            "  {} not above the start-up: their pairs left out\n",
+            units::counted(outcome.within_startup as u64, "time", "times")
+        ));
+    }
     text
 }

@@ -4,10 +4,103 @@ use crate::common;
 
 use common::{assert_exit, run, s, text};
 
-/// A `cmd:` engine named `name` that spins `n` iterations of a shell loop, then reads its
-/// input (it prints nothing: outputs are not compared here).
+/// A `cmd:` engine named `name` that spins `start` iterations of a shell loop whatever its
+/// input (a start-up), then, unless its input is empty, `n` more (its work), then reads the
+/// rest (it prints nothing: outputs are not compared here).
+fn spin_after(name: &str, start: u32, n: u32) -> String {
+    format!(
+        "{name}=cmd:j=0; while [ $j -lt {start} ]; do j=$((j+1)); done; \
+         read -r l || exit 0; i=0; while [ $i -lt {n} ]; do i=$((i+1)); done; cat >/dev/null"
+    )
+}
+
+/// [`spin_after`] without a start-up of its own: `n` iterations on an input that is not empty.
 fn spin(name: &str, n: u32) -> String {
-    format!("{name}=cmd:i=0; while [ $i -lt {n} ]; do i=$((i+1)); done; cat >/dev/null")
+    spin_after(name, 0, n)
+}
+
+/// The ratio printed on the line `new / old: xR ...`.
+fn ratio(said: &str) -> f64 {
+    let at = said.find("new / old: x").expect(said) + "new / old: x".len();
+    said[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .expect(said)
+}
+
+#[test]
+fn a_programs_start_up_is_taken_out_of_the_ratio() {
+    // The start-up (10,000 iterations on every input) is 2.5 times the old program's work
+    // (4,000) and the new program's work is twice the old one's: with the start-up in, the
+    // ratio would be (10,000 + 8,000) / (10,000 + 4,000) = x1.29; taken out, x2 (a little less:
+    // the start-up taken out is its fastest run, and its jitter above that stays in both).
+    let dir = common::yut_samples();
+    let (old, new) = (
+        spin_after("old", 10_000, 4_000),
+        spin_after("new", 10_000, 8_000),
+    );
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        &old,
+        "-e",
+        &new,
+        "--runs",
+        "5",
+        "--interleave",
+    ]);
+    assert_exit(&out, 0);
+    let said = text(&out.stdout);
+    assert!(said.contains("start-up taken out of every time"), "{said}");
+    assert!(said.contains("the fastest CPU time of 10 runs"), "{said}");
+    let r = ratio(&said);
+    assert!(r > 1.45 && r < 2.7, "{said}");
+    // Under wall time nothing is taken out, and the summary says nothing of it.
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        &old,
+        "-e",
+        &new,
+        "--runs",
+        "5",
+        "--interleave",
+        "--measure",
+        "wall",
+    ]);
+    assert_exit(&out, 0);
+    let said = text(&out.stdout);
+    assert!(!said.contains("start-up taken out"), "{said}");
+    assert!(ratio(&said) < 1.6, "{said}");
+}
+
+#[test]
+fn a_fixed_count_of_rounds_says_the_smallest_change_it_could_find() {
+    let dir = common::yut_samples();
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        &spin("old", 2_000),
+        "-e",
+        &spin("new", 2_000),
+        "--runs",
+        "10",
+        "--fail-if-slower",
+        "3",
+    ]);
+    assert_exit(&out, 0);
+    let said = text(&out.stdout);
+    assert!(said.contains("rounds: 10 as asked"), "{said}");
+    assert!(
+        said.contains("the smallest slowdown this run could have found is"),
+        "{said}"
+    );
+    assert!(!said.contains("SLOWER"), "{said}");
 }
 
 #[test]
@@ -117,4 +210,81 @@ fn internal_engines_interleave_case_by_case() {
     let said = text(&out.stdout);
     assert!(said.contains("x 3 rounds, every (case, engine)"), "{said}");
     assert!(said.contains("rounds: 3 as asked"), "{said}");
+}
+
+/// Whether valgrind runs here (the instruction counter where hardware counters are missing).
+fn valgrind_runs() -> bool {
+    std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn instruction_counts_find_a_small_change_exactly_and_never_one_in_an_identical_pair() {
+    if !valgrind_runs() {
+        eprintln!("skipped: no valgrind (and no hardware counters are assumed)");
+        return;
+    }
+    let dir = common::yut_samples();
+    let base = |new: &str| {
+        run(&[
+            "run",
+            s(dir.path()),
+            "-e",
+            &spin("old", 300),
+            "-e",
+            new,
+            "--measure",
+            "instructions",
+            "--fail-if-slower",
+            "2",
+        ])
+    };
+    let out = base(&spin("new", 300));
+    assert_exit(&out, 0);
+    let said = text(&out.stdout);
+    assert!(said.contains("counted by"), "{said}");
+    assert!(said.contains("; instructions; baseline old"), "{said}");
+    assert!(said.contains("the fewest instructions of 2 runs"), "{said}");
+    // Two rounds: the second repeats the first, and the counts agree.
+    assert!(said.contains("rounds: stopped after 2"), "{said}");
+    let r = ratio(&said);
+    assert!((r - 1.0).abs() < 1e-3, "{said}");
+    // 10 % more iterations of the loop: found, and measured as about 10 %.
+    let out = base(&spin("new", 330));
+    assert_exit(&out, 6);
+    let said = text(&out.stdout);
+    let r = ratio(&said);
+    assert!(r > 1.05 && r < 1.15, "{said}");
+}
+
+#[test]
+fn work_counts_compare_internal_engines_and_refuse_programs() {
+    let dir = common::yut_samples();
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        "all",
+        "--measure",
+        "work",
+        "--interleave",
+    ]);
+    assert_exit(&out, 0);
+    let said = text(&out.stdout);
+    assert!(said.contains("; work counts; baseline"), "{said}");
+    assert!(said.contains("rounds: stopped after 2"), "{said}");
+    let out = run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        &spin("old", 10),
+        "-e",
+        &spin("new", 10),
+        "--measure",
+        "work",
+        "--interleave",
+    ]);
+    common::assert_exit_saying(&out, 2, "work counts exist for internal engines only");
 }
