@@ -98,8 +98,12 @@ pub fn load(path: &Path) -> Result<Results, CompareError> {
     }
 }
 
-fn from_csv(path: &Path, bytes: &[u8]) -> Result<Results, CompareError> {
-    let mut reader = csv::Reader::from_reader(bytes);
+/// The header of a results CSV, refused (naming the file) when a column every results CSV has
+/// is missing.
+fn results_header<R: std::io::Read>(
+    path: &Path,
+    reader: &mut csv::Reader<R>,
+) -> Result<csv::StringRecord, CompareError> {
     let header = reader
         .headers()
         .map_err(|e| CompareError::Csv(path.to_path_buf(), 1, e.to_string()))?
@@ -113,6 +117,12 @@ fn from_csv(path: &Path, bytes: &[u8]) -> Result<Results, CompareError> {
             ));
         }
     }
+    Ok(header)
+}
+
+fn from_csv(path: &Path, bytes: &[u8]) -> Result<Results, CompareError> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let header = results_header(path, &mut reader)?;
     let mut rows: Vec<Row> = Vec::new();
     for record in reader.records() {
         let record = record
@@ -232,19 +242,7 @@ fn stream_csv(
     mut each: impl FnMut(&[CaseResult]),
 ) -> Result<(), CompareError> {
     let mut reader = csv::Reader::from_reader(file);
-    let header = reader
-        .headers()
-        .map_err(|e| CompareError::Csv(path.to_path_buf(), 1, e.to_string()))?
-        .clone();
-    for column in ["game", "engine", "file", "case", "status", "time_ns"] {
-        if !header.iter().any(|h| h == column) {
-            return Err(CompareError::Csv(
-                path.to_path_buf(),
-                1,
-                format!("no `{column}` column: not a results CSV (`run --csv`)"),
-            ));
-        }
-    }
+    let header = results_header(path, &mut reader)?;
     // The (game, file) being read: its cases so far, each with its timing.
     let mut chunk: Vec<Shared> = Vec::new();
     let flush = |chunk: &mut Vec<Shared>, each: &mut dyn FnMut(&[CaseResult])| {
