@@ -61,7 +61,7 @@ pub fn solve(args: SolveArgs) -> Result<Exit> {
             Err(error) => eprintln!("{name}: case {index}: {error}"),
             // A search the budget stopped (or that proved `--max-moves` too short) says what
             // it proved.
-            Ok(crate::game::Solved {
+            Ok(crate::game::Answer {
                 at_least: Some(least),
                 ..
             }) => {
@@ -251,7 +251,7 @@ impl Expected {
             Expected::NotUtf8(why) => Err(why.clone()),
             Expected::Engine(engine, budget) => parsed
                 .and_then(|p| judge_case(*engine, index, p, budget).ok())
-                .map(|solved| solved.output)
+                .map(|(answer, _)| answer.output)
                 .ok_or_else(|| MISSING.to_string()),
         })
     }

@@ -296,7 +296,8 @@ pub struct RunArgs {
     /// statement is not solved and gets status `error` with the violation.
     #[arg(long)]
     pub validate: bool,
-    /// No progress bar and no problem lines on stderr (the summary is still printed).
+    /// No progress bar, no problem lines, and a short summary: the verdicts (what decides the
+    /// exit code) and the run's size.
     #[arg(long, short)]
     pub quiet: bool,
     /// Progress on stderr: `auto` (a bar on a terminal, else a plain line every 10 s, as in

@@ -16,7 +16,9 @@ use crate::export::{BoxPlot, Exporter, Json, Markdown, ScalingPlot, SummaryCsv, 
 use crate::external::{self, Shell};
 use crate::registry;
 use crate::results::{self, Tally};
-use crate::runner::{self, Config, CsvSink, OutDirSink, ProgressMode, RecordSink, Sink};
+use crate::runner::{
+    self, Config, CsvSink, OutDirSink, ProblemLines, ProgressMode, RecordSink, Sink,
+};
 use crate::shard;
 use crate::status::Exit;
 use crate::util::atomic;
@@ -82,7 +84,8 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         return super::duet::run(&args, &baseline(&args).0, signals.stop);
     }
     let plan = RunPlan::of(&args, &signals)?;
-    let (outcome, tally) = plan.execute()?;
+    let (outcome, tally, hidden) = plan.execute()?;
+    hidden_problems_line(&args, hidden);
     plan.conclude(outcome, &tally, started, &signals)
 }
 
@@ -202,20 +205,33 @@ impl<'a> RunPlan<'a> {
     }
 
     /// Solves the cases: journaled (a shard, `--resume`), or streamed to the sinks the options
-    /// ask for. Returns the outcome and the tally of every row written.
-    fn execute(&self) -> Result<(runner::RunOutcome, Tally)> {
+    /// ask for. Returns the outcome, the tally of every row written and the problem lines
+    /// left out past `--problems`.
+    fn execute(&self) -> Result<(runner::RunOutcome, Tally, usize)> {
         let args = self.args;
         // Plots and raw samples need every case's record; the summary needs only the tally.
         let keep_records = args.plot.is_some()
             || args.plot_scaling.is_some()
             || (args.samples && args.export_json.is_some());
         let tally = results::Tally::new(args.top.unwrap_or(0), keep_records);
+        let mut problems = ProblemLines::new(match args.problems {
+            Some(super::ProblemLines::All) => None,
+            Some(super::ProblemLines::First(n)) => Some(n),
+            None => Some(super::DEFAULT_PROBLEM_LINES),
+        });
+        let mut told: Vec<&mut dyn Sink> = Vec::new();
+        if !args.quiet {
+            told.push(&mut problems);
+        }
         if let Some(journaled) = &self.journaled {
             let names = shard::EngineNames {
                 engines: args.engines.clone(),
                 baseline: self.baseline.0.clone(),
             };
-            return Ok(journaled.run(&self.files, &self.config, &self.table, &names, tally)?);
+            let (outcome, tally) =
+                journaled.run(&self.files, &self.config, &self.table, &names, tally, &mut told)?;
+            drop(told);
+            return Ok((outcome, tally, problems.hidden));
         }
         let mut csv = args.csv.as_deref().map(CsvSink::create).transpose()?;
         let several = self.table.several_names();
@@ -229,6 +245,7 @@ impl<'a> RunPlan<'a> {
             .map(|(path, _)| CsvSink::create(path))
             .transpose()?;
         let mut sinks: Vec<&mut dyn Sink> = vec![&mut records];
+        sinks.append(&mut told);
         if let Some(csv) = &mut csv {
             sinks.push(csv);
         }
@@ -242,6 +259,7 @@ impl<'a> RunPlan<'a> {
             sinks.push(kept);
         }
         let outcome = runner::run(&self.files, &self.config, &self.table, &mut sinks)?;
+        drop(sinks);
         if let Some(partial) = csv.as_ref().and_then(|c| c.partial.as_ref()) {
             eprintln!(
                 "gamebench: interrupted: the {} rows of every finished (case, engine, run) are in {}",
@@ -249,7 +267,7 @@ impl<'a> RunPlan<'a> {
                 partial.display()
             );
         }
-        Ok((outcome, records.tally))
+        Ok((outcome, records.tally, problems.hidden))
     }
 
     /// After the run: the summary and exports, the baseline and the comparison, and the exit
@@ -262,7 +280,6 @@ impl<'a> RunPlan<'a> {
         signals: &Signals,
     ) -> Result<Exit> {
         let args = self.args;
-        hidden_problems_line(args, &outcome);
         let stdout_taken = [
             &args.csv,
             &args.junit,
@@ -357,12 +374,6 @@ fn config_of(args: &RunArgs, stop: Arc<AtomicBool>) -> Result<Config> {
             (None, true) => ProgressMode::None,
             (None, false) => ProgressMode::Auto,
         },
-        show_problems: !args.quiet,
-        max_problems: match args.problems {
-            Some(super::ProblemLines::All) => None,
-            Some(super::ProblemLines::First(n)) => Some(n),
-            None => Some(super::DEFAULT_PROBLEM_LINES),
-        },
         warmup: args.warmup,
         runs: args.runs,
         repeat_short: !args.no_repeat,
@@ -427,9 +438,9 @@ fn exports_of(args: &RunArgs) -> Vec<Export<'_>> {
 }
 
 /// Says how many problem lines were left out past `--problems` (none when it asked for none).
-fn hidden_problems_line(args: &RunArgs, outcome: &runner::RunOutcome) {
+fn hidden_problems_line(args: &RunArgs, hidden: usize) {
     let asked_none = args.problems == Some(super::ProblemLines::First(0));
-    if outcome.problems_hidden == 0 || asked_none {
+    if hidden == 0 || asked_none {
         return;
     }
     let see = if args.csv.is_some() {
@@ -439,8 +450,8 @@ fn hidden_problems_line(args: &RunArgs, outcome: &runner::RunOutcome) {
     };
     eprintln!(
         "gamebench: and {} more problem {} ({see})",
-        units::thousands(outcome.problems_hidden as u64),
-        if outcome.problems_hidden == 1 {
+        units::thousands(hidden as u64),
+        if hidden == 1 {
             "line"
         } else {
             "lines"

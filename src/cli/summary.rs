@@ -48,7 +48,8 @@ pub(super) struct Written<'a> {
     pub(super) interrupted: bool,
 }
 
-/// Writes the exports and prints the summary.
+/// Writes the exports and prints the summary (with `--quiet`, only the verdicts, which decide
+/// the exit code, and the run's size).
 pub(super) fn summarize(
     args: &RunArgs,
     (baseline, chosen): (String, Option<&'static str>),
@@ -67,23 +68,28 @@ pub(super) fn summarize(
         ..Report::new(&summary, &slowest, tally.records())
     };
     write_exports(&report, written)?;
-    let mut text = String::new();
-    if let Some(why) = chosen {
-        text.push_str(&format!("baseline: {baseline} ({why})\n"));
-    }
-    text.push_str(&results::headlines(&summary));
-    text.push_str(&results::summary_table(&summary));
-    text.push_str(&results::detail_lines(&summary));
-    text.push_str(&results::verdict_lines(&summary, args.check));
-    for line in tally.limit_lines(limits) {
-        text.push_str(&format!("limits: {line}\n"));
-    }
-    text.push_str(&run_lines(tally, meta));
-    for warning in &warnings {
-        text.push_str(warning);
-        text.push('\n');
-    }
-    text.push_str(&export::slowest_text(&slowest));
+    let text = if args.quiet {
+        results::verdict_lines(&summary, args.check) + &run_lines(tally, meta)
+    } else {
+        let mut text = String::new();
+        if let Some(why) = chosen {
+            text.push_str(&format!("baseline: {baseline} ({why})\n"));
+        }
+        text.push_str(&results::headlines(&summary));
+        text.push_str(&results::summary_table(&summary));
+        text.push_str(&results::detail_lines(&summary));
+        text.push_str(&results::verdict_lines(&summary, args.check));
+        for line in tally.limit_lines(limits) {
+            text.push_str(&format!("limits: {line}\n"));
+        }
+        text.push_str(&run_lines(tally, meta));
+        for warning in &warnings {
+            text.push_str(warning);
+            text.push('\n');
+        }
+        text.push_str(&export::slowest_text(&slowest));
+        text
+    };
     if written.stdout_taken {
         eprint!("{text}");
     } else {

@@ -25,7 +25,7 @@ use std::time::Duration;
 use super::timing::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 use crate::engines::judge::judge_case;
 use crate::external::{self, External, ExternalError, RunLimits, Usage};
-use crate::game::{Budget, CaseError, EngineRef, Game, ParsedCase, Verdict};
+use crate::game::{Answer, Budget, CaseError, EngineRef, Game, ParsedCase};
 
 /// Runs one engine on the cases of a judge file.
 pub trait Executor: Send + Sync {
@@ -153,19 +153,6 @@ impl Plan {
     fn runs(&self) -> u32 {
         self.runs.max(1)
     }
-}
-
-/// What an engine answered on one case.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
-    /// The case's output block.
-    pub output: String,
-    pub verdict: Verdict,
-    /// The engine's work counter (internal engines).
-    pub work: Option<u64>,
-    pub score: Option<u64>,
-    /// What a search stopped by its budget had proven (a score of at least this).
-    pub at_least: Option<u64>,
 }
 
 /// Why an engine gave no answer on a case.
@@ -338,17 +325,17 @@ impl Executor for EngineRef {
         for _ in 0..plan.runs() {
             let before = (plan.clock == Clock::ThreadCpu).then(thread_cpu_time);
             let result = judge_case(engine, index, parsed, &plan.budget);
-            if let Ok(solved) = &result {
+            if let Ok((_, elapsed)) = &result {
                 let time = match before {
                     Some(before) => thread_cpu_time().saturating_sub(before),
-                    None => solved.elapsed,
+                    None => *elapsed,
                 };
                 times.push(time.as_nanos() as u64);
             }
             last = Some(result);
         }
-        let solved = match last.expect("at least one run") {
-            Ok(solved) => solved,
+        let answer = match last.expect("at least one run") {
+            Ok((answer, _)) => answer,
             Err(e) => return CaseRun::fault(Fault::Case(e), Timing::Case),
         };
         // Too short to time alone: time batches of calls lasting at least MIN_TIMED_NS.
@@ -380,13 +367,7 @@ impl Executor for EngineRef {
                 .collect();
         }
         CaseRun {
-            result: Ok(Answer {
-                output: solved.output,
-                verdict: solved.verdict,
-                work: Some(solved.work),
-                score: solved.score,
-                at_least: solved.at_least,
-            }),
+            result: Ok(answer),
             times,
             timing,
             repeats,
@@ -431,17 +412,6 @@ fn timed_runs(
     Ok(runs)
 }
 
-/// A program's answer: an output block, accepted until something compares it.
-fn printed(output: String) -> Answer {
-    Answer {
-        output,
-        verdict: Verdict::Solved,
-        work: None,
-        score: None,
-        at_least: None,
-    }
-}
-
 impl External {
     /// The program on one whole file under `limit`: one result per case, from its output
     /// split into blocks.
@@ -462,7 +432,7 @@ impl External {
                     return CaseRun::fault(Fault::Case(e.clone()), Timing::Case);
                 }
                 CaseRun {
-                    result: block.map(printed).ok_or(Fault::NoOutput),
+                    result: block.map(Answer::printed).ok_or(Fault::NoOutput),
                     times: RunTimes::from_slice(&runs.times),
                     timing: Timing::File,
                     repeats: 1,
@@ -484,7 +454,7 @@ impl External {
     ) -> CaseRun {
         match timed_runs(self, input.as_bytes(), limit, plan) {
             Ok(runs) => CaseRun {
-                result: Ok(printed(game.renumber_block(
+                result: Ok(Answer::printed(game.renumber_block(
                     &String::from_utf8_lossy(&runs.stdout),
                     1,
                     index,

@@ -6,16 +6,17 @@
 //! cannot be read or played is an error that names its line; it never stops the others, and
 //! it has no block in the file's output.
 
-use crate::game::{Budget, CaseError, EngineRef, ParsedCase, Solved, Verdict};
+use crate::game::{Answer, Budget, CaseError, EngineRef, ParsedCase, TimedAnswer, Verdict};
 use crate::status::{Exit, Status};
 
-/// Runs `engine` on one parsed case (`index` is its 1-based position in the file).
+/// Runs `engine` on one parsed case (`index` is its 1-based position in the file): its answer
+/// and how long the engine's call took.
 pub fn judge_case(
     engine: EngineRef,
     index: usize,
     parsed: &ParsedCase,
     budget: &Budget,
-) -> Result<Solved, CaseError> {
+) -> Result<TimedAnswer, CaseError> {
     let case = parsed.case.as_ref().map_err(Clone::clone)?;
     engine
         .solve(index, case.as_ref(), budget)
@@ -34,7 +35,7 @@ pub fn status_of(verdict: Verdict) -> Status {
 /// One engine's work on a whole file: every case's result in file order.
 pub struct Judgement {
     pub engine: EngineRef,
-    pub cases: Vec<Result<Solved, CaseError>>,
+    pub cases: Vec<Result<Answer, CaseError>>,
 }
 
 impl Judgement {
@@ -77,7 +78,7 @@ pub fn judge_file(engine: EngineRef, input: &[u8], budget: &Budget) -> Judgement
         .parse(input)
         .iter()
         .enumerate()
-        .map(|(i, parsed)| judge_case(engine, i + 1, parsed, budget))
+        .map(|(i, parsed)| judge_case(engine, i + 1, parsed, budget).map(|(answer, _)| answer))
         .collect();
     Judgement { engine, cases }
 }
@@ -93,13 +94,13 @@ pub fn judge_stream(
     cases: impl Iterator<Item = ParsedCase>,
     budget: &Budget,
     out: &mut dyn std::io::Write,
-    mut on_case: impl FnMut(usize, &Result<Solved, CaseError>),
+    mut on_case: impl FnMut(usize, &Result<Answer, CaseError>),
 ) -> std::io::Result<Exit> {
     let separator = engine.game.separator();
     let mut worst = Status::Ok;
     let mut written = false;
     for (i, parsed) in cases.enumerate() {
-        let judged = judge_case(engine, i + 1, &parsed, budget);
+        let judged = judge_case(engine, i + 1, &parsed, budget).map(|(answer, _)| answer);
         on_case(i + 1, &judged);
         match judged {
             Ok(solved) => {

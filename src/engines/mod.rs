@@ -24,7 +24,7 @@ pub mod timing;
 pub mod verdict;
 
 pub use executor::{
-    Answer, CaseRun, Clock, DEFAULT_TIMEOUT, Executor, Fault, FileJob, Limits, MAX_REPEATS, Plan,
+    CaseRun, Clock, DEFAULT_TIMEOUT, Executor, Fault, FileJob, Limits, MAX_REPEATS, Plan,
     RunTimes, repeats_for, thread_cpu_time,
 };
 pub use spec::{ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve, resolve_internal};

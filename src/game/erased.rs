@@ -32,20 +32,38 @@ pub struct ParsedCase {
 /// The cases of a judge input read incrementally ([`Game::cases`]), in file order.
 pub type ParsedStream = Box<dyn Iterator<Item = ParsedCase> + Send>;
 
-/// The result of running one engine on one case, type-erased.
-#[derive(Debug, Clone)]
-pub struct Solved {
+/// What an engine answered on one case, type-erased: the one record of an answer, whether an
+/// internal engine solved the case or a program printed its block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
     /// The case's judge output block.
     pub output: String,
     pub verdict: Verdict,
-    pub work: u64,
-    /// See [`Rules::score`].
+    /// The engine's work counter: internal engines count theirs, programs have none.
+    pub work: Option<u64>,
+    /// See [`Rules::score`] (internal engines).
     pub score: Option<u64>,
-    /// See [`Outcome::at_least`].
+    /// What a search stopped by its budget had proven (a score of at least this); see
+    /// [`Outcome::at_least`].
     pub at_least: Option<u64>,
-    /// Wall time of the engine call alone (not the formatting of its answer).
-    pub elapsed: Duration,
 }
+
+impl Answer {
+    /// A program's answer: its output block, accepted until something compares it.
+    pub fn printed(output: String) -> Answer {
+        Answer {
+            output,
+            verdict: Verdict::Solved,
+            work: None,
+            score: None,
+            at_least: None,
+        }
+    }
+}
+
+/// An engine's answer with the wall time of the engine call alone (not the formatting of its
+/// answer), as [`Game::solve`] gives it.
+pub type TimedAnswer = (Answer, Duration);
 
 /// Which engine of a game: an index into its engine table. Only a [`Game`] makes one, and an
 /// [`EngineRef`] keeps it with its game, so an id never reaches another game.
@@ -91,7 +109,7 @@ pub trait Game: Send + Sync {
         index: usize,
         case: &(dyn Any + Send + Sync),
         budget: &Budget,
-    ) -> Result<Solved, CaseError>;
+    ) -> Result<TimedAnswer, CaseError>;
     /// Runs engine `id` on a case `repeats` times in a row and returns the time of the whole
     /// batch (the engine calls, their answers discarded): for cases too short to time alone.
     fn time_repeated(
@@ -229,7 +247,7 @@ impl EngineRef {
         index: usize,
         case: &(dyn Any + Send + Sync),
         budget: &Budget,
-    ) -> Result<Solved, CaseError> {
+    ) -> Result<TimedAnswer, CaseError> {
         self.game.solve(self.id, index, case, budget)
     }
 }

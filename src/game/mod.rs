@@ -46,7 +46,7 @@ pub use difference::{
 };
 pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
-pub use erased::{EngineId, EngineRef, Game, ParsedCase, ParsedStream, Solved};
+pub use erased::{Answer, EngineId, EngineRef, Game, ParsedCase, ParsedStream, TimedAnswer};
 pub use generator::{GameGenerator, GameOptions, Solver, file};
 pub use lines::{LineReader, OwnedLine};
 pub use output::{

@@ -14,7 +14,7 @@ use gamebench_generators::{self as generators, Dice, FileId, GenError, Generator
 use super::budget::Budget;
 use super::difference::presentation_message;
 use super::edit::{AnyCase, CaseEditor, CaseSize, Shrink};
-use super::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
+use super::erased::{Answer, EngineId, Game, ParsedCase, ParsedStream, TimedAnswer};
 use super::generator::{GameGenerator, GameOptions, Solver, engine_of};
 use super::output::BlockStream;
 mod read_as;
@@ -188,21 +188,21 @@ where
         index: usize,
         case: &(dyn Any + Send + Sync),
         budget: &Budget,
-    ) -> Result<Solved, CaseError> {
+    ) -> Result<TimedAnswer, CaseError> {
         let engine = &R::ENGINES[id.0];
         let case = downcast::<R>(case);
         let start = Instant::now();
         let outcome = (engine.solve)(case, budget);
         let elapsed = start.elapsed();
         let outcome = outcome?;
-        Ok(Solved {
+        let answer = Answer {
             output: R::format_case(index, case, &outcome),
             verdict: outcome.verdict,
-            work: outcome.work,
+            work: Some(outcome.work),
             score: R::score(&outcome.answer),
             at_least: outcome.at_least,
-            elapsed,
-        })
+        };
+        Ok((answer, elapsed))
     }
     fn time_repeated(
         &self,

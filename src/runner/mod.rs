@@ -22,8 +22,10 @@
 //!   [`crate::engines::Executor`] (one task per case, or per file for executors that run whole
 //!   files);
 //! - `done.rs`: what a slot got ([`done::Done`]), built from the executor's `CaseRun`;
-//! - `verdict.rs`: the check against the expected output, the comparison with the baseline
-//!   engine, `unchecked`;
+//! - `judgement.rs`: a slot's status, verdict and message, decided there alone (the answer or
+//!   fault, the comparisons' outcomes, `unchecked`);
+//! - `verdict.rs`: what a slot's output is compared with: the expected output, the baseline
+//!   engine's output;
 //! - `rows.rs`: slots to what the sinks read ([`Sink::wants`]): CSV lines and compact records
 //!   prepared on the worker that finished a chunk (rows only when a sink reads rows), problem
 //!   lines and whole outputs (CSV lines formatted straight into a buffer by
@@ -46,6 +48,7 @@
 
 mod completions;
 mod done;
+mod judgement;
 mod load;
 mod pipeline;
 mod rows;
@@ -63,7 +66,8 @@ use std::time::Duration;
 pub use crate::engines::{ALL_ENGINES, DEFAULT_TIMEOUT, EngineError, EngineSpec, EngineTable};
 pub use crate::util::progress::{PLAIN_INTERVAL, ProgressMode};
 pub use sink::{
-    CsvSink, FileOutput, FileResults, OutDirSink, Prepared, RecordSink, Sink, SinkError, Wants,
+    CsvSink, FileOutput, FileResults, OutDirSink, Prepared, ProblemLines, RecordSink, Sink,
+    SinkError, Wants,
 };
 
 use crate::corpus::CaseFile;
@@ -98,11 +102,6 @@ pub struct Config {
     pub threads: Option<usize>,
     /// How to show progress on stderr.
     pub progress: ProgressMode,
-    /// Print problem lines (errors, mismatches) on stderr as files complete.
-    pub show_problems: bool,
-    /// Print at most this many problem lines (the rest are counted in
-    /// [`RunOutcome::problems_hidden`]); `None` = every one.
-    pub max_problems: Option<usize>,
     /// Untimed runs of each case before the timed ones.
     pub warmup: u32,
     /// Timed runs of each case (at least 1).
@@ -145,8 +144,6 @@ impl Default for Config {
             validate: false,
             threads: None,
             progress: ProgressMode::None,
-            show_problems: false,
-            max_problems: None,
             warmup: 0,
             runs: 1,
             repeat_short: true,
@@ -184,9 +181,6 @@ pub struct RunOutcome {
     pub rows: usize,
     /// The run was stopped ([`Config::stop`]) before every file was handed over.
     pub interrupted: bool,
-    /// Problem lines printed, and those left out past [`Config::max_problems`].
-    pub problems_shown: usize,
-    pub problems_hidden: usize,
 }
 
 impl RunOutcome {

@@ -166,22 +166,6 @@ impl Pipeline<'_> {
                 loads.push(Box::new(move || drop(loaded)));
                 let helper = loads.clone();
                 self.pool.spawn_fifo(move || helper.run_one());
-                if self.config.show_problems && !problems.is_empty() {
-                    let room = self
-                        .config
-                        .max_problems
-                        .map_or(usize::MAX, |cap| cap.saturating_sub(outcome.problems_shown));
-                    let shown = problems.len().min(room);
-                    if shown > 0 {
-                        self.bar.suspend(|| {
-                            for problem in &problems[..shown] {
-                                eprintln!("{}", crate::game::explain(problem));
-                            }
-                        });
-                    }
-                    outcome.problems_shown += shown;
-                    outcome.problems_hidden += problems.len() - shown;
-                }
                 if let Some(worst) = worst {
                     outcome.worst = Some(outcome.worst.unwrap_or(Status::Ok).worst(worst));
                 }
@@ -198,7 +182,12 @@ impl Pipeline<'_> {
                 };
                 if count > 0 || !stopped {
                     for sink in sinks.iter_mut() {
-                        sink.file(&results)?;
+                        if sink.wants().terminal && !problems.is_empty() {
+                            // It writes on the terminal: the bar steps aside meanwhile.
+                            self.bar.suspend(|| sink.file(&results))?;
+                        } else {
+                            sink.file(&results)?;
+                        }
                     }
                 }
                 // Every later chunk in flight is retired too: its finished slots are kept.

@@ -63,7 +63,7 @@ pub(super) fn assemble(loaded: &Loaded, mut done: Vec<Done>, config: &Config) ->
     let csv = loaded.wants.csv || config.prepare;
     let prepared = prepare(loaded, &names, &done, csv);
     let count = done.iter().map(|d| d.times.len().max(1)).sum();
-    let worst = done.iter().map(|d| d.status).reduce(Status::worst);
+    let worst = done.iter().map(|d| d.judgement.status()).reduce(Status::worst);
     Assembled {
         rows,
         outputs: outputs_of(loaded, &done, config),
@@ -118,7 +118,7 @@ pub(super) fn finished_rows(
     if !missing.is_empty() {
         let note = crate::results::partial_note(&missing);
         for result in &mut finished {
-            result.tell(note.clone());
+            result.judgement.tell(note.clone());
         }
     }
     let rows = settled_rows(loaded, &Names::of(loaded), &slots, &finished, config);
@@ -147,10 +147,11 @@ fn problems_of(loaded: &Loaded, slots: &[Slot], done: &[Done]) -> Vec<String> {
     slots
         .iter()
         .zip(done)
-        .filter(|(_, result)| !result.message.is_empty())
+        .filter(|(_, result)| !result.judgement.message().is_empty())
         .map(|(slot, result)| {
             let engine = loaded.engines[slot.engine].name();
-            format!("{} [{engine}]: {}", result.status.as_str(), result.message)
+            let judgement = &result.judgement;
+            format!("{} [{engine}]: {}", judgement.status().as_str(), judgement.message())
         })
         .collect()
 }
@@ -214,7 +215,7 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
             case: loaded.first + slot.case + 1,
             label: parsed.map_or("", |p| &p.label),
             cells: parsed.and_then(|p| p.cells),
-            status: result.status,
+            status: result.judgement.status(),
             runs: &result.times,
             timing: result.timing,
             repeats: if result.timing == Timing::CaseRepeated {
@@ -288,7 +289,7 @@ fn line<'a>(
         label: parsed.map_or("", |p| &p.label),
         size: parsed.map_or("", |p| &p.size),
         cells: parsed.and_then(|p| p.cells),
-        status: result.status,
+        status: result.judgement.status(),
         time_ns,
         timing: result.timing,
         repeats: (result.timing == Timing::CaseRepeated).then_some(result.repeats),
@@ -303,8 +304,8 @@ fn line<'a>(
         },
         score: result.score,
         digest: result.digest.map_or(Digest::None, Digest::Hash),
-        message: &result.message,
-        verdict: result.verdict.map(Into::into).or(result.limit),
+        message: result.judgement.message(),
+        verdict: result.judgement.verdict_column(),
     }
 }
 

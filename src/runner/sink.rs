@@ -6,7 +6,8 @@
 //! Sinks here: [`CsvSink`] (the results CSV, streamed to a temporary file and renamed into
 //! place only when the run completes), [`OutDirSink`] (each file's judge output, written as the
 //! file completes), [`RecordSink`] (the records the summary, exports and plots are computed
-//! from, folded into a tally). Shards add their journal (`crate::shard`).
+//! from, folded into a tally), [`ProblemLines`] (each problem line on stderr as its file
+//! completes, up to a cap). Shards add their journal (`crate::shard`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -64,6 +65,9 @@ pub struct Wants {
     /// The shape ([`Tally::shape`]) of the tally it folds records into: each chunk's batch is
     /// folded into a tally of that shape on its worker ([`Prepared::tally`]).
     pub tally: Option<(usize, bool)>,
+    /// It writes a file's [`FileResults::problems`] on the terminal: the progress bar steps
+    /// aside while it does.
+    pub terminal: bool,
 }
 
 impl Wants {
@@ -72,6 +76,7 @@ impl Wants {
         rows: false,
         csv: false,
         tally: None,
+        terminal: false,
     };
 
     /// What `self` and `other` want together (no tally folded ahead when they want tallies of
@@ -84,6 +89,7 @@ impl Wants {
                 (Some(a), Some(b)) if a != b => None,
                 (a, b) => a.or(b),
             },
+            terminal: self.terminal || other.terminal,
         }
     }
 }
@@ -417,6 +423,52 @@ impl Sink for RecordSink {
         }
         Ok(())
     }
+    fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {
+        Ok(())
+    }
+}
+
+/// Each problem line (an error, a mismatch, a disagreement) on stderr as its file completes,
+/// explained ([`crate::game::explain`]), at most `cap` of them; the others are counted.
+pub struct ProblemLines {
+    cap: Option<usize>,
+    /// Lines written, and lines left out past the cap.
+    pub shown: usize,
+    pub hidden: usize,
+}
+
+impl ProblemLines {
+    /// At most `cap` lines (`None`: every one).
+    pub fn new(cap: Option<usize>) -> ProblemLines {
+        ProblemLines {
+            cap,
+            shown: 0,
+            hidden: 0,
+        }
+    }
+}
+
+impl Sink for ProblemLines {
+    fn wants(&self) -> Wants {
+        Wants {
+            terminal: true,
+            ..Wants::NOTHING
+        }
+    }
+
+    fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        let room = self
+            .cap
+            .map_or(usize::MAX, |cap| cap.saturating_sub(self.shown));
+        let shown = results.problems.len().min(room);
+        for problem in &results.problems[..shown] {
+            eprintln!("{}", crate::game::explain(problem));
+        }
+        self.shown += shown;
+        self.hidden += results.problems.len() - shown;
+        Ok(())
+    }
+
     fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {
         Ok(())
     }

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use super::*;
 use crate::corpus;
-use crate::engines::{Answer, CaseRun, Executor, FileJob, Plan};
+use crate::engines::{CaseRun, Executor, FileJob, Plan};
+use crate::game::Answer;
 use crate::game::Game;
 use crate::results::{Row, Timing};
 use crate::status::CheckVerdict;

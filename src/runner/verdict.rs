@@ -3,15 +3,12 @@
 //! `unchecked` for an `ok` compared with nothing. Both comparisons go through
 //! [`crate::engines::judge_block`]; a rejection's status is [`CheckVerdict::status`].
 //!
-//! Invariants: a verdict only ever makes a status worse ([`Status::worst`]); what the engine
-//! said first (a budget stop's proven bound) stays in front of the message; the baseline's
-//! output stands in for the expected one, so any rejection against it is a `mismatch`.
+//! This module finds what to compare; what a comparison makes of a slot's status, verdict and
+//! message is the [`super::judgement::Judgement`]'s to decide.
 
-use super::done::Done;
+use super::done::{Done, line};
 use super::load::{Loaded, Slot};
 use crate::engines::judge_block;
-use crate::results::Status;
-use crate::status::CheckVerdict;
 
 /// With `--check`: compares a case's output with the expected block (the game's checker and
 /// its verdict). A wrong answer or presentation error makes the case `mismatch`; a checker
@@ -23,7 +20,6 @@ pub(super) fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
         return;
     };
     let index = loaded.first + case + 1;
-    done.compared = true;
     let block = match &**expected {
         Err(why) => Err(why.clone()),
         Ok(blocks) => blocks
@@ -31,21 +27,17 @@ pub(super) fn check_expected(loaded: &Loaded, case: usize, done: &mut Done) {
             .map(String::as_str)
             .ok_or_else(|| format!("the expected output has no case {index}")),
     };
-    if let Err(rejected) = judge_block(
+    let checked = judge_block(
         loaded.file.game,
         parsed.as_ref(),
         block,
         Some(output),
         loaded.config.presentation,
-    ) {
-        done.status = done.status.worst(rejected.verdict.status());
-        done.verdict = Some(rejected.verdict);
-        // What the engine said first (a budget stop's proven bound) stays in front.
-        done.tell(format!(
-            "{}: case {index}: {rejected}",
-            loaded.file.display()
-        ));
-    }
+    );
+    done.judgement.against_expected(checked.map_err(|rejected| {
+        let told = line(&loaded.file, index, &rejected);
+        (rejected, told)
+    }));
 }
 
 /// Compares each case of `slots` (whole cases, consecutive) with the baseline engine, then
@@ -66,9 +58,7 @@ pub(super) fn settle_cases(loaded: &Loaded, slots: &[Slot], done: &mut [Done]) {
         start = end;
     }
     for result in done.iter_mut() {
-        if result.status == Status::Ok && !result.compared {
-            result.status = Status::Unchecked;
-        }
+        result.judgement.settle();
     }
 }
 
@@ -92,34 +82,20 @@ fn compare_with_baseline(loaded: &Loaded, slots: &[Slot], done: &mut [Done]) {
         let Some(output) = &done[i].output else {
             continue;
         };
-        done[i].compared = true;
-        done[base].compared = true;
-        let game = loaded.file.game;
-        if let Err(why) = judge_block(
-            game,
+        let compared = judge_block(
+            loaded.file.game,
             case.as_ref(),
             Ok(&base_output),
             Some(output),
             loaded.config.presentation,
-        ) {
-            // The baseline's output stands in for the expected one; whatever the verdict,
-            // the engines disagree.
-            done[i].verdict = done[i].verdict.or(Some(why.verdict));
-            // The verdict goes to its own column; the message stays the checker's reason.
-            let why = &why.message;
-            let line = format!(
-                "{}: case {}: {} disagrees with {}: {why}",
-                loaded.file.display(),
-                loaded.first + first.case + 1,
-                loaded.engines[slot.engine].name(),
-                baseline
-            );
-            done[i].status = done[i].status.worst(CheckVerdict::WrongAnswer.status());
-            // The check against the expected output already told the same reason: one line
-            // per problem.
-            if !done[i].message.contains(why.as_str()) {
-                done[i].tell(line);
-            }
-        }
+        );
+        done[base].judgement.served_as_baseline();
+        done[i].judgement.against_baseline(compared.map_err(|why| {
+            // The verdict goes to its own column; the message says the checker's reason.
+            let engine = loaded.engines[slot.engine].name();
+            let what = format!("{engine} disagrees with {baseline}: {}", why.message);
+            let told = line(&loaded.file, loaded.first + first.case + 1, what);
+            (why, told)
+        }));
     }
 }

@@ -26,7 +26,7 @@ use super::{
 };
 use crate::corpus::CaseFile;
 use crate::results::{Row, Tally};
-use crate::runner::{Config, CsvSink, EngineTable, RunError, RunOutcome};
+use crate::runner::{Config, CsvSink, EngineTable, RunError, RunOutcome, Sink};
 use crate::util::meta::{self, host_name, rfc3339};
 
 /// Where a journaled run writes and what it resumes.
@@ -89,8 +89,9 @@ impl Plan {
     /// the CSV (rows of resumed and solved cases in case-list order), writes the manifest and
     /// deletes the journal. `engines` is the run's engine table (and baseline), resolved by the
     /// caller for the games of `files`; `names` what the user named, recorded in the journal
-    /// and the manifest. Returns the run's outcome
-    /// over every row of the plan and `tally` with every row folded in, for the summary.
+    /// and the manifest; the sinks `beside` see the solved files too (problem lines). Returns
+    /// the run's outcome over every row of the plan and `tally` with every row folded in, for
+    /// the summary.
     pub fn run(
         &self,
         files: &[CaseFile],
@@ -98,6 +99,7 @@ impl Plan {
         engines: &EngineTable,
         names: &EngineNames,
         tally: Tally,
+        beside: &mut [&mut dyn Sink],
     ) -> Result<(RunOutcome, Tally), ShardError> {
         let start = SystemTime::now();
         let threads = config.threads.unwrap_or_else(meta::cores);
@@ -154,7 +156,11 @@ impl Plan {
             engines.baseline_name().unwrap_or_default().to_string(),
             positions,
         );
-        let outcome = crate::runner::run(files, &run_config, engines, &mut [&mut sink])?;
+        let mut sinks: Vec<&mut dyn Sink> = vec![&mut sink];
+        for told in beside.iter_mut() {
+            sinks.push(&mut **told);
+        }
+        let outcome = crate::runner::run(files, &run_config, engines, &mut sinks)?;
         let PlanSink {
             journal,
             hasher,

@@ -182,8 +182,8 @@ impl Progress {
     }
 
     /// Runs `f` (which prints to stderr) without tearing the bar.
-    pub fn suspend(&self, f: impl FnOnce()) {
-        self.bar.suspend(f);
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.bar.suspend(f)
     }
 
     /// Whether a bar is drawn: a pass counting the units ahead is worth its reading only

@@ -17,7 +17,7 @@ use super::Registered;
 use crate::game::budget::Budget;
 use crate::game::edit::CaseEditor;
 use crate::game::edit::Shrink;
-use crate::game::erased::{EngineId, Game, ParsedCase, ParsedStream, Solved};
+use crate::game::erased::{EngineId, Game, ParsedCase, ParsedStream, TimedAnswer};
 use crate::game::generator::Solver;
 use crate::game::generator::{GameGenerator, GameOptions};
 use crate::game::output::BlockStream;
@@ -132,7 +132,7 @@ impl<R: Registrable> Game for ReadAs<R> {
         index: usize,
         case: &(dyn Any + Send + Sync),
         budget: &Budget,
-    ) -> Result<Solved, CaseError> {
+    ) -> Result<TimedAnswer, CaseError> {
         self.inner().solve(id, index, case, budget)
     }
     fn time_repeated(
