@@ -77,7 +77,7 @@ pub fn assert_correct(engine: EngineRef, corpus: &Corpus, n: usize) {
         .take(n)
         .enumerate()
     {
-        let solved = engine
+        let (solved, _) = engine
             .solve(i + 1, case.as_ref(), &Budget::UNLIMITED)
             .unwrap_or_else(|e| panic!("{engine:?}: case {}: {e}", i + 1));
         if let Err(why) = engine.game.check(case.as_ref(), expected, &solved.output) {

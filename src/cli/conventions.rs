@@ -154,7 +154,7 @@ pub(super) fn write_testlib_result(
     let text = if xml {
         format!(
             "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \"{outcome}\">{}</result>\n",
-            crate::export::junit::escape(message)
+            crate::util::markup::escape_attribute(message)
         )
     } else {
         format!("{word} {message}\n")

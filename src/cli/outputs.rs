@@ -42,10 +42,7 @@ impl Linked<'_> {
     }
 }
 
-/// Whether an output path means stdout.
-pub(super) fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
+pub(super) use crate::util::atomic::is_stdout;
 
 /// Canonical folders, computed once per folder (a corpus has far fewer folders than files).
 #[derive(Default)]

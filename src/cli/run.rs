@@ -228,8 +228,14 @@ impl<'a> RunPlan<'a> {
                 engines: args.engines.clone(),
                 baseline: self.baseline.0.clone(),
             };
-            let (outcome, tally) =
-                journaled.run(&self.files, &self.config, &self.table, &names, tally, &mut told)?;
+            let (outcome, tally) = journaled.run(
+                &self.files,
+                &self.config,
+                &self.table,
+                &names,
+                tally,
+                &mut told,
+            )?;
             drop(told);
             return Ok((outcome, tally, problems.hidden));
         }
@@ -451,11 +457,7 @@ fn hidden_problems_line(args: &RunArgs, hidden: usize) {
     eprintln!(
         "gamebench: and {} more problem {} ({see})",
         units::thousands(hidden as u64),
-        if hidden == 1 {
-            "line"
-        } else {
-            "lines"
-        }
+        if hidden == 1 { "line" } else { "lines" }
     );
 }
 

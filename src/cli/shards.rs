@@ -158,7 +158,7 @@ pub struct MergeArgs {
 
 /// `gamebench merge DIR -o merged.csv`.
 pub fn merge(args: MergeArgs) -> Result<Exit> {
-    let to_stdout = args.output.as_os_str() == "-";
+    let to_stdout = super::outputs::is_stdout(&args.output);
     if !to_stdout {
         // Up front: the merged CSV never replaces a shard's file (the shards could never be
         // merged again), and its folder must exist.

@@ -85,7 +85,7 @@ pub fn sweep(args: SweepArgs) -> Result<Exit> {
     }
     // The data files are checked before the sweep, so a bad path fails at once.
     for path in [&args.csv, &args.export_json].into_iter().flatten() {
-        if path != std::path::Path::new("-") {
+        if !super::outputs::is_stdout(path) {
             crate::util::atomic::Target::of(path)
                 .and_then(|t| t.check_writable())
                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -148,7 +148,7 @@ fn write_results(args: &SweepArgs, game: &str, results: &[sweep::PointResult]) -
     let fits = sweep::fits(results);
     let data_to_stdout = [&args.csv, &args.export_json]
         .iter()
-        .any(|p| p.as_deref().is_some_and(|p| p == std::path::Path::new("-")));
+        .any(|p| p.as_deref().is_some_and(super::outputs::is_stdout));
     let table = sweep::table(results, &fits);
     if data_to_stdout {
         eprint!("{table}");
@@ -160,7 +160,7 @@ fn write_results(args: &SweepArgs, game: &str, results: &[sweep::PointResult]) -
         (&args.export_json, sweep::data::json(game, results, &fits)),
     ] {
         let Some(path) = path else { continue };
-        if path == std::path::Path::new("-") {
+        if super::outputs::is_stdout(path) {
             print!("{text}");
         } else {
             write_atomic(path, text.as_bytes())

@@ -24,8 +24,8 @@ pub mod timing;
 pub mod verdict;
 
 pub use executor::{
-    CaseRun, Clock, DEFAULT_TIMEOUT, Executor, Fault, FileJob, Limits, MAX_REPEATS, Plan,
-    RunTimes, repeats_for, thread_cpu_time,
+    CaseRun, Clock, DEFAULT_TIMEOUT, Executor, Fault, FileJob, Limits, MAX_REPEATS, Plan, RunTimes,
+    repeats_for, thread_cpu_time,
 };
 pub use spec::{ALL_ENGINES, EngineError, EngineSpec, EngineTable, resolve, resolve_internal};
 pub use startup::{Startup, StartupError};

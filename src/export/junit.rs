@@ -7,10 +7,11 @@
 //! folded into the worst status; a program's run on a whole file shared evenly by its cases,
 //! so that a suite's time is its runs' time); `invoke` builds its suites itself.
 //!
-//! Invariants: text and attributes are escaped ([`escape`]: the five XML entities, and the
+//! Invariants: text and attributes are escaped ([`escape_attribute`]: the five XML entities, and the
 //! characters XML 1.0 forbids replaced by U+FFFD), so any message makes a well-formed document;
 //! each suite's counts are those of its cases.
 
+use crate::util::markup::escape_attribute;
 use std::path::PathBuf;
 
 use crate::results::{Row, Timing};
@@ -53,35 +54,6 @@ pub struct Suite {
     pub cases: Vec<Case>,
 }
 
-/// The character XML 1.0 forbids in a document replaced by this.
-const REPLACEMENT: char = '\u{FFFD}';
-
-/// Whether XML 1.0 allows `c` in a document.
-fn allowed(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
-}
-
-/// `text` escaped for an attribute value or element text.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Line breaks in attributes would be normalised to spaces by a parser: keep them.
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            c if allowed(c) => out.push(c),
-            _ => out.push(REPLACEMENT),
-        }
-    }
-    out
-}
-
 /// The document of `suites`, named `name`.
 pub fn render(name: &str, suites: &[Suite]) -> String {
     let count = |suite: &Suite, f: fn(&Outcome) -> bool| {
@@ -94,7 +66,7 @@ pub fn render(name: &str, suites: &[Suite]) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str(&format!(
         "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.6}\">\n",
-        escape(name),
+        escape_attribute(name),
         total(&|s| s.cases.len()),
         total(&|s| count(s, is_failure)),
         total(&|s| count(s, is_error)),
@@ -103,7 +75,7 @@ pub fn render(name: &str, suites: &[Suite]) -> String {
     for suite in suites {
         out.push_str(&format!(
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{:.6}\">\n",
-            escape(&suite.name),
+            escape_attribute(&suite.name),
             suite.cases.len(),
             count(suite, is_failure),
             count(suite, is_error),
@@ -112,8 +84,8 @@ pub fn render(name: &str, suites: &[Suite]) -> String {
         for case in &suite.cases {
             out.push_str(&format!(
                 "    <testcase name=\"{}\" classname=\"{}\" time=\"{:.6}\"",
-                escape(&case.name),
-                escape(&case.classname),
+                escape_attribute(&case.name),
+                escape_attribute(&case.classname),
                 case.time_s
             ));
             if case.outcome == Outcome::Passed && case.properties.is_empty() {
@@ -126,8 +98,8 @@ pub fn render(name: &str, suites: &[Suite]) -> String {
                 for (name, value) in &case.properties {
                     out.push_str(&format!(
                         "        <property name=\"{}\" value=\"{}\"/>\n",
-                        escape(name),
-                        escape(value)
+                        escape_attribute(name),
+                        escape_attribute(value)
                     ));
                 }
                 out.push_str("      </properties>\n");
@@ -142,9 +114,9 @@ pub fn render(name: &str, suites: &[Suite]) -> String {
                 };
                 out.push_str(&format!(
                     "      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n",
-                    escape(kind),
-                    escape(message),
-                    escape(message)
+                    escape_attribute(kind),
+                    escape_attribute(message),
+                    escape_attribute(message)
                 ));
             }
             out.push_str("    </testcase>\n");
@@ -255,7 +227,7 @@ impl Sink for JunitSink {
     fn finish(&mut self, _complete: bool) -> Result<(), SinkError> {
         let text = render("gamebench run", &self.suites);
         let fail = |e| SinkError::new("cannot write the JUnit XML", &self.path, e);
-        if self.path.as_os_str() == "-" {
+        if crate::util::atomic::is_stdout(&self.path) {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
             out.write_all(text.as_bytes()).map_err(fail)?;
@@ -269,15 +241,6 @@ impl Sink for JunitSink {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escaping_covers_markup_quotes_and_forbidden_characters() {
-        assert_eq!(
-            escape("a<b>&\"c'\n\u{1}"),
-            "a&lt;b&gt;&amp;&quot;c&apos;&#10;\u{FFFD}"
-        );
-        assert_eq!(escape("plain é"), "plain é");
-    }
 
     #[test]
     fn counts_are_those_of_the_cases() {

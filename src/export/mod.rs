@@ -82,7 +82,7 @@ pub fn write_export(
         path: path.to_path_buf(),
         source,
     };
-    if path.as_os_str() == "-" {
+    if crate::util::atomic::is_stdout(path) {
         let mut out = std::io::stdout().lock();
         out.write_all(&bytes).map_err(io)?;
         out.flush().map_err(io)

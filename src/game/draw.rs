@@ -2,8 +2,11 @@
 //! SVG frames (a board, or a solution replayed move by move), with the helpers games share.
 //!
 //! Invariants: a frame's SVG is a standalone `<svg>` element with no script, no external
-//! reference and every text escaped ([`escape`]); a drawing holds at most [`MAX_FRAMES`]
-//! frames and a grid at most [`MAX_CELLS`] cells, so a report stays small whatever the case.
+//! reference and every text escaped ([`escape`]); a drawing holds at most [`MAX_FRAMES`] frames
+//! and a grid at most [`MAX_CELLS`] cells, so a report stays small whatever the case.
+
+/// The one escaper ([`crate::util::markup`]), lent to the games' drawings.
+pub use crate::util::markup::escape;
 
 /// The most frames a drawing holds (a long solution shows its first moves and its end).
 pub const MAX_FRAMES: usize = 40;
@@ -35,22 +38,6 @@ impl Drawing {
             });
         }
     }
-}
-
-/// `text` safe inside SVG/HTML text and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A distinct fill for colour index `i` (wraps around a fixed palette).

@@ -13,8 +13,8 @@ use super::table::{self, CSV_HEADER};
 use super::tags::TagReport;
 use super::verdict::CellVerdict;
 use crate::compare::{CaseResult, Results};
-use crate::export::junit::escape;
 use crate::status::Status;
+use crate::util::markup::escape_attribute;
 
 /// Why an invoke CSV cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -213,7 +213,7 @@ fn background(verdict: CellVerdict) -> &'static str {
 pub fn section(inv: &Invocation, tags: &TagReport, strength: &Strength) -> String {
     let mut out = format!(
         "<h2 id=\"invocation\">Invocation: {} ({} tests, {} solutions)</h2>\n<table>\n<tr><th>test</th>",
-        escape(inv.game.name()),
+        escape_attribute(inv.game.name()),
         inv.tests.len(),
         inv.solutions.len()
     );
@@ -222,17 +222,17 @@ pub fn section(inv: &Invocation, tags: &TagReport, strength: &Strength) -> Strin
             Some(tag) => format!("{} ({tag})", solution.name),
             None => solution.name.clone(),
         };
-        out.push_str(&format!("<th>{}</th>", escape(&head)));
+        out.push_str(&format!("<th>{}</th>", escape_attribute(&head)));
     }
     out.push_str("</tr>\n");
     for (t, test) in inv.tests.iter().enumerate() {
-        out.push_str(&format!("<tr><td>{}</td>", escape(&test.name)));
+        out.push_str(&format!("<tr><td>{}</td>", escape_attribute(&test.name)));
         for cell in &inv.cells[t] {
             out.push_str(&format!(
                 "<td style=\"background:{}\" title=\"{}\">{}</td>",
                 background(cell.verdict),
-                escape(&cell.message),
-                escape(&table::cell_text(cell))
+                escape_attribute(&cell.message),
+                escape_attribute(&table::cell_text(cell))
             ));
         }
         out.push_str("</tr>\n");
@@ -246,7 +246,7 @@ pub fn section(inv: &Invocation, tags: &TagReport, strength: &Strength) -> Strin
     ] {
         out.push_str(&format!("<tr><th>{label}</th>"));
         for s in 0..inv.solutions.len() {
-            out.push_str(&format!("<td>{}</td>", escape(&value(inv, s))));
+            out.push_str(&format!("<td>{}</td>", escape_attribute(&value(inv, s))));
         }
         out.push_str("</tr>\n");
     }
@@ -267,7 +267,7 @@ pub fn section(inv: &Invocation, tags: &TagReport, strength: &Strength) -> Strin
         )
         .collect::<Vec<_>>();
     for line in lines {
-        out.push_str(&format!("<li>{}</li>\n", escape(&line)));
+        out.push_str(&format!("<li>{}</li>\n", escape_attribute(&line)));
     }
     out.push_str("</ul>\n");
     out

@@ -295,7 +295,7 @@ fn polygon(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), P
         copy(source, &out.join("solutions").join(&name))?;
         solutions.push_str(&format!(
             "      <solution tag=\"{tag}\"><source path=\"solutions/{}\"/></solution>\n",
-            xml_escape(&name)
+            crate::util::markup::escape(&name)
         ));
     }
     let time_ms = export.limits.cpu.unwrap_or(DEFAULT_TIME_LIMIT_S) * MS_PER_SECOND;
@@ -311,7 +311,7 @@ fn polygon(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), P
          \x20     <answer-path-pattern>tests/%02d.a</answer-path-pattern>\n    </testset>\n  </judging>\n\
          \x20 <assets>\n    <checker type=\"testlib\"><source path=\"files/check.sh\" type=\"sh\"/></checker>\n\
          \x20   <solutions>\n{solutions}    </solutions>\n  </assets>\n</problem>\n",
-        name = xml_escape(&export.name),
+        name = crate::util::markup::escape(&export.name),
         count = export.files.len(),
     );
     write(&out.join(PROBLEM_XML), xml.as_bytes())?;
@@ -339,11 +339,4 @@ fn uuid_of(name: &str, game: &str) -> String {
         &hex[17..20],
         &hex[20..32]
     )
-}
-
-fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }

@@ -10,7 +10,7 @@ use super::digest::{Digest, Kept, Tally};
 use super::svg::{self, Series};
 use super::{Inputs, MAX_FAILURES, Shown};
 use crate::compare::{Comparison, Direction, render};
-use crate::game::draw::escape;
+use crate::util::markup::escape;
 use crate::util::units::{human_time, human_time_f, sig3, thousands};
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}\

@@ -7,7 +7,8 @@
 use std::fmt::Write;
 
 use super::digest::Sketch;
-use crate::game::draw::{colour, escape};
+use crate::game::draw::colour;
+use crate::util::markup::escape;
 use crate::util::units::{human_time_f, sig3, thousands};
 
 /// Bins of a histogram.

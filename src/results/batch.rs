@@ -33,26 +33,6 @@ struct Entry {
     memory_kb: Option<u64>,
 }
 
-/// What one case of one engine got, as [`Batch::push`] takes it.
-pub struct CaseResult<'a, 'u> {
-    /// Index into the batch's engines.
-    pub engine: usize,
-    /// 1-based case index in the file.
-    pub case: usize,
-    pub label: &'a str,
-    pub cells: Option<u64>,
-    /// The worst status over its runs.
-    pub status: Status,
-    /// Every timed run, in order (empty when it could not be timed).
-    pub runs: &'a [u64],
-    pub timing: Timing,
-    /// Calls per timed batch (1 unless `timing` is `case-repeated`).
-    pub repeats: u32,
-    /// External programs: per timed run, its user and system CPU time and peak memory (the
-    /// figures of the run nearest the median are kept); empty for internal engines.
-    pub usage: &'u [(u64, u64, Option<u64>)],
-}
-
 /// The compact records of whole cases of one file.
 #[derive(Debug, Clone)]
 pub struct Batch {
@@ -64,39 +44,42 @@ pub struct Batch {
     runs: Vec<u64>,
 }
 
-/// A case's figures as the tally folds them ([`super::Tally::add_cases`]), borrowed from a
-/// [`Record`], a batch's entry or a [`CaseResult`] ([`CaseView::of`]).
-#[derive(Debug, Clone, Copy)]
+/// A case's figures as the tally folds them ([`super::Tally::add_cases`]) and a batch keeps
+/// them ([`Batch::push`]), borrowed from a [`Record`], a batch's entry, or a case just run
+/// ([`CaseView::measured`]).
+#[derive(Debug, Clone, Copy, Default)]
 pub struct CaseView<'a> {
+    /// 1-based case index in the file.
     pub case: usize,
     pub label: &'a str,
+    /// The worst status over its runs.
     pub status: Status,
+    /// The median of its runs.
     pub time_ns: Option<u64>,
+    /// Every timed run, in order (empty when it could not be timed).
     pub runs: &'a [u64],
     pub timing: Timing,
+    /// Calls per timed batch (1 unless `timing` is `case-repeated`).
     pub repeats: u32,
+    /// External programs: the figures of the run nearest the median.
     pub user_ns: Option<u64>,
     pub sys_ns: Option<u64>,
     pub memory_kb: Option<u64>,
 }
 
-impl<'a> CaseView<'a> {
-    /// What the record of `result` holds: the median of its runs, and the program figures of
-    /// the run nearest that median.
-    pub fn of(result: &CaseResult<'a, '_>) -> CaseView<'a> {
-        let (time_ns, nearest) = nearest_median(result.runs);
-        let usage = nearest.and_then(|k| result.usage.get(k));
+impl CaseView<'_> {
+    /// With what its record holds: the median of its runs, and of `usage` (a program's user
+    /// and system CPU time and peak memory per timed run; empty for internal engines) the
+    /// figures of the run nearest that median.
+    pub fn measured(self, usage: &[(u64, u64, Option<u64>)]) -> Self {
+        let (time_ns, nearest) = nearest_median(self.runs);
+        let usage = nearest.and_then(|k| usage.get(k));
         CaseView {
-            case: result.case,
-            label: result.label,
-            status: result.status,
             time_ns,
-            runs: result.runs,
-            timing: result.timing,
-            repeats: result.repeats,
             user_ns: usage.map(|u| u.0),
             sys_ns: usage.map(|u| u.1),
             memory_kb: usage.and_then(|u| u.2),
+            ..self
         }
     }
 }
@@ -115,24 +98,24 @@ impl Batch {
         }
     }
 
-    /// Adds one case of one engine, after the previous (in (case, engine) order).
-    pub fn push(&mut self, result: CaseResult<'_, '_>) {
+    /// Adds one case of one engine (an index into the batch's engines; `cells` the case's
+    /// size), after the previous (in (case, engine) order).
+    pub fn push(&mut self, engine: usize, cells: Option<u64>, view: CaseView<'_>) {
         let at = |n: usize| u32::try_from(n).expect("a batch holds less than 4 GB");
-        let label = at(self.labels.len())..at(self.labels.len() + result.label.len());
-        self.labels.push_str(result.label);
-        let runs = at(self.runs.len())..at(self.runs.len() + result.runs.len());
-        self.runs.extend_from_slice(result.runs);
-        let view = CaseView::of(&result);
+        let label = at(self.labels.len())..at(self.labels.len() + view.label.len());
+        self.labels.push_str(view.label);
+        let runs = at(self.runs.len())..at(self.runs.len() + view.runs.len());
+        self.runs.extend_from_slice(view.runs);
         self.entries.push(Entry {
-            engine: at(result.engine),
-            case: result.case,
+            engine: at(engine),
+            case: view.case,
             label,
-            cells: result.cells,
-            status: result.status,
+            cells,
+            status: view.status,
             time_ns: view.time_ns,
             runs,
-            timing: result.timing,
-            repeats: result.repeats,
+            timing: view.timing,
+            repeats: view.repeats,
             user_ns: view.user_ns,
             sys_ns: view.sys_ns,
             memory_kb: view.memory_kb,
@@ -282,17 +265,17 @@ mod tests {
                 .iter()
                 .filter_map(|r| Some((r.user_ns?, r.sys_ns?, r.memory_kb)))
                 .collect();
-            batch.push(CaseResult {
-                engine: engines.iter().position(|&e| e == first.engine).unwrap(),
+            let view = CaseView {
                 case: first.case,
                 label: &first.label,
-                cells: first.cells,
                 status: first.status,
                 runs: &runs,
                 timing: first.timing,
                 repeats: first.repeats.unwrap_or(1),
-                usage: &usage,
-            });
+                ..CaseView::default()
+            };
+            let engine = engines.iter().position(|&e| e == first.engine).unwrap();
+            batch.push(engine, first.cells, view.measured(&usage));
             start = end;
         }
         let from_rows = Record::from_rows(&rows);

@@ -37,7 +37,7 @@ pub mod warnings;
 pub use crate::engines::{MIN_TIMED_NS, REPEAT_BELOW_NS, Timing};
 pub use crate::status::Status;
 pub use crate::util::units::{TimeUnit, human_time, human_time_f};
-pub use batch::{Batch, CaseResult, CaseView};
+pub use batch::{Batch, CaseView};
 pub use limits::{LimitFigures, limit_lines};
 pub use line::header as csv_header;
 pub use record::{CaseTimes, Record, per_case_times};

@@ -11,8 +11,8 @@
 //!   check against the expected output already gave adds no second line;
 //! - an `ok` compared with nothing becomes `unchecked` when the case is settled, and only then.
 
-use crate::engines::judge::status_of;
 use crate::engines::Fault;
+use crate::engines::judge::status_of;
 use crate::external::{ExternalError, TimeLimit};
 use crate::game::Answer;
 use crate::results::Status;
@@ -195,7 +195,11 @@ mod tests {
     #[test]
     fn a_reason_the_expected_output_gave_is_not_told_again_by_the_baseline() {
         let mut j = ok();
-        j.against_expected(rejected(CheckVerdict::WrongAnswer, "row 2", "f: case 1: wa: row 2"));
+        j.against_expected(rejected(
+            CheckVerdict::WrongAnswer,
+            "row 2",
+            "f: case 1: wa: row 2",
+        ));
         j.against_baseline(rejected(
             CheckVerdict::WrongAnswer,
             "row 2",

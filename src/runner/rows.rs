@@ -17,7 +17,7 @@ use super::done::Done;
 use super::load::{Assembled, Completions, Loaded, Message, Slot};
 use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
-use crate::results::{Batch, CaseResult, CaseView, Digest, Line, Row, Status, Tally, Timing};
+use crate::results::{Batch, CaseView, Digest, Line, Row, Status, Tally, Timing};
 
 /// CSV bytes reserved per row before a chunk's lines are formatted (most lines of small
 /// cases fit; a longer one grows the buffer once).
@@ -63,7 +63,10 @@ pub(super) fn assemble(loaded: &Loaded, mut done: Vec<Done>, config: &Config) ->
     let csv = loaded.wants.csv || config.prepare;
     let prepared = prepare(loaded, &names, &done, csv);
     let count = done.iter().map(|d| d.times.len().max(1)).sum();
-    let worst = done.iter().map(|d| d.judgement.status()).reduce(Status::worst);
+    let worst = done
+        .iter()
+        .map(|d| d.judgement.status())
+        .reduce(Status::worst);
     Assembled {
         rows,
         outputs: outputs_of(loaded, &done, config),
@@ -151,7 +154,11 @@ fn problems_of(loaded: &Loaded, slots: &[Slot], done: &[Done]) -> Vec<String> {
         .map(|(slot, result)| {
             let engine = loaded.engines[slot.engine].name();
             let judgement = &result.judgement;
-            format!("{} [{engine}]: {}", judgement.status().as_str(), judgement.message())
+            format!(
+                "{} [{engine}]: {}",
+                judgement.status().as_str(),
+                judgement.message()
+            )
         })
         .collect()
 }
@@ -210,11 +217,9 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
                 .iter()
                 .map(|u| (u.user_ns, u.sys_ns, u.memory_kb)),
         );
-        let case = CaseResult {
-            engine: slot.engine,
+        let view = CaseView {
             case: loaded.first + slot.case + 1,
             label: parsed.map_or("", |p| &p.label),
-            cells: parsed.and_then(|p| p.cells),
             status: result.judgement.status(),
             runs: &result.times,
             timing: result.timing,
@@ -223,12 +228,13 @@ fn prepare(loaded: &Loaded, names: &Names<'_>, done: &[Done], csv: bool) -> Prep
             } else {
                 1
             },
-            usage: &usage,
-        };
+            ..CaseView::default()
+        }
+        .measured(&usage);
         if direct {
-            views.push((slot.engine, CaseView::of(&case)));
+            views.push((slot.engine, view));
         } else {
-            batch.push(case);
+            batch.push(slot.engine, parsed.and_then(|p| p.cells), view);
         }
     }
     // Folded here, in parallel: the calling thread only merges the tally.

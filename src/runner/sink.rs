@@ -184,7 +184,7 @@ impl CsvSink {
     /// A CSV at `path` (`-` = stdout); the temporary file is created now, so a bad path fails
     /// before the run.
     pub fn create(path: &Path) -> Result<CsvSink, SinkError> {
-        let target = if path.as_os_str() == "-" {
+        let target = if crate::util::atomic::is_stdout(path) {
             CsvTarget::Stdout
         } else {
             CsvTarget::File(

@@ -88,13 +88,22 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// This machine's name (for manifests): the kernel's hostname, else `$HOSTNAME`, else `unknown`.
+/// Room for a host name (POSIX allows 255 bytes, and the terminating zero).
+const HOST_NAME_BYTES: usize = 256;
+
+/// This machine's name, the one reader of it (manifests, run metadata, temporary files): the
+/// kernel's (`gethostname`), else `$HOSTNAME`, else `unknown`.
 pub fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|s| s.trim().to_string())
+    let mut buf = [0u8; HOST_NAME_BYTES];
+    // SAFETY: the buffer is writable for its whole length, which is what the call is given.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let kernel = ok.then(|| {
+        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        String::from_utf8_lossy(&buf[..end]).trim().to_string()
+    });
+    kernel
         .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("HOSTNAME").ok().filter(|s| !s.is_empty()))
         .unwrap_or_else(|| "unknown".to_string())
 }
 

@@ -1,11 +1,12 @@
 //! Utilities that know nothing of games, runs or engines: each is used across the crate and
 //! uses nothing of it (only each other, without a circle). One formatter of durations and counts
 //! ([`units`]), one hash ([`digest`]), one median and quantile ([`stats`]), files written whole
-//! or not at all ([`atomic`]), a run's metadata ([`meta`]), the progress display ([`progress`])
-//! and "did you mean" ([`suggest`]).
+//! or not at all ([`atomic`]), a run's metadata ([`meta`]), the progress display ([`progress`]),
+//! "did you mean" ([`suggest`]) and the one escaper of XML and HTML ([`markup`]).
 
 pub mod atomic;
 pub mod digest;
+pub mod markup;
 pub mod meta;
 pub mod progress;
 pub mod stats;

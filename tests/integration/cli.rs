@@ -79,7 +79,10 @@ fn run_keeps_going_past_bad_files_and_reports_them() {
         csv.to_str().unwrap(),
         "--out-dir",
         out_dir.to_str().unwrap(),
-        "--quiet",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
     ]);
     // Errors present: exit code 2.
     assert_exit(&out, 2);
@@ -307,7 +310,10 @@ fn an_external_engine_that_is_correct_gets_ok_rows_timed_per_file() {
         &engine,
         "--csv",
         csv.to_str().unwrap(),
-        "--quiet",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
     ]);
     assert_exit(&out, 0);
     let rows = csv_table(&csv);
@@ -338,7 +344,10 @@ fn a_wrong_external_engine_gets_mismatch_rows_and_exit_1_even_without_expected_f
         "--check",
         "-e",
         "cmd:cat",
-        "--quiet",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("cmd:cat"));

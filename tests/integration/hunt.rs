@@ -97,7 +97,9 @@ fn a_work_hunt_is_deterministic_improves_on_the_generator_and_writes_a_valid_cor
             bitboard
                 .solve(i + 1, case.as_ref(), &Budget::UNLIMITED)
                 .unwrap()
+                .0
                 .work
+                .unwrap()
         })
         .collect();
     assert!(

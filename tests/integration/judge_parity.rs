@@ -44,6 +44,7 @@ fn every_bundled_case_written_alone_is_a_valid_judge_input_with_its_own_block() 
                 let whole = reference
                     .solve(index, case.as_ref(), &Budget::UNLIMITED)
                     .unwrap()
+                    .0
                     .output;
                 let alone = reference
                     .solve(
@@ -52,6 +53,7 @@ fn every_bundled_case_written_alone_is_a_valid_judge_input_with_its_own_block() 
                         &Budget::UNLIMITED,
                     )
                     .unwrap()
+                    .0
                     .output;
                 assert_eq!(game.renumber_block(&alone, 1, index), whole, "{what}");
                 alone_cases += 1;

@@ -60,7 +60,10 @@ fn wrong_answers_get_no_speed_up() {
         "reference",
         "-e",
         "mine=cmd:cat",
-        "-q",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let summary = text(&out.stdout);
@@ -153,7 +156,10 @@ fn no_shell_runs_the_program_directly_with_cpu_columns() {
         "--check",
         "-e",
         &engine,
-        "-q",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
         "--csv",
         s(&csv),
     ]);
@@ -386,7 +392,10 @@ fn noisy_runs_are_reported() {
         "--runs",
         "8",
         "--check",
-        "-q",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
     ]);
     assert_exit(&out, 0);
     let summary = text(&out.stdout);
@@ -434,7 +443,10 @@ fn case_timeout_kills_one_case_and_keeps_the_others() {
         "--check",
         "--case-timeout",
         "0.5",
-        "-q",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
         "--csv",
         s(&csv),
     ]);

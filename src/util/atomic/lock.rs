@@ -63,7 +63,7 @@ impl Lock {
     /// Takes the lock of `results` without waiting: held by another process, an error naming
     /// it. `None` for a results file that is not replaced (stdout, a device, a FIFO: no lock).
     pub fn take(results: &Path) -> Result<Option<Lock>, LockError> {
-        if results.as_os_str() == "-" || matches!(Target::of(results), Ok(Target::InPlace(_))) {
+        if super::is_stdout(results) || matches!(Target::of(results), Ok(Target::InPlace(_))) {
             return Ok(None);
         }
         let path = Lock::path_for(results);

@@ -101,31 +101,22 @@ fn temporary_path(path: &Path) -> PathBuf {
     beside(path, &format!(".{}.{}.tmp", host(), std::process::id()))
 }
 
-/// This machine's name as it goes into a file name (characters other than letters, digits,
-/// `-` and `_` replaced by `_`); `localhost` when it has none.
+/// Whether an output path means stdout: `-`, the one spelling every command takes.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// This machine's name ([`super::meta::host_name`]) as it goes into a file name: characters
+/// other than letters, digits, `-` and `_` replaced by `_`.
 fn host() -> String {
-    let mut buf = [0u8; HOST_NAME_BYTES];
-    // SAFETY: the buffer is writable for its whole length, which is what the call is given.
-    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
-    let name = if ok {
-        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-        &buf[..end]
-    } else {
-        &[][..]
-    };
-    if name.is_empty() {
-        return "localhost".to_string();
-    }
-    name.iter()
-        .map(|&b| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' => b as char,
+    super::meta::host_name()
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' => c,
             _ => '_',
         })
         .collect()
 }
-
-/// Room for a host name (POSIX allows 255 bytes, and the terminating zero).
-const HOST_NAME_BYTES: usize = 256;
 
 /// Removes the temporary files that runs of this machine killed before they could clean up
 /// (`kill -9`, a crash) left beside `path`: those named by [`temporary_path`] for a process
