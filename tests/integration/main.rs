@@ -42,6 +42,7 @@ mod samegame;
 mod samegame_cpu;
 mod shard;
 mod shrink;
+mod startup_out;
 mod stats;
 mod streaming;
 mod streaming_check;
