@@ -516,6 +516,8 @@ fn run_meta(
         external_startup_ns: startup.as_ref().map(|(_, t)| t.as_nanos() as u64),
         pinned: args.launch.pin,
         oversubscribed: oversubscribed(args, threads),
-        command_line: std::env::args().collect(),
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
     }
 }
