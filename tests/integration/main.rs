@@ -31,6 +31,7 @@ mod judge;
 mod judge_parity;
 mod landing;
 mod layers;
+mod missing_folders;
 mod non_utf8;
 mod package_advice;
 mod package_data;
