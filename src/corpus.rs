@@ -214,6 +214,38 @@ pub fn row_name_of(path: &Path) -> String {
     name
 }
 
+/// The path a CSV's file name stands for: [`row_name_of`] undone (each `\xHH` back to its
+/// byte), so that a name that was not UTF-8 finds its file again. (`/` stays `/`: the CSV
+/// writes a name's `\` as `/`, and gamebench writes paths with `/`.)
+pub fn path_of_row_name(name: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    let text = name.as_bytes();
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut at = 0;
+    while at < text.len() {
+        let escaped = text
+            .get(at..at + ESCAPE_LEN)
+            .filter(|e| e.starts_with(b"\\x"))
+            .and_then(|e| std::str::from_utf8(&e[2..]).ok())
+            .filter(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                bytes.push(byte);
+                at += ESCAPE_LEN;
+            }
+            None => {
+                bytes.push(text[at]);
+                at += 1;
+            }
+        }
+    }
+    PathBuf::from(std::ffi::OsString::from_vec(bytes))
+}
+
+/// The length of one escaped byte of a CSV file name: `\xHH`.
+const ESCAPE_LEN: usize = 4;
+
 impl std::fmt::Debug for CaseFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CaseFile")
@@ -392,6 +424,22 @@ mod tests {
         assert_eq!(name(b"\xc3\xa9\xc3.in"), "é\\xC3.in");
         // A backslash of the name itself is a slash, so it never starts an escape.
         assert_eq!(name(b"a\\xFF.in"), "a/xFF.in");
+    }
+
+    #[test]
+    fn an_escaped_name_maps_back_to_its_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        for bytes in [
+            &b"yut/b\xff.in"[..],
+            b"yut/b\xfe.in",
+            "é.in".as_bytes(),
+            b"\xc3\xa9\xc3.in",
+        ] {
+            let path = Path::new(std::ffi::OsStr::from_bytes(bytes));
+            assert_eq!(path_of_row_name(&row_name_of(path)), path, "{bytes:?}");
+        }
+        // What is no escape stays as written.
+        assert_eq!(path_of_row_name("a\\xZZ\\x4"), Path::new("a\\xZZ\\x4"));
     }
 
     #[test]

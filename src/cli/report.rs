@@ -125,7 +125,7 @@ fn refuse_input_as_output<'a>(
     }
     for file in files {
         for root in roots {
-            let input = root.join(file);
+            let input = root.join(crate::corpus::path_of_row_name(file));
             inputs.add(&input);
             for extension in [
                 crate::corpus::OUTPUT_EXTENSION,

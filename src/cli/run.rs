@@ -27,7 +27,7 @@ use crate::util::units;
 
 use super::outputs::{self, is_stdout};
 use super::report::AfterRun;
-use super::summary::{Export, Written, summarize};
+use super::summary::{Calibrated, Export, Written, calibrate_programs, summarize};
 use super::{RunArgs, find_game, positive_seconds, shards};
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
@@ -84,9 +84,9 @@ pub fn run(args: RunArgs) -> Result<Exit> {
         return super::duet::run(&args, &baseline(&args).0, signals.stop);
     }
     let plan = RunPlan::of(&args, &signals)?;
-    let (outcome, tally, hidden) = plan.execute()?;
+    let (outcome, mut tally, hidden) = plan.execute()?;
     hidden_problems_line(&args, hidden);
-    plan.conclude(outcome, &tally, started, &signals)
+    plan.conclude(outcome, &mut tally, started, &signals)
 }
 
 /// A run as its options ask for it, every input read and every output checked, before any
@@ -104,8 +104,10 @@ struct RunPlan<'a> {
     journaled: Option<shard::Plan>,
     after: AfterRun,
     exports: Vec<Export<'a>>,
-    /// The start-up of the run's external programs, timed once before the run.
+    /// The start-up of the run's external programs, timed once before the run: the shell's,
+    /// and each program's own on each game (taken out of the summary's times).
     startup: Option<(String, std::time::Duration)>,
+    calibrated: Vec<Calibrated>,
     /// The lock of the results file the run writes, held until the plan is dropped.
     _lock: Option<atomic::Lock>,
 }
@@ -166,6 +168,7 @@ impl<'a> RunPlan<'a> {
             args,
             exports: exports_of(args),
             startup: calibrate(&table),
+            calibrated: Vec::new(),
             files,
             problems,
             config,
@@ -178,8 +181,11 @@ impl<'a> RunPlan<'a> {
         plan.check_outputs()?;
         // A second run on the same results file stops here, before any work.
         let lock = shards::lock_results(args.csv.as_deref(), plan.journaled.as_ref())?;
+        // Once the outputs are known good: a program's calibration runs take a moment.
+        let calibrated = calibrate_programs(&plan.files, &plan.table, &plan.config.program_limits);
         Ok(RunPlan {
             _lock: lock,
+            calibrated,
             ..plan
         })
     }
@@ -281,7 +287,7 @@ impl<'a> RunPlan<'a> {
     fn conclude(
         &self,
         outcome: runner::RunOutcome,
-        tally: &Tally,
+        tally: &mut Tally,
         started: (SystemTime, Instant),
         signals: &Signals,
     ) -> Result<Exit> {
@@ -320,7 +326,14 @@ impl<'a> RunPlan<'a> {
             stdout_taken,
             interrupted: outcome.interrupted,
         };
-        summarize(args, self.baseline.clone(), tally, &written, &meta, &limits)?;
+        summarize(
+            args,
+            self.baseline.clone(),
+            (tally, &self.calibrated),
+            &written,
+            &meta,
+            &limits,
+        )?;
         let compared = if outcome.interrupted {
             self.after.abandon();
             Exit::Ok
@@ -516,6 +529,8 @@ fn run_meta(
         external_startup_ns: startup.as_ref().map(|(_, t)| t.as_nanos() as u64),
         pinned: args.launch.pin,
         oversubscribed: oversubscribed(args, threads),
-        command_line: std::env::args().collect(),
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
     }
 }

@@ -1,10 +1,15 @@
 //! The end of `gamebench run`: the summary on the terminal (on stderr when stdout carries an
-//! export) and the exports, written whole, or beside their names after an interrupted run.
+//! export) and the exports, written whole, or beside their names after an interrupted run;
+//! and each program's start-up, calibrated before the run and taken out of the summary's
+//! times (not of the CSV's, nor of the limits lines': judges count it).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::corpus::{self, CaseFile};
+use crate::engines::startup::{self, Clocks};
+use crate::engines::{EngineTable, Limits};
 use crate::export::{self, Exporter, Report};
 use crate::external;
 use crate::results::{self, Tally};
@@ -18,6 +23,102 @@ use super::outputs::is_stdout;
 /// The share of the run's thread time (wall time x threads) spent timing short cases by
 /// repetition above which the summary says what the repetition cost.
 const REPETITION_DOMINATES: f64 = 0.5;
+
+/// A program's start-up on one game, calibrated before the run (the reason when it could not
+/// be), and the input it was calibrated on, in words.
+pub(super) struct Calibrated {
+    game: &'static str,
+    engine: String,
+    clocks: Result<Clocks, String>,
+    on: String,
+}
+
+/// Calibrates every program of `table` on each game of `files` under `limits`
+/// ([`startup::calibrate_for_game`]: on the game's input of no case, or on its smallest input
+/// file of the run).
+pub(super) fn calibrate_programs(
+    files: &[CaseFile],
+    table: &EngineTable,
+    limits: &Limits,
+) -> Vec<Calibrated> {
+    let mut out: Vec<Calibrated> = Vec::new();
+    for file in files {
+        let game = file.game;
+        if out.iter().any(|c| c.game == game.name()) {
+            continue;
+        }
+        let smallest = files
+            .iter()
+            .filter(|f| f.game.name() == game.name())
+            .filter_map(|f| Some((std::fs::metadata(&f.path).ok()?.len(), f)))
+            .min_by_key(|(len, _)| *len)
+            .map(|(_, f)| f);
+        let bytes = smallest.and_then(|f| corpus::read_case_file(&f.path, 0).ok());
+        for spec in table.of(game).iter() {
+            let Some(program) = spec.program() else {
+                continue;
+            };
+            let calibrated = startup::calibrate_for_game(program, game, bytes.as_deref(), limits);
+            let on = match (&calibrated, smallest) {
+                (Ok((_, true)), Some(f)) => format!(
+                    "{}, the smallest input (it rejects one of no case)",
+                    f.display()
+                ),
+                _ => "an input of no case".to_string(),
+            };
+            out.push(Calibrated {
+                game: game.name(),
+                engine: spec.name().to_string(),
+                clocks: calibrated.map(|(c, _)| c).map_err(|e| e.to_string()),
+                on,
+            });
+        }
+    }
+    out
+}
+
+/// Takes each calibrated start-up out of `tally`'s times (a run's times are wall times), and
+/// says so: one line per program.
+fn take_out(tally: &mut Tally, calibrated: &[Calibrated]) -> String {
+    let mut text = String::new();
+    for c in calibrated {
+        let clocks = match &c.clocks {
+            Ok(clocks) => clocks,
+            Err(why) => {
+                text.push_str(&format!(
+                    "start-up: {} ({}): not taken out, its run on {} failed: {why}\n",
+                    c.engine, c.game, c.on
+                ));
+                continue;
+            }
+        };
+        let wall = clocks.wall;
+        let within = tally.take_out_startup(c.game, &c.engine, wall.cpu_ns);
+        let within = if within > 0 {
+            format!(
+                "; {} within it read 0",
+                crate::util::units::counted(within as u64, "case", "cases")
+            )
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            "start-up: {} ({}): {} per run taken out of its times and speed (wall time, the fastest of {} runs on {}; noise {}){within}\n",
+            c.engine,
+            c.game,
+            results::human_time(wall.cpu_ns),
+            wall.runs,
+            c.on,
+            results::human_time(wall.noise_ns),
+        ));
+    }
+    if !text.is_empty() && calibrated.iter().any(|c| c.clocks.is_ok()) {
+        text.push_str(
+            "start-up: the CSV, the limits lines and the CPU times keep it, as a judge counts it\n",
+        );
+    }
+    text
+}
 
 /// One export of the run: its path, format, name in messages and option.
 pub(super) struct Export<'a> {
@@ -48,16 +149,18 @@ pub(super) struct Written<'a> {
     pub(super) interrupted: bool,
 }
 
-/// Writes the exports and prints the summary (with `--quiet`, only the verdicts, which decide
-/// the exit code, and the run's size).
+/// Writes the exports and prints the summary, the programs' start-up (`calibrated`) taken out
+/// of `tally`'s times first (with `--quiet`, only the verdicts, which decide the exit code, and
+/// the run's size).
 pub(super) fn summarize(
     args: &RunArgs,
     (baseline, chosen): (String, Option<&'static str>),
-    tally: &Tally,
+    (tally, calibrated): (&mut Tally, &[Calibrated]),
     written: &Written<'_>,
     meta: &RunMeta,
     limits: &results::LimitFigures,
 ) -> Result<()> {
+    let taken_out = take_out(tally, calibrated);
     let summary = tally.summary(&baseline);
     let slowest = tally.slowest();
     let warnings = tally.warnings();
@@ -83,6 +186,7 @@ pub(super) fn summarize(
             text.push_str(&format!("limits: {line}\n"));
         }
         text.push_str(&run_lines(tally, meta));
+        text.push_str(&taken_out);
         for warning in &warnings {
             text.push_str(warning);
             text.push('\n');
@@ -120,7 +224,7 @@ fn write_exports(report: &Report<'_>, written: &Written<'_>) -> Result<()> {
 }
 
 /// The summary's lines about the run itself: what repetition cost (when it dominated), the
-/// run's size and rate, the external programs' start-up.
+/// run's size and rate, the shell's start-up.
 fn run_lines(tally: &Tally, meta: &RunMeta) -> String {
     let mut text = String::new();
     // Timing sub-microsecond cases by repetition can cost more than solving them: say so.
@@ -145,7 +249,7 @@ fn run_lines(tally: &Tally, meta: &RunMeta) -> String {
     ));
     if let Some(t) = meta.external_startup_ns {
         text.push_str(&format!(
-            "external programs: an empty run of the same shape takes {} (median of {}); each file's time includes it\n",
+            "external programs: an empty run of the same shape takes {} (median of {})\n",
             results::human_time(t),
             external::CALIBRATION_RUNS
         ));

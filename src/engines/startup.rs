@@ -12,9 +12,10 @@
 //! time); its noise the spread between the 10th and 90th percentiles. A program that exits
 //! with an error on the trivial input is still timed: its cost, not its answer, is wanted.
 //!
-//! Used by `hunt --metric time` (on the smallest case, see `hunt::progtime`) and by the
-//! interleaved comparison of `run --fail-if-slower` (on the empty input); `run` and `invoke`
-//! may take it out of their times the same way.
+//! Used by `hunt --metric time` (on the smallest case, see `hunt::progtime`), by the
+//! interleaved comparison of `run --fail-if-slower` (on the empty input), and, on both clocks
+//! at once ([`calibrate_clocks`]), by the summaries of `run` and `invoke` (on the empty input:
+//! `run` times programs on the wall clock, `invoke` on the clock of its limit).
 
 use crate::external::{self, External, ExternalError, RunLimits};
 use crate::game::Game;
@@ -23,16 +24,20 @@ use crate::game::Game;
 pub const CALIBRATION_RUNS: u32 = 10;
 /// Untimed runs before them (the program's files brought into the page cache).
 pub const WARMUP_RUNS: u32 = 1;
+/// The wall-time limit of one calibration run by [`calibrate_for_game`]: a program that waits
+/// for more input is given up on at once.
+pub const CALIBRATION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The percentiles whose distance is the start-up noise.
 const NOISE_LOW: f64 = 0.1;
 const NOISE_HIGH: f64 = 0.9;
 
-/// A program's calibrated start-up.
+/// A program's calibrated start-up on one clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Startup {
-    /// CPU time of the fastest run on the trivial input, ns.
+    /// The fastest run on the trivial input, ns: its CPU time ([`calibrate`], and
+    /// [`Clocks::cpu`]), or its wall time ([`Clocks::wall`]).
     pub cpu_ns: u64,
-    /// Spread of that CPU time over the runs (10th to 90th percentile), ns.
+    /// Spread of that time over the runs (10th to 90th percentile), ns.
     pub noise_ns: u64,
     /// Timed runs it was calibrated from.
     pub runs: u32,
@@ -52,6 +57,15 @@ impl Startup {
     pub fn take_out(&self, cpu_ns: u64) -> u64 {
         cpu_ns.saturating_sub(self.cpu_ns)
     }
+}
+
+/// A program's start-up on the two clocks a run can read, from the same runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clocks {
+    /// CPU time (user + system).
+    pub cpu: Startup,
+    /// Wall time (in `wall.cpu_ns`: the fastest run's wall time).
+    pub wall: Startup,
 }
 
 /// The judge input of `game` that holds no case (what the game's own writer writes for none:
@@ -88,6 +102,63 @@ pub fn calibrate(
         .map(|_| cpu_time(program, input, limits))
         .collect::<Result<Vec<u64>, _>>()?;
     Ok(of_times(&mut times))
+}
+
+/// The CPU and wall times (ns) of one run of `program` on `input` under `limits`, which must
+/// succeed: the launcher measures the wall time of a run that exits cleanly only.
+pub fn times(
+    program: &External,
+    input: &[u8],
+    limits: &RunLimits,
+) -> Result<(u64, u64), StartupError> {
+    let ran = external::run(program, input, limits).map_err(StartupError::Run)?;
+    Ok((
+        ran.usage.cpu().as_nanos() as u64,
+        ran.elapsed.as_nanos() as u64,
+    ))
+}
+
+/// Calibrates the start-up of `program` on `input` on both clocks (see the module docs): the
+/// same [`WARMUP_RUNS`] and [`CALIBRATION_RUNS`] as [`calibrate`], each run read on both; a
+/// program that fails on `input` is an error (see [`times`]: give it an input it accepts).
+pub fn calibrate_clocks(
+    program: &External,
+    input: &[u8],
+    limits: &RunLimits,
+) -> Result<Clocks, StartupError> {
+    for _ in 0..WARMUP_RUNS {
+        times(program, input, limits)?;
+    }
+    let runs = (0..CALIBRATION_RUNS)
+        .map(|_| times(program, input, limits))
+        .collect::<Result<Vec<(u64, u64)>, _>>()?;
+    let (mut cpu, mut wall): (Vec<u64>, Vec<u64>) = runs.into_iter().unzip();
+    Ok(Clocks {
+        cpu: of_times(&mut cpu),
+        wall: of_times(&mut wall),
+    })
+}
+
+/// Calibrates `program` on both clocks for a run on `game` (under `limits`, each run at most
+/// [`CALIBRATION_TIMEOUT`]): on the game's input of no case, or, when the program rejects
+/// that, on `smallest` (the smallest input of the run: its little work then counts as
+/// start-up too). Says whether `smallest` was used.
+pub fn calibrate_for_game(
+    program: &External,
+    game: &dyn Game,
+    smallest: Option<&[u8]>,
+    limits: &crate::engines::Limits,
+) -> Result<(Clocks, bool), StartupError> {
+    let limits = limits.run(limits.timeout.min(CALIBRATION_TIMEOUT));
+    let empty = empty_input(game);
+    match (
+        calibrate_clocks(program, empty.as_bytes(), &limits),
+        smallest,
+    ) {
+        (Ok(clocks), _) => Ok((clocks, false)),
+        (Err(_), Some(input)) => calibrate_clocks(program, input, &limits).map(|c| (c, true)),
+        (Err(e), None) => Err(e),
+    }
 }
 
 /// The start-up of the timed runs `times` (at least one).
@@ -129,6 +200,26 @@ mod tests {
             calibrate(&missing, b"", &limits),
             Err(StartupError::Run(_))
         ));
+    }
+
+    #[test]
+    fn both_clocks_from_the_same_runs() {
+        // A program that sleeps spends wall time, not CPU time: its wall start-up holds the
+        // sleep, its CPU start-up does not.
+        const SLEEP_NS: u64 = 50_000_000;
+        let limits = RunLimits::wall(Duration::from_secs(10));
+        let sleeper = External::parse("cmd:sleep 0.05").unwrap();
+        let c = calibrate_clocks(&sleeper, b"", &limits).unwrap();
+        assert_eq!(
+            (c.cpu.runs, c.wall.runs),
+            (CALIBRATION_RUNS, CALIBRATION_RUNS)
+        );
+        assert!(c.wall.cpu_ns >= SLEEP_NS, "{c:?}");
+        assert!(c.cpu.cpu_ns < SLEEP_NS, "{c:?}");
+        let missing = External::parse("cmd:/nonexistent/gamebench-no-such-program").unwrap();
+        assert!(calibrate_clocks(&missing, b"", &limits).is_err());
+        let failing = External::parse("cmd:exit 3").unwrap();
+        assert!(calibrate_clocks(&failing, b"", &limits).is_err());
     }
 
     #[test]

@@ -87,11 +87,13 @@ pub(super) fn timeval_ns(t: libc::timeval) -> u64 {
 /// The launcher's entry point, when this process was started as one: `Some(exit code)`.
 /// `main` calls it first.
 pub fn launcher_main() -> Option<i32> {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) != Some(LAUNCH_ARG) {
+    // `args_os`: an argument that is not UTF-8 (a file name) must not panic any command.
+    let mut args = std::env::args_os();
+    if args.nth(1).as_deref() != Some(std::ffi::OsStr::new(LAUNCH_ARG)) {
         return None;
     }
-    Some(launch(&args[2..]))
+    let rest: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    Some(launch(&rest))
 }
 
 fn launch(args: &[String]) -> i32 {

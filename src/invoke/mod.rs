@@ -35,7 +35,8 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use crate::corpus::{self, CaseFile};
-use crate::engines::{CaseRun, EngineSpec, FileJob, Limits, Plan};
+use crate::engines::startup;
+use crate::engines::{CaseRun, EngineSpec, FileJob, Limits, Plan, Startup};
 use crate::game::{Budget, Game, ParsedCase, Reading};
 use crate::status::Presentation;
 
@@ -119,6 +120,16 @@ pub struct Config {
     pub keep: Vec<String>,
 }
 
+/// A program's start-up on the invocation's clock (or why it could not be calibrated), taken
+/// out of the times its cells show (not of its worst time, its share of the limit, nor the
+/// exports: a judge counts it).
+#[derive(Debug, Clone)]
+pub struct Calibration {
+    pub startup: Result<Startup, String>,
+    /// The input it was calibrated on, in words.
+    pub on: String,
+}
+
 /// The results of an invocation: the table and what the judge compared with.
 pub struct Invocation {
     pub game: &'static dyn Game,
@@ -134,6 +145,8 @@ pub struct Invocation {
     pub clock: TimeClock,
     /// Patterns of tests the selection always keeps (`--keep`), beside the samples.
     pub keep: Vec<String>,
+    /// Per solution, a program's start-up (none for an internal engine).
+    pub startups: Vec<Option<Calibration>>,
     /// Per test, its expected block (the reason when there is none), for `--select`.
     pub expected: Vec<Result<String, String>>,
     /// Per file, its bytes (for `--select`).
@@ -148,6 +161,23 @@ impl Invocation {
     /// The cells of solution `s`, in test order.
     pub fn column(&self, s: usize) -> impl Iterator<Item = &Cell> + '_ {
         self.cells.iter().map(move |row| &row[s])
+    }
+
+    /// Solution `s`'s calibrated start-up, when it is a program whose start-up is known.
+    pub fn startup(&self, s: usize) -> Option<&Startup> {
+        self.startups.get(s)?.as_ref()?.startup.as_ref().ok()
+    }
+
+    /// The time cell (`t`, `s`) shows: its test's time with its solution's start-up taken out
+    /// of the run first (a whole file's run loses it once, so each of its cases its share).
+    pub fn shown_time(&self, t: usize, s: usize) -> Option<u64> {
+        let cell = &self.cells[t][s];
+        match self.startup(s) {
+            Some(startup) => cell
+                .run_ns
+                .map(|run| startup.take_out(run) / cell.run_cases.max(1) as u64),
+            None => cell.time_ns,
+        }
     }
 
     /// Solution `s`'s slowest run that has a time (the whole file's run for a case that shared
@@ -325,8 +355,10 @@ pub fn invoke(
             TimeClock::Wall,
         ),
     };
+    let startups = calibrate(game, &files, &inputs, &solutions, limits, clock);
     let mut inv = Invocation {
         game,
+        startups,
         files,
         solutions,
         tests: Vec::new(),
@@ -357,6 +389,41 @@ pub fn invoke(
     inv.parsed = parsed;
     inv.inputs = inputs;
     Ok(inv)
+}
+
+/// Each program's start-up on `clock` ([`startup::calibrate_for_game`]: on the game's input
+/// of no case, or on the smallest test file).
+fn calibrate(
+    game: &dyn Game,
+    files: &[CaseFile],
+    inputs: &[Vec<u8>],
+    solutions: &[Solution],
+    limits: &Limits,
+    clock: TimeClock,
+) -> Vec<Option<Calibration>> {
+    let smallest = (0..inputs.len()).min_by_key(|&f| inputs[f].len());
+    solutions
+        .iter()
+        .map(|solution| {
+            let program = solution.spec.program()?;
+            let small = smallest.map(|f| inputs[f].as_slice());
+            let calibrated = startup::calibrate_for_game(program, game, small, limits);
+            let on = match (&calibrated, smallest) {
+                (Ok((_, true)), Some(f)) => format!(
+                    "{}, the smallest test file (it rejects an input of no case)",
+                    files[f].display()
+                ),
+                _ => "an input of no case".to_string(),
+            };
+            let startup = calibrated
+                .map(|(clocks, _)| match clock {
+                    TimeClock::Cpu => clocks.cpu,
+                    TimeClock::Wall => clocks.wall,
+                })
+                .map_err(|e| e.to_string());
+            Some(Calibration { startup, on })
+        })
+        .collect()
 }
 
 /// Each file's bytes, and its expected output when it has one (without one, a `main` solution

@@ -227,12 +227,12 @@ pub fn section(inv: &Invocation, tags: &TagReport, strength: &Strength) -> Strin
     out.push_str("</tr>\n");
     for (t, test) in inv.tests.iter().enumerate() {
         out.push_str(&format!("<tr><td>{}</td>", escape_attribute(&test.name)));
-        for cell in &inv.cells[t] {
+        for (s, cell) in inv.cells[t].iter().enumerate() {
             out.push_str(&format!(
                 "<td style=\"background:{}\" title=\"{}\">{}</td>",
                 background(cell.verdict),
                 escape_attribute(&cell.message),
-                escape_attribute(&table::cell_text(cell))
+                escape_attribute(&table::shown_text(inv, t, s))
             ));
         }
         out.push_str("</tr>\n");

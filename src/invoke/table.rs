@@ -74,6 +74,15 @@ pub fn cell_text(cell: &Cell) -> String {
     text
 }
 
+/// Cell (`t`, `s`) as the tables show it: [`cell_text`] with its solution's start-up taken
+/// out of its time ([`Invocation::shown_time`]).
+pub fn shown_text(inv: &Invocation, t: usize, s: usize) -> String {
+    cell_text(&Cell {
+        time_ns: inv.shown_time(t, s),
+        ..inv.cells[t][s].clone()
+    })
+}
+
 /// A solution's worst run: its time, or `>=LIMIT` when a run was killed at the time limit
 /// (its time is at least the limit; no more is known).
 pub fn worst_time(inv: &Invocation, s: usize) -> String {
@@ -108,11 +117,44 @@ pub fn notes(inv: &Invocation) -> String {
         inv.clock.words(),
         short_time(inv.limit_ns)
     );
+    out.push_str(&startup_notes(inv));
     if inv.has_shared_runs() {
         out.push_str(&format!(
             "{SHARED_MARK}: a program run once on a whole file of several cases: the file's time \
              split evenly over its cases (worst and of limit read the whole run; --case-timeout \
              runs each case alone)\n"
+        ));
+    }
+    out
+}
+
+/// The lines about the programs' start-up: what was taken out of the cells, and where it
+/// stays.
+fn startup_notes(inv: &Invocation) -> String {
+    let mut out = String::new();
+    let mut taken = Vec::new();
+    for (s, calibration) in inv.startups.iter().enumerate() {
+        let Some(c) = calibration else { continue };
+        let name = &inv.solutions[s].name;
+        match &c.startup {
+            Ok(startup) => taken.push(format!(
+                "{name} {} (noise {}; on {})",
+                short_time(startup.cpu_ns),
+                short_time(startup.noise_ns),
+                c.on
+            )),
+            Err(why) => out.push_str(&format!(
+                "start-up of {name} not taken out: its run on {} failed: {why}\n",
+                c.on
+            )),
+        }
+    }
+    if !taken.is_empty() {
+        out.push_str(&format!(
+            "start-up taken out of the cells' times ({}, the fastest of {} runs; a whole file's run loses it once): {}; worst, of limit and the CSV, JSON and JUnit times keep it, as a judge counts it\n",
+            inv.clock.words(),
+            crate::engines::startup::CALIBRATION_RUNS,
+            taken.join(", ")
         ));
     }
     out
@@ -147,7 +189,7 @@ pub fn terminal(inv: &Invocation, width: usize, colour_on: bool) -> String {
     let columns: Vec<Vec<String>> = (0..inv.solutions.len())
         .map(|s| {
             std::iter::once(header(inv, s))
-                .chain(inv.column(s).map(cell_text))
+                .chain((0..inv.tests.len()).map(|t| shown_text(inv, t, s)))
                 .chain([worst_time(inv, s), worst_share(inv, s)])
                 .collect()
         })
@@ -224,8 +266,8 @@ pub fn markdown(inv: &Invocation, tags: &TagReport, strength: &Strength) -> Stri
     out.push('\n');
     for (t, test) in inv.tests.iter().enumerate() {
         out.push_str(&format!("| {} |", md(&test.name)));
-        for cell in &inv.cells[t] {
-            out.push_str(&format!(" {} |", md(&cell_text(cell))));
+        for s in 0..inv.solutions.len() {
+            out.push_str(&format!(" {} |", md(&shown_text(inv, t, s))));
         }
         out.push('\n');
     }

@@ -359,6 +359,7 @@ mod tests {
         use CellVerdict as V;
         let inv = Invocation {
             game,
+            startups: Vec::new(),
             files: Vec::new(),
             solutions: vec![
                 solution("slow", Tag::Accepted),

@@ -51,8 +51,9 @@ pub enum Side {
 /// An output block longer than this is not drawn; its beginning is shown as text.
 pub const MAX_ANSWER_BYTES: usize = 64 << 10;
 
+/// The input file the CSV's `file` names under one of `roots` (its escapes undone).
 fn find(roots: &[PathBuf], file: &str) -> Option<PathBuf> {
-    let relative = Path::new(file);
+    let relative = &crate::corpus::path_of_row_name(file);
     if relative.is_absolute() {
         return relative.is_file().then(|| relative.to_path_buf());
     }
@@ -104,7 +105,8 @@ fn draw_case(
                 .draw_answer(case_value, &b)
                 .map_or(Side::Text(b), Side::Board),
         };
-        let relative = Path::new(file).with_extension(crate::corpus::OUTPUT_EXTENSION);
+        let relative =
+            crate::corpus::path_of_row_name(file).with_extension(crate::corpus::OUTPUT_EXTENSION);
         let actual = outputs
             .iter()
             .flat_map(|dir| [dir.join(engine).join(&relative), dir.join(&relative)])

@@ -48,7 +48,10 @@ fn merge_group(
         let file = files[span.file as usize];
         match mine.spans.last_mut() {
             Some(last)
-                if k == 0 && last.file == file && last.first_case + last.len == span.first_case =>
+                if k == 0
+                    && last.file == file
+                    && last.first_case + last.len == span.first_case
+                    && last.shared == span.shared =>
             {
                 last.len += span.len;
             }
@@ -64,6 +67,7 @@ fn merge_group(
                     first_case: span.first_case,
                     start: start + span.start,
                     len: span.len,
+                    shared: span.shared,
                 });
             }
         }

@@ -21,6 +21,7 @@ use super::batch::CaseView;
 use super::{Batch, Record, Row, Timing};
 
 mod merge;
+mod startup;
 use crate::status::Status;
 use crate::util::stats;
 
@@ -51,6 +52,10 @@ pub(super) struct Span {
     /// Position of its first case in the group's per-case vectors.
     pub(super) start: usize,
     pub(super) len: usize,
+    /// How many cases shared each timed run of its cases: its file's `file`-timed cases (a
+    /// program run once on the whole file), else 1 (so what one run's fixed cost, such as a
+    /// program's start-up, is per case: see `startup`).
+    pub(super) shared: u64,
 }
 
 /// One of the slowest-case candidates: time, file, case, label.
@@ -361,7 +366,11 @@ impl Tally {
         // The key, after the last one (a new span unless it continues it).
         let i = group.times.len();
         match group.spans.last_mut() {
-            Some(last) if last.file == file && last.first_case + last.len == r.case => {
+            Some(last)
+                if last.file == file
+                    && last.first_case + last.len == r.case
+                    && last.shared == per_file =>
+            {
                 last.len += 1;
             }
             last => {
@@ -374,6 +383,7 @@ impl Tally {
                     first_case: r.case,
                     start: i,
                     len: 1,
+                    shared: per_file,
                 });
             }
         }
