@@ -38,7 +38,10 @@ fn run_takes_a_program_s_start_up_out_of_its_summary_and_keeps_it_in_the_csv() {
         s(&csv),
         "--export-json",
         s(&json),
-        "-q",
+        "--progress",
+        "none",
+        "--problems",
+        "none",
     ]);
     assert_exit(&out, 0);
     let stdout = text(&out.stdout);
