@@ -3,11 +3,14 @@
 # A/B runs"): N trials of a busy-loop program against itself and against itself made SLOW_PCT
 # longer, on 20 Yut cases, quiet and with two `yes > /dev/null` hogs beside it.
 #
-#   benches/duet_trials.sh [GAMEBENCH] [N] [TIME_S] [THRESHOLD_PCT] [MEASURE] [SLOW_PCT] [LOADS]
+#   benches/duet_trials.sh [GAMEBENCH] [N] [TIME_S] [THRESHOLD_PCT] [MEASURE] [SLOW_PCT] [LOADS] [SLOW_N]
 #
 # MEASURE is what `run --measure` is given (cpu, the default, or instructions), SLOW_PCT how
 # much longer the slower pair's loop is (default 5), LOADS which loads to run ("quiet loaded",
-# the default, or one of them). The instruction trials of docs/compare.md:
+# the default, or one of them), SLOW_N the trials of the slower pair (default N). The
+# figures of docs/compare.md:
+#   benches/duet_trials.sh target/release/gamebench 10 60 3 cpu 5 "quiet loaded" 8
+# and the instruction trials of docs/compare.md:
 #   benches/duet_trials.sh target/release/gamebench 3 300 0.5 instructions 1
 #
 # Prints one line per (load, pair): trials, exit-6 count, other exits. A false alarm is an exit
@@ -21,6 +24,7 @@ PCT=${4:-3}
 MEASURE=${5:-cpu}
 SLOW_PCT=${6:-5}
 LOADS=${7:-quiet loaded}
+SLOW_N=${8:-$N}
 # Busy-loop iterations per case for about 5 ms of CPU time, measured below.
 TARGET_NS=5000000
 G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
@@ -62,10 +66,10 @@ done
 iters=$(echo "$TARGET_NS * 100000000 / $best" | bc)
 slow=$(echo "$iters * (100 + $SLOW_PCT) / 100" | bc)
 echo "calibration: $iters iterations per case (~5 ms), slower pair $slow; $N trials, --measure $MEASURE, --time $TIME, --fail-if-slower $PCT"
-trials() { # load pair new_iters
+trials() { # load pair new_iters trials
     six=0; other=0
     i=0
-    while [ "$i" -lt "$N" ]; do
+    while [ "$i" -lt "$4" ]; do
         i=$((i + 1))
         set +e
         "$G" run "$work/yut" -e "old=cmd:$work/spin $iters" -e "new=cmd:$work/spin $3" \
@@ -78,15 +82,15 @@ trials() { # load pair new_iters
             0) ;;
             *) other=$((other + 1)); cat "$work/last.txt" >&2 ;;
         esac
-        tail -n 2 "$work/last.txt" | tr '\n' ' ' >&2; echo "-> $rc ($(uptime | sed 's/.*load/load/'))" >&2
+        grep -E '/ old|rounds:' "$work/last.txt" | tr '\n' ' ' >&2; echo "-> $rc ($(uptime | sed 's/.*load/load/'))" >&2
     done
-    echo "$1 $2: $N trials, exit 6 in $six, errors $other ($(uptime | sed 's/.*load/load/'))"
+    echo "$1 $2: $4 trials, exit 6 in $six, errors $other ($(uptime | sed 's/.*load/load/'))"
 }
 for load in $LOADS; do
     if [ "$load" = loaded ] && [ -z "$hogs" ]; then
         yes > /dev/null & hogs="$hogs $!"
         yes > /dev/null & hogs="$hogs $!"
     fi
-    trials "$load" identical "$iters"
-    trials "$load" "+$SLOW_PCT%" "$slow"
+    trials "$load" identical "$iters" "$N"
+    trials "$load" "+$SLOW_PCT%" "$slow" "$SLOW_N"
 done

@@ -11,11 +11,18 @@
 //!
 //! A program's CPU time includes its start-up (the shell, the loader), the same whatever the
 //! change to its work: left in, it dilutes the ratio (a program whose work is 5 % slower read
-//! as x1.034-x1.041 on 5 ms cases). So each program's start-up is calibrated first on its
-//! game's input of no case ([`crate::engines::startup`]) and taken out of every CPU time
-//! before the ratios are formed; the totals stay raw.
+//! as x1.034-x1.041 on 5 ms cases). So each program's start-up is taken out of every CPU time
+//! before the ratios are formed; the totals stay raw. It is measured inside the rounds: each
+//! round also runs every program [`EMPTY_RUNS`] times on its game's input of no case, in the
+//! round's random order, and the start-up is the median of all those runs so far
+//! ([`crate::engines::startup::median_of`]), drawn again in every bootstrap resample so that
+//! its uncertainty is in the interval. Calibrated once before the rounds (the fastest of 10
+//! runs in one burst), it carried that moment's machine state into every ratio of the run:
+//! under load two programs' calibrations of one binary differed by up to 0.3 ms, 5 % of a
+//! 5 ms file, which turned a true +5 % into x0.998 or x1.100.
 
 pub mod instructions;
+mod offsets;
 pub mod paired;
 
 use std::sync::Arc;
@@ -29,6 +36,7 @@ use crate::engines::{
 use crate::game::{Budget, Game, ParsedCase};
 use crate::status::Exit;
 use crate::util::units;
+use offsets::{Offsets, calibrate, count_within, probes};
 
 pub use paired::{Effect, Verdict};
 
@@ -92,6 +100,10 @@ pub const MIN_ROUNDS: u32 = 3;
 pub const DETERMINISTIC_ROUNDS: u32 = 2;
 /// Counted runs of an input of no case, for an engine's start-up in instructions (the fewest).
 pub const STARTUP_COUNTS: u32 = 2;
+/// Runs of each program on its game's input of no case in every round under CPU time (its
+/// start-up, [`Offsets`]): a few, because they are cheap next to the files and the median of
+/// them all is what is taken out of every time of the program.
+pub const EMPTY_RUNS: usize = 24;
 /// The default seed of the round orders (fixed, so a run's order is reproducible).
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -188,10 +200,13 @@ pub struct Outcome {
     /// Each engine's total measured time over every round, in ns, start-up included (in the
     /// engines' order).
     pub totals: Vec<(String, u64)>,
-    /// Each engine's calibrated start-up (programs under CPU time; every engine under
-    /// instructions), taken out of its figures before the ratios, in the engines' order; with
-    /// files of several games, the first's.
+    /// Each engine's start-up (programs under CPU time: the median of its runs on an input of
+    /// no case among the rounds; every engine under instructions: the fewest of
+    /// [`STARTUP_COUNTS`] counted runs before them), taken out of its figures before the
+    /// ratios, in the engines' order; with files of several games, the first's.
     pub startups: Vec<Option<Startup>>,
+    /// Whether the start-ups were measured among the rounds (CPU time) rather than before.
+    pub startups_in_rounds: bool,
     /// Times not above their engine's start-up: nothing is left of them once it is taken out,
     /// and their pairs are left out.
     pub within_startup: usize,
@@ -300,7 +315,12 @@ pub fn run(
         budget: options.budget.clone(),
         limits: options.limits.clone(),
     };
-    let startups = calibrate(&loaded, options, counter.as_ref())?;
+    let mut offsets = Offsets {
+        fixed: calibrate(&loaded, options, counter.as_ref())?,
+        sampled: Vec::new(),
+    };
+    let probes = probes(&loaded, options.measure);
+    let empty_limits = options.limits.run(options.limits.timeout);
     let started = Instant::now();
     // times[unit][engine][round], raw
     let mut times: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); names.len()]; units.len()];
@@ -315,8 +335,15 @@ pub fn run(
                 if round >= MIN_ROUNDS
                     || (options.measure.deterministic() && round >= DETERMINISTIC_ROUNDS) =>
             {
-                let body = take_out(times.clone(), &units, &loaded, &startups);
-                let results = compare(&body, &names, base, options);
+                let results = compare(
+                    &times,
+                    &units,
+                    &loaded,
+                    &offsets,
+                    &names,
+                    base,
+                    (options.threshold, options.seed),
+                );
                 if results
                     .iter()
                     .all(|r| paired::settled(&r.effect, options.threshold))
@@ -329,7 +356,21 @@ pub fn run(
             }
             _ => {}
         }
-        for (u, e) in paired::round_order(units.len(), names.len(), options.seed, round.into()) {
+        let slots = units.len() + probes.len() * EMPTY_RUNS;
+        for (u, e) in paired::round_order(slots, names.len(), options.seed, round.into()) {
+            if u >= units.len() {
+                let probe = &probes[(u - units.len()) % probes.len()];
+                if let Some(program) = probe.engines[e].program() {
+                    let t = startup::cpu_time(program, &probe.input, &empty_limits).map_err(
+                        |error| DuetError::Startup {
+                            engine: names[e].clone(),
+                            error,
+                        },
+                    )?;
+                    offsets.push(probe.game, e, t);
+                }
+                continue;
+            }
             let t = match &counter {
                 Some(c) => count(c, &loaded[units[u].file], e, &options.limits)?,
                 None => measure(&loaded, units[u], e, &plan, options.measure)?,
@@ -343,8 +384,7 @@ pub fn run(
         .enumerate()
         .map(|(e, n)| (n.clone(), times.iter().flat_map(|t| &t[e]).sum()))
         .collect();
-    let within_startup = count_within(&times, &units, &loaded, &startups);
-    let times = take_out(times, &units, &loaded, &startups);
+    let within_startup = count_within(&times, &units, &loaded, &offsets);
     Ok(Outcome {
         baseline: names[base].clone(),
         units: units.len(),
@@ -357,68 +397,20 @@ pub fn run(
         startups: names
             .iter()
             .enumerate()
-            .map(|(e, _)| startups.get(loaded[0].game.name(), e))
+            .map(|(e, _)| offsets.startup(loaded[0].game.name(), e))
             .collect(),
+        startups_in_rounds: !probes.is_empty(),
         within_startup,
-        results: compare(&times, &names, base, options),
+        results: compare(
+            &times,
+            &units,
+            &loaded,
+            &offsets,
+            &names,
+            base,
+            (options.threshold, options.seed),
+        ),
     })
-}
-
-/// The calibrated start-ups of programs, per game and engine.
-struct Startups(Vec<(&'static str, usize, Startup)>);
-
-impl Startups {
-    fn get(&self, game: &str, engine: usize) -> Option<Startup> {
-        self.0
-            .iter()
-            .find(|(g, e, _)| *g == game && *e == engine)
-            .map(|(_, _, s)| *s)
-    }
-}
-
-/// Each program's start-up on its game's input of no case, under CPU time, and every counted
-/// engine's under instructions (a wall time's start-up moves with the load, and work counts
-/// have none: nothing is taken out of them).
-fn calibrate(
-    loaded: &[Loaded],
-    options: &Options,
-    counter: Option<&instructions::Counter>,
-) -> Result<Startups, DuetError> {
-    let mut out = Startups(Vec::new());
-    if !matches!(options.measure, Measure::Cpu | Measure::Instructions) {
-        return Ok(out);
-    }
-    let limits = options.limits.run(options.limits.timeout);
-    for file in loaded {
-        let game = file.game.name();
-        for (e, spec) in file.engines.iter().enumerate() {
-            if out.get(game, e).is_some() {
-                continue;
-            }
-            let empty = startup::empty_input(file.game);
-            let s = match (counter, spec.program()) {
-                (Some(c), _) => {
-                    let mut counts = (0..STARTUP_COUNTS)
-                        .map(|_| c.count(file.game, spec, empty.as_bytes(), &limits, true))
-                        .collect::<Result<Vec<u64>, _>>()?;
-                    counts.sort_unstable();
-                    Startup {
-                        cpu_ns: counts[0],
-                        noise_ns: counts[counts.len() - 1] - counts[0],
-                        runs: STARTUP_COUNTS,
-                    }
-                }
-                (None, Some(program)) => startup::calibrate(program, empty.as_bytes(), &limits)
-                    .map_err(|error| DuetError::Startup {
-                        engine: spec.name().to_string(),
-                        error,
-                    })?,
-                (None, None) => continue,
-            };
-            out.0.push((game, e, s));
-        }
-    }
-    Ok(out)
 }
 
 /// The instructions of engine `e` on `file`, whole.
@@ -444,69 +436,54 @@ fn count(
         })
 }
 
-/// Times whose start-up is at least the time itself: after taking it out nothing is left.
-fn count_within(
+/// The log-ratios of engine `e` to the baseline per unit, one per round, from the raw `times`
+/// with `offsets` taken out; a pair with nothing left of either time (a clock too coarse, a
+/// time not above its start-up) has no ratio and is left out.
+fn logs(
     times: &[Vec<Vec<u64>>],
     units: &[Unit],
     loaded: &[Loaded],
-    startups: &Startups,
-) -> usize {
-    let mut n = 0;
-    for (u, t) in times.iter().enumerate() {
-        let game = loaded[units[u].file].game.name();
-        for (e, rounds) in t.iter().enumerate() {
-            if let Some(s) = startups.get(game, e) {
-                n += rounds.iter().filter(|&&x| s.take_out(x) == 0).count();
-            }
-        }
-    }
-    n
-}
-
-/// `times` with each program's start-up taken out.
-fn take_out(
-    mut times: Vec<Vec<Vec<u64>>>,
-    units: &[Unit],
-    loaded: &[Loaded],
-    startups: &Startups,
-) -> Vec<Vec<Vec<u64>>> {
-    for (u, t) in times.iter_mut().enumerate() {
-        let game = loaded[units[u].file].game.name();
-        for (e, rounds) in t.iter_mut().enumerate() {
-            if let Some(s) = startups.get(game, e) {
-                rounds.iter_mut().for_each(|x| *x = s.take_out(*x));
-            }
-        }
-    }
+    offsets: &Offsets,
+    (e, base): (usize, usize),
+) -> Vec<paired::UnitLogs> {
     times
+        .iter()
+        .enumerate()
+        .map(|(u, t)| {
+            let game = loaded[units[u].file].game.name();
+            let (oe, ob) = (offsets.point(game, e), offsets.point(game, base));
+            t[e].iter()
+                .zip(&t[base])
+                .map(|(&a, &b)| (a.saturating_sub(oe), b.saturating_sub(ob)))
+                .filter(|&(a, b)| a > 0 && b > 0)
+                .map(|(a, b)| (a as f64 / b as f64).ln())
+                .collect()
+        })
+        .collect()
 }
 
-/// Every engine but the baseline against it, from the rounds measured so far.
+/// Every engine but the baseline against it, from the raw times of the rounds measured so far.
 fn compare(
     times: &[Vec<Vec<u64>>],
+    units: &[Unit],
+    loaded: &[Loaded],
+    offsets: &Offsets,
     names: &[String],
     base: usize,
-    options: &Options,
+    (threshold, seed): (f64, u64),
 ) -> Vec<EngineResult> {
     (0..names.len())
         .filter(|&e| e != base)
         .filter_map(|e| {
-            let logs: Vec<paired::UnitLogs> = times
-                .iter()
-                .map(|t| {
-                    t[e].iter()
-                        .zip(&t[base])
-                        // A zero time (a clock too coarse) has no ratio: that pair is left out.
-                        .filter(|(a, b)| **a > 0 && **b > 0)
-                        .map(|(&a, &b)| (a as f64 / b as f64).ln())
-                        .collect()
-                })
-                .collect();
-            let effect = paired::effect(&logs, options.seed)?;
+            let point = logs(times, units, loaded, offsets, (e, base));
+            let effect = paired::effect_resampled(&point, seed, |rng| {
+                let drawn = offsets.draw(rng)?;
+                Some(logs(times, units, loaded, &drawn, (e, base)))
+            })?;
             Some(EngineResult {
                 engine: names[e].clone(),
                 effect,
-                verdict: paired::verdict(&effect, options.threshold),
+                verdict: paired::verdict(&effect, threshold),
             })
         })
         .collect()
@@ -658,12 +635,18 @@ fn startup_lines(outcome: &Outcome, measure: Measure) -> String {
         .map(|s| s.runs)
         .max()
         .unwrap_or(0);
-    let least = match measure {
-        Measure::Instructions => "the fewest instructions",
-        _ => "the fastest CPU time",
+    let how = if outcome.startups_in_rounds {
+        format!(
+            "the median CPU time of {runs} runs on an input of no case, {EMPTY_RUNS} a round among the files, its uncertainty in the interval"
+        )
+    } else {
+        format!(
+            "the fewest {} of {runs} runs on an input of no case",
+            measure.name()
+        )
     };
     let mut text = format!(
-        "  start-up taken out of every time before the ratios ({least} of {runs} runs on an input of no case; the totals above keep it): {}\n",
+        "  start-up taken out of every time before the ratios ({how}; the totals above keep it): {}\n",
         taken.join(", ")
     );
     if outcome.within_startup > 0 {

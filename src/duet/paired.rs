@@ -57,21 +57,26 @@ pub type UnitLogs = Vec<f64>;
 /// (units drawn with replacement, then each drawn unit's rounds with replacement), seeded.
 /// `None` without a single pair.
 pub fn effect(logs: &[UnitLogs], seed: u64) -> Option<Effect> {
-    let units: Vec<&UnitLogs> = logs.iter().filter(|l| !l.is_empty()).collect();
-    let all: Vec<f64> = units.iter().flat_map(|l| l.iter().copied()).collect();
+    effect_resampled(logs, seed, |_| None)
+}
+
+/// [`effect`] where something the log-ratios depend on was itself sampled (a start-up taken
+/// out, the median of runs on an empty input): `replicate` draws it again from the generator
+/// and gives the log-ratios it makes (`None`: `logs` as they are), before each bootstrap
+/// resample draws its units and rounds from them, so the interval carries that estimate's
+/// uncertainty too. `logs` are the point estimate's.
+pub fn effect_resampled(
+    logs: &[UnitLogs],
+    seed: u64,
+    mut replicate: impl FnMut(&mut Rng) -> Option<Vec<UnitLogs>>,
+) -> Option<Effect> {
+    let all: Vec<f64> = logs.iter().flat_map(|l| l.iter().copied()).collect();
     let (mean, _) = stats::mean_stddev(&all)?;
     let mut rng = Rng(seed);
     let mut means: Vec<f64> = (0..RESAMPLES)
-        .map(|_| {
-            let (mut sum, mut n) = (0.0, 0usize);
-            for _ in 0..units.len() {
-                let unit = units[rng.below(units.len())];
-                for _ in 0..unit.len() {
-                    sum += unit[rng.below(unit.len())];
-                }
-                n += unit.len();
-            }
-            sum / n as f64
+        .filter_map(|_| match replicate(&mut rng) {
+            Some(drawn) => resample(&drawn, &mut rng),
+            None => resample(logs, &mut rng),
         })
         .collect();
     means.sort_by(f64::total_cmp);
@@ -84,6 +89,36 @@ pub fn effect(logs: &[UnitLogs], seed: u64) -> Option<Effect> {
         high: high.exp(),
         pairs: all.len(),
     })
+}
+
+/// One two-level bootstrap resample's mean of `logs` (units with replacement, then each drawn
+/// unit's rounds with replacement; units without any skipped). `None` without a pair.
+fn resample(logs: &[UnitLogs], rng: &mut Rng) -> Option<f64> {
+    let units: Vec<&UnitLogs> = logs.iter().filter(|l| !l.is_empty()).collect();
+    if units.is_empty() {
+        return None;
+    }
+    let (mut sum, mut n) = (0.0, 0usize);
+    for _ in 0..units.len() {
+        let unit = units[rng.below(units.len())];
+        for _ in 0..unit.len() {
+            sum += unit[rng.below(unit.len())];
+        }
+        n += unit.len();
+    }
+    Some(sum / n as f64)
+}
+
+/// The median of a resample of `samples` drawn with replacement (a bootstrap replicate of
+/// their median); 0 without samples.
+pub fn resampled_median(samples: &[u64], rng: &mut Rng) -> u64 {
+    if samples.is_empty() {
+        return 0;
+    }
+    let drawn: Vec<u64> = (0..samples.len())
+        .map(|_| samples[rng.below(samples.len())])
+        .collect();
+    stats::median_u64(&drawn).unwrap_or(0)
 }
 
 /// What an interval says against a threshold.
@@ -204,6 +239,45 @@ mod tests {
             pairs: 10,
         };
         assert_eq!(verdict(&faster, 0.03), Verdict::Faster);
+    }
+
+    #[test]
+    fn an_offset_drawn_again_per_resample_widens_the_interval() {
+        // Every pair's times (engine 1.05 ms + s, baseline 1 ms + s) with a start-up s of 0.3 ms
+        // estimated from samples: taken out at its median, every ratio is 1.05 exactly and the
+        // plain interval is the point; drawn again per resample, the estimate's spread widens it
+        // on both sides.
+        let samples: Vec<u64> = (0..9).map(|i| 260_000 + 10_000 * i).collect();
+        let logs_with = |s: u64| -> Vec<UnitLogs> {
+            vec![
+                vec![
+                    ((1_050_000.0 + 300_000.0 - s as f64) / (1_000_000.0 + 300_000.0 - s as f64))
+                        .ln();
+                    5
+                ];
+                10
+            ]
+        };
+        let point = logs_with(stats::median_u64(&samples).unwrap());
+        let fixed = effect(&point, 3).unwrap();
+        assert!(
+            (fixed.ratio - 1.05).abs() < 1e-9 && fixed.width() < 1e-9,
+            "{fixed:?}"
+        );
+        let drawn = effect_resampled(&point, 3, |rng| {
+            Some(logs_with(resampled_median(&samples, rng)))
+        })
+        .unwrap();
+        assert!((drawn.ratio - 1.05).abs() < 1e-9, "{drawn:?}");
+        assert!(
+            drawn.low < 1.05 - 1e-4 && drawn.high > 1.05 + 1e-4,
+            "{drawn:?}"
+        );
+        // Over the extremes of the samples (0.26 and 0.34 ms), the ratio stays within
+        // 1.05 x (1 +- 0.04 / 1.0) or so: the interval does not reach past them.
+        let extreme = |s: u64| logs_with(s)[0][0].exp();
+        assert!(drawn.low >= extreme(260_000) - 1e-9 && drawn.high <= extreme(340_000) + 1e-9);
+        assert_eq!(resampled_median(&[], &mut Rng(1)), 0);
     }
 
     #[test]

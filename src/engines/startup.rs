@@ -13,9 +13,10 @@
 //! with an error on the trivial input is still timed: its cost, not its answer, is wanted.
 //!
 //! Used by `hunt --metric time` (on the smallest case, see `hunt::progtime`), by the
-//! interleaved comparison of `run --fail-if-slower` (on the empty input), and, on both clocks
-//! at once ([`calibrate_clocks`]), by the summaries of `run` and `invoke` (on the empty input:
-//! `run` times programs on the wall clock, `invoke` on the clock of its limit).
+//! interleaved comparison of `run --fail-if-slower` (runs on the empty input timed among its
+//! rounds, pooled by [`median_of`]), and, on both clocks at once ([`calibrate_clocks`]), by the
+//! summaries of `run` and `invoke` (on the empty input: `run` times programs on the wall clock,
+//! `invoke` on the clock of its limit).
 
 use crate::external::{self, External, ExternalError, RunLimits};
 use crate::game::Game;
@@ -161,6 +162,21 @@ pub fn calibrate_for_game(
     }
 }
 
+/// The start-up of runs on the trivial input spread over a longer measurement (the
+/// interleaved comparison times them among its rounds): their median, not their fastest, with
+/// the same noise. One burst of runs sees one state of the machine, and under load the fastest
+/// of one burst moves between calibrations of one program; the median of runs taken across
+/// every state the measurement saw is the start-up its times carry. `None` for no runs.
+pub fn median_of(times: &[u64]) -> Option<Startup> {
+    let mut sorted = times.to_vec();
+    sorted.sort_unstable();
+    let median = crate::util::stats::median_u64(&sorted)?;
+    Some(Startup {
+        cpu_ns: median,
+        ..of_times(&mut sorted)
+    })
+}
+
 /// The start-up of the timed runs `times` (at least one).
 fn of_times(times: &mut [u64]) -> Startup {
     times.sort_unstable();
@@ -187,6 +203,18 @@ mod tests {
         assert_eq!(s.runs, 10);
         assert_eq!(s.take_out(150), 50);
         assert_eq!(s.take_out(50), 0, "never below zero");
+    }
+
+    #[test]
+    fn pooled_runs_give_their_median_and_the_same_noise() {
+        // Sorted: 100 200 300 400 500 600 700 800 900 1000; median (500 + 600) / 2.
+        let times = [900, 100, 200, 300, 400, 500, 600, 700, 800, 1000];
+        let s = median_of(&times).unwrap();
+        assert_eq!(s.cpu_ns, 550);
+        assert_eq!(s.noise_ns, 900 - 200);
+        assert_eq!(s.runs, 10);
+        assert_eq!(median_of(&[7]).unwrap().cpu_ns, 7);
+        assert_eq!(median_of(&[]), None);
     }
 
     #[test]
