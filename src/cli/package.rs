@@ -29,7 +29,7 @@ pub enum PackageCommand {
 
 #[derive(Args)]
 pub struct ExportArgs {
-    /// The problem: a problem.toml, or a package folder.
+    /// The problem: a problem.toml, or a package folder (or zip file).
     #[arg(long, value_name = "PROBLEM")]
     pub problem: PathBuf,
     /// The game (default: the problem's own, else a folder named after one).
@@ -63,7 +63,7 @@ pub fn package(args: PackageArgs) -> Result<Exit> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "problem".to_string());
-    let notes = if package::format_of(&args.problem).is_some() {
+    let notes = if package::is_package(&args.problem) {
         let pkg = package::read(&args.problem, forced, registry::GAMES, &table)?;
         let solutions = pkg
             .submissions
