@@ -436,7 +436,7 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         setup.pkg.as_ref(),
         &config,
         runs,
-        inferred.as_ref(),
+        inferred.as_ref().map(package::inferred::Inferred::line),
     ));
     if stdout_taken {
         eprint!("{text}");

@@ -414,7 +414,7 @@ fn table_flags(inv: &Invocation, roles: &[Role], limit: u64, rules: &TimeRules) 
 }
 
 /// What `invoke` adds to its summary: with a package that states no time limit, the line of
-/// the limit it was judged under (`inferred`), else of [`summary_line`]; with `runs`
+/// the limit it was judged under (`inferred`, `inferred::Inferred::line`), else of [`summary_line`]; with `runs`
 /// (`--time-limit-advice`), the measured advice. The rules are the package's, else the
 /// 2025-09 defaults; the roles come from the tags.
 pub fn report(
@@ -422,13 +422,13 @@ pub fn report(
     package: Option<&Package>,
     config: &Config,
     runs: Option<u32>,
-    inferred: Option<&super::inferred::Inferred>,
+    inferred: Option<String>,
 ) -> String {
     let rules = package.map_or_else(TimeRules::default, |p| p.time);
     let roles = roles(inv, package);
     let mut text = String::new();
-    if let Some(inferred) = inferred {
-        text.push_str(&inferred.line());
+    if let Some(line) = inferred {
+        text.push_str(&line);
         text.push('\n');
     } else if package.is_some()
         && let Some(line) = summary_line(inv, &roles, &rules)
