@@ -536,7 +536,11 @@ fn exported_packages_pass_verifyproblem_where_installed() {
         let root = dir.path().join(layout).join(game);
         std::fs::create_dir_all(&root).unwrap();
         let root = kattis_package(&root, game);
-        let out_dir = dir.path().join(format!("{game}-{layout}"));
+        // verifyproblem takes the folder's name as the problem's short name: [a-z0-9]+ only.
+        let out_dir = dir
+            .path()
+            .join(format!("out{}", layout.replace('-', "")))
+            .join(game);
         let out = gamebench()
             .args([
                 "package",
