@@ -281,6 +281,27 @@ pub fn discover_all(
     game: Option<&'static dyn Game>,
     games: &[&'static dyn Game],
 ) -> Result<Corpus, CorpusError> {
+    let roots: Vec<Root> = paths
+        .iter()
+        .map(|path| Root {
+            path: path.clone(),
+            game,
+        })
+        .collect();
+    discover_roots(&roots, games)
+}
+
+/// A path to list and the game of its files, when it is known (else each file's nearest
+/// folder named after a game decides): a judge's package names its game in its own files.
+#[derive(Clone)]
+pub struct Root {
+    pub path: PathBuf,
+    pub game: Option<&'static dyn Game>,
+}
+
+/// As [`discover_all`], each root with its own game: the files of every root together, in
+/// one order (the module's invariants).
+pub fn discover_roots(roots: &[Root], games: &[&'static dyn Game]) -> Result<Corpus, CorpusError> {
     let unknown = |path: &Path| CorpusError::UnknownGame {
         path: path.to_path_buf(),
         games: games
@@ -290,7 +311,8 @@ pub fn discover_all(
             .join(", "),
     };
     let mut corpus = Corpus::default();
-    for root in paths {
+    for Root { path: root, game } in roots {
+        let game = *game;
         let meta = std::fs::metadata(root).map_err(|source| CorpusError::Io {
             path: root.clone(),
             source,

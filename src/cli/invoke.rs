@@ -181,8 +181,8 @@ fn width(args: &InvokeArgs) -> usize {
 /// one.
 fn package_root(args: &InvokeArgs) -> Option<PathBuf> {
     match (&args.problem, args.paths.as_slice()) {
-        (Some(dir), []) if package::format_of(dir).is_some() => Some(dir.clone()),
-        (None, [dir]) if package::format_of(dir).is_some() => Some(dir.clone()),
+        (Some(dir), []) if package::is_package(dir) => Some(dir.clone()),
+        (None, [dir]) if package::is_package(dir) => Some(dir.clone()),
         _ => None,
     }
 }
@@ -371,7 +371,7 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         eprintln!("gamebench: {problem}");
     }
     let outputs_given = output_files(&args, &setup.files)?;
-    let config = Config {
+    let mut config = Config {
         limits: limits(&args, setup.problem.as_ref())?,
         budget: args.budget.budget()?,
         checker: args
@@ -385,6 +385,14 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
     // Said before any solution runs: otherwise every case of such a file is an error.
     for line in invoke::outputs_of_another_reading(&setup.files) {
         eprintln!("gamebench: warning: {line}");
+    }
+    // A package that states no time limit is judged under the one its multipliers give.
+    let inferred = match &setup.pkg {
+        Some(pkg) => package::inferred::infer(pkg, &setup.files, &setup.solutions, &config)?,
+        None => None,
+    };
+    if let Some(inferred) = &inferred {
+        config.limits = inferred.limits(&config.limits, args.timeout.is_some());
     }
     let inv = invoke::invoke(setup.files, setup.solutions, &config)?;
     if signals.stop.load(Ordering::Relaxed) {
@@ -423,7 +431,13 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
         eprintln!("gamebench: time-limit advice: measuring ...");
     }
     let runs = args.time_limit_advice.then_some(args.advice_runs);
-    text.push_str(&advice::report(&inv, setup.pkg.as_ref(), &config, runs));
+    text.push_str(&advice::report(
+        &inv,
+        setup.pkg.as_ref(),
+        &config,
+        runs,
+        inferred.as_ref().map(package::inferred::Inferred::line),
+    ));
     if stdout_taken {
         eprint!("{text}");
     } else {

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 
 use crate::invoke::problem::Problem;
-use crate::package::export::{self, Export, ExportFormat, ExportSolution};
+use crate::package::export::{self, Export, ExportFormat, ExportSolution, Layout};
 use crate::package::{self, languages::Languages};
 use crate::registry;
 use crate::status::Exit;
@@ -29,7 +29,7 @@ pub enum PackageCommand {
 
 #[derive(Args)]
 pub struct ExportArgs {
-    /// The problem: a problem.toml, or a package folder.
+    /// The problem: a problem.toml, or a package folder (or zip file).
     #[arg(long, value_name = "PROBLEM")]
     pub problem: PathBuf,
     /// The game (default: the problem's own, else a folder named after one).
@@ -38,6 +38,10 @@ pub struct ExportArgs {
     /// The package format to write.
     #[arg(long, value_enum)]
     pub format: ExportFormat,
+    /// The Kattis layout: `legacy` (read by problemtools, DOMjudge and Kattis) or `2023-07`
+    /// (the 2025-09 format's layout, as the 2023-07 draft problemtools checks).
+    #[arg(long, value_enum, default_value_t = Layout::Legacy)]
+    pub layout: Layout,
     /// The package's folder (new, or empty).
     #[arg(long, short = 'o', value_name = "DIR")]
     pub out: PathBuf,
@@ -63,7 +67,7 @@ pub fn package(args: PackageArgs) -> Result<Exit> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "problem".to_string());
-    let notes = if package::format_of(&args.problem).is_some() {
+    let notes = if package::is_package(&args.problem) {
         let pkg = package::read(&args.problem, forced, registry::GAMES, &table)?;
         let solutions = pkg
             .submissions
@@ -83,7 +87,7 @@ pub fn package(args: PackageArgs) -> Result<Exit> {
             limits: pkg.limits.clone(),
             time: Some(pkg.time),
         };
-        export::export(&export, args.format, &args.out)?
+        export::export(&export, args.format, args.layout, &args.out)?
     } else {
         let problem = Problem::read(&args.problem)?;
         let game = match (forced, &problem.game) {
@@ -119,7 +123,7 @@ pub fn package(args: PackageArgs) -> Result<Exit> {
             limits: problem.limits.clone(),
             time: None,
         };
-        export::export(&export, args.format, &args.out)?
+        export::export(&export, args.format, args.layout, &args.out)?
     };
     for note in notes {
         eprintln!("gamebench: {note}");

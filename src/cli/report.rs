@@ -66,7 +66,7 @@ pub fn report(args: ReportArgs) -> Result<Exit> {
     let roots = if args.corpus.is_empty() {
         vec![PathBuf::from(".")]
     } else {
-        args.corpus.clone()
+        crate::package::paths::report_roots(&args.corpus)
     };
     let named: Vec<&Path> = args
         .runs
@@ -307,7 +307,7 @@ impl AfterRun {
             )),
             (None, false) => None,
         };
-        let roots = paths
+        let roots: Vec<PathBuf> = paths
             .iter()
             .map(|p| {
                 if p.is_dir() {
@@ -318,6 +318,8 @@ impl AfterRun {
                 }
             })
             .collect();
+        // A Polygon package's files are named from its view of links.
+        let roots = crate::package::paths::report_roots(&roots);
         Ok(AfterRun {
             csv,
             save,

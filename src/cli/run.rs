@@ -123,7 +123,7 @@ impl<'a> RunPlan<'a> {
         let corpus::Corpus {
             mut files,
             problems,
-        } = corpus::discover_all(&args.paths, game, registry::GAMES)?;
+        } = crate::package::paths::discover_all(&args.paths, game, registry::GAMES)?;
         // Unreadable folders and `.in` entries that are not regular files: reported, counted
         // in the exit code (2), and the rest of the corpus runs.
         for problem in &problems {

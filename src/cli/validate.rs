@@ -12,6 +12,7 @@ use clap::Args;
 
 use crate::corpus;
 use crate::game::Game;
+use crate::package;
 use crate::registry;
 use crate::status::Exit;
 use crate::validate::InFile;
@@ -25,8 +26,9 @@ const READ_BUFFER: usize = 64 * 1024;
 
 #[derive(Args)]
 pub struct ValidateArgs {
-    /// The game (see `gamebench list`).
-    #[arg(value_parser = super::GameName)]
+    /// The game (see `gamebench list`), or a judge's package folder (Kattis, DOMjudge or
+    /// Polygon), validated as its first file with the game the package names.
+    #[arg(value_parser = super::GameName, value_name = "GAME|PACKAGE")]
     pub game: String,
     /// Judge input files, or folders searched recursively for `*.in` (default: stdin).
     pub files: Vec<PathBuf>,
@@ -55,8 +57,8 @@ fn package_invalid_inputs(path: &std::path::Path) -> Option<PathBuf> {
 /// and one line per valid file on stdout, a total on stderr. Exit 0 when every file is valid,
 /// 3 when some file is invalid, 2 when some file cannot be read (the others are still
 /// validated).
-pub fn validate(args: ValidateArgs) -> Result<Exit> {
-    let game = find_game(&args.game)?;
+pub fn validate(mut args: ValidateArgs) -> Result<Exit> {
+    let game = game_of(&mut args)?;
     let mut tally = Tally::default();
     let inputs = inputs_of(&args.files, game, &mut tally);
     // Buffered, and flushed after each file: a failed write (a full disk) is reported once.
@@ -111,6 +113,29 @@ pub fn validate(args: ValidateArgs) -> Result<Exit> {
     })
 }
 
+/// The game `args` names; when it names a package folder (or zip file) instead, the package's
+/// game, and the package becomes the first file. Zip files among the files are unpacked.
+fn game_of(args: &mut ValidateArgs) -> Result<&'static dyn Game> {
+    // A package's zip file is validated as the folder it unpacks to.
+    for file in &mut args.files {
+        if package::zip::is_zip(file) {
+            *file = package::zip::unpack(file)?;
+        }
+    }
+    if registry::find(&args.game).is_none()
+        && let Some((root, format)) = package::paths::package_of(Path::new(&args.game))?
+    {
+        let game = package::paths::game_of(&root, format, None, registry::GAMES)?;
+        let first = match package::zip::is_zip(Path::new(&args.game)) {
+            true => root,
+            false => PathBuf::from(&args.game),
+        };
+        args.files.insert(0, first);
+        return Ok(game);
+    }
+    find_game(&args.game)
+}
+
 /// The files validated so far, by outcome.
 #[derive(Default)]
 struct Tally {
@@ -135,7 +160,9 @@ fn inputs_of(
             inputs.push(Some(path.clone()));
             continue;
         }
-        match corpus::discover_all(std::slice::from_ref(path), Some(game), registry::GAMES) {
+        // A package's tests, a Polygon package's through its view.
+        match package::paths::discover_all(std::slice::from_ref(path), Some(game), registry::GAMES)
+        {
             Ok(found) => {
                 // A folder that cannot be read, a FIFO or a device: counted as unreadable.
                 for problem in &found.problems {

@@ -20,12 +20,13 @@ use std::time::Duration;
 
 use super::{Package, TimeRules, inferred_limit};
 use crate::engines::{CaseRun, Fault, FileJob, Limits, Plan};
-use crate::invoke::{CellVerdict, Config, Invocation, Tag};
+use crate::invoke::{CellVerdict, Config, Invocation, Solution, Tag};
 use crate::util::stats;
 
 mod text;
 
-use text::{seconds, spread};
+pub(super) use text::seconds;
+use text::spread;
 
 /// How many of an accepted submission's slowest tests are measured again (near ties in the one
 /// run of the invocation may hide the really slowest).
@@ -62,17 +63,20 @@ pub enum Role {
 pub fn roles(inv: &Invocation, package: Option<&Package>) -> Vec<Role> {
     inv.solutions
         .iter()
-        .map(|solution| {
-            let counted = package
-                .and_then(|p| p.submissions.iter().find(|s| s.name == solution.name))
-                .is_none_or(|s| s.for_time_limit);
-            match solution.tag {
-                Some(Tag::Main | Tag::Accepted) if counted => Role::Accepted,
-                Some(Tag::TimeLimit) if counted => Role::TimeLimit,
-                _ => Role::Other,
-            }
-        })
+        .map(|solution| role_of(solution, package))
         .collect()
+}
+
+/// The role of one solution (see [`roles`]).
+pub fn role_of(solution: &Solution, package: Option<&Package>) -> Role {
+    let counted = package
+        .and_then(|p| p.submissions.iter().find(|s| s.name == solution.name))
+        .is_none_or(|s| s.for_time_limit);
+    match solution.tag {
+        Some(Tag::Main | Tag::Accepted) if counted => Role::Accepted,
+        Some(Tag::TimeLimit) if counted => Role::TimeLimit,
+        _ => Role::Other,
+    }
 }
 
 /// The measured runs of one solution on one file.
@@ -410,18 +414,23 @@ fn table_flags(inv: &Invocation, roles: &[Role], limit: u64, rules: &TimeRules) 
 }
 
 /// What `invoke` adds to its summary: with a package that states no time limit, the line of
-/// [`summary_line`]; with `runs` (`--time-limit-advice`), the measured advice. The rules are
-/// the package's, else the 2025-09 defaults; the roles come from the tags.
+/// the limit it was judged under (`inferred`, `inferred::Inferred::line`), else of [`summary_line`]; with `runs`
+/// (`--time-limit-advice`), the measured advice. The rules are the package's, else the
+/// 2025-09 defaults; the roles come from the tags.
 pub fn report(
     inv: &Invocation,
     package: Option<&Package>,
     config: &Config,
     runs: Option<u32>,
+    inferred: Option<String>,
 ) -> String {
     let rules = package.map_or_else(TimeRules::default, |p| p.time);
     let roles = roles(inv, package);
     let mut text = String::new();
-    if package.is_some()
+    if let Some(line) = inferred {
+        text.push_str(&line);
+        text.push('\n');
+    } else if package.is_some()
         && let Some(line) = summary_line(inv, &roles, &rules)
     {
         text.push_str(&line);

@@ -20,6 +20,18 @@ pub enum ExportFormat {
     Polygon,
 }
 
+/// The Kattis layout written: the legacy one (every tool reads it: problemtools, DOMjudge,
+/// Kattis), or the 2023-07 draft's (the layout of the 2025-09 format, stated as
+/// `problem_format_version: 2023-07-draft`, the version problemtools checks; it has no
+/// `2025-09` yet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Layout {
+    #[default]
+    Legacy,
+    #[value(name = "2023-07")]
+    V2023_07,
+}
+
 /// A solution to export: its name, its source (a file or folder; `None` for an internal
 /// engine or a command with no source file), its tag.
 #[derive(Debug, Clone)]
@@ -109,6 +121,7 @@ fn answer(file: &CaseFile) -> Result<Vec<u8>, PackageError> {
 pub fn export(
     export: &Export,
     format: ExportFormat,
+    layout: Layout,
     out: &Path,
 ) -> Result<Vec<String>, PackageError> {
     if std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some()) {
@@ -127,50 +140,33 @@ pub fn export(
         }
     }
     match format {
-        ExportFormat::Kattis => kattis(export, out, &mut notes)?,
+        ExportFormat::Kattis => kattis(export, layout, out, &mut notes)?,
         ExportFormat::Polygon => polygon(export, out, &mut notes)?,
     }
     Ok(notes)
 }
 
-fn kattis(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), PackageError> {
+fn kattis(
+    export: &Export,
+    layout: Layout,
+    out: &Path,
+    notes: &mut Vec<String>,
+) -> Result<(), PackageError> {
     let game = export.game.name();
-    let mut yaml = format!(
-        "# Written by gamebench package export: the legacy Kattis layout, read by problemtools,\n\
-         # DOMjudge and Kattis. The validators call gamebench, which the judge machine needs on\n\
-         # its PATH. The game is the one its output validator checks.\nname: {name:?}\nuuid: {uuid}\nvalidation: custom\n",
-        name = export.name,
-        uuid = uuid_of(&export.name, game),
-    );
+    let (statement, yaml) = match layout {
+        Layout::Legacy => ("problem_statement", legacy_yaml(export)),
+        Layout::V2023_07 => ("statement", draft_yaml(export)),
+    };
     write(
-        &out.join("problem_statement/problem.en.tex"),
+        &out.join(statement).join("problem.en.tex"),
         format!(
             "\\problemname{{{name}}}\n\nThe statement of {game}: see gamebench's docs/formats.md.\n",
             name = export.name.replace(['{', '}', '\\'], "")
         )
         .as_bytes(),
     )?;
-    let mut limits = String::new();
-    if let Some(time) = &export.time {
-        limits.push_str(&format!(
-            "  time_multiplier: {}\n  time_safety_margin: {}\n",
-            time.ac_to_time_limit, time.time_limit_to_tle
-        ));
-    }
-    for (key, value) in [
-        ("memory", export.limits.memory),
-        ("output", export.limits.output),
-    ] {
-        if let Some(mib) = value {
-            limits.push_str(&format!("  {key}: {}\n", mib.ceil()));
-        }
-    }
-    if !limits.is_empty() {
-        yaml.push_str("limits:\n");
-        yaml.push_str(&limits);
-    }
     write(&out.join(PROBLEM_YAML), yaml.as_bytes())?;
-    if let Some(limit) = export.limits.cpu {
+    if let (Some(limit), Layout::Legacy) = (export.limits.cpu, layout) {
         write(
             &out.join(DOMJUDGE_TIMELIMIT),
             format!("{limit}\n").as_bytes(),
@@ -188,9 +184,11 @@ fn kattis(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), Pa
         copy(&file.path, &to.with_extension(INPUT_EXTENSION))?;
         write(&to.with_extension(ANSWER_EXTENSION), &answer(file)?)?;
     }
+    // The legacy layout has no such group, and problemtools (1.20260907) refuses it in the
+    // 2023-07 one.
     if !export.invalid_inputs.is_empty() {
         notes.push(format!(
-            "data/{INVALID_INPUT}: {} file(s) not exported: the legacy layout has no such group \
+            "data/{INVALID_INPUT}: {} file(s) not exported: the legacy layout has no such group, problemtools refuses it in the 2023-07 one \
              (the exported input validator is gamebench's own, which rejects them)",
             export.invalid_inputs.len()
         ));
@@ -224,7 +222,11 @@ fn kattis(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), Pa
         let name = source.file_name().unwrap_or_default();
         copy(source, &out.join("submissions").join(folder).join(name))?;
     }
-    let checker = out.join("output_validators").join(VALIDATOR);
+    // The 2023-07 layout's output validator is one program, the folder itself.
+    let checker = match layout {
+        Layout::Legacy => out.join("output_validators").join(VALIDATOR),
+        Layout::V2023_07 => out.join("output_validator"),
+    };
     write_script(&checker.join("build"), BUILD_SCRIPT)?;
     write_script(
         &checker.join("run"),
@@ -234,7 +236,11 @@ fn kattis(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), Pa
              exec gamebench check {game} \"$1\" \"$2\" \"$3\" --exit-codes kattis\n"
         ),
     )?;
-    let validator = out.join("input_format_validators").join(VALIDATOR);
+    let validator = match layout {
+        Layout::Legacy => out.join("input_format_validators"),
+        Layout::V2023_07 => out.join("input_validators"),
+    }
+    .join(VALIDATOR);
     write_script(&validator.join("build"), BUILD_SCRIPT)?;
     write_script(
         &validator.join("run"),
@@ -246,6 +252,72 @@ fn kattis(export: &Export, out: &Path, notes: &mut Vec<String>) -> Result<(), Pa
         ),
     )?;
     Ok(())
+}
+
+/// `problem.yaml` of the legacy layout: the multipliers as `time_multiplier` and
+/// `time_safety_margin` (the limit goes to DOMjudge's `.timelimit`).
+fn legacy_yaml(export: &Export) -> String {
+    let mut yaml = format!(
+        "# Written by gamebench package export: the legacy Kattis layout, read by problemtools,\n\
+         # DOMjudge and Kattis. The validators call gamebench, which the judge machine needs on\n\
+         # its PATH. The game is the one its output validator checks.\nname: {name:?}\nuuid: {uuid}\nvalidation: custom\n",
+        name = export.name,
+        uuid = uuid_of(&export.name, export.game.name()),
+    );
+    let mut limits = String::new();
+    if let Some(time) = &export.time {
+        limits.push_str(&format!(
+            "  time_multiplier: {}\n  time_safety_margin: {}\n",
+            time.ac_to_time_limit, time.time_limit_to_tle
+        ));
+    }
+    push_sizes(export, &mut limits);
+    if !limits.is_empty() {
+        yaml.push_str("limits:\n");
+        yaml.push_str(&limits);
+    }
+    yaml
+}
+
+/// `problem.yaml` of the 2023-07 draft's layout: `limits.time_limit` when the problem states
+/// one, `limits.time_multipliers`, a pass-fail problem whose output validator is its folder.
+fn draft_yaml(export: &Export) -> String {
+    let mut yaml = format!(
+        "# Written by gamebench package export: the Kattis layout of the 2023-07 draft (now\n\
+         # 2025-09), as problemtools checks it. The validators call gamebench, which the judge\n\
+         # machine needs on its PATH. The game is the one its output validator checks.\n\
+         problem_format_version: 2023-07-draft\nname: {name:?}\nuuid: {uuid}\ntype: pass-fail\n",
+        name = export.name,
+        uuid = uuid_of(&export.name, export.game.name()),
+    );
+    let mut limits = String::new();
+    if let Some(limit) = export.limits.cpu {
+        limits.push_str(&format!("  time_limit: {limit}\n"));
+    }
+    if let Some(time) = &export.time {
+        limits.push_str(&format!(
+            "  time_multipliers:\n    ac_to_time_limit: {}\n    time_limit_to_tle: {}\n",
+            time.ac_to_time_limit, time.time_limit_to_tle
+        ));
+    }
+    push_sizes(export, &mut limits);
+    if !limits.is_empty() {
+        yaml.push_str("limits:\n");
+        yaml.push_str(&limits);
+    }
+    yaml
+}
+
+/// The memory and output limits (MiB, whole) as `limits:` lines.
+fn push_sizes(export: &Export, limits: &mut String) {
+    for (key, value) in [
+        ("memory", export.limits.memory),
+        ("output", export.limits.output),
+    ] {
+        if let Some(mib) = value {
+            limits.push_str(&format!("  {key}: {}\n", mib.ceil()));
+        }
+    }
 }
 
 /// A validator's `build`: nothing to build, but gamebench must be there.

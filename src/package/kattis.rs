@@ -58,12 +58,7 @@ pub fn read(
 ) -> Result<Package, PackageError> {
     let yaml_path = root.join(PROBLEM_YAML);
     let problem = read_yaml(&yaml_path)?;
-    let named = problem
-        .get("gamebench")
-        .and_then(|g| g.as_str().or_else(|| g.get("game").and_then(Yaml::as_str)))
-        .map(String::from)
-        .or_else(|| checked_game(root));
-    let game = super::choose_game(root, game, named.as_deref(), games)?;
+    let game = super::choose_game(root, game, named_game(root, &problem).as_deref(), games)?;
     let (limits, time) = limits(root, &problem, &yaml_path)?;
     let data = root.join("data");
     let groups: Vec<PathBuf> = TEST_GROUPS.iter().map(|g| data.join(g)).collect();
@@ -89,6 +84,30 @@ pub fn read(
         time,
         notes,
     })
+}
+
+/// The game the package names: `problem.yaml`'s `gamebench` key (`gamebench: {game: G}` or
+/// `gamebench: G`), else the game its gamebench output validator checks.
+fn named_game(root: &Path, problem: &Yaml) -> Option<String> {
+    problem
+        .get("gamebench")
+        .and_then(|g| g.as_str().or_else(|| g.get("game").and_then(Yaml::as_str)))
+        .map(String::from)
+        .or_else(|| checked_game(root))
+}
+
+/// The game of the package at `root` as [`read`] chooses it (`forced`, else the one the
+/// package names, else its nearest folder named after a game), without reading the rest.
+pub fn game_of(
+    root: &Path,
+    forced: Option<&'static dyn Game>,
+    games: &[&'static dyn Game],
+) -> Result<&'static dyn Game, PackageError> {
+    if let Some(game) = forced {
+        return Ok(game);
+    }
+    let problem = read_yaml(&root.join(PROBLEM_YAML))?;
+    super::choose_game(root, None, named_game(root, &problem).as_deref(), games)
 }
 
 /// The game an output validator of the package checks with gamebench (`gamebench check GAME`

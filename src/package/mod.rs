@@ -11,10 +11,13 @@
 
 pub mod advice;
 pub mod export;
+pub mod inferred;
 pub mod kattis;
 pub mod languages;
+pub mod paths;
 pub mod polygon;
 pub mod yaml;
+pub mod zip;
 
 use std::path::{Path, PathBuf};
 
@@ -141,13 +144,22 @@ impl std::fmt::Debug for Package {
     }
 }
 
-/// Reads the package at `root`, its game `game` when given (else the package's own choice).
+/// Whether `path` is a package: a package folder or a package's zip file.
+pub fn is_package(path: &Path) -> bool {
+    format_of(path).is_some() || zip::is_zip(path)
+}
+
+/// Reads the package at `root` (a folder, or a zip file unpacked first), its game `game` when
+/// given (else the package's own choice).
 pub fn read(
     root: &Path,
     game: Option<&'static dyn Game>,
     games: &[&'static dyn Game],
     languages: &languages::Languages,
 ) -> Result<Package, PackageError> {
+    if zip::is_zip(root) {
+        return read(&zip::unpack(root)?, game, games, languages);
+    }
     match format_of(root) {
         Some(Format::Kattis) => kattis::read(root, game, games, languages),
         Some(Format::Polygon) => polygon::read(root, game, games, languages),

@@ -91,24 +91,44 @@ fn the_advice_names_a_submission_between_the_limit_and_the_margin() {
 }
 
 #[test]
-fn a_limit_from_the_multipliers_is_said_in_the_summary() {
+fn a_package_without_a_limit_is_judged_under_the_one_its_multipliers_give() {
     let dir = tempfile::tempdir().unwrap();
     let pkg = package(dir.path(), "  time_multipliers:\n    ac_to_time_limit: 3\n");
-    let out = gamebench()
-        .arg("invoke")
-        .arg(&pkg)
-        .args(["--build-dir", s(&dir.path().join("build")), "-j", "2"])
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
+    // 1.2 s of CPU time: accepted under invoke's default --timeout of 60 s, a time limit
+    // exceeded under the inferred limit (0.2 s x 3 = 0.6 s, rounded up to 1 s), as its folder
+    // says: only judged at the inferred limit does the package pass.
+    write(
+        &pkg.join("submissions/time_limit_exceeded/near.c"),
+        &burner(1200),
+    );
+    let invoke = |extra: &[&str]| {
+        gamebench()
+            .arg("invoke")
+            .arg(&pkg)
+            .args(["--build-dir", s(&dir.path().join("build")), "-j", "2"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = invoke(&[]);
     let stdout = text(&out.stdout);
-    // About 0.2 s x 3 = 0.6 s, rounded up to 1 s: by wall time here, which a loaded machine may
-    // stretch, so only the start of the line and its multiplier are asserted.
+    assert_exit(&out, 0);
     assert!(
-        stdout.contains("time limit: none stated, from the multipliers: ")
+        stdout.contains("time limit: none stated, judged at 1 s from the multipliers")
             && stdout.contains("by accepted/steady.c on ")
+            && stdout.contains("CPU time")
             && stdout.contains("x ac_to_time_limit 3)"),
         "{stdout}"
     );
+    assert!(!stdout.contains("tag contradicted"), "{stdout}");
     assert!(!stdout.contains("time-limit advice ("), "{stdout}");
+    // A CPU limit given on the command line wins: at 5 s, near.c is accepted, against its tag.
+    let out = invoke(&["--cpu-limit", "5"]);
+    assert_exit(&out, 1);
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("judged at"), "{stdout}");
+    assert!(
+        stdout.contains("tag contradicted") && stdout.contains("time_limit_exceeded/near.c"),
+        "{stdout}"
+    );
 }

@@ -529,9 +529,18 @@ fn exported_packages_pass_verifyproblem_where_installed() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    for game in ["yut", "linkpop", "samegame", "vexed"] {
-        let root = kattis_package(dir.path(), game);
-        let out_dir = dir.path().join(game);
+    for (game, layout) in ["yut", "linkpop", "samegame", "vexed"]
+        .into_iter()
+        .flat_map(|game| [(game, "legacy"), (game, "2023-07")])
+    {
+        let root = dir.path().join(layout).join(game);
+        std::fs::create_dir_all(&root).unwrap();
+        let root = kattis_package(&root, game);
+        // verifyproblem takes the folder's name as the problem's short name: [a-z0-9]+ only.
+        let out_dir = dir
+            .path()
+            .join(format!("out{}", layout.replace('-', "")))
+            .join(game);
         let out = gamebench()
             .args([
                 "package",
@@ -540,6 +549,8 @@ fn exported_packages_pass_verifyproblem_where_installed() {
                 s(&root),
                 "--format",
                 "kattis",
+                "--layout",
+                layout,
                 "-o",
             ])
             .arg(&out_dir)
@@ -572,10 +583,50 @@ fn exported_packages_pass_verifyproblem_where_installed() {
             .output()
             .unwrap();
         assert!(
-            verify.status.success(),
-            "{game}:\n{}\n{}",
+            verify.status.success() && text(&verify.stdout).contains(" tested: 0 errors"),
+            "{game} {layout}:\n{}\n{}",
             text(&verify.stdout),
             text(&verify.stderr)
         );
     }
+}
+
+#[test]
+fn an_export_in_the_2023_07_layout_reads_back_with_the_same_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = dir.path().join("build");
+    let root = kattis_package(dir.path(), "yut");
+    let out_dir = dir.path().join("exported");
+    let out = gamebench()
+        .args(["package", "export", "--problem", s(&root)])
+        .args(["--format", "kattis", "--layout", "2023-07", "-o"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    for file in [
+        "statement/problem.en.tex",
+        "data/sample/t0.in",
+        "data/sample/t0.ans",
+        "submissions/accepted/solve.c",
+        "output_validator/run",
+        "input_validators/gamebench/run",
+    ] {
+        assert!(out_dir.join(file).is_file(), "{file}");
+    }
+    // No legacy files: the limit is in problem.yaml, the validators in the new folders.
+    for file in [".timelimit", "output_validators", "input_format_validators"] {
+        assert!(!out_dir.join(file).exists(), "{file}");
+    }
+    let yaml = std::fs::read_to_string(out_dir.join("problem.yaml")).unwrap();
+    assert!(
+        yaml.contains("problem_format_version: 2023-07-draft")
+            && yaml.contains("  time_limit: 1\n")
+            && yaml.contains("    ac_to_time_limit: 2\n"),
+        "{yaml}"
+    );
+    let before = verdicts(&root, &build, dir.path());
+    let after = verdicts(&out_dir, &build, dir.path());
+    assert!(!before.is_empty());
+    assert_eq!(before, after);
 }

@@ -160,7 +160,7 @@ pub(super) fn spread(mean: f64, sd: f64, n: usize) -> String {
 
 /// A time in seconds for a limit: `2 s`, `1.5 s`, `0.0283 s` (three significant digits, no
 /// trailing zeros).
-pub(super) fn seconds(ns: f64) -> String {
+pub(crate) fn seconds(ns: f64) -> String {
     let text = crate::util::units::sig3(ns / NS_PER_S);
     let text = if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.')
