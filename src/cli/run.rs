@@ -27,7 +27,7 @@ use crate::util::units;
 
 use super::outputs::{self, is_stdout};
 use super::report::AfterRun;
-use super::summary::{Calibrated, Export, Written, calibrate_programs, summarize};
+use super::summary::{Export, Written, calibrate_programs, summarize};
 use super::{RunArgs, find_game, positive_seconds, shards};
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
@@ -107,7 +107,6 @@ struct RunPlan<'a> {
     /// The start-up of the run's external programs, timed once before the run: the shell's,
     /// and each program's own on each game (taken out of the summary's times).
     startup: Option<(String, std::time::Duration)>,
-    calibrated: Vec<Calibrated>,
     /// The lock of the results file the run writes, held until the plan is dropped.
     _lock: Option<atomic::Lock>,
 }
@@ -168,7 +167,6 @@ impl<'a> RunPlan<'a> {
             args,
             exports: exports_of(args),
             startup: calibrate(&table),
-            calibrated: Vec::new(),
             files,
             problems,
             config,
@@ -181,11 +179,8 @@ impl<'a> RunPlan<'a> {
         plan.check_outputs()?;
         // A second run on the same results file stops here, before any work.
         let lock = shards::lock_results(args.csv.as_deref(), plan.journaled.as_ref())?;
-        // Once the outputs are known good: a program's calibration runs take a moment.
-        let calibrated = calibrate_programs(&plan.files, &plan.table, &plan.config.program_limits);
         Ok(RunPlan {
             _lock: lock,
-            calibrated,
             ..plan
         })
     }
@@ -326,10 +321,17 @@ impl<'a> RunPlan<'a> {
             stdout_taken,
             interrupted: outcome.interrupted,
         };
+        // Each program's start-up, calibrated after the run (an interrupted run is not held up:
+        // its summary keeps the start-up).
+        let calibrated = if outcome.interrupted || self.config.stop.load(Ordering::Relaxed) {
+            Vec::new()
+        } else {
+            calibrate_programs(&self.files, &self.table, &self.config.program_limits)
+        };
         summarize(
             args,
             self.baseline.clone(),
-            (tally, &self.calibrated),
+            (tally, &calibrated),
             &written,
             &meta,
             &limits,

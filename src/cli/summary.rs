@@ -53,8 +53,12 @@ pub(super) fn calibrate_programs(
             .filter_map(|f| Some((std::fs::metadata(&f.path).ok()?.len(), f)))
             .min_by_key(|(len, _)| *len)
             .map(|(_, f)| f);
+        let engines = table.of(game);
+        if !engines.iter().any(|e| e.program().is_some()) {
+            continue;
+        }
         let bytes = smallest.and_then(|f| corpus::read_case_file(&f.path, 0).ok());
-        for spec in table.of(game).iter() {
+        for spec in engines.iter() {
             let Some(program) = spec.program() else {
                 continue;
             };
