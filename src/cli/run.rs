@@ -322,12 +322,15 @@ impl<'a> RunPlan<'a> {
             interrupted: outcome.interrupted,
         };
         // Each program's start-up, calibrated after the run (an interrupted run is not held up:
-        // its summary keeps the start-up).
-        let calibrated = if outcome.interrupted || self.config.stop.load(Ordering::Relaxed) {
-            Vec::new()
-        } else {
-            calibrate_programs(&self.files, &self.table, &self.config.program_limits)
-        };
+        // its summary keeps the start-up). Nothing shows the figures it corrects under --quiet
+        // without a summary export: its programs are not run again for it.
+        let unshown = args.quiet && self.exports.is_empty();
+        let calibrated =
+            if unshown || outcome.interrupted || self.config.stop.load(Ordering::Relaxed) {
+                Vec::new()
+            } else {
+                calibrate_programs(&self.files, &self.table, &self.config.program_limits)
+            };
         summarize(
             args,
             self.baseline.clone(),

@@ -222,10 +222,11 @@ fn kattis(
         let name = source.file_name().unwrap_or_default();
         copy(source, &out.join("submissions").join(folder).join(name))?;
     }
-    // The 2023-07 layout's output validator is one program, the folder itself.
+    // Both layouts hold the output validator as a program folder inside the validators'
+    // folder (problemtools finds the programs in it, not the folder itself).
     let checker = match layout {
         Layout::Legacy => out.join("output_validators").join(VALIDATOR),
-        Layout::V2023_07 => out.join("output_validator"),
+        Layout::V2023_07 => out.join("output_validator").join(VALIDATOR),
     };
     write_script(&checker.join("build"), BUILD_SCRIPT)?;
     write_script(

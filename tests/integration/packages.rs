@@ -609,7 +609,7 @@ fn an_export_in_the_2023_07_layout_reads_back_with_the_same_verdicts() {
         "data/sample/t0.in",
         "data/sample/t0.ans",
         "submissions/accepted/solve.c",
-        "output_validator/run",
+        "output_validator/gamebench/run",
         "input_validators/gamebench/run",
     ] {
         assert!(out_dir.join(file).is_file(), "{file}");
