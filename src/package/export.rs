@@ -281,7 +281,8 @@ fn legacy_yaml(export: &Export) -> String {
 }
 
 /// `problem.yaml` of the 2023-07 draft's layout: `limits.time_limit` when the problem states
-/// one, `limits.time_multipliers`, a pass-fail problem whose output validator is its folder.
+/// one, `limits.time_multipliers`, a pass-fail problem with its output validator in
+/// `output_validator/`.
 fn draft_yaml(export: &Export) -> String {
     let mut yaml = format!(
         "# Written by gamebench package export: the Kattis layout of the 2023-07 draft (now\n\
