@@ -8,8 +8,8 @@
 
 use serde::Serialize;
 
-use super::Invocation;
 use super::verdict::CellVerdict;
+use super::{Invocation, InvokeError, Solution};
 use crate::util::units::human_time;
 
 /// A solution's expected verdicts.
@@ -274,6 +274,50 @@ fn never_message(inv: &Invocation, s: usize, tag: Tag, verdicts: &[CellVerdict])
         inv.tests[first].name,
         got.join(", ")
     )
+}
+
+/// Checks the solutions' names and tags: names unique, at most one `main`.
+pub fn check_solutions(solutions: &[Solution]) -> Result<(), InvokeError> {
+    if solutions.is_empty() {
+        return Err(InvokeError::NoSolutions);
+    }
+    for (i, s) in solutions.iter().enumerate() {
+        if solutions[..i].iter().any(|o| o.name == s.name) {
+            return Err(InvokeError::DuplicateSolution(s.name.clone()));
+        }
+    }
+    let mains: Vec<&str> = solutions
+        .iter()
+        .filter(|s| s.tag == Some(Tag::Main))
+        .map(|s| s.name.as_str())
+        .collect();
+    if mains.len() > 1 {
+        return Err(InvokeError::SeveralMains {
+            count: mains.len(),
+            names: mains.join(", "),
+        });
+    }
+    Ok(())
+}
+
+/// Sets `tags` (solution name, tag) on `solutions`; a name no solution has is an error with a
+/// hint.
+pub fn apply_tags(solutions: &mut [Solution], tags: &[(String, Tag)]) -> Result<(), InvokeError> {
+    for (name, tag) in tags {
+        match solutions.iter_mut().find(|s| &s.name == name) {
+            Some(s) => s.tag = Some(*tag),
+            None => {
+                let names: Vec<&str> = solutions.iter().map(|s| s.name.as_str()).collect();
+                return Err(InvokeError::UnknownSolution {
+                    name: name.clone(),
+                    tag: *tag,
+                    hint: crate::util::suggest::did_you_mean(name, names.iter().copied()),
+                    known: names.join(", "),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

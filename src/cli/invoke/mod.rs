@@ -13,13 +13,16 @@ use clap::Args;
 
 use crate::engines::{self, Limits};
 use crate::invoke::{
-    self, Checker, Config, Solution, Tag, junit, problem::Problem, select, strength, table, tags,
+    self, Checker, Config, Solution, Tag, problem::Problem, strength, table, tags,
 };
 use crate::package::{self, Package, advice, languages};
 use crate::registry;
 use crate::runner::EngineTable;
 use crate::status::{Exit, Presentation};
-use crate::util::atomic::write_atomic;
+
+mod written;
+
+use written::{package_text, write_files, write_selection};
 
 use super::outputs::{self, is_stdout};
 use super::run::catch_signals;
@@ -151,20 +154,6 @@ fn limits(args: &InvokeArgs, problem: Option<&Problem>) -> Result<Limits> {
         .map(|s| positive_seconds("--case-timeout", s))
         .transpose()?;
     Ok(limits)
-}
-
-/// Writes `bytes` to `path` (`-` = stdout).
-fn write_out(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
-    if is_stdout(path) {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        out.write_all(bytes)?;
-        out.flush()?;
-        Ok(())
-    } else {
-        write_atomic(path, bytes)
-            .with_context(|| format!("cannot write the {what} {}", path.display()))
-    }
 }
 
 /// The terminal's width: --width, else $COLUMNS, else the default.
@@ -409,17 +398,7 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
     let colour = !stdout_taken
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let mut text = table::terminal(&inv, width(&args), colour);
-    text.push_str(&table::notes(&inv));
-    text.push('\n');
-    text.push_str(&table::strength_text(&inv, &strength));
-    for warning in &report.warnings {
-        text.push_str(warning);
-        text.push('\n');
-    }
-    for contradiction in &report.contradictions {
-        text.push_str(&format!("tag contradicted: {contradiction}\n"));
-    }
+    let mut text = table_text(&inv, &report, &strength, width(&args), colour);
     if let Some(dir) = &args.select {
         text.push_str(&write_selection(&inv, &strength.cover, dir, setup.game)?);
     }
@@ -447,144 +426,26 @@ pub fn invoke(args: InvokeArgs) -> Result<Exit> {
     Ok(exit(&inv, &setup.problems, &report, package_failures))
 }
 
-/// `--select`: the selected tests written under `dir`; what was written, as text.
-fn write_selection(
-    inv: &invoke::Invocation,
-    cover: &[usize],
-    dir: &Path,
-    game: &'static dyn crate::game::Game,
-) -> Result<String> {
-    let written = select::write(inv, cover, dir)?;
-    let mut text = format!(
-        "select: {} file(s) written under {}\n",
-        written.files.len(),
-        dir.display()
-    );
-    if written.whole_files > 0 {
-        text.push_str(&format!(
-            "select: {} whole file(s) selected for one of their cases: {} cannot write a case as a file of its own\n",
-            written.whole_files,
-            game.name()
-        ));
-    }
-    Ok(text)
-}
-
-/// A package's notes, compile errors and accepted invalid inputs added to `text`; how many
-/// fail the invocation.
-fn package_text(
-    pkg: &Package,
-    compile_errors: &[(String, Option<Tag>, String)],
-    (game, args): (&'static dyn crate::game::Game, &InvokeArgs),
-    text: &mut String,
-) -> Result<usize> {
-    let mut failures = 0;
-    for note in &pkg.notes {
-        text.push_str(&format!("package: {note}\n"));
-    }
-    for (name, tag, message) in compile_errors {
-        text.push_str(&format!("compile-error: {name}: {message}\n"));
-        // Only an expectation that some verdict is not `ok`, and nothing narrower, holds
-        // for a submission that never ran.
-        if let Some(tag) = tag.filter(|t| *t != Tag::Failing) {
-            failures += 1;
-            text.push_str(&format!(
-                "tag contradicted: solution {name} (tagged {tag}) got compile-error\n"
-            ));
-        }
-    }
-    let invalid = package::accepted_invalid_inputs(pkg)?;
-    for path in &invalid {
-        text.push_str(&format!(
-            "invalid input accepted: {} is valid for {}'s validator\n",
-            path.display(),
-            game.name()
-        ));
-    }
-    failures += invalid.len();
-    if !pkg.invalid_inputs.is_empty() && invalid.is_empty() {
-        text.push_str(&format!(
-            "invalid inputs: all {} rejected by the validator\n",
-            pkg.invalid_inputs.len()
-        ));
-    }
-    let misjudged = package::misjudged_outputs(pkg, args.presentation)?;
-    for line in &misjudged {
-        text.push_str(&format!("{line}\n"));
-    }
-    failures += misjudged.len();
-    if !pkg.output_cases.is_empty() && misjudged.is_empty() {
-        text.push_str(&format!(
-            "output cases: all {} judged by the checker as the package says\n",
-            pkg.output_cases.len()
-        ));
-    }
-    Ok(failures)
-}
-
-/// The files asked for: CSV, JSON, Markdown, JUnit.
-fn write_files(
-    args: &InvokeArgs,
+/// The table, its notes, the strength report, the tag warnings and contradictions.
+fn table_text(
     inv: &invoke::Invocation,
     report: &invoke::TagReport,
     strength: &strength::Strength,
-) -> Result<()> {
-    if let Some(path) = &args.csv {
-        write_out(path, &table::csv(inv)?, "CSV")?;
+    width: usize,
+    colour: bool,
+) -> String {
+    let mut text = table::terminal(inv, width, colour);
+    text.push_str(&table::notes(inv));
+    text.push('\n');
+    text.push_str(&table::strength_text(inv, strength));
+    for warning in &report.warnings {
+        text.push_str(warning);
+        text.push('\n');
     }
-    if let Some(path) = &args.json {
-        write_out(path, &table::json(inv, report, strength)?, "JSON")?;
+    for contradiction in &report.contradictions {
+        text.push_str(&format!("tag contradicted: {contradiction}\n"));
     }
-    if let Some(path) = &args.markdown {
-        write_out(
-            path,
-            table::markdown(inv, report, strength).as_bytes(),
-            "Markdown",
-        )?;
-    }
-    if let Some(path) = &args.junit {
-        write_out(path, junit::junit(inv, report).as_bytes(), "JUnit XML")?;
-    }
-    if let Some(path) = &args.report {
-        write_report(path, inv, report, strength)?;
-    }
-    Ok(())
-}
-
-/// `--report FILE.html`: the report's page of the invocation's cells (a solution is an engine,
-/// a test a case; the baseline of its speed-ups the main solution, else the first), with the
-/// invocation's own section.
-fn write_report(
-    path: &Path,
-    inv: &invoke::Invocation,
-    tags: &invoke::TagReport,
-    strength: &strength::Strength,
-) -> Result<()> {
-    let results = invoke::report::results(inv, path);
-    let baseline = inv
-        .solutions
-        .iter()
-        .find(|s| s.tag == Some(Tag::Main))
-        .unwrap_or(&inv.solutions[0])
-        .name
-        .clone();
-    let inputs = crate::report::Inputs {
-        runs: &[crate::report::Run {
-            path: path.to_path_buf(),
-            name: None,
-            meta: results.meta.clone(),
-            held: Some(results),
-        }],
-        comparison: None,
-        games: registry::GAMES,
-        roots: &[PathBuf::from(".")],
-        outputs: &[],
-        baseline: &baseline,
-    };
-    let (shown, digest) = crate::report::digest(&inputs)?;
-    let page = crate::report::render(&inputs, &shown, &digest);
-    let page = invoke::report::with_section(page, &invoke::report::section(inv, tags, strength));
-    write_out(path, page.as_bytes(), "HTML report")
+    text
 }
 
 /// The exit code: 2 when a test could not be judged or a path was not a test, 1 when a tag is
