@@ -74,6 +74,12 @@ pub struct StressOptions {
     /// judge input on stdout, which must pass the game's validator (see docs/generators.md).
     #[arg(long, value_name = "CMD")]
     pub generator: Option<String>,
+    /// Hold the engines against each other on these test files instead of generated ones:
+    /// `.in` files, folders of them, a Kattis or Polygon package (or its zip), a package's
+    /// `data/`. Judged file by file in their order until the first difference, which is
+    /// shrunk as `gamebench shrink` does; no time limit unless `--time` is given.
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["generator", "stress_cases"])]
+    pub tests: Vec<PathBuf>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
@@ -101,6 +107,9 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
         bail!("stress needs exactly two different engines (-e A -e B)");
     };
+    if !o.tests.is_empty() {
+        return stress_tests(&args, game, engines, &signals);
+    }
     let limit = match (o.time, o.cases) {
         (_, Some(n)) => Limit::Cases(n),
         (Some(t), None) => Limit::Time(positive_seconds("--time", t)?),
@@ -142,6 +151,88 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     );
     let outcome = stress::run(&config)?;
     Ok(conclude(&config, outcome, &signals))
+}
+
+/// `stress GAME --tests PATH... -e A -e B`: the engines on the given tests, the first
+/// difference shrunk.
+fn stress_tests(
+    args: &StressArgs,
+    game: &'static dyn crate::game::Game,
+    engines: [crate::engines::EngineSpec; 2],
+    signals: &super::run::Signals,
+) -> Result<Exit> {
+    let o = &args.options;
+    let corpus = crate::package::paths::discover_all(&o.tests, Some(game), crate::registry::GAMES)?;
+    for problem in &corpus.problems {
+        eprintln!("gamebench: {problem}");
+    }
+    if let Some(other) = corpus.files.iter().find(|f| f.game.name() != game.name()) {
+        bail!(
+            "{} is a test of {}, not of {}",
+            other.display(),
+            other.game.name(),
+            game.name()
+        );
+    }
+    let limit = match o.time {
+        Some(t) => Limit::Time(positive_seconds("--time", t)?),
+        None => Limit::Cases(u64::MAX),
+    };
+    let limits = o.launch.limits(o.timeout, 10.0)?;
+    let config = Config {
+        game,
+        engines,
+        profile: String::new(),
+        options: &args.generator,
+        seed: o.seed,
+        limit,
+        limits,
+        budget: o.budget.budget()?,
+        out: o.out.clone(),
+        presentation: o.presentation,
+        generator: None,
+        given: None,
+        jobs: 1,
+    };
+    eprintln!(
+        "stress {}: {} against {}, on {} test file(s); budget: {}",
+        game.name(),
+        config.engines[1].name(),
+        config.engines[0].name(),
+        corpus.files.len(),
+        match limit {
+            Limit::Time(t) => format!("{} (--time)", human_duration(t)),
+            Limit::Cases(_) => "every test".to_string(),
+        }
+    );
+    let given = stress::given::stress_tests(&config, &corpus.files)?;
+    for (path, why) in &given.unreadable {
+        eprintln!("gamebench: {}: cannot be judged: {why}", path.display());
+    }
+    let unreadable = given.unreadable.len() + corpus.problems.len();
+    if let Outcome::NoDifference { cases_tried, time } = &given.outcome {
+        let left = if given.files_left > 0 {
+            format!(", {} file(s) left at the time limit", given.files_left)
+        } else {
+            String::new()
+        };
+        println!(
+            "{}: no difference in {cases_tried} case(s) of {} test file(s), {}{left}",
+            game.name(),
+            given.files_judged,
+            human_duration(*time),
+        );
+        return Ok(if unreadable > 0 {
+            Exit::Error
+        } else {
+            Exit::Ok
+        });
+    }
+    let config = Config {
+        given: given.found_in,
+        ..config
+    };
+    Ok(conclude(&config, given.outcome, signals))
 }
 
 /// Prints what `stress` found (nothing, a difference, or what it had when a signal stopped

@@ -17,6 +17,9 @@
 //! external run, and the one a batch picks is confirmed alone; a candidate's programs run under
 //! a timeout adapted to the failing run ([`candidate_timeout`]).
 //!
+//! With `--tests` ([`given`]) the cases are given test files (a folder, a package) instead,
+//! judged file by file until the first difference, which is shrunk as `gamebench shrink` does.
+//!
 //! Every input generated, isolated or shrunk is fair ([`Input::is_fair`]): the game's strict
 //! validator accepts it and each case is admissible, so what `stress` writes is a case a judge
 //! could give.
@@ -32,6 +35,7 @@
 pub mod detached;
 mod failure;
 mod files;
+pub mod given;
 mod judge;
 mod oracle;
 

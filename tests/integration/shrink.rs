@@ -157,3 +157,100 @@ fn a_case_the_file_does_not_have_is_a_usage_error() {
     ]);
     assert_exit_saying(&out, 2, "cannot read no-such.in");
 }
+
+/// A Kattis package of SameGame under `dir`: `problem.yaml`, a sample and a secret test with
+/// `.ans` files. The sample, a 1 x 2 grid with no selection, is printed as it is by any
+/// solution (the wrong one included); the secret one is a file the wrong solution fails.
+fn samegame_package(dir: &std::path::Path) -> std::path::PathBuf {
+    let pkg = dir.join("pkg");
+    let sample = pkg.join("data/sample");
+    std::fs::create_dir_all(&sample).unwrap();
+    std::fs::write(sample.join("1.in"), "1 2\n1 2\n0 0\n0 0\n").unwrap();
+    std::fs::write(sample.join("1.ans"), "Grid 1.\n    1 2\n").unwrap();
+    let secret = pkg.join("data/secret");
+    std::fs::create_dir_all(&secret).unwrap();
+    let from = common::root().join(FILE);
+    std::fs::copy(&from, secret.join("2.in")).unwrap();
+    std::fs::copy(from.with_extension("out"), secret.join("2.ans")).unwrap();
+    std::fs::write(
+        pkg.join("problem.yaml"),
+        "problem_format_version: 2025-09\nname: samegame\ngamebench:\n  game: samegame\n",
+    )
+    .unwrap();
+    pkg
+}
+
+#[test]
+fn stress_on_a_packages_tests_finds_and_shrinks_the_failing_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = samegame_package(tmp.path());
+    let out_dir = tmp.path().join("stress");
+    let out = run_from_root(&[
+        "stress",
+        "samegame",
+        "--tests",
+        s(&pkg),
+        "-e",
+        "reference",
+        "-e",
+        BUG,
+        "--out",
+        s(&out_dir),
+    ]);
+    assert_exit(&out, 1);
+    let report = text(&out.stdout);
+    let failing = pkg.join("data/secret/2.in");
+    assert!(
+        report.contains(&format!("found in {}, case ", failing.display())),
+        "{report}"
+    );
+    assert!(
+        report.contains("on the shrunk input: bug: wrong answer against reference"),
+        "{report}"
+    );
+    // The files are named after the test, as `shrink` names them.
+    assert!(
+        out_dir.join("samegame/shrink-2-min.in").is_file(),
+        "{report}"
+    );
+}
+
+#[test]
+fn stress_on_tests_where_the_engines_agree_counts_the_files_and_names_an_unreadable_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = samegame_package(tmp.path());
+    let out = run_from_root(&[
+        "stress",
+        "samegame",
+        "--tests",
+        s(&pkg),
+        "-e",
+        "reference",
+        "-e",
+        "bitboard",
+    ]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("of 2 test file(s)"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A test that is not SameGame input: said with its name, the others still judged, exit 2.
+    std::fs::write(pkg.join("data/secret/3.in"), "not a grid\n").unwrap();
+    let out = run_from_root(&[
+        "stress",
+        "samegame",
+        "--tests",
+        s(&pkg),
+        "-e",
+        "reference",
+        "-e",
+        "bitboard",
+    ]);
+    assert_exit_saying(&out, 2, "3.in");
+    assert!(
+        text(&out.stdout).contains("of 2 test file(s)"),
+        "{}",
+        text(&out.stdout)
+    );
+}
