@@ -19,6 +19,10 @@ const DEFAULT_INPUT_PATTERN: &str = "tests/%02d";
 const DEFAULT_ANSWER_PATTERN: &str = "tests/%02d.a";
 /// The digits of a test's number in the view at least (`01`), as Polygon numbers them.
 const MIN_TEST_DIGITS: usize = 2;
+/// The folder under the system's temporary folder (with the user's id) holding the views.
+const VIEW_FOLDER: &str = "gamebench-polygon";
+/// The view's own folder in its package's folder there: the corpus the runs read.
+const VIEW_TESTS: &str = "tests";
 const MS_PER_SECOND: f64 = 1000.0;
 const BYTES_PER_MIB: f64 = 1024.0 * 1024.0;
 /// Polygon states no multipliers: the Kattis 2025-09 defaults advise its limits.
@@ -205,8 +209,34 @@ fn test_view(root: &Path, xml: &str) -> Result<Option<PathBuf>, PackageError> {
     }
     let input_pattern = element(xml, "input-path-pattern").unwrap_or(DEFAULT_INPUT_PATTERN);
     let answer_pattern = element(xml, "answer-path-pattern").unwrap_or(DEFAULT_ANSWER_PATTERN);
+    let (folder, scratch) = match view_folder(root, xml)? {
+        Ok(folder) => return Ok(Some(folder.join(VIEW_TESTS))),
+        Err(fresh) => fresh,
+    };
+    // Filled in a folder of this process's own and moved into place whole: a second process
+    // reading the package never sees a half-made view nor has it emptied under it.
+    let filled = fill_view(
+        root,
+        &scratch.join(VIEW_TESTS),
+        (count, input_pattern, answer_pattern),
+        &invalid,
+    );
+    if let Err(e) = filled {
+        let _ = std::fs::remove_dir_all(&scratch);
+        return Err(e);
+    }
+    super::zip::settle(&scratch, &folder)?;
+    Ok(Some(folder.join(VIEW_TESTS)))
+}
+
+/// Links the package's `count` tests (found by their patterns) into `view`.
+fn fill_view(
+    root: &Path,
+    view: &Path,
+    (count, input_pattern, answer_pattern): (usize, &str, &str),
+    invalid: &dyn Fn(String) -> PackageError,
+) -> Result<(), PackageError> {
     let width = count.to_string().len().max(MIN_TEST_DIGITS);
-    let view = view_folder(root)?;
     for n in 1..=count {
         let input = root.join(path_of(input_pattern, n));
         let answer = root.join(path_of(answer_pattern, n));
@@ -222,27 +252,38 @@ fn test_view(root: &Path, xml: &str) -> Result<Option<PathBuf>, PackageError> {
             link(&answer, &view.join(format!("{stem}.{ANSWER_EXTENSION}")))?;
         }
     }
-    Ok(Some(view))
+    Ok(())
 }
 
-/// A fresh folder for the package's view, under the system's temporary folder and named after
-/// the package's path (two packages never share one).
-fn view_folder(root: &Path) -> Result<PathBuf, PackageError> {
+/// The folder holding the package's view (in its `tests/`), under this user's
+/// `gamebench-polygon-<uid>` and named after the package's path and its `problem.xml` (two
+/// packages never share one, and a changed `problem.xml` gets a view of its own):
+/// `Ok(folder)` when a complete one is there, else `Err((folder, scratch))`, a fresh folder of
+/// this process's own to fill and move to `folder`.
+fn view_folder(
+    root: &Path,
+    xml: &str,
+) -> Result<Result<PathBuf, (PathBuf, PathBuf)>, PackageError> {
     let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-    let key = crate::util::digest::digest(absolute.as_os_str().as_encoded_bytes());
-    let view = std::env::temp_dir()
-        .join("gamebench-polygon")
-        .join(key)
-        .join("tests");
+    let mut identity = absolute.as_os_str().as_encoded_bytes().to_vec();
+    identity.push(0);
+    identity.extend_from_slice(xml.as_bytes());
+    let key = crate::util::digest::digest(&identity);
+    let base = super::zip::user_folder(VIEW_FOLDER)?;
+    let folder = base.join(&key);
+    if folder.is_dir() && !folder.is_symlink() {
+        return Ok(Ok(folder));
+    }
+    let scratch = base.join(format!(".{key}.{}", std::process::id()));
     let io = |source| PackageError::Io {
-        path: view.clone(),
+        path: scratch.clone(),
         source,
     };
-    if view.exists() {
-        std::fs::remove_dir_all(&view).map_err(io)?;
+    if scratch.exists() {
+        std::fs::remove_dir_all(&scratch).map_err(io)?;
     }
-    std::fs::create_dir_all(&view).map_err(io)?;
-    Ok(view)
+    std::fs::create_dir_all(scratch.join(VIEW_TESTS)).map_err(io)?;
+    Ok(Err((folder, scratch)))
 }
 
 fn link(target: &Path, at: &Path) -> Result<(), PackageError> {

@@ -183,7 +183,7 @@ fn unpacked_folder(zip: &Path) -> Result<Unpacked, PackageError> {
         format!("\0{}\0{}.{}", meta.len(), meta.mtime(), meta.mtime_nsec()).as_bytes(),
     );
     let key = crate::util::digest::digest(&identity);
-    let base = user_folder()?;
+    let base = user_folder(UNPACK_FOLDER)?;
     let dest = base.join(&key);
     match std::fs::symlink_metadata(&dest) {
         Ok(m) if m.is_dir() => return Ok(Unpacked::Done(dest)),
@@ -210,7 +210,7 @@ fn unpacked_folder(zip: &Path) -> Result<Unpacked, PackageError> {
 
 /// Moves the unpacked `scratch` to `dest`; when another process moved its own there first,
 /// that one is used and `scratch` removed.
-fn settle(scratch: &Path, dest: &Path) -> Result<(), PackageError> {
+pub(super) fn settle(scratch: &Path, dest: &Path) -> Result<(), PackageError> {
     match std::fs::rename(scratch, dest) {
         Ok(()) => Ok(()),
         Err(_) if dest.is_dir() => {
@@ -227,14 +227,14 @@ fn settle(scratch: &Path, dest: &Path) -> Result<(), PackageError> {
     }
 }
 
-/// This user's unpacking folder under the system's temporary folder, private to them
+/// This user's folder `<name>-<uid>` under the system's temporary folder, private to them
 /// (mode 0700): one that is a link or belongs to someone else is refused, since another user
 /// could otherwise plant the tests and programs a run executes.
-fn user_folder() -> Result<PathBuf, PackageError> {
+pub(super) fn user_folder(name: &str) -> Result<PathBuf, PackageError> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
     // SAFETY: getuid has no preconditions and cannot fail.
     let uid = unsafe { libc::getuid() };
-    let base = std::env::temp_dir().join(format!("{UNPACK_FOLDER}-{uid}"));
+    let base = std::env::temp_dir().join(format!("{name}-{uid}"));
     let io = |source| PackageError::Io {
         path: base.clone(),
         source,
@@ -248,8 +248,7 @@ fn user_folder() -> Result<PathBuf, PackageError> {
     if !meta.is_dir() || meta.uid() != uid || meta.mode() & 0o077 != 0 {
         return Err(PackageError::Invalid {
             path: base.clone(),
-            message: "the unpacking folder is not a folder of this user's alone: refused"
-                .to_string(),
+            message: "not a folder of this user's alone: refused".to_string(),
         });
     }
     Ok(base)
