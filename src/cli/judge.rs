@@ -82,6 +82,9 @@ struct Report {
     convention: ExitCodes,
     /// The first line said (the message of testlib's result file).
     first: Option<String>,
+    /// The first case of the input that could not be read, as told on stderr (the message of
+    /// testlib's result file before any verdict: the run is a FAIL).
+    failure: Option<String>,
 }
 
 impl Report {
@@ -163,6 +166,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
         feedback,
         convention,
         first: None,
+        failure: None,
     };
     let verdict = check_lines(&args, expected.as_ref(), output.as_ref(), &mut report);
     let (exit, error) = match verdict {
@@ -177,7 +181,10 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
         }
     };
     if let Some(path) = &result_file {
-        let message = error.or_else(|| report.first.clone()).unwrap_or_default();
+        let message = error
+            .or_else(|| report.failure.clone())
+            .or_else(|| report.first.clone())
+            .unwrap_or_default();
         write_testlib_result(path, exit, &message, args.appes)?;
     }
     report.finish()?;
@@ -321,7 +328,14 @@ fn check_lines(
         let case = match &p.case {
             Ok(case) => case,
             Err(e) => {
-                eprintln!("{name}: case {index}: {e}");
+                // A judge's convention names it as its judge error (testlib's FAIL).
+                let line = format!(
+                    "{}{name}: case {index}: {e}",
+                    fail_prefix(report.convention)
+                );
+                eprintln!("{line}");
+                report.feedback(&line)?;
+                report.failure.get_or_insert(line);
                 counts.errors += 1;
                 continue;
             }

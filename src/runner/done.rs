@@ -3,14 +3,23 @@
 //! [`Judgement`] is then weighed by the comparisons (`verdict.rs`), and `rows.rs` turns it into
 //! rows.
 //!
+//! A slot an earlier, interrupted attempt finished in a case it did not finish whole comes back
+//! as a [`KeptSlot`] (its output and its judgement before any comparison, kept in the journal
+//! beside its rows) and becomes a `Done` again ([`Done::resumed`]), so that a resumed run
+//! judges the case whole, as an uninterrupted run judges it.
+//!
 //! Invariants: a failed slot has no times and timing `case`; a message names the file and the
-//! case; the output is kept only while something still needs it (a comparison, `--out-dir`).
+//! case; the output is kept only while something still needs it (a comparison, `--out-dir`); a
+//! resumed `Done` has its rows' times and measurements and its kept judgement, never checked
+//! again against the expected output (its judgement holds that check).
+
+use serde::{Deserialize, Serialize};
 
 use super::judgement::Judgement;
 use crate::corpus::CaseFile;
 use crate::engines::{CaseRun, Fault, RunTimes};
 use crate::external::Usage;
-use crate::results::Timing;
+use crate::results::{Row, Timing};
 use crate::util::digest::hash;
 
 /// What a slot got.
@@ -106,6 +115,90 @@ impl Done {
                     ..Done::default()
                 }
             }
+        }
+    }
+}
+
+/// A finished slot of a partial case (a case some of whose engines an interrupt stopped),
+/// kept in the journal so that `--resume` judges the case whole: the output as the engine
+/// printed it and the judgement before any comparison with another engine. Its times and
+/// other measurements are its rows' (journaled beside it, not in it).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct KeptSlot {
+    /// The file as written in rows.
+    pub file: String,
+    /// 1-based, as in rows.
+    pub case: usize,
+    pub engine: String,
+    /// `None`: the slot printed no output (it failed).
+    output: Option<String>,
+    judgement: Judgement,
+    /// The slot's rows (one per timed run, in order), taken from the journal when resuming.
+    #[serde(skip)]
+    pub rows: Vec<Row>,
+}
+
+impl KeptSlot {
+    /// The slot `done` (not yet compared with another engine) of case `case` (1-based) of
+    /// `file` (as written in rows) for `engine`, unless its output is longer than `cap`
+    /// bytes: such a case is settled by digest when resumed.
+    pub(super) fn of(
+        (file, case, engine): (String, usize, &str),
+        done: &Done,
+        cap: u64,
+    ) -> Option<KeptSlot> {
+        let length = done.output.as_ref().map_or(0, String::len);
+        if u64::try_from(length).unwrap_or(u64::MAX) > cap {
+            return None;
+        }
+        Some(KeptSlot {
+            file,
+            case,
+            engine: engine.to_string(),
+            output: done.output.clone(),
+            judgement: done.judgement.clone(),
+            rows: Vec::new(),
+        })
+    }
+
+    /// Whether its rows match its output: one row per run, the digest the output's (a journal
+    /// damaged from outside, or rows kept from another source, are not used).
+    pub fn consistent(&self) -> bool {
+        let digest = self.output.as_ref().map_or(String::new(), |o| {
+            crate::util::digest::hex(hash(o.as_bytes()))
+        });
+        !self.rows.is_empty() && self.rows.iter().all(|r| r.digest == digest)
+    }
+}
+
+impl Done {
+    /// The slot an earlier attempt finished and kept: its judgement and output as kept, its
+    /// times, usage, work and score as its rows say.
+    pub fn resumed(kept: &KeptSlot) -> Done {
+        let first = kept.rows.first();
+        let times: RunTimes = kept.rows.iter().filter_map(|r| r.time_ns).collect();
+        let usage = kept
+            .rows
+            .iter()
+            .filter_map(|r| {
+                Some(Usage {
+                    user_ns: r.user_ns?,
+                    sys_ns: r.sys_ns?,
+                    memory_kb: r.memory_kb,
+                })
+            })
+            .collect();
+        Done {
+            judgement: kept.judgement.clone(),
+            times,
+            timing: first.map_or(Timing::Case, |r| r.timing),
+            repeats: first.and_then(|r| r.repeats).unwrap_or(1),
+            usage,
+            work: first.and_then(|r| r.work),
+            score: first.and_then(|r| r.score),
+            digest: kept.output.as_ref().map(|o| hash(o.as_bytes())),
+            output: kept.output.clone(),
+            dropped: false,
         }
     }
 }

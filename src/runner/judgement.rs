@@ -18,8 +18,9 @@ use crate::game::Answer;
 use crate::results::Status;
 use crate::status::{CheckVerdict, Rejected, RowVerdict};
 
-/// The judgement of one slot. Read through its accessors; changed only through its methods.
-#[derive(Clone, Debug)]
+/// The judgement of one slot. Read through its accessors; changed only through its methods
+/// (serialized whole in a journal's kept slots, `done::KeptSlot`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(super) struct Judgement {
     status: Status,
     /// The checker's verdict when it rejected the output.

@@ -9,7 +9,8 @@
 //! the file read and parsed at once, one chunk.
 //!
 //! Invariants: slots are listed in (case, engine) order, so a case's slots are consecutive;
-//! every slot is filled exactly once; the task that fills the last one is told so by
+//! every slot is filled exactly once (a resumed one when the chunk is loaded, the others by a
+//! task); the task that fills the last one is told so by
 //! [`Loaded::finish_many`] and completes the chunk (`rows::complete`: its rows assembled, the chunk
 //! handed to the calling thread as `Message::Chunk`; this file knows nothing of rows), and with case events, the one that fills a case's last
 //! slot hands the case (`Message::Case`); a chunk's loading task tells the calling thread
@@ -22,7 +23,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::completions::{self, Urgency, Wake};
-use super::done::Done;
+use super::done::{Done, KeptSlot};
 use super::sink::{FileOutput, Prepared, Wants};
 use super::{Config, NO_CASE};
 use crate::corpus::CaseFile;
@@ -189,8 +190,11 @@ pub(super) struct Loaded {
     pub invalid: Vec<Option<String>>,
     /// With `--check`: the expected blocks, or why there are none.
     pub expected: Option<Arc<Result<Vec<String>, String>>>,
-    /// The (case, engine) slots this run solves, in case then engine order.
+    /// The (case, engine) slots this run solves, in case then engine order, with the resumed
+    /// ones of the same cases among them.
     pub slots: Vec<Slot>,
+    /// How many of `slots` are resumed (filled at loading, not run).
+    pub resumed: usize,
     /// What each slot got, filled by the tasks in any order.
     pub done: Mutex<Vec<Option<Done>>>,
     /// Slots not finished yet; the task that finishes the last one reports the file complete.
@@ -212,6 +216,8 @@ pub(super) struct Loaded {
 /// A chunk's rows (when a sink wants them), outputs, problem lines and prepared results.
 pub(super) struct Assembled {
     pub rows: Vec<Row>,
+    /// The finished slots of partial cases (a stopped chunk's), for the journal.
+    pub kept: Vec<KeptSlot>,
     pub outputs: Vec<FileOutput>,
     pub problems: Vec<String>,
     pub prepared: Option<Prepared>,
@@ -222,8 +228,9 @@ pub(super) struct Assembled {
 
 impl Assembled {
     /// Rows and problem lines already built (a stopped chunk's finished cases).
-    pub fn of_rows(rows: Vec<Row>, problems: Vec<String>) -> Assembled {
+    pub fn of_rows(rows: Vec<Row>, problems: Vec<String>, kept: Vec<KeptSlot>) -> Assembled {
         Assembled {
+            kept,
             count: rows.len(),
             worst: rows.iter().map(|r| r.status).reduce(Status::worst),
             rows,
@@ -289,6 +296,9 @@ impl Loaded {
 pub(super) struct Slot {
     pub case: usize,
     pub engine: usize,
+    /// Finished by an earlier attempt and kept ([`super::CaseFilter::kept`]): filled when the
+    /// chunk is loaded, never run.
+    pub resumed: bool,
 }
 
 /// Loads chunk `chunk` of a file: the whole file when not `streamed` (then its only chunk),
@@ -322,6 +332,7 @@ pub(super) fn load(
         invalid: Vec::new(),
         expected: None,
         slots: Vec::new(),
+        resumed: 0,
         done: Mutex::new(Vec::new()),
         remaining: AtomicUsize::new(0),
         case_left: Vec::new(),
@@ -341,22 +352,51 @@ pub(super) fn load(
     } else {
         loaded.cases.len()
     };
+    let mut done = Vec::new();
     for case in 0..cases {
+        let index = loaded.first + case;
+        let wanted: Vec<bool> = loaded
+            .engines
+            .iter()
+            .map(|spec| {
+                config
+                    .select
+                    .as_ref()
+                    .is_none_or(|s| s.wants(position, &loaded.file, index, spec.name()))
+            })
+            .collect();
+        // A case solved now for some engines may have the others' results kept by an
+        // earlier attempt: they are judged with it (resumed slots, never run).
+        let solved = wanted.contains(&true);
         for (engine, spec) in loaded.engines.iter().enumerate() {
-            let wanted = config
+            if wanted[engine] {
+                loaded.slots.push(Slot {
+                    case,
+                    engine,
+                    resumed: false,
+                });
+                done.push(None);
+            } else if let Some(kept) = config
                 .select
                 .as_ref()
-                .is_none_or(|s| s.wants(position, &loaded.file, loaded.first + case, spec.name()));
-            if wanted {
-                loaded.slots.push(Slot { case, engine });
+                .filter(|_| solved)
+                .and_then(|s| s.kept(position, &loaded.file, index, spec.name()))
+            {
+                loaded.slots.push(Slot {
+                    case,
+                    engine,
+                    resumed: true,
+                });
+                done.push(Some(Done::resumed(kept)));
+                loaded.resumed += 1;
             }
         }
     }
-    loaded.done = Mutex::new((0..loaded.slots.len()).map(|_| None).collect());
-    loaded.remaining = AtomicUsize::new(loaded.slots.len());
+    loaded.done = Mutex::new(done);
+    loaded.remaining = AtomicUsize::new(loaded.slots.len() - loaded.resumed);
     if config.case_events {
         let mut left = vec![0usize; cases];
-        for slot in &loaded.slots {
+        for slot in loaded.slots.iter().filter(|s| !s.resumed) {
             left[slot.case] += 1;
         }
         loaded.case_left = left.into_iter().map(AtomicUsize::new).collect();

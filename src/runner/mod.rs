@@ -65,6 +65,7 @@ use std::time::Duration;
 
 pub use crate::engines::{ALL_ENGINES, DEFAULT_TIMEOUT, EngineError, EngineSpec, EngineTable};
 pub use crate::util::progress::{PLAIN_INTERVAL, ProgressMode};
+pub use done::KeptSlot;
 pub use sink::{
     CsvSink, FileOutput, FileResults, OutDirSink, Prepared, ProblemLines, RecordSink, Sink,
     SinkError, Wants,
@@ -85,6 +86,19 @@ pub trait CaseFilter: Send + Sync {
     /// Whether case `case` (0-based) of the file at `position` in the run's list is solved by
     /// `engine`.
     fn wants(&self, position: usize, file: &CaseFile, case: usize, engine: &str) -> bool;
+
+    /// The slot an earlier attempt finished and kept for case `case` (0-based) of the file at
+    /// `position`, for `engine` (which this run does not solve on it), asked only for a case
+    /// the run solves for another engine: the case is then judged whole with it.
+    fn kept(
+        &self,
+        _position: usize,
+        _file: &CaseFile,
+        _case: usize,
+        _engine: &str,
+    ) -> Option<&KeptSlot> {
+        None
+    }
 }
 
 /// What to run and how.

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::done::Done;
+use super::done::{Done, KeptSlot};
 use super::load::{Assembled, Loaded, load as load_chunk};
 use super::load::{CHUNK_BYTES, Completions, Loads, Message, Source, streams};
 use super::rows::{assemble, finished_rows, rows_of};
@@ -127,7 +127,7 @@ impl Pipeline<'_> {
                 // journaled run already has them (case events).
                 let mut stopped = false;
                 let (assembled, slots) = match assembled {
-                    Some(assembled) => (assembled, loaded.slots.len()),
+                    Some(assembled) => (assembled, loaded.slots.len() - loaded.resumed),
                     None => {
                         let done: Vec<Done> = std::mem::take(
                             &mut *loaded.done.lock().expect("no task panics holding it"),
@@ -140,16 +140,17 @@ impl Pipeline<'_> {
                             // With case events, the journal already has the cases every
                             // engine finished: the sinks still get them all (a journal
                             // skips those it has), and the finished slots of partial cases.
-                            let (rows, problems) = finished_cases(&loaded, done, self.config);
-                            (Assembled::of_rows(rows, problems), 0)
+                            let (rows, problems, kept) = finished_cases(&loaded, done, self.config);
+                            (Assembled::of_rows(rows, problems, kept), 0)
                         } else {
-                            let slots = done.len();
+                            let slots = done.len() - loaded.resumed;
                             (assemble(&loaded, done, self.config), slots)
                         }
                     }
                 };
                 let Assembled {
                     rows,
+                    kept,
                     outputs,
                     problems,
                     prepared,
@@ -174,6 +175,7 @@ impl Pipeline<'_> {
                     position,
                     file: &self.files[position],
                     rows: &rows,
+                    kept: &kept,
                     outputs: &outputs,
                     problems: &problems,
                     prepared: prepared.as_ref(),
@@ -314,6 +316,7 @@ impl Pipeline<'_> {
             position: loaded.position,
             file: &self.files[loaded.position],
             rows: &rows,
+            kept: &[],
             outputs: &[],
             problems: &[],
             prepared: None,
@@ -357,13 +360,14 @@ impl Pipeline<'_> {
                 position, chunk, file, size, engines, baseline, &config, finished, &source,
                 streamed, wants,
             );
-            planned.add(chunk == 0, loaded.slots.len());
+            let runnable = loaded.slots.len() - loaded.resumed;
+            planned.add(chunk == 0, runnable);
             let loaded = Arc::new(loaded);
             tx.push(Message::Parsed {
                 position,
                 more: !loaded.last,
             });
-            if loaded.slots.is_empty() {
+            if runnable == 0 {
                 tx.push(Message::Chunk(loaded));
             } else {
                 schedule(loaded, config, plan, tx, helpers);
@@ -377,16 +381,21 @@ impl Pipeline<'_> {
 
 /// The rows and problem lines of every finished slot of a stopped chunk, in (case, engine,
 /// run) order: a case with a slot the stop dropped keeps its finished engines' rows, which say
-/// which engines are missing (`rows::finished_rows`).
-fn finished_cases(loaded: &Loaded, done: Vec<Done>, config: &Config) -> (Vec<Row>, Vec<String>) {
-    let (mut rows, mut problems) = (Vec::new(), Vec::new());
+/// which engines are missing, and those slots kept for a journal (`rows::finished_rows`).
+fn finished_cases(
+    loaded: &Loaded,
+    done: Vec<Done>,
+    config: &Config,
+) -> (Vec<Row>, Vec<String>, Vec<KeptSlot>) {
+    let (mut rows, mut problems, mut kept) = (Vec::new(), Vec::new(), Vec::new());
     let mut start = 0;
     while start < loaded.slots.len() {
         let range = loaded.slots_of(loaded.slots[start].case);
-        let (r, p) = finished_rows(loaded, range.clone(), &done[range.clone()], config);
+        let (r, p, k) = finished_rows(loaded, range.clone(), &done[range.clone()], config);
         rows.extend(r);
         problems.extend(p);
+        kept.extend(k);
         start = range.end;
     }
-    (rows, problems)
+    (rows, problems, kept)
 }

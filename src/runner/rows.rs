@@ -13,10 +13,11 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::Config;
-use super::done::Done;
+use super::done::{Done, KeptSlot};
 use super::load::{Assembled, Completions, Loaded, Message, Slot};
 use super::sink::{FileOutput, Prepared};
 use super::verdict::settle_cases;
+use crate::external::DEFAULT_OUTPUT_LIMIT_MB;
 use crate::results::{Batch, CaseView, Digest, Line, Row, Status, Tally, Timing};
 
 /// CSV bytes reserved per row before a chunk's lines are formatted (most lines of small
@@ -69,6 +70,7 @@ pub(super) fn assemble(loaded: &Loaded, mut done: Vec<Done>, config: &Config) ->
         .reduce(Status::worst);
     Assembled {
         rows,
+        kept: Vec::new(),
         outputs: outputs_of(loaded, &done, config),
         problems: problems_of(loaded, slots, &done),
         prepared: Some(prepared),
@@ -95,12 +97,15 @@ pub(super) fn rows_of(
 /// holds the case's slots, `done` their results, some dropped by the stop): settled among
 /// themselves, and when an engine did not finish, each row says which in its message
 /// ([`crate::results::partial_note`]), so that nothing finished is lost and nothing looks whole.
+/// The finished slots of such a partial case are also kept ([`KeptSlot`]: their outputs up to
+/// the run's output limit, and their judgements before any comparison) for a journal, so that
+/// `--resume` judges the case whole.
 pub(super) fn finished_rows(
     loaded: &Loaded,
     range: Range<usize>,
     done: &[Done],
     config: &Config,
-) -> (Vec<Row>, Vec<String>) {
+) -> (Vec<Row>, Vec<String>, Vec<KeptSlot>) {
     let mut slots = Vec::new();
     let mut finished = Vec::new();
     let mut missing = Vec::new();
@@ -113,7 +118,31 @@ pub(super) fn finished_rows(
         }
     }
     if slots.is_empty() {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Vec::new(), Vec::new());
+    }
+    let mut kept = Vec::new();
+    if !missing.is_empty() {
+        let cap = config
+            .program_limits
+            .output_bytes
+            .unwrap_or(DEFAULT_OUTPUT_LIMIT_MB << 20);
+        let file = loaded.file.row_name();
+        kept = slots
+            .iter()
+            .zip(&finished)
+            .map_while(|(slot, result)| {
+                let key = (
+                    file.clone(),
+                    loaded.first + slot.case + 1,
+                    loaded.engines[slot.engine].name(),
+                );
+                KeptSlot::of(key, result, cap)
+            })
+            .collect();
+        // A case is judged whole from kept slots only when every finished one was kept.
+        if kept.len() < slots.len() {
+            kept.clear();
+        }
     }
     settle_cases(loaded, &slots, &mut finished);
     // The note is no problem of the engine's: problem lines are those it would have had.
@@ -125,7 +154,7 @@ pub(super) fn finished_rows(
         }
     }
     let rows = settled_rows(loaded, &Names::of(loaded), &slots, &finished, config);
-    (rows, problems)
+    (rows, problems, kept)
 }
 
 /// The rows of settled slots, in order.

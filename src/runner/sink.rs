@@ -12,6 +12,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::KeptSlot;
 use crate::corpus::{CaseFile, OUTPUT_EXTENSION};
 use crate::results::{Batch, Row, Tally, csv_header};
 use crate::util::atomic::{AtomicFile, write_inside};
@@ -102,6 +103,9 @@ pub struct FileResults<'a> {
     /// Its rows in (case, engine, run) order (only the cases this run solved); empty when no
     /// sink wants rows ([`Sink::wants`]) and the results are [`FileResults::prepared`].
     pub rows: &'a [Row],
+    /// The finished slots of the partial cases among `rows` (a stopped run's), kept for a
+    /// journal so that `--resume` judges those cases whole; empty otherwise.
+    pub kept: &'a [KeptSlot],
     /// Per engine, the file's output (empty unless the run keeps outputs).
     pub outputs: &'a [FileOutput],
     /// One line per problem worth telling (errors, mismatches, disagreements).

@@ -10,7 +10,7 @@
 //! ([`complete`]: its rows assembled on that worker).
 //!
 //! Invariants: a slot whose file is unreadable, or whose case breaks the statement
-//! (`--validate`), is never run (it is an `error`); once [`super::Config::stop`] is set, no
+//! (`--validate`), is never run (it is an `error`); nor is a resumed slot (filled at loading); once [`super::Config::stop`] is set, no
 //! slot starts (each is `dropped`).
 
 use std::sync::Arc;
@@ -60,6 +60,9 @@ pub(super) fn schedule(
     if per_case_only && loaded.slots.len() <= INLINE_SLOTS {
         // A task per slot costs more than a tiny file's work; its own task solves it.
         for (i, &slot) in loaded.slots.iter().enumerate() {
+            if slot.resumed {
+                continue;
+            }
             let done = if config.stop.load(Ordering::Relaxed) {
                 Done::dropped()
             } else {
@@ -71,7 +74,7 @@ pub(super) fn schedule(
     }
     for (e, spec) in loaded.engines.iter().enumerate() {
         let mine: Vec<usize> = (0..loaded.slots.len())
-            .filter(|&i| loaded.slots[i].engine == e)
+            .filter(|&i| loaded.slots[i].engine == e && !loaded.slots[i].resumed)
             .collect();
         if spec.executor().per_case() {
             // A few tasks per (chunk, engine) take its slots one at a time from a shared

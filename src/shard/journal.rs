@@ -23,6 +23,7 @@
 //! short followed by a whole chunk keeps that chunk.
 //! The file is synced to disk at most once per [`JOURNAL_SYNC_INTERVAL`].
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{CaseList, Shard, ShardError};
 use crate::results::Row;
-use crate::runner::Config;
+use crate::runner::{Config, KeptSlot};
 use crate::util::atomic::write_atomic;
 
 /// The version of the [`Attempt`] record: a journal or manifest with another (an older
@@ -199,6 +200,8 @@ pub struct JournalContents {
     pub whole: bool,
     /// The rows of its whole lines, in the order written.
     pub rows: Vec<Row>,
+    /// The kept slots of partial cases of its whole lines, in the order written.
+    pub kept: Vec<KeptSlot>,
     /// The lines dropped (1-based number, why): every other line is kept.
     pub dropped: Vec<(usize, &'static str)>,
 }
@@ -228,10 +231,14 @@ const WARNED_LINES: usize = 10;
 /// How every journal chunk line begins (`JournalChunk` serialized).
 const CHUNK_START: &str = "{\"rows\":";
 
-/// One journal line: the complete rows of some cases.
+/// One journal line: the complete rows of some cases, and the kept slots of those of them
+/// that are partial (an interrupt stopped some of their engines).
 #[derive(Debug, Serialize, Deserialize)]
 struct JournalChunk {
     rows: Vec<Row>,
+    /// Absent from the lines of whole cases (and from an older version's journal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    kept: Vec<KeptSlot>,
 }
 
 /// The append-only progress file of a run (`<csv>.partial`): a header line, then one JSON line
@@ -290,6 +297,7 @@ impl Journal {
             found: true,
             whole: first.ends_with('\n'),
             rows: Vec::new(),
+            kept: Vec::new(),
             dropped: Vec::new(),
         };
         for (k, line) in lines.enumerate() {
@@ -305,6 +313,7 @@ impl Journal {
             };
             if let Ok(chunk) = serde_json::from_str::<JournalChunk>(body) {
                 contents.rows.extend(chunk.rows);
+                contents.kept.extend(chunk.kept);
                 continue;
             }
             // Not a whole chunk: the rest of a line cut short, then a whole one (the later
@@ -318,6 +327,7 @@ impl Journal {
             match rest {
                 Some(chunk) => {
                     contents.rows.extend(chunk.rows);
+                    contents.kept.extend(chunk.kept);
                     contents
                         .dropped
                         .push((number, "begins with a chunk cut short (the rest kept)"));
@@ -331,13 +341,29 @@ impl Journal {
     }
 
     /// Starts a journal at `path` holding `carried` (rows kept from earlier attempts, one line
-    /// per case), replacing any previous one atomically: until the rename the old journal is
-    /// there, after it the new one holds all it held that is kept.
-    pub fn create(path: &Path, attempt: &Attempt, carried: &[Row]) -> Result<Journal, ShardError> {
+    /// per case, with the `kept` slots of that case), replacing any previous one atomically:
+    /// until the rename the old journal is there, after it the new one holds all it held that
+    /// is kept.
+    pub fn create(
+        path: &Path,
+        attempt: &Attempt,
+        carried: &[Row],
+        kept: &[KeptSlot],
+    ) -> Result<Journal, ShardError> {
         let mut text = serde_json::to_string(attempt).expect("header serializes");
         text.push('\n');
+        let mut by_case: HashMap<(&str, usize), Vec<KeptSlot>> = HashMap::new();
+        for slot in kept {
+            by_case
+                .entry((slot.file.as_str(), slot.case))
+                .or_default()
+                .push(slot.clone());
+        }
         for case in carried.chunk_by(|a, b| (&a.file, a.case) == (&b.file, b.case)) {
-            text.push_str(&chunk_line(case));
+            let kept = by_case
+                .remove(&(case[0].file.as_str(), case[0].case))
+                .unwrap_or_default();
+            text.push_str(&chunk_line(case, &kept));
         }
         write_atomic(path, text.as_bytes()).map_err(|source| ShardError::Io {
             path: path.to_path_buf(),
@@ -363,10 +389,11 @@ impl Journal {
         })
     }
 
-    /// Appends the complete rows of some cases. Each line goes to the kernel at once (a killed
-    /// process loses nothing appended); it is synced to disk at most once per
-    /// [`JOURNAL_SYNC_INTERVAL`], so a machine crash loses at most that much.
-    pub fn append(&mut self, rows: &[Row]) -> Result<(), ShardError> {
+    /// Appends the complete rows of some cases, with the `kept` slots of those that are
+    /// partial. Each line goes to the kernel at once (a killed process loses nothing
+    /// appended); it is synced to disk at most once per [`JOURNAL_SYNC_INTERVAL`], so a
+    /// machine crash loses at most that much.
+    pub fn append(&mut self, rows: &[Row], kept: &[KeptSlot]) -> Result<(), ShardError> {
         if rows.is_empty() {
             return Ok(());
         }
@@ -375,7 +402,7 @@ impl Journal {
             source,
         };
         self.file
-            .write_all(chunk_line(rows).as_bytes())
+            .write_all(chunk_line(rows, kept).as_bytes())
             .map_err(io)?;
         if self.synced.elapsed() >= JOURNAL_SYNC_INTERVAL {
             self.file.sync_data().map_err(io)?;
@@ -393,9 +420,10 @@ impl Journal {
     }
 }
 
-fn chunk_line(rows: &[Row]) -> String {
+fn chunk_line(rows: &[Row], kept: &[KeptSlot]) -> String {
     let mut line = serde_json::to_string(&JournalChunk {
         rows: rows.to_vec(),
+        kept: kept.to_vec(),
     })
     .expect("rows serialize");
     line.push('\n');

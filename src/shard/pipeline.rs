@@ -7,9 +7,14 @@
 //! [`super::manifest`]'s [`RowsHasher`]. [`super::plan`] builds both, runs, and takes the sink's
 //! counts back for the manifest and the outcome.
 //!
+//! The filter also hands the runner the kept slots of the partial cases an interrupted
+//! attempt left (their outputs and judgements): the runner judges such a case whole with
+//! them, and the sink puts the rows it gets back for them in place of the carried ones.
+//!
 //! Invariants: a (case, engine) an earlier attempt finished is never solved again, and one it
 //! did not finish always is; every case goes to the journal exactly once (as soon as its case
-//! event comes, else with its file); the CSV gets each file's rows once, the resumed and the
+//! event comes, else with its file), but a partial case goes again once it is whole (its
+//! later rows replace the partial ones when resumed); the CSV gets each file's rows once, the resumed and the
 //! fresh ones together, in (case, engine as the table orders them, run) order, so a resumed
 //! CSV is the one an uninterrupted run would have written.
 
@@ -20,7 +25,9 @@ use super::manifest::RowsHasher;
 use super::{CaseList, Journal, Shard};
 use crate::corpus::CaseFile;
 use crate::results::{Row, Status, Tally};
-use crate::runner::{CaseFilter, CsvSink, EngineTable, FileResults, RecordSink, Sink, SinkError};
+use crate::runner::{
+    CaseFilter, CsvSink, EngineTable, FileResults, KeptSlot, RecordSink, Sink, SinkError,
+};
 
 /// The cases a plan solves: those of its shard (all without one) that no earlier attempt
 /// finished for the engine at hand.
@@ -29,6 +36,8 @@ pub(super) struct ShardFilter {
     pub(super) shard: Option<Shard>,
     /// (file as written in rows, 1-based case, engine) already done.
     pub(super) done: HashSet<(String, usize, String)>,
+    /// The kept slots of partial cases, by (file as written in rows, 1-based case, engine).
+    pub(super) kept: HashMap<(String, usize, String), KeptSlot>,
 }
 
 impl CaseFilter for ShardFilter {
@@ -41,6 +50,20 @@ impl CaseFilter for ShardFilter {
                 || !self
                     .done
                     .contains(&(file.row_name(), case + 1, engine.to_string())))
+    }
+
+    fn kept(
+        &self,
+        _position: usize,
+        file: &CaseFile,
+        case: usize,
+        engine: &str,
+    ) -> Option<&KeptSlot> {
+        if self.kept.is_empty() {
+            return None;
+        }
+        self.kept
+            .get(&(file.row_name(), case + 1, engine.to_string()))
     }
 }
 
@@ -96,10 +119,10 @@ impl<'a> PlanSink<'a> {
         }
     }
 
-    /// Appends `rows` to the journal.
-    fn journal(&mut self, rows: &[Row]) -> Result<(), SinkError> {
+    /// Appends `rows` to the journal, with the `kept` slots of their partial cases.
+    fn journal(&mut self, rows: &[Row], kept: &[KeptSlot]) -> Result<(), SinkError> {
         if let Some(journal) = &mut self.journal {
-            journal.append(rows).map_err(|e| {
+            journal.append(rows, kept).map_err(|e| {
                 let path = Journal::path_for(self.csv.path());
                 SinkError::new(
                     "cannot append to",
@@ -117,22 +140,55 @@ impl Sink for PlanSink<'_> {
         if let Some(row) = results.rows.first() {
             self.journaled.insert((results.position, row.case));
         }
-        self.journal(results.rows)
+        self.journal(results.rows, &[])
     }
 
     fn file(&mut self, results: &FileResults<'_>) -> Result<(), SinkError> {
+        let name = results.file.row_name();
+        let carried = self.carried.remove(&name);
+        // The resumed slots of partial cases come back among the runner's rows, judged with
+        // the case: those replace their carried rows. Rows and kept slots carried are in the
+        // journal already (a case finished now went to it whole, with its case event).
+        let resumed: HashSet<(usize, &str)> = match &carried {
+            None => HashSet::new(),
+            Some(rows) => {
+                let carried: HashSet<(usize, &str)> =
+                    rows.iter().map(|r| (r.case, r.engine.as_str())).collect();
+                results
+                    .rows
+                    .iter()
+                    .map(|r| (r.case, r.engine.as_str()))
+                    .filter(|key| carried.contains(key))
+                    .collect()
+            }
+        };
+        let resumed: HashSet<(usize, String)> = resumed
+            .into_iter()
+            .map(|(case, engine)| (case, engine.to_string()))
+            .collect();
+        let is_resumed = |case: usize, engine: &str| {
+            !resumed.is_empty() && resumed.contains(&(case, engine.to_string()))
+        };
         let fresh: Vec<Row> = results
             .rows
             .iter()
             .filter(|r| !self.journaled.contains(&(results.position, r.case)))
+            .filter(|r| !is_resumed(r.case, &r.engine))
+            .cloned()
+            .collect();
+        let kept: Vec<KeptSlot> = results
+            .kept
+            .iter()
+            .filter(|k| !is_resumed(k.case, &k.engine))
             .cloned()
             .collect();
         self.journaled
             .retain(|&(position, _)| position != results.position);
-        self.journal(&fresh)?;
-        let rows: Vec<Row> = match self.carried.remove(&results.file.row_name()) {
+        self.journal(&fresh, &kept)?;
+        let rows: Vec<Row> = match carried {
             None => results.rows.to_vec(),
             Some(mut rows) => {
+                rows.retain(|r| !is_resumed(r.case, &r.engine));
                 let order: Vec<String> = self
                     .engines
                     .of(results.file.game)
@@ -189,6 +245,7 @@ impl PlanSink<'_> {
         self.csv.write_rows(rows)?;
         self.records.file(&FileResults {
             rows,
+            kept: &[],
             prepared: None,
             ..*results
         })
@@ -196,11 +253,12 @@ impl PlanSink<'_> {
 }
 
 /// Settles the cases of `rows` (one file's, carried and fresh, in (case, engine, run) order)
-/// that an earlier attempt left partial: their notes are dropped or restated with the engines
-/// still missing (`order`: the file's engines), and once every engine has finished, each
-/// `unchecked` output is compared with the `baseline` engine's by digest, since the earlier
-/// outputs were not kept: the same bytes are the same answer (`ok`, as the comparison would have
-/// said); different bytes stay `unchecked` and say they were not compared.
+/// that an earlier attempt left partial and whose outputs it did not keep (the runner judged
+/// those it kept whole, and their rows carry no note): their notes are dropped or restated
+/// with the engines still missing (`order`: the file's engines), and once every engine has
+/// finished, each `unchecked` output is compared with the `baseline` engine's by digest: the
+/// same bytes are the same answer (`ok`, as the comparison would have said); different bytes
+/// stay `unchecked` and say they were not compared.
 fn settle_partial_cases(rows: &mut [Row], order: &[String], baseline: &str) {
     let mut start = 0;
     while start < rows.len() {
@@ -288,6 +346,7 @@ mod tests {
             list: Arc::new(list),
             shard: Some(Shard { index: 1, count: 2 }),
             done: HashSet::new(),
+            kept: HashMap::new(),
         };
         let wanted: Vec<(usize, usize)> = [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1)]
             .into_iter()

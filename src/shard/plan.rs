@@ -26,7 +26,7 @@ use super::{
 };
 use crate::corpus::CaseFile;
 use crate::results::{Row, Tally};
-use crate::runner::{Config, CsvSink, EngineTable, RunError, RunOutcome, Sink};
+use crate::runner::{Config, CsvSink, EngineTable, KeptSlot, RunError, RunOutcome, Sink};
 use crate::util::meta::{self, host_name, rfc3339};
 
 /// Where a journaled run writes and what it resumes.
@@ -48,12 +48,15 @@ struct Carried {
     by_file: HashMap<String, Vec<Row>>,
     /// (file as written in rows, 1-based case, engine) done, for the filter to skip.
     done: HashSet<(String, usize, String)>,
+    /// The kept slots of partial cases by (file, 1-based case, engine), for the runner to
+    /// judge those cases whole: only of cases every carried engine of which was kept.
+    kept: HashMap<(String, usize, String), KeptSlot>,
     /// Distinct cases with rows (the manifest's `resumed`).
     cases: usize,
 }
 
 impl Carried {
-    fn of(rows: Vec<Row>) -> Carried {
+    fn of(rows: Vec<Row>, kept: Vec<KeptSlot>) -> Carried {
         let mut by_file: HashMap<String, Vec<Row>> = HashMap::new();
         let mut done: HashSet<(String, usize, String)> = HashSet::new();
         for row in rows {
@@ -65,9 +68,34 @@ impl Carried {
             .map(|(f, c, _)| (f, c))
             .collect::<HashSet<_>>()
             .len();
+        let kept: HashMap<(String, usize, String), KeptSlot> = kept
+            .into_iter()
+            .map(|k| ((k.file.clone(), k.case, k.engine.clone()), k))
+            .collect();
+        // A case some of whose carried engines have no kept slot (an output over the cap) is
+        // settled by digest instead, all of it.
+        let mut slots_of: HashMap<(&str, usize), (usize, usize)> = HashMap::new();
+        for (file, case, _) in kept.keys() {
+            slots_of.entry((file.as_str(), *case)).or_default().0 += 1;
+        }
+        for (file, case, _) in &done {
+            if let Some((_, carried)) = slots_of.get_mut(&(file.as_str(), *case)) {
+                *carried += 1;
+            }
+        }
+        let kept = kept
+            .iter()
+            .filter(|((f, c, _), _)| {
+                slots_of
+                    .get(&(f.as_str(), *c))
+                    .is_some_and(|(kept, carried)| kept == carried)
+            })
+            .map(|(key, slot)| (key.clone(), slot.clone()))
+            .collect();
         Carried {
             by_file,
             done,
+            kept,
             cases,
         }
     }
@@ -119,13 +147,13 @@ impl Plan {
             let journal = if earlier.append {
                 Journal::open(&journal_path)?
             } else {
-                Journal::create(&journal_path, &attempt, &earlier.rows)?
+                Journal::create(&journal_path, &attempt, &earlier.rows, &earlier.kept)?
             };
-            (Carried::of(earlier.rows), journal)
+            (Carried::of(earlier.rows, earlier.kept), journal)
         } else {
             (
-                Carried::of(Vec::new()),
-                Journal::create(&journal_path, &attempt, &[])?,
+                Carried::of(Vec::new(), Vec::new()),
+                Journal::create(&journal_path, &attempt, &[], &[])?,
             )
         };
         let csv = CsvSink::create(&self.csv)?;
@@ -133,6 +161,7 @@ impl Plan {
             list: list.clone(),
             shard: self.shard,
             done: carried.done,
+            kept: carried.kept,
         };
         let run_config = Config {
             select: Some(Arc::new(select)),

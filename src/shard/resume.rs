@@ -16,7 +16,8 @@
 //!   and reported, never reused (their cases are solved again, unless the journal has them);
 //! - a row is kept only if its (file, case) is in the case list with its game, its engine is
 //!   one this run uses on that game, its run is in 1..=`--runs`, its case is the shard's, and its
-//!   key (file, case, engine, run) comes once in its source; a (case, engine) is kept only with
+//!   key (file, case, engine, run) comes once in its source (a row of a partial case is
+//!   replaced by a later copy, the case finished by a resumed run); a (case, engine) is kept only with
 //!   all its runs, from the first source (CSV, then journal) that has it whole. Anything else is
 //!   dropped with a warning on stderr (a key in both sources is not a duplicate).
 
@@ -26,12 +27,14 @@ use std::path::{Path, PathBuf};
 use super::{Attempt, CaseList, CsvRecord, Journal, Manifest, Shard, ShardError};
 use crate::corpus::CaseFile;
 use crate::results::Row;
-use crate::runner::EngineTable;
+use crate::runner::{EngineTable, KeptSlot};
 
 /// What earlier attempts left that this one keeps.
 pub(super) struct Earlier {
     /// The rows kept, grouped by case (CSV's first, then the journal's).
     pub(super) rows: Vec<Row>,
+    /// The journal's kept slots of the partial cases among `rows`, each with its rows.
+    pub(super) kept: Vec<KeptSlot>,
     /// Whether the journal can be continued as it is: it was whole, every row kept is from it
     /// and none of its rows was dropped. Otherwise the plan replaces it by one holding `rows`.
     pub(super) append: bool,
@@ -97,12 +100,42 @@ pub(super) fn earlier_rows(
     let from_csv = rows.len();
     let before = kept.len();
     rows.extend(kept.into_iter().filter(|r| !done.contains(&pair_of(r))));
+    let kept = kept_slots(journal.kept, &rows);
     let append = journal.found
         && journal.whole
         && from_csv == 0
         && before == from_journal
         && rows.len() == from_journal;
-    Ok(Earlier { rows, append })
+    Ok(Earlier { rows, kept, append })
+}
+
+/// The kept slots whose (file, case, engine) has partial rows among `rows` (the rows kept),
+/// each given those rows, when they match its output ([`KeptSlot::consistent`]); the last
+/// journaled of a key wins (a second interrupt journals a resumed slot again).
+fn kept_slots(slots: Vec<KeptSlot>, rows: &[Row]) -> Vec<KeptSlot> {
+    let mut partial: HashMap<(String, usize, String), Vec<Row>> = HashMap::new();
+    for row in rows.iter().filter(|r| is_partial(r)) {
+        partial.entry(pair_of(row)).or_default().push(row.clone());
+    }
+    let mut by_key: HashMap<(String, usize, String), KeptSlot> = HashMap::new();
+    for slot in slots {
+        let key = (slot.file.clone(), slot.case, slot.engine.clone());
+        if let Some(rows) = partial.get(&key) {
+            let mut rows = rows.clone();
+            rows.sort_by_key(|r| r.run);
+            let mut slot = slot;
+            slot.rows = rows;
+            by_key.insert(key, slot);
+        }
+    }
+    let mut kept: Vec<KeptSlot> = by_key.into_values().filter(|s| s.consistent()).collect();
+    kept.sort_by(|a, b| (&a.file, a.case, &a.engine).cmp(&(&b.file, b.case, &b.engine)));
+    kept
+}
+
+/// Whether a row is of a partial case (its message ends with the partial-case note).
+fn is_partial(row: &Row) -> bool {
+    crate::results::without_partial_note(&row.message).is_some()
 }
 
 /// The digest of the final CSV's bytes its record vouches for, if it has a record of this
@@ -264,12 +297,14 @@ impl<'a> RowCheck<'a> {
         }
     }
 
-    /// The rows of one source to keep, in their order, and what was dropped.
+    /// The rows of one source to keep, in their order, and what was dropped. A row of a
+    /// partial case is replaced by a later copy of its key (the case judged whole when a
+    /// resumed run finished it).
     fn keep(&self, rows: Vec<Row>) -> (Vec<Row>, Problems) {
         let mut problems = Problems::default();
-        let mut seen: HashSet<(String, usize, String, u32)> = HashSet::new();
+        let mut seen: HashMap<(String, usize, String, u32), usize> = HashMap::new();
         let mut runs: HashMap<(String, usize, String), u32> = HashMap::new();
-        let mut candidates = Vec::new();
+        let mut candidates: Vec<Row> = Vec::new();
         for row in rows {
             let Some(&(index, game)) = self.files.get(&row.file) else {
                 Problems::note(&mut problems.unknown, &row);
@@ -288,10 +323,16 @@ impl<'a> RowCheck<'a> {
                 Problems::note(&mut problems.foreign, &row);
                 continue;
             }
-            if !seen.insert((row.file.clone(), row.case, row.engine.clone(), row.run)) {
-                Problems::note(&mut problems.duplicated, &row);
+            let key = (row.file.clone(), row.case, row.engine.clone(), row.run);
+            if let Some(&at) = seen.get(&key) {
+                if is_partial(&candidates[at]) {
+                    candidates[at] = row;
+                } else {
+                    Problems::note(&mut problems.duplicated, &row);
+                }
                 continue;
             }
+            seen.insert(key, candidates.len());
             *runs.entry(pair_of(&row)).or_default() += 1;
             candidates.push(row);
         }

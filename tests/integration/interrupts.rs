@@ -212,3 +212,135 @@ fn a_complete_run_removes_a_stale_interrupted_csv() {
     assert!(!stale.exists() && !stale_json.exists());
     assert!(json.exists());
 }
+
+/// The key columns of a results CSV: what an interrupted and resumed run must give as an
+/// uninterrupted one does (times aside).
+const KEY_COLUMNS: [&str; 8] = [
+    "game", "engine", "file", "case", "run", "status", "verdict", "digest",
+];
+
+/// `run CORPUS -j 8 -e bitboard -e PROGRAM --csv CSV [--check] [--resume]` as arguments.
+fn beside_a_program(corpus: &Path, program: &str, csv: &Path, check: bool) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "run",
+        s(corpus),
+        "-j",
+        "8",
+        "-e",
+        "bitboard",
+        "-e",
+        program,
+        "--csv",
+        s(csv),
+    ]
+    .map(String::from)
+    .to_vec();
+    if check {
+        args.push("--check".into());
+    }
+    args
+}
+
+/// The run of a fast engine beside a program that sleeps, then prints its input
+/// (`cat`): interrupted once bitboard has finished, every bitboard result is kept; resumed,
+/// only the program's are solved, and the case is judged whole with bitboard's kept output,
+/// so the final CSV equals an uninterrupted run's on the key columns. By hand: a Link and Pop
+/// input holds no `Case N` line, so the whole of `cat`'s output is the block of case 1 (where
+/// it disagrees with bitboard, the baseline) and it prints no block for any later case (a wrong
+/// answer, with nothing to compare bitboard with): every result of the program is a
+/// `mismatch` (`wrong-answer`), and bitboard's is `ok` on case 1 and, with nothing else to
+/// compare it with, `unchecked` on later cases, unless `--check` compared it with the expected
+/// output (`ok`).
+fn resumed_beside_a_sleeping_cat(check: bool) {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus");
+    linkpop_samples(&corpus);
+    if check {
+        for input in common::sample_inputs("linkpop") {
+            let expected = input.with_extension("out");
+            let name = expected.file_name().unwrap();
+            std::fs::copy(&expected, corpus.join("linkpop").join(name)).unwrap();
+        }
+    }
+    // The issue's `sleep 60; cat`, shortened: long enough for the interrupt to find no case of
+    // the program finished, short enough for the resumed and the whole run.
+    let program = "slow=cmd:sleep 8; cat";
+    let csv = tmp.path().join("x.csv");
+    let mut args = beside_a_program(&corpus, program, &csv, check);
+    args.push("--resume".into());
+    let child = gamebench()
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Every bitboard case of these small files is solved long before this.
+    std::thread::sleep(Duration::from_secs(3));
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    common::assert_exit(&out, 130);
+    let alone = tmp.path().join("alone.csv");
+    common::assert_exit(
+        &common::run(&["run", s(&corpus), "-e", "bitboard", "--csv", s(&alone)]),
+        0,
+    );
+    let cases = common::results(&alone).len();
+    assert!(cases > 5, "{cases}");
+    let interrupted = common::results(&csv);
+    assert_eq!(
+        interrupted.len(),
+        cases,
+        "every bitboard result is kept: {}",
+        text(&out.stderr)
+    );
+    assert!(interrupted.iter().all(|r| {
+        r.engine == "bitboard"
+            && r.message
+                .ends_with("partial case: not finished by slow (interrupted)")
+    }));
+    // Resumed: only the program runs, and the case is judged whole.
+    let out = common::run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    common::assert_exit(&out, 1);
+    let resumed = common::results(&csv);
+    assert_eq!(resumed.len(), 2 * cases, "{}", text(&out.stderr));
+    let bitboard: Vec<_> = resumed.iter().filter(|r| r.engine == "bitboard").collect();
+    for (before, after) in interrupted.iter().zip(&bitboard) {
+        assert_eq!(
+            (&before.file, before.case, before.time_ns, &before.digest),
+            (&after.file, after.case, after.time_ns, &after.digest),
+            "bitboard's results come back as they were, not solved again"
+        );
+    }
+    for row in &resumed {
+        let (status, verdict) = match (row.engine.as_str(), row.case) {
+            ("bitboard", 1) => ("ok", ""),
+            ("bitboard", _) if check => ("ok", ""),
+            ("bitboard", _) => ("unchecked", ""),
+            _ => ("mismatch", "wrong-answer"),
+        };
+        assert_eq!(row.status.as_str(), status, "{row:?}");
+        assert_eq!(row.verdict.map_or("", |v| v.as_str()), verdict, "{row:?}");
+        assert!(!row.message.contains("partial case"), "{row:?}");
+    }
+    let whole = tmp.path().join("whole.csv");
+    let args = beside_a_program(&corpus, program, &whole, check);
+    common::assert_exit(
+        &common::run(&args.iter().map(String::as_str).collect::<Vec<_>>()),
+        1,
+    );
+    assert_eq!(
+        common::columns(&csv, &KEY_COLUMNS),
+        common::columns(&whole, &KEY_COLUMNS)
+    );
+    assert!(temporaries(tmp.path()).is_empty());
+}
+
+#[test]
+fn a_resumed_case_whose_outputs_differ_is_judged_as_an_uninterrupted_run_judges_it() {
+    resumed_beside_a_sleeping_cat(false);
+}
+
+#[test]
+fn a_resumed_case_whose_outputs_differ_is_judged_against_the_expected_output_too() {
+    resumed_beside_a_sleeping_cat(true);
+}

@@ -33,6 +33,7 @@ mod landing;
 mod layers;
 mod missing_folders;
 mod non_utf8;
+mod nothing_lost;
 mod package_advice;
 mod package_data;
 mod packages;

@@ -82,3 +82,80 @@ fn a_file_in_a_missing_folder_is_refused_and_a_folder_is_created() {
         assert!(folder.is_dir(), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+/// The folders the first test does not name: `--shard-dir`, `stress -o` (a difference found),
+/// `hunt -o` and `package export -o` write into a missing folder, created with its parents.
+#[test]
+fn shard_stress_hunt_and_export_folders_are_created_with_their_parents() {
+    let dir = setup();
+    let root = dir.path();
+    let at = |p: &str| root.join(p).to_str().unwrap().to_string();
+    let package = root.join("pkg");
+    std::fs::create_dir_all(package.join("data/sample")).unwrap();
+    std::fs::write(
+        package.join("problem.yaml"),
+        "problem_format_version: 2025-09\nname: yut\ngamebench:\n  game: yut\nlimits:\n  time_limit: 1\n  memory: 1024\n",
+    )
+    .unwrap();
+    let sample = common::root().join("corpora/yut/yut-sample1");
+    std::fs::copy(
+        sample.with_extension("in"),
+        package.join("data/sample/t0.in"),
+    )
+    .unwrap();
+    std::fs::copy(
+        sample.with_extension("out"),
+        package.join("data/sample/t0.ans"),
+    )
+    .unwrap();
+    let (c, pkg) = (at("c"), at("pkg"));
+    // A program that answers wrong: stress finds a difference and writes it.
+    let bug = format!(
+        "bug=cmd:python3 {}",
+        common::root().join("tests/wrong/yut_duet_mo.py").display()
+    );
+    let commands: [(Vec<&str>, &str, i32); 5] = [
+        (vec!["run", &c, "-q", "--shard", "0/1"], "--shard-dir", 0),
+        (
+            vec![
+                "stress",
+                "yut",
+                "-e",
+                "reference",
+                "-e",
+                &bug,
+                "--cases",
+                "2000",
+            ],
+            "-o",
+            1,
+        ),
+        (vec!["hunt", "yut", "-e", "table", "--time", "1"], "-o", 0),
+        (
+            vec!["package", "export", "--problem", &pkg, "--format", "kattis"],
+            "-o",
+            0,
+        ),
+        (
+            vec![
+                "package",
+                "export",
+                "--problem",
+                &pkg,
+                "--format",
+                "polygon",
+            ],
+            "-o",
+            0,
+        ),
+    ];
+    for (k, (command, option, code)) in commands.into_iter().enumerate() {
+        let folder = root.join(format!("made{k}")).join("deep");
+        let mut args = command.clone();
+        args.extend([option, s(&folder)]);
+        let out = common::run(&args);
+        assert_exit(&out, code);
+        let written = std::fs::read_dir(&folder).map_or(0, |d| d.count());
+        assert!(written > 0, "{args:?} wrote nothing: {}", text(&out.stderr));
+    }
+}
