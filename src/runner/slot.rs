@@ -59,6 +59,9 @@ pub(super) fn schedule(
     let per_case_only = loaded.engines.iter().all(|e| e.executor().per_case());
     if per_case_only && loaded.slots.len() <= INLINE_SLOTS {
         // A task per slot costs more than a tiny file's work; its own task solves it.
+        for e in 0..loaded.engines.len() {
+            started(&loaded, e, true);
+        }
         for (i, &slot) in loaded.slots.iter().enumerate() {
             let done = if config.stop.load(Ordering::Relaxed) {
                 Done::dropped()
@@ -66,6 +69,9 @@ pub(super) fn schedule(
                 run_slot(&loaded, slot, &plan, keep)
             };
             store(&loaded, vec![(i, done)], &tx);
+        }
+        for e in 0..loaded.engines.len() {
+            started(&loaded, e, false);
         }
         return;
     }
@@ -86,6 +92,7 @@ pub(super) fn schedule(
                     (loaded.clone(), config.clone(), plan.clone(), tx.clone());
                 let (mine, cursor, loads) = (mine.clone(), cursor.clone(), loads.clone());
                 rayon::spawn_fifo(move || {
+                    started(&loaded, e, true);
                     let mut finished = Vec::with_capacity(FINISH_BATCH);
                     let mut oldest = std::time::Instant::now();
                     loop {
@@ -121,6 +128,7 @@ pub(super) fn schedule(
                             store(&loaded, std::mem::take(&mut finished), &tx);
                         }
                     }
+                    started(&loaded, e, false);
                     store(&loaded, finished, &tx);
                 });
             }
@@ -128,6 +136,7 @@ pub(super) fn schedule(
             let (loaded, config, plan, tx) =
                 (loaded.clone(), config.clone(), plan.clone(), tx.clone());
             rayon::spawn_fifo(move || {
+                started(&loaded, e, true);
                 let stopped = config.stop.load(Ordering::Relaxed);
                 let mut results: Vec<Option<Done>> = if stopped {
                     Vec::new()
@@ -144,8 +153,20 @@ pub(super) fn schedule(
                     };
                     store(&loaded, vec![(i, done)], &tx);
                 }
+                started(&loaded, e, false);
             });
         }
+    }
+}
+
+/// A task of engine `e` on the file's slots starts (`true`) or ends: the progress display
+/// gives no estimate while a running class is silent longer than its measurements allow.
+fn started(loaded: &Loaded, e: usize, starts: bool) {
+    let (game, name) = (loaded.file.game.name(), loaded.engines[e].name());
+    if starts {
+        loaded.finished.start(game, name);
+    } else {
+        loaded.finished.end(game, name);
     }
 }
 
