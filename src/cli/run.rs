@@ -27,7 +27,7 @@ use crate::util::units;
 
 use super::outputs::{self, is_stdout};
 use super::report::AfterRun;
-use super::summary::{Export, Written, calibrate_programs, summarize};
+use super::summary::{Export, Written, calibrate_programs, summarize, taken_out};
 use super::{RunArgs, find_game, positive_seconds, shards};
 
 /// The flags a first SIGINT or SIGTERM sets (stop the run); a second one ends the process at
@@ -297,7 +297,7 @@ impl<'a> RunPlan<'a> {
         .iter()
         .any(|p| p.as_deref().is_some_and(is_stdout));
         let threads = self.config.threads.unwrap_or_else(meta::cores);
-        let meta = run_meta(
+        let mut meta = run_meta(
             args,
             tally,
             threads,
@@ -331,6 +331,7 @@ impl<'a> RunPlan<'a> {
             } else {
                 calibrate_programs(&self.files, &self.table, &self.config.program_limits)
             };
+        meta.startup = taken_out(&calibrated, self.config.case_timeout.is_some());
         summarize(
             args,
             self.baseline.clone(),
@@ -532,6 +533,7 @@ fn run_meta(
         results_per_s: tally.results() as f64 / wall.as_secs_f64().max(1e-9),
         cases: tally.cases(),
         external_startup_ns: startup.as_ref().map(|(_, t)| t.as_nanos() as u64),
+        startup: Vec::new(),
         pinned: args.launch.pin,
         oversubscribed: oversubscribed(args, threads),
         command_line: std::env::args_os()

@@ -14,7 +14,7 @@ use crate::export::{self, Exporter, Report};
 use crate::external;
 use crate::results::{self, Tally};
 use crate::util::atomic::{self, Target};
-use crate::util::meta::RunMeta;
+use crate::util::meta::{RunMeta, StartupTaken};
 use crate::util::units;
 
 use super::RunArgs;
@@ -79,6 +79,22 @@ pub(super) fn calibrate_programs(
         }
     }
     out
+}
+
+/// The start-ups [`summarize`] takes out, for the run's metadata (a report of the run's CSV
+/// takes them out in turn); `per_case` when each case ran alone.
+pub(super) fn taken_out(calibrated: &[Calibrated], per_case: bool) -> Vec<StartupTaken> {
+    calibrated
+        .iter()
+        .filter_map(|c| {
+            Some(StartupTaken {
+                game: c.game.to_string(),
+                engine: c.engine.clone(),
+                startup_ns: c.clocks.as_ref().ok()?.wall.cpu_ns,
+                per_case,
+            })
+        })
+        .collect()
 }
 
 /// Takes each calibrated start-up out of `tally`'s times (a run's times are wall times), and

@@ -210,6 +210,7 @@ mod tests {
             results_per_s: 12.0,
             cases: 4,
             external_startup_ns: Some(MS),
+            startup: Vec::new(),
             pinned: false,
             oversubscribed: false,
             command_line: vec!["gamebench".into(), "run".into(), "toy".into()],

@@ -293,9 +293,24 @@ pub struct Digest {
     /// The distinct input files named (to refuse an output landing on one): one entry per
     /// file, not per row.
     pub files: BTreeSet<String>,
+    /// The programs' start-ups taken out of their times, as the runs' metadata records them.
+    pub startups: Vec<super::Startup>,
+    /// Some run came without metadata (a results CSV alone): a program's times in it keep
+    /// its start-up.
+    pub without_meta: bool,
 }
 
 impl Digest {
+    /// A run's start-ups (`known`: the run had metadata at all).
+    pub fn note_startups(&mut self, startups: &[super::Startup], known: bool) {
+        self.without_meta |= !known;
+        for s in startups {
+            if !self.startups.contains(s) {
+                self.startups.push(s.clone());
+            }
+        }
+    }
+
     /// Adds a case, and its ratio to the baseline when the baseline timed the same case
     /// (`baseline`: its time and status) and both are comparable.
     pub fn add(&mut self, c: &CaseResult, baseline: Option<(u64, Status)>) {

@@ -166,8 +166,14 @@ fn meta(out: &mut String, shown: &[Shown]) {
 
 /// The speed against the baseline in the terminal summary's words (without its ±, a
 /// bootstrap the report does not redo): `3.50 times faster than reference (over 3 of 4
-/// cases)`, `1,200 times slower than reference`, or why there is none.
+/// cases)`, `1,200 times slower than reference`, or why there is none (never a ratio of 0).
 pub fn speed_words(tally: &Tally, baseline: &str) -> String {
+    if tally.paired > 0 && tally.paired_ns <= 0.0 {
+        return "n/a: its times over the cases both solved are all 0 (within its start-up)".into();
+    }
+    if tally.paired > 0 && tally.paired_baseline_ns <= 0.0 {
+        return format!("n/a: {baseline}'s times over the cases both solved are all 0");
+    }
     let Some(x) = tally.speed() else {
         return "n/a: no case solved by both".into();
     };
@@ -222,6 +228,37 @@ fn time_cell(ns: Option<f64>) -> String {
     ns.map_or("-".into(), human_time_f)
 }
 
+/// Says once which programs' start-up the times and speeds leave out (as the terminal
+/// summary does), or that a run without metadata keeps it.
+fn startup_note(out: &mut String, digest: &Digest) {
+    if !digest.startups.is_empty() {
+        let each: Vec<String> = digest
+            .startups
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} on {}: {} per run{}",
+                    escape(&s.engine),
+                    escape(&s.game),
+                    human_time_f(s.startup_ns as f64),
+                    if s.per_case {
+                        ", each case run alone"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<p>Each program's start-up, calibrated by the run, is taken out of its times and speed, as in the terminal summary ({}); the CSV keeps it, as a judge counts it.</p>",
+            each.join("; ")
+        );
+    } else if digest.without_meta {
+        out.push_str("<p>Times are the CSV's: a program's start-up is in them (only a run's JSON export, a baseline or <code>run --report</code> records the start-up the terminal summary takes out).</p>\n");
+    }
+}
+
 fn summary(out: &mut String, digest: &Digest, baseline: &str) {
     let _ = write!(
         out,
@@ -230,6 +267,7 @@ fn summary(out: &mut String, digest: &Digest, baseline: &str) {
         escape(baseline),
         escape(baseline)
     );
+    startup_note(out, digest);
     for ((game, engine), tally) in &digest.groups {
         let Tally {
             cases, ok, times, ..

@@ -83,9 +83,72 @@ pub enum ReportError {
     Read(#[from] CompareError),
 }
 
+/// A program's start-up as a run's metadata records it (`meta.startup`): what its summary
+/// took out of the program's times, and the report takes out in turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Startup {
+    pub game: String,
+    pub engine: String,
+    pub startup_ns: u64,
+    /// Each case ran alone and loses the whole start-up; else each case of a file loses its
+    /// share (the program ran once per file).
+    pub per_case: bool,
+}
+
+impl Startup {
+    /// The start-ups a run's metadata records (none in a metadata written before they were).
+    pub fn of_meta(meta: Option<&serde_json::Value>) -> Vec<Startup> {
+        let Some(list) = meta
+            .and_then(|m| m.get("startup"))
+            .and_then(|l| l.as_array())
+        else {
+            return Vec::new();
+        };
+        list.iter()
+            .filter_map(|s| {
+                Some(Startup {
+                    game: s.get("game")?.as_str()?.to_string(),
+                    engine: s.get("engine")?.as_str()?.to_string(),
+                    startup_ns: s.get("startup_ns")?.as_u64()?,
+                    per_case: s.get("per_case").and_then(|p| p.as_bool()) == Some(true),
+                })
+            })
+            .collect()
+    }
+}
+
 /// Adds one (game, file)'s cases to the digest, each paired with the baseline engine's time
-/// on the same case for its speed-up.
-fn add_chunk(digest: &mut Digest, chunk: &[CaseResult], baseline: &str) {
+/// on the same case for its speed-up; a program's start-up taken out of its cases' times
+/// first, as the terminal summary does (`results::Tally::take_out_startup`: a case run
+/// alone loses all of it, a case of a file run once its share, a time never below zero).
+fn add_chunk(digest: &mut Digest, chunk: &[CaseResult], baseline: &str, startups: &[Startup]) {
+    let owned: Vec<CaseResult>;
+    let chunk = if startups.is_empty() {
+        chunk
+    } else {
+        owned = chunk
+            .iter()
+            .map(|c| {
+                let Some(s) = startups
+                    .iter()
+                    .find(|s| s.game == c.game && s.engine == c.engine)
+                else {
+                    return c.clone();
+                };
+                let shared = if s.per_case {
+                    1
+                } else {
+                    chunk.iter().filter(|o| o.engine == c.engine).count().max(1) as u64
+                };
+                let part = s.startup_ns / shared;
+                CaseResult {
+                    runs: c.runs.iter().map(|r| r.saturating_sub(part)).collect(),
+                    ..c.clone()
+                }
+            })
+            .collect();
+        &owned
+    };
     let base: HashMap<usize, (u64, Status)> = chunk
         .iter()
         .filter(|c| c.engine == baseline)
@@ -99,12 +162,57 @@ fn add_chunk(digest: &mut Digest, chunk: &[CaseResult], baseline: &str) {
     }
 }
 
+/// The metadata of a run read before its cases: the caller's, a baseline folder's
+/// `meta.json`; `None` for a results CSV or a JSON export (whose `meta` comes with its cases).
+fn meta_before(run: &Run) -> Option<serde_json::Value> {
+    if let Some(meta) = &run.meta {
+        return Some(meta.clone());
+    }
+    if let Some(held) = &run.held {
+        return held.meta.clone();
+    }
+    let path = run.path.join(crate::compare::BASELINE_META);
+    if !run.path.is_dir() || !path.is_file() {
+        return None;
+    }
+    let text =
+        crate::util::atomic::read_capped_string(&path, crate::util::atomic::SMALL_FILE_BYTES)
+            .ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Whether `path` is a JSON export (its first character other than white space is `{`).
+fn is_json(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = [0u8; 256];
+    let mut reader = std::io::BufReader::new(file);
+    let Ok(n) = reader.read(&mut head) else {
+        return false;
+    };
+    head[..n].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
 /// Reads every run into a digest.
 pub fn digest(inputs: &Inputs<'_>) -> Result<(Vec<Shown>, Digest), ReportError> {
     let mut digest = Digest::default();
     let mut shown = Vec::new();
     for run in inputs.runs {
-        let meta = match &run.held {
+        // A JSON export is read whole anyway (its cases are one value): read first, so that
+        // its metadata's start-ups apply to its cases.
+        let loaded = match &run.held {
+            None if run.path.is_file() && is_json(&run.path) => {
+                Some(crate::compare::load(&run.path)?)
+            }
+            _ => None,
+        };
+        let held = run.held.as_ref().or(loaded.as_ref());
+        let known = meta_before(run).or_else(|| held.and_then(|h| h.meta.clone()));
+        let startups = Startup::of_meta(known.as_ref());
+        digest.note_startups(&startups, known.is_some());
+        let meta = match held {
             Some(held) => {
                 // Chunks of one (game, file) each, as the stream hands them.
                 let mut files: std::collections::BTreeMap<(&str, &str), Vec<CaseResult>> =
@@ -113,12 +221,12 @@ pub fn digest(inputs: &Inputs<'_>) -> Result<(Vec<Shown>, Digest), ReportError> 
                     files.entry((&c.game, &c.file)).or_default().push(c.clone());
                 }
                 for chunk in files.values() {
-                    add_chunk(&mut digest, chunk, inputs.baseline);
+                    add_chunk(&mut digest, chunk, inputs.baseline, &startups);
                 }
                 held.meta.clone()
             }
             None => crate::compare::stream(&run.path, |chunk| {
-                add_chunk(&mut digest, chunk, inputs.baseline);
+                add_chunk(&mut digest, chunk, inputs.baseline, &startups);
             })?,
         };
         shown.push(Shown {

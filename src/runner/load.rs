@@ -27,9 +27,10 @@ use super::done::{Done, KeptSlot};
 use super::sink::{FileOutput, Prepared, Wants};
 use super::{Config, NO_CASE};
 use crate::corpus::CaseFile;
-use crate::engines::{EngineSpec, FileJob};
+use crate::engines::{EngineSpec, FileJob, Timing};
 use crate::game::{ParsedCase, ParsedStream};
 use crate::results::{Row, Status};
+use crate::util::progress::{Amount, Finished};
 use crate::validate::Violation;
 
 /// Most cases in a chunk of a streamed file.
@@ -201,8 +202,8 @@ pub(super) struct Loaded {
     pub remaining: AtomicUsize,
     /// Per case, its slots not finished yet (with [`Config::case_events`]).
     pub case_left: Vec<AtomicUsize>,
-    /// Slots finished over the whole run, for progress.
-    pub finished: Arc<AtomicUsize>,
+    /// Slots finished over the whole run, and their classes' times, for progress.
+    pub finished: Arc<Finished>,
     /// The chunk's rows, outputs and problem lines, built by the task that finished its last
     /// slot (so that the calling thread only writes them); `None` with case events, whose
     /// journal reads the slots' results until the chunk is retired.
@@ -252,6 +253,21 @@ impl Loaded {
         }
         let count = results.len();
         let mut events = Vec::new();
+        // Each engine's results, their weight and measured time, for the progress estimate.
+        let mut spent: smallvec::SmallVec<[(usize, Amount, u128); 2]> = smallvec::SmallVec::new();
+        for (slot, result) in &results {
+            let Slot { case, engine } = self.slots[*slot];
+            let weight = Amount::weight_of(self.cases.get(case).and_then(|c| c.cells));
+            let nanos = cost_nanos(result, self.cases.len());
+            match spent.iter_mut().find(|(e, _, _)| *e == engine) {
+                Some((_, amount, sum)) => {
+                    amount.units += 1;
+                    amount.weight += weight;
+                    *sum += nanos;
+                }
+                None => spent.push((engine, Amount { units: 1, weight }, nanos)),
+            }
+        }
         {
             let mut done = self.done.lock().expect("no task panics holding it");
             for (slot, result) in results {
@@ -266,7 +282,11 @@ impl Loaded {
                 }
             }
         }
-        self.finished.fetch_add(count, Ordering::Relaxed);
+        for (engine, amount, nanos) in spent {
+            let name = self.engines[engine].name();
+            self.finished
+                .add(self.file.game.name(), name, amount, nanos);
+        }
         for case in events {
             tx.push(Message::Case(self.clone(), case));
         }
@@ -288,6 +308,17 @@ impl Loaded {
         let start = self.slots.partition_point(|s| s.case < case);
         let end = self.slots.partition_point(|s| s.case <= case);
         start..end
+    }
+}
+
+/// What one result cost its engine: its timed runs (each call of a repeated batch), or its
+/// share of a whole file's run among the chunk's `cases`.
+fn cost_nanos(done: &Done, cases: usize) -> u128 {
+    let runs: u128 = done.times.iter().map(|&t| u128::from(t)).sum();
+    match done.timing {
+        Timing::Case => runs,
+        Timing::CaseRepeated => runs * u128::from(done.repeats.max(1)),
+        Timing::File => runs / cases.max(1) as u128,
     }
 }
 
@@ -313,7 +344,7 @@ pub(super) fn load(
     engines: Arc<[EngineSpec]>,
     baseline: Option<usize>,
     config: &Arc<Config>,
-    finished: Arc<AtomicUsize>,
+    finished: Arc<Finished>,
     source: &Source,
     streamed: bool,
     wants: Wants,

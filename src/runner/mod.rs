@@ -77,7 +77,7 @@ use crate::external::Shell;
 use crate::game::Budget;
 use crate::results::Status;
 use crate::status::{Exit, Presentation};
-use crate::util::progress::{Counted, Progress};
+use crate::util::progress::{Amount, Counted, Progress};
 use pipeline::{Pipeline, Window};
 
 /// Which cases a run solves, for shards and resumed runs: asked once per (file, case, engine)
@@ -247,7 +247,8 @@ pub fn run(
         .iter()
         .fold(Wants::NOTHING, |all, sink| all.and(sink.wants()));
     let bar = Progress::new(config.progress, "run", files.len(), Some("cases x engines"))
-        .with_runs(config.runs);
+        .with_runs(config.runs)
+        .with_threads(threads);
     if bar.draws_bar() {
         count_ahead(files, table, config.select.clone(), bar.counted.clone());
     }
@@ -272,6 +273,9 @@ pub fn run(
     Ok(outcome)
 }
 
+/// Units the pass ahead counts before it tells their classes (one lock per batch).
+const CLASS_BATCH: usize = 4096;
+
 /// Counts the slots of `files` (cases x engines, as the workers will list them) on a thread
 /// of its own, ahead of the workers, into `counted`: the bar's total from its first lines
 /// instead of a guess. The thread gives up when the run ends first.
@@ -287,30 +291,53 @@ fn count_ahead(
         .collect();
     let pass = move || {
         for (position, (file, engines)) in jobs.iter().enumerate() {
-            let wanted = |case: usize| {
-                engines
-                    .iter()
-                    .filter(|spec| {
-                        select
-                            .as_ref()
-                            .is_none_or(|s| s.wants(position, file, case, spec.name()))
-                    })
-                    .count()
+            // Units per engine of this file, handed to `counted` by class now and then.
+            let mut by_engine = vec![Amount::default(); engines.len()];
+            let mut held = 0;
+            let wanted = |case: usize, cells: Option<u64>, by_engine: &mut [Amount]| {
+                let mut units = 0;
+                for (e, spec) in engines.iter().enumerate() {
+                    if select
+                        .as_ref()
+                        .is_none_or(|s| s.wants(position, file, case, spec.name()))
+                    {
+                        by_engine[e].units += 1;
+                        by_engine[e].weight += Amount::weight_of(cells);
+                        units += 1;
+                    }
+                }
+                units
+            };
+            let hand_over = |by_engine: &mut [Amount]| {
+                for (e, amount) in by_engine.iter_mut().enumerate() {
+                    if amount.units > 0 {
+                        counted.add_class(file.game.name(), engines[e].name(), *amount);
+                        *amount = Amount::default();
+                    }
+                }
             };
             let mut cases = 0;
             if let Ok(input) = std::fs::File::open(&file.path) {
-                for _ in file.game.cases(Box::new(std::io::BufReader::new(input))) {
+                for parsed in file.game.cases(Box::new(std::io::BufReader::new(input))) {
                     if counted.stopped() {
                         return;
                     }
-                    counted.add(wanted(cases));
+                    let units = wanted(cases, parsed.cells, &mut by_engine);
+                    counted.add(units);
+                    held += units;
+                    if held >= CLASS_BATCH {
+                        hand_over(&mut by_engine);
+                        held = 0;
+                    }
                     cases += 1;
                 }
             }
             // An unreadable file, or one without a case, gets one row per engine.
             if cases == 0 {
-                counted.add(wanted(0));
+                let units = wanted(0, None, &mut by_engine);
+                counted.add(units);
             }
+            hand_over(&mut by_engine);
         }
         counted.finish();
     };

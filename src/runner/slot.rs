@@ -59,6 +59,9 @@ pub(super) fn schedule(
     let per_case_only = loaded.engines.iter().all(|e| e.executor().per_case());
     if per_case_only && loaded.slots.len() <= INLINE_SLOTS {
         // A task per slot costs more than a tiny file's work; its own task solves it.
+        for e in 0..loaded.engines.len() {
+            started(&loaded, e, true);
+        }
         for (i, &slot) in loaded.slots.iter().enumerate() {
             if slot.resumed {
                 continue;
@@ -69,6 +72,9 @@ pub(super) fn schedule(
                 run_slot(&loaded, slot, &plan, keep)
             };
             store(&loaded, vec![(i, done)], &tx);
+        }
+        for e in 0..loaded.engines.len() {
+            started(&loaded, e, false);
         }
         return;
     }
@@ -89,6 +95,7 @@ pub(super) fn schedule(
                     (loaded.clone(), config.clone(), plan.clone(), tx.clone());
                 let (mine, cursor, loads) = (mine.clone(), cursor.clone(), loads.clone());
                 rayon::spawn_fifo(move || {
+                    started(&loaded, e, true);
                     let mut finished = Vec::with_capacity(FINISH_BATCH);
                     let mut oldest = std::time::Instant::now();
                     loop {
@@ -124,6 +131,7 @@ pub(super) fn schedule(
                             store(&loaded, std::mem::take(&mut finished), &tx);
                         }
                     }
+                    started(&loaded, e, false);
                     store(&loaded, finished, &tx);
                 });
             }
@@ -131,6 +139,7 @@ pub(super) fn schedule(
             let (loaded, config, plan, tx) =
                 (loaded.clone(), config.clone(), plan.clone(), tx.clone());
             rayon::spawn_fifo(move || {
+                started(&loaded, e, true);
                 let stopped = config.stop.load(Ordering::Relaxed);
                 let mut results: Vec<Option<Done>> = if stopped {
                     Vec::new()
@@ -147,8 +156,20 @@ pub(super) fn schedule(
                     };
                     store(&loaded, vec![(i, done)], &tx);
                 }
+                started(&loaded, e, false);
             });
         }
+    }
+}
+
+/// A task of engine `e` on the file's slots starts (`true`) or ends: the progress display
+/// gives no estimate while a running class is silent longer than its measurements allow.
+fn started(loaded: &Loaded, e: usize, starts: bool) {
+    let (game, name) = (loaded.file.game.name(), loaded.engines[e].name());
+    if starts {
+        loaded.finished.start(game, name);
+    } else {
+        loaded.finished.end(game, name);
     }
 }
 

@@ -48,6 +48,10 @@ pub struct RunMeta {
     /// External programs: the time of an empty run of the same shape (`sh -c ''`, or `true`
     /// without a shell), which each file's time includes.
     pub external_startup_ns: Option<u64>,
+    /// Each program's start-up, calibrated after the run and taken out of the summary's times
+    /// and speed (not of the CSV's): what a report of the run's CSV takes out in turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub startup: Vec<StartupTaken>,
     /// External programs ran each on a core of its own (`--pin`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pinned: bool,
@@ -56,6 +60,19 @@ pub struct RunMeta {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub oversubscribed: bool,
     pub command_line: Vec<String>,
+}
+
+/// A program's start-up as the summary took it out of its times.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct StartupTaken {
+    pub game: String,
+    pub engine: String,
+    /// The start-up of one run of the program (wall time), ns.
+    pub startup_ns: u64,
+    /// Each case ran alone (`--case-timeout`), so each lost the whole start-up; else the
+    /// program ran once per file and each of its cases lost its share.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_case: bool,
 }
 
 /// The tool's name and version, and `git describe` when the build recorded it.

@@ -7,7 +7,18 @@
 //! so one slow file still moves the bar case by case. Its length is the count of a pass over
 //! the inputs ahead of the workers ([`Counted`], filled by the caller); until that pass ends
 //! the bar says `at least N` (the larger of what it counted and what the workers listed), never
-//! a guess. The time left is the units left at the rate measured since the start.
+//! a guess.
+//!
+//! The time left is not the units left at the rate of units so far: a run's results cost
+//! anything from a microsecond to seconds, by game and engine, and the scheduler takes the
+//! files in order, so the first units say nothing of the rest (a corpus whose slow engine runs
+//! first was estimated at 23 min for 3.6). Each unit is weighed by its class (a game's
+//! engine): the units left of a class, as the pass ahead counted them, times the mean time
+//! the workers measured on that class's finished units, over the workers ([`Estimate`]).
+//! No estimate is shown while a class has started without a finished unit (its cost is being
+//! spent and is unknown), nor before [`MIN_RATE_TIME`]; once shown it stays. While a class
+//! with units left has none measured, or the count is not complete, it is a lower bound
+//! (`eta ≥`).
 //!
 //! The bar line fits the terminal: its fixed part is short and the message is cut at the
 //! terminal's width, so it never wraps (a wrapped line leaves stale copies). The bar is
@@ -17,6 +28,7 @@
 //! A [`Progress`] is shared by the worker threads: every counter is atomic, and the plain line
 //! is printed by whichever thread first notices it is due, so no thread waits for another.
 
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -55,14 +67,164 @@ pub struct Progress {
     files_done: AtomicUsize,
     units_done: AtomicUsize,
     /// Units finished by the workers inside files not yet retired (the plain line shows the
-    /// larger of this and the retired count, so a slow file still shows movement).
-    pub finished: std::sync::Arc<AtomicUsize>,
+    /// larger of this and the retired count, so a slow file still shows movement), and what
+    /// each class of them cost.
+    pub finished: std::sync::Arc<Finished>,
     /// Units listed in the files (or chunks) opened so far, and how many files were opened.
     pub planned: std::sync::Arc<Planned>,
     /// Units counted by the pass ahead of the workers.
     pub counted: std::sync::Arc<Counted>,
     /// Timed runs per unit (each unit of `run` is a case and engine, timed this many times).
     runs: usize,
+    /// Worker threads sharing the work (the estimate divides the work left among them).
+    threads: usize,
+    /// The time left was shown once (it stays shown).
+    estimating: AtomicBool,
+}
+
+/// A class of units: one engine on one game's cases (units of a class cost alike for their
+/// size, those of two classes may differ a million times).
+type Classes<T> = HashMap<&'static str, HashMap<String, T>>;
+
+/// Units of a class and their weight: the sum of their cases' cells (1 for a case without a
+/// board), so that a class's few tiny cases do not stand for its large ones.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Amount {
+    pub units: usize,
+    pub weight: u64,
+}
+
+impl Amount {
+    /// The weight of a case of `cells` cells (`None`: no board).
+    pub fn weight_of(cells: Option<u64>) -> u64 {
+        cells.unwrap_or(1).max(1)
+    }
+}
+
+/// What the workers did in one class.
+#[derive(Debug, Default, Clone, Copy)]
+struct Spent {
+    /// Tasks of the class solving its units now.
+    running: usize,
+    /// Finished, and their measured time in nanoseconds.
+    done: Amount,
+    nanos: u128,
+    /// The last news of the class: its last finished units, or the start of its tasks.
+    heard: Option<Instant>,
+}
+
+/// Units the workers finished, and per class how many, their weight and measured time.
+#[derive(Debug, Default)]
+pub struct Finished {
+    units: AtomicUsize,
+    classes: Mutex<Classes<Spent>>,
+}
+
+impl Finished {
+    /// A task of engine `engine` on `game` starts solving some of its units.
+    pub fn start(&self, game: &'static str, engine: &str) {
+        let mut classes = self.classes.lock().expect("no thread panics holding it");
+        let spent = class_of(&mut classes, game, engine);
+        if spent.running == 0 {
+            spent.heard = Some(Instant::now());
+        }
+        spent.running += 1;
+    }
+
+    /// A task of engine `engine` on `game` ended.
+    pub fn end(&self, game: &'static str, engine: &str) {
+        let mut classes = self.classes.lock().expect("no thread panics holding it");
+        let spent = class_of(&mut classes, game, engine);
+        spent.running = spent.running.saturating_sub(1);
+    }
+
+    /// Units of engine `engine` on `game` finished, measured at `nanos` together.
+    pub fn add(&self, game: &'static str, engine: &str, done: Amount, nanos: u128) {
+        self.units.fetch_add(done.units, Ordering::Relaxed);
+        let mut classes = self.classes.lock().expect("no thread panics holding it");
+        let spent = class_of(&mut classes, game, engine);
+        spent.done.units += done.units;
+        spent.done.weight += done.weight;
+        spent.nanos += nanos;
+        spent.heard = Some(Instant::now());
+    }
+
+    fn units(&self) -> usize {
+        self.units.load(Ordering::Relaxed)
+    }
+}
+
+/// The entry of a class, made on first use (the engine's name copied once).
+fn class_of<'a, T: Default>(
+    classes: &'a mut Classes<T>,
+    game: &'static str,
+    engine: &str,
+) -> &'a mut T {
+    let engines = classes.entry(game).or_default();
+    if !engines.contains_key(engine) {
+        engines.insert(engine.to_owned(), T::default());
+    }
+    engines.get_mut(engine).expect("inserted above")
+}
+
+/// A running class silent for this many times its mean time per unit is measured wrong:
+/// what it finished so far was cheaper than what it solves now.
+const SILENCE_FACTOR: f64 = 4.0;
+
+/// The time left as the classes' costs give it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Seconds of the units left, over the workers.
+    pub seconds: f64,
+    /// Some units left are not in it (a class not measured yet, or the count not complete).
+    pub lower_bound: bool,
+    /// A running class has been silent longer than its measurements allow (or than
+    /// [`MIN_RATE_TIME`] with none): its cost is being spent and is not known.
+    pub blind: bool,
+}
+
+/// The time left at `now`: per class, the weight of its units counted and not finished times
+/// its measured time per weight, summed over the classes and divided among `threads` workers.
+fn estimate(
+    counted: &Classes<Amount>,
+    complete: bool,
+    finished: &Classes<Spent>,
+    threads: usize,
+    now: Instant,
+) -> Estimate {
+    let mut nanos = 0.0;
+    let mut lower_bound = !complete;
+    for (game, engines) in counted {
+        for (engine, counted) in engines {
+            let spent = finished
+                .get(game)
+                .and_then(|e| e.get(engine))
+                .copied()
+                .unwrap_or_default();
+            if counted.units <= spent.done.units {
+                continue;
+            }
+            let left = counted.weight.saturating_sub(spent.done.weight);
+            if spent.done.units == 0 {
+                lower_bound = true;
+            } else {
+                nanos += left as f64 * spent.nanos as f64 / spent.done.weight.max(1) as f64;
+            }
+        }
+    }
+    let blind = finished.values().flat_map(|e| e.values()).any(|spent| {
+        let mean = spent.nanos as f64 / 1e9 / spent.done.units.max(1) as f64;
+        let silent = spent
+            .heard
+            .map_or(Duration::ZERO, |heard| now.saturating_duration_since(heard));
+        spent.running > 0
+            && silent.as_secs_f64() > MIN_RATE_TIME.as_secs_f64().max(SILENCE_FACTOR * mean)
+    });
+    Estimate {
+        seconds: nanos / 1e9 / threads.max(1) as f64,
+        lower_bound,
+        blind,
+    }
 }
 
 /// What the workers have listed so far: the units of the chunks they opened, and the files
@@ -89,14 +251,24 @@ impl Planned {
 #[derive(Debug, Default)]
 pub struct Counted {
     units: AtomicUsize,
+    /// Per class, the units counted (added a file, or a batch, at a time).
+    classes: Mutex<Classes<Amount>>,
     complete: AtomicBool,
     stop: AtomicBool,
 }
 
 impl Counted {
-    /// `units` more were counted.
+    /// `units` more were counted (their classes are told by [`Counted::add_class`]).
     pub fn add(&self, units: usize) {
         self.units.fetch_add(units, Ordering::Relaxed);
+    }
+
+    /// `more` of engine `engine` on `game` were counted.
+    pub fn add_class(&self, game: &'static str, engine: &str, more: Amount) {
+        let mut classes = self.classes.lock().expect("no thread panics holding it");
+        let amount = class_of(&mut classes, game, engine);
+        amount.units += more.units;
+        amount.weight += more.weight;
     }
 
     /// The pass counted every input.
@@ -172,7 +344,15 @@ impl Progress {
             planned: Default::default(),
             counted: Default::default(),
             runs: 1,
+            threads: 1,
+            estimating: AtomicBool::new(false),
         }
+    }
+
+    /// The work is shared by `threads` worker threads.
+    pub fn with_threads(mut self, threads: usize) -> Progress {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Each unit is timed `runs` times: the bar counts (unit, run) pairs.
@@ -203,7 +383,7 @@ impl Progress {
     fn units(&self) -> usize {
         self.units_done
             .load(Ordering::Relaxed)
-            .max(self.finished.load(Ordering::Relaxed))
+            .max(self.finished.units())
     }
 
     /// The units of the whole command and whether that is exact: the count of the pass ahead
@@ -238,12 +418,18 @@ impl Progress {
         };
         let share = 100.0 * done as f64 / total.max(1) as f64;
         let rate = done as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE);
-        let eta = if done > 0 && elapsed >= MIN_RATE_TIME {
-            let left = Duration::from_secs_f64(total.saturating_sub(done) as f64 / rate);
-            let at_least = if exact { "" } else { "≥ " };
-            format!(", eta {at_least}{}", short_duration(left))
-        } else {
-            String::new()
+        let eta = match self.estimate() {
+            Some(left) if done > 0 && elapsed >= MIN_RATE_TIME => {
+                if left.blind && !self.estimating.load(Ordering::Relaxed) {
+                    String::new()
+                } else {
+                    self.estimating.store(true, Ordering::Relaxed);
+                    let at_least = if left.lower_bound { "≥ " } else { "" };
+                    let left = Duration::from_secs_f64(left.seconds.max(0.0));
+                    format!(", eta {at_least}{}", short_duration(left))
+                }
+            }
+            _ => String::new(),
         };
         format!(
             "{of} ({share:.0}%){eta}, {}/s {unit}{}, {}/{} {}",
@@ -253,6 +439,32 @@ impl Progress {
             self.files,
             plural(self.files, "file", "files")
         )
+    }
+
+    /// The time left by the classes' measured costs (`None` until the pass ahead counted
+    /// anything).
+    fn estimate(&self) -> Option<Estimate> {
+        let complete = self.counted.get().1;
+        let counted = self
+            .counted
+            .classes
+            .lock()
+            .expect("no thread panics holding it");
+        if counted.is_empty() {
+            return None;
+        }
+        let finished = self
+            .finished
+            .classes
+            .lock()
+            .expect("no thread panics holding it");
+        Some(estimate(
+            &counted,
+            complete,
+            &finished,
+            self.threads,
+            Instant::now(),
+        ))
     }
 
     /// Updates the bar from the counters, and prints the plain line when it is due. Called by
@@ -372,7 +584,7 @@ mod tests {
         progress.counted.add(20);
         progress.counted.finish();
         assert_eq!(progress.units_total(), (120, true));
-        progress.finished.fetch_add(500, Ordering::Relaxed);
+        progress.finished.add("yut", "table", amount(500, 500), 0);
         assert_eq!(
             progress.units_total(),
             (500, true),
@@ -399,6 +611,104 @@ mod tests {
         let message = progress.bar_message("cases x engines");
         assert!(message.starts_with("0/1,652 (0%)"), "{message}");
         assert!(message.ends_with("cases x engines, 0/3 files"), "{message}");
+    }
+
+    fn amount(units: usize, weight: u64) -> Amount {
+        Amount { units, weight }
+    }
+
+    /// The corpus of the measurement in docs/run.md, as its first seconds see it: Link and
+    /// Pop's slow reference engine first (two tiny cases of 25 cells and 60 of 900), Vexed
+    /// not reached yet.
+    fn corpus_counted() -> Progress {
+        let progress =
+            Progress::new(ProgressMode::None, "run", 122, Some("cases x engines")).with_threads(2);
+        for (game, engines, counted) in [
+            (
+                "linkpop",
+                ["reference", "bitboard"],
+                amount(62, 2 * 25 + 60 * 900),
+            ),
+            ("vexed", ["reference", "bitset"], amount(332, 332 * 64)),
+        ] {
+            for engine in engines {
+                progress.counted.add(counted.units);
+                progress.counted.add_class(game, engine, counted);
+            }
+        }
+        progress.counted.finish();
+        progress
+    }
+
+    #[test]
+    fn each_class_weighs_its_cases_by_their_cells_at_its_own_measured_time() {
+        let progress = corpus_counted();
+        // The fast engine's results, the slow one's two tiny cases (no time to speak of) and
+        // one large one of 5 s: 59 x 900 cells left at 5 s / 950 cells on 2 threads, and a
+        // game not measured at all (so a lower bound).
+        progress.finished.add(
+            "linkpop",
+            "bitboard",
+            amount(62, 2 * 25 + 60 * 900),
+            360_000_000,
+        );
+        progress
+            .finished
+            .add("linkpop", "reference", amount(2, 50), 0);
+        progress
+            .finished
+            .add("linkpop", "reference", amount(1, 900), 5_000_000_000);
+        let left = progress.estimate().expect("counted");
+        let slow = 59.0 * 900.0 * 5.0 / 950.0 / 2.0;
+        assert!((left.seconds - slow).abs() < 1e-9, "{left:?}");
+        assert!(left.lower_bound && !left.blind, "{left:?}");
+        // Every class measured: plus 331 cases of 64 cells at 0.1 s and at 1 ms, on 2 threads.
+        progress
+            .finished
+            .add("vexed", "reference", amount(1, 64), 100_000_000);
+        progress
+            .finished
+            .add("vexed", "bitset", amount(1, 64), 1_000_000);
+        let left = progress.estimate().expect("counted");
+        assert!(!left.lower_bound && !left.blind, "{left:?}");
+        let expected = slow + (331.0 * 0.1 + 331.0 * 0.001) / 2.0;
+        assert!((left.seconds - expected).abs() < 1e-9, "{left:?}");
+    }
+
+    #[test]
+    fn no_time_left_is_shown_while_a_running_class_is_silent_beyond_its_measurements() {
+        let progress = corpus_counted();
+        // The fast engine's results and the slow one's tiny cases are in; its large cases
+        // run on both threads: the rate of results so far would promise the end in seconds.
+        progress.finished.start("linkpop", "bitboard");
+        progress.finished.add(
+            "linkpop",
+            "bitboard",
+            amount(62, 2 * 25 + 60 * 900),
+            360_000_000,
+        );
+        progress.finished.end("linkpop", "bitboard");
+        progress.finished.start("linkpop", "reference");
+        progress.finished.start("linkpop", "reference");
+        progress
+            .finished
+            .add("linkpop", "reference", amount(2, 50), 2_000);
+        std::thread::sleep(MIN_RATE_TIME + Duration::from_millis(100));
+        assert!(progress.estimate().expect("counted").blind);
+        let message = progress.bar_message("cases x engines");
+        assert!(!message.contains("eta"), "{message}");
+        // A large case finished: 59 x 900 cells left at 5 s / 950 cells on 2 threads.
+        progress
+            .finished
+            .add("linkpop", "reference", amount(1, 900), 5_000_000_000);
+        let message = progress.bar_message("cases x engines");
+        assert!(message.contains("eta ≥ 2 min 20 s"), "{message}");
+        // Once shown it stays, through a later class's silence.
+        progress.finished.start("vexed", "reference");
+        std::thread::sleep(MIN_RATE_TIME + Duration::from_millis(100));
+        assert!(progress.estimate().expect("counted").blind);
+        let message = progress.bar_message("cases x engines");
+        assert!(message.contains("eta ≥ 2 min 20 s"), "{message}");
     }
 
     #[test]

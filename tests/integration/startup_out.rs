@@ -1,6 +1,7 @@
 //! A program's start-up taken out of `run`'s summary (times, speed) and not out of its CSV nor
 //! its limits lines; and out of `invoke`'s cells, not out of its worst time, share of the
-//! limit nor CSV.
+//! limit nor CSV; and the report of the run (`run --report`, `report` of its JSON export) shows
+//! the terminal's speed, the start-up taken out as the run's metadata records it.
 //!
 //! The program is gamebench's own `solve yut` behind a `sleep 0.3`: every run of it, the
 //! calibration's included, spends at least 300 ms before any work, so each file's time loses
@@ -162,4 +163,90 @@ fn invoke_shows_cells_without_the_start_up_and_keeps_it_for_the_limit() {
             && stdout.contains("worst, of limit and the CSV, JSON and JUnit times keep it"),
         "{stdout}"
     );
+}
+
+/// The speed figure of `text` for engine `slow`: the number before `times slower than table`
+/// (or `times faster`), as printed (`3,801`).
+fn speed_figure(text: &str, before: &str) -> String {
+    let at = text
+        .find(before)
+        .unwrap_or_else(|| panic!("no {before:?} in {text}"));
+    let rest = &text[at + before.len()..];
+    rest.split([' ', '<'])
+        .next()
+        .unwrap_or_else(|| panic!("no figure after {before:?}"))
+        .to_string()
+}
+
+#[test]
+fn the_report_shows_the_terminal_s_speed_with_the_start_up_taken_out() {
+    let dir = common::yut_samples();
+    let (csv, json, html) = (
+        dir.path().join("x.csv"),
+        dir.path().join("x.json"),
+        dir.path().join("x.html"),
+    );
+    let program = slow_program();
+    let out = common::run(&[
+        "run",
+        s(dir.path()),
+        "-e",
+        "table",
+        "-e",
+        &program,
+        "--csv",
+        s(&csv),
+        "--export-json",
+        s(&json),
+        "--samples",
+        "--report",
+        s(&html),
+        "--progress",
+        "none",
+        "--problems",
+        "none",
+    ]);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    let terminal = speed_figure(&stdout, "yut/slow: speed: ");
+    // The figure as a number: `3,801` times slower.
+    let number = |figure: &str| -> f64 { figure.replace(',', "").parse().unwrap() };
+    // From the CSV alone: the program's raw times, each file at least the delay, and the
+    // baseline's. Taking out at least the delay per file (what the start-up is at least)
+    // makes the program faster than its raw times say: `times slower` at most this.
+    let times = |engine: &str| -> f64 {
+        common::columns(&csv, &["engine", "time_ns"])
+            .into_iter()
+            .filter(|r| r[0] == engine)
+            .map(|r| r[1].parse::<f64>().unwrap())
+            .sum()
+    };
+    let (raw, base) = (times("slow"), times("table"));
+    let most = (raw - 2.0 * DELAY_NS as f64) / base;
+    assert!(number(&terminal) <= most, "{terminal} > {most}: {stdout}");
+    // run --report, and report of the JSON export: the terminal's figure, said once where it
+    // comes from.
+    let page = std::fs::read_to_string(&html).unwrap();
+    let shown = |page: &str| {
+        let row = &page[page.find("<tr><td>yut</td><td>slow</td>").unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        let cell = row.rsplit("<td>").next().unwrap();
+        cell.split(' ').next().unwrap().to_string()
+    };
+    assert_eq!(shown(&page), terminal, "run --report");
+    assert!(
+        page.contains("start-up, calibrated by the run, is taken out of its times and speed"),
+        "run --report"
+    );
+    let again = dir.path().join("again.html");
+    let out = common::run(&["report", s(&json), "--baseline", "table", "-o", s(&again)]);
+    assert_exit(&out, 0);
+    let page = std::fs::read_to_string(&again).unwrap();
+    assert_eq!(shown(&page), terminal, "report of the JSON export");
+    // A CSV alone keeps the start-up, and says so.
+    let out = common::run(&["report", s(&csv), "--baseline", "table", "-o", s(&again)]);
+    assert_exit(&out, 0);
+    let page = std::fs::read_to_string(&again).unwrap();
+    assert!(number(&shown(&page)) > most, "{}", shown(&page));
+    assert!(page.contains("Times are the CSV's: a program's start-up is in them"));
 }
