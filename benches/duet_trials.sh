@@ -7,9 +7,12 @@
 #
 # MEASURE is what `run --measure` is given (cpu, the default, or instructions), SLOW_PCT how
 # much longer the slower pair's loop is (default 5), LOADS which loads to run ("quiet loaded",
-# the default, or one of them), SLOW_N the trials of the slower pair (default N). The
-# figures of docs/compare.md:
-#   benches/duet_trials.sh target/release/gamebench 10 60 3 cpu 5 "quiet loaded" 8
+# the default, or one of them), SLOW_N the trials of the slower pair (default N; 0 runs the
+# identical pair alone). The figures of docs/compare.md: the identical pair
+#   benches/duet_trials.sh target/release/gamebench 10 60 3 cpu 5 loaded 0
+#   benches/duet_trials.sh target/release/gamebench 10 60 3 cpu 5 quiet 0
+# and the slower pair
+#   benches/duet_trials.sh target/release/gamebench 8 60 3 cpu 5 loaded 8   (then quiet)
 # and the instruction trials of docs/compare.md:
 #   benches/duet_trials.sh target/release/gamebench 3 300 0.5 instructions 1
 #

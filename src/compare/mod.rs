@@ -11,6 +11,7 @@
 //! exit code is [`Comparison::exit`]'s.
 
 pub mod baseline;
+pub mod drift;
 mod load;
 pub mod noise;
 mod render;
@@ -20,6 +21,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use baseline::{MetaDifference, meta_differences};
+pub use drift::Drift;
 pub use load::{BASELINE_CSV, BASELINE_META, CaseResult, Results, load, stream};
 pub use noise::{MIN_CHANGE_NS, MIN_NOISE, Noise, NoiseSource, SHARED_NOISE};
 pub use render::render;
@@ -141,6 +143,9 @@ pub struct Group {
     /// The per-case ratios (new / old) at [`PERCENTILES`].
     pub percentiles: Vec<f64>,
     pub noise: Noise,
+    /// The drift between the runs estimated from them, whose floor is the total's noise;
+    /// `None` under `--noise`.
+    pub drift: Option<Drift>,
     /// Cases beyond the noise on their own, slowest change first.
     pub changes: Vec<TimeChange>,
     /// Cases that moved together (everything first, then in timing order).
@@ -161,6 +166,15 @@ impl Group {
         self.shifts
             .iter()
             .filter(|s| s.beyond == Some(Direction::Slower))
+    }
+
+    /// The total is not beyond its noise, yet its interval is not within it either: a change
+    /// of the whole run as large as the floor can neither be found nor ruled out.
+    pub fn cannot_tell(&self) -> bool {
+        let factor = 1.0 + self.noise.total;
+        self.total.is_none()
+            && !self.interval.0.is_nan()
+            && (self.interval.1 > factor || self.interval.0 < 1.0 / factor)
     }
 
     pub fn regressed(&self) -> bool {
@@ -318,11 +332,13 @@ pub fn compare(
         .count();
     // Stable sorts: within each class, (game, engine, file, case) order stays.
     verdicts.sort_by_key(|v| (!v.was_ok(), !v.worse()));
+    let startup_of = |r: &Results| r.meta.as_ref()?.get("external_startup_ns")?.as_u64();
+    let startup = startup_of(old).zip(startup_of(new));
     let groups = paired
         .into_iter()
         .map(|((game, engine), cases)| {
             let old_engine = cases[0].0.engine.clone();
-            group(game, engine, old_engine, &cases, options.noise)
+            group(game, engine, old_engine, &cases, options.noise, startup)
         })
         .collect();
     Ok(Comparison {
@@ -343,6 +359,7 @@ fn group(
     old_engine: String,
     cases: &[(&CaseResult, &CaseResult)],
     fixed: Option<f64>,
+    startup: Option<(u64, u64)>,
 ) -> Group {
     let timed: Vec<(&CaseResult, &CaseResult, u64, u64)> = cases
         .iter()
@@ -380,7 +397,21 @@ fn group(
         })
         .collect();
     let runs: Vec<noise::Runs> = points.iter().map(|p| p.runs).collect();
-    let noise = Noise::derive(fixed, &runs);
+    let mut noise = Noise::derive(fixed, &runs);
+    let drift = fixed.is_none().then(|| {
+        let cases: Vec<drift::Case> = points
+            .iter()
+            .map(|p| drift::Case {
+                file: p.file,
+                old: p.runs.old,
+                new: p.runs.new,
+            })
+            .collect();
+        let drift = Drift::estimate(&cases, startup);
+        noise.total = drift.floor;
+        noise.shared = noise.shared.max(drift.floor);
+        drift
+    });
     let (alone, shifts) = shift::classify(&points, &noise);
     let mut changes: Vec<TimeChange> = alone
         .into_iter()
@@ -414,6 +445,7 @@ fn group(
         interval,
         percentiles,
         noise,
+        drift,
         changes,
         shifts,
         total,

@@ -16,10 +16,12 @@
 //!   With fewer than [`MIN_CASES_FOR_SPREAD`] cases: [`SPREAD_FACTOR`] times the runs' median
 //!   repeat spread when cases were timed several times, else [`MIN_NOISE`]; `--noise` replaces
 //!   it.
-//! - **shared noise**: how far a whole run, a file, or a stretch of consecutive cases moves
-//!   between runs of one build. One pair of runs cannot measure it (it is one draw), so it is
-//!   `--noise` when given, else [`SHARED_NOISE`], a figure measured on shared machines (see
-//!   docs/compare.md).
+//! - **shared noise**: how far a file or a stretch of consecutive cases moves between runs of
+//!   one build. One pair of runs cannot measure it (it is one draw), so it is `--noise` when
+//!   given, else [`SHARED_NOISE`], a figure measured on shared machines (see docs/compare.md),
+//!   or the whole run's drift floor when that is larger;
+//! - **the total's floor**: how far the whole run may move, `--noise` when given, else the
+//!   drift floor [`super::drift`] estimates from the two runs.
 //!
 //! Invariants: the thresholds depend on the paired cases' times only, in their given order;
 //! both are at least [`MIN_NOISE`].
@@ -65,8 +67,11 @@ pub struct Noise {
     /// How far one case may move against its neighbours.
     pub threshold: f64,
     pub source: NoiseSource,
-    /// How far a shift shared by many cases (or the total) may move.
+    /// How far a shift shared by consecutive cases or a whole file may move.
     pub shared: f64,
+    /// How far the whole run's total may move: `--noise`, else the drift floor estimated from
+    /// the runs ([`super::drift`]).
+    pub total: f64,
 }
 
 /// One paired case, in timing order: its runs on each side.
@@ -92,6 +97,7 @@ impl Noise {
                 threshold,
                 source: NoiseSource::Given,
                 shared: threshold,
+                total: threshold,
             };
         }
         let logs: Vec<f64> = runs.iter().filter_map(Runs::log_ratio).collect();
@@ -122,15 +128,16 @@ impl Noise {
             threshold: raw.max(MIN_NOISE),
             source,
             shared: SHARED_NOISE,
+            total: SHARED_NOISE,
         }
     }
 }
 
 impl Noise {
     /// Whether a total whose ratio has this 95 % interval and moved by `change_ns` changed:
-    /// its whole interval past `1 ± shared` (a shift of everything is a shared shift).
+    /// its whole interval past `1 ± total` (a shift of everything is drift within it).
     pub fn total(&self, interval: (f64, f64), change_ns: u64) -> Option<super::Direction> {
-        let factor = 1.0 + self.shared;
+        let factor = 1.0 + self.total;
         if change_ns < MIN_CHANGE_NS || interval.0.is_nan() {
             None
         } else if interval.0 > factor {

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::drift::INTERLEAVE_ABOVE;
 use super::{Comparison, Direction, Group, NoiseSource, Scope};
 use crate::util::units::human_time;
 
@@ -76,11 +77,26 @@ pub fn render(c: &Comparison) -> String {
                     || g.shifts.iter().any(|s| s.beyond.is_some())
             }) {
                 "faster, no regression"
+            } else if c.groups.iter().any(Group::cannot_tell) {
+                "cannot tell (see each engine's floor above); no change beyond it"
             } else {
                 "no change"
             }
         }
     };
+    if let Some(floor) = c
+        .groups
+        .iter()
+        .filter_map(|g| g.drift.map(|d| d.floor))
+        .reduce(f64::max)
+        .filter(|&f| f > INTERLEAVE_ABOVE)
+    {
+        let _ = writeln!(
+            out,
+            "note: two saved runs cannot tell a change of a whole run below {:.1}% here; to tell smaller ones, time both builds in one run, interleaved: gamebench run CORPUS -e old=cmd:OLD -e new=cmd:NEW --fail-if-slower PCT",
+            floor * 100.0
+        );
+    }
     let _ = write!(out, "verdict: {verdict}; exit {}", c.exit().code());
     if !c.meta.is_empty() {
         let _ = write!(out, " (the runs' metadata differ: see the warnings above)");
@@ -128,10 +144,10 @@ fn group(out: &mut String, g: &Group) {
         NoiseSource::Repeats(n) => format!("the repeat spread of {n} cases"),
         NoiseSource::Default => "the default".to_string(),
     };
-    let shared = if g.noise.source == NoiseSource::Given {
-        "--noise"
-    } else {
-        "the default"
+    let shared = match g.drift {
+        None => "--noise",
+        Some(d) if d.floor >= super::SHARED_NOISE => "the drift between the runs",
+        Some(_) => "the default",
     };
     let slower = g.slower().count();
     let faster = g.changes.len() - slower;
@@ -141,6 +157,9 @@ fn group(out: &mut String, g: &Group) {
         g.noise.threshold * 100.0,
         g.noise.shared * 100.0,
     );
+    if let Some(d) = &g.drift {
+        drift(out, g, d);
+    }
     for s in g.shifts.iter().take(MAX_LISTED) {
         let what = match &s.scope {
             Scope::Everything => "every case".to_string(),
@@ -194,4 +213,49 @@ fn group(out: &mut String, g: &Group) {
             let _ = writeln!(out, "  ... and {} more", cases.len() - MAX_LISTED);
         }
     }
+}
+
+/// The drift line: the floor of a change of the whole run, and what in the runs set it.
+fn drift(out: &mut String, g: &Group, d: &super::Drift) {
+    let mut from = Vec::new();
+    if let Some(f) = d.files {
+        from.push(format!(
+            "{} files' shifts x{:.3} to x{:.3}: {:.1}%",
+            f.files,
+            f.low,
+            f.high,
+            f.drift * 100.0
+        ));
+    }
+    if let Some(r) = d.repeats {
+        from.push(format!(
+            "repeated runs of {} cases spread {:.1}% (old) and {:.1}% (new): {:.1}%",
+            r.cases,
+            r.old * 100.0,
+            r.new * 100.0,
+            r.drift * 100.0
+        ));
+    }
+    if let Some(s) = d.startup {
+        from.push(format!(
+            "the programs' start-up x{s:.3}: {:.1}%",
+            (s.ln().abs().exp() - 1.0) * 100.0
+        ));
+    }
+    let source = if d.unmeasured() {
+        "nothing in the runs measures their drift (one run of each case, fewer than 3 files, no start-up in the metadata): the default".to_string()
+    } else {
+        from.join("; ")
+    };
+    let status = match g.total {
+        Some(Direction::Slower) => "beyond it: SLOWER",
+        Some(Direction::Faster) => "beyond it: faster",
+        None if g.cannot_tell() => "the total's interval reaches past it",
+        None => "the total's interval is within it",
+    };
+    let _ = writeln!(
+        out,
+        "  drift between the runs: cannot tell below {:.1}% ({source}); {status}",
+        d.floor * 100.0
+    );
 }

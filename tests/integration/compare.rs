@@ -131,6 +131,86 @@ fn a_whole_file_moving_together_is_a_shared_shift() {
     );
 }
 
+/// Ten one-case files timed 3 times on each side: the old runs as given, the new ones the
+/// old fastest times `scale`, times 1, 1.05 and `new_spread`.
+fn uniform(
+    dir: &Path,
+    scale: f64,
+    old_runs: &[u64; 3],
+    new_spread: f64,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (old, new) = (dir.join("old.csv"), dir.join("new.csv"));
+    let new_runs: Vec<u64> = [1.0, 1.05, new_spread]
+        .iter()
+        .map(|f| (old_runs[0] as f64 * scale * f).round() as u64)
+        .collect();
+    let names: Vec<String> = (1..=10).map(|i| format!("f{i:02}.in")).collect();
+    let olds: Vec<_> = names
+        .iter()
+        .map(|f| (f.as_str(), 1, "ok", &old_runs[..], ""))
+        .collect();
+    let news: Vec<_> = names
+        .iter()
+        .map(|f| (f.as_str(), 1, "ok", &new_runs[..], ""))
+        .collect();
+    csv(&old, &olds);
+    csv(&new, &news);
+    (old, new)
+}
+
+#[test]
+fn a_uniform_shift_within_the_runs_own_drift_is_no_change_and_far_beyond_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    // Old runs 10, 10.2, 10.5 ms (slowest / fastest 1.05). New: every run x1.3 (fastest 13,
+    // median 13.65, slowest 18.2 ms: spread 1.4). Every file moved alike, so the files'
+    // shifts give no drift; the repeats give 1.05 x 1.4 - 1 = 47 %: the total, x1.338
+    // (13.65 / 10.2 on the medians, every case alike, interval of width 0; the total 136.5 ms
+    // shown to 3 digits), is within it.
+    let old_runs = [10 * MS, 10_200_000, 10_500_000];
+    let (old, new) = uniform(dir.path(), 1.3, &old_runs, 1.4);
+    let out = run(&["compare", s(&old), s(&new)]);
+    assert_exit(&out, 0);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("toy/e: 10 cases, total 102 ms -> 136 ms, ratio 1.338 [1.338, 1.338]"),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "  drift between the runs: cannot tell below 47.0% (10 files' shifts x1.300 to x1.300: 0.0%; repeated runs of 10 cases spread 5.0% (old) and 40.0% (new): 47.0%); the total's interval is within it\n"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("note: two saved runs cannot tell a change of a whole run below 47.0% here; to tell smaller ones, time both builds in one run, interleaved: gamebench run CORPUS -e old=cmd:OLD -e new=cmd:NEW"),
+        "{report}"
+    );
+    assert!(report.ends_with("verdict: no change; exit 0\n"), "{report}");
+    // The same shift on tight repeats (new spread 1.05: floor 1.05 x 1.05 - 1 = 10.25 %, shown
+    // as 10.3%) with the total at 13.65 / 10.2 = x1.338, beyond x1.1025: SLOWER.
+    let (old, new) = uniform(dir.path(), 1.3, &old_runs, 1.05);
+    let out = run(&["compare", s(&old), s(&new)]);
+    assert_exit(&out, 6);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("ratio 1.338 [1.338, 1.338] (95%, bootstrap over cases): SLOWER"),
+        "{report}"
+    );
+    assert!(
+        report.contains("  drift between the runs: cannot tell below 10.3% ("),
+        "{report}"
+    );
+    // Far beyond the noisy side's floor: x3 with the new spread 1.4 (floor 47 %), total x3.09.
+    let (old, new) = uniform(dir.path(), 3.0, &old_runs, 1.4);
+    let out = run(&["compare", s(&old), s(&new)]);
+    assert_exit(&out, 6);
+    assert!(
+        text(&out.stdout).ends_with("verdict: REGRESSION (time); exit 6\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
 #[test]
 fn a_verdict_change_comes_first_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
