@@ -256,7 +256,7 @@ impl Loaded {
         // Each engine's results, their weight and measured time, for the progress estimate.
         let mut spent: smallvec::SmallVec<[(usize, Amount, u128); 2]> = smallvec::SmallVec::new();
         for (slot, result) in &results {
-            let Slot { case, engine } = self.slots[*slot];
+            let Slot { case, engine, .. } = self.slots[*slot];
             let weight = Amount::weight_of(self.cases.get(case).and_then(|c| c.cells));
             let nanos = cost_nanos(result, self.cases.len());
             match spent.iter_mut().find(|(e, _, _)| *e == engine) {

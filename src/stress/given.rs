@@ -1,4 +1,5 @@
-//! `stress --tests PATH`: the two engines held against each other on given test files (a
+//! Given inputs instead of generated ones: `gamebench shrink`'s one file ([`shrink_given`]),
+//! and `stress --tests PATH`: the two engines held against each other on given test files (a
 //! folder of `.in` files, a Kattis or Polygon package, a package's `data/`) instead of
 //! generated ones. The files are judged one by one in their corpus order; the first file where
 //! the engines differ has its first failing case shrunk exactly as `gamebench shrink` shrinks
@@ -11,7 +12,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{Config, Limit, Outcome, StressError, shrink_given};
+use super::{
+    Config, Input, Judge, Limit, Outcome, Search, StressError, files, finish, isolate, shrink,
+};
 use crate::corpus::{self, CaseFile};
 
 /// What `stress --tests` did with the given files.
@@ -143,4 +146,90 @@ fn no_difference(cases_tried: u64, start: Instant) -> Outcome {
 fn read_text(file: &CaseFile) -> Result<String, String> {
     let bytes = corpus::read_case_file(&file.path, 0).map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+}
+
+/// `gamebench shrink`: judges the given input `text` (the file `config.given`; only its case
+/// `case`, 1-based, when given) with both engines and shrinks its first failing case as
+/// [`run`] shrinks a generated one: isolated, shrunk keeping its class, the same report and
+/// files. `config.limit` bounds the time (a number of cases means none).
+pub fn shrink_given(
+    config: &Config<'_>,
+    text: String,
+    case: Option<usize>,
+) -> Result<Outcome, StressError> {
+    let start = Instant::now();
+    let deadline = match config.limit {
+        Limit::Time(limit) => Some(start + limit),
+        Limit::Cases(_) => None,
+    };
+    files::refuse_given(config)?;
+    let path = config.given.clone().unwrap_or_default();
+    let parsed = config.game.parse(text.as_bytes());
+    if let Some(Err(error)) = parsed.iter().map(|p| p.case.as_ref()).find(|c| c.is_err()) {
+        return Err(StressError::UnreadableGiven {
+            path,
+            why: error.to_string(),
+        });
+    }
+    let unreadable = |why: &str| StressError::UnreadableGiven {
+        path: path.clone(),
+        why: why.to_string(),
+    };
+    let mut input =
+        Input::read(config.game, text).ok_or_else(|| unreadable("it does not read back"))?;
+    if let Some(n) = case {
+        let cases = input.typed();
+        if n == 0 || n > cases.len() {
+            return Err(StressError::NoSuchCase {
+                path: path.clone(),
+                case: n,
+                cases: cases.len(),
+            });
+        }
+        let alone = shrink::candidate(config.game, &cases[n - 1..n])
+            .ok_or_else(|| unreadable("its case alone does not make an input"))?;
+        input = alone;
+    }
+    let judge = Judge::new(config, deadline);
+    let halt = |error: StressError| match error {
+        StressError::OutOfTime => Ok(Outcome::NoDifference {
+            cases_tried: 0,
+            time: start.elapsed(),
+        }),
+        StressError::Stopped => Ok(Outcome::Stopped {
+            cases_tried: 0,
+            time: start.elapsed(),
+            found: None,
+        }),
+        other => Err(other),
+    };
+    let judged = match judge.judge(&input) {
+        Ok(judged) => judged,
+        Err(e) => return halt(e),
+    };
+    let Some((at, failure)) = judged.first_failure() else {
+        return Ok(Outcome::NoDifference {
+            cases_tried: input.cases.len() as u64,
+            time: start.elapsed(),
+        });
+    };
+    let failure = failure.clone();
+    let search = Search {
+        cases_tried: at as u64 + 1,
+        search_time: start.elapsed(),
+        file_index: 0,
+        // The case's number in the file as given.
+        case_index: case.map_or(at, |n| n - 1),
+        elapsed: judged.elapsed,
+    };
+    let whole = input.text.clone();
+    let original = match isolate(&judge, input, at, &failure) {
+        Ok(original) => original,
+        // Not isolated in time: the whole input is what fails.
+        Err(StressError::OutOfTime | StressError::Stopped) => {
+            Input::read(config.game, whole).ok_or_else(|| unreadable("it does not read back"))?
+        }
+        Err(e) => return Err(e),
+    };
+    finish(config, &judge, search, original, failure, start)
 }
