@@ -54,8 +54,8 @@ pub enum CompareError {
 /// What makes `compare` exit non-zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum FailOn {
-    /// A case slower beyond the noise, or a shift shared by many cases or an engine's total
-    /// slower beyond the shared noise.
+    /// A case slower beyond the noise, a shift shared by many cases slower beyond the shared
+    /// noise, or an engine's total slower beyond the drift between the runs (its floor).
     Time,
     /// A case whose status got worse (an `ok` case that now fails, a failure that got worse).
     Verdict,
@@ -150,7 +150,8 @@ pub struct Group {
     pub changes: Vec<TimeChange>,
     /// Cases that moved together (everything first, then in timing order).
     pub shifts: Vec<Shift>,
-    /// The total moved beyond the shared noise: its whole interval is past `1 ± shared`.
+    /// The total moved beyond the drift between the runs: its whole interval is past
+    /// `1 ± floor` (`1 ± noise` under a given `--noise`).
     pub total: Option<Direction>,
 }
 
