@@ -18,11 +18,13 @@ use crate::util::units::human_duration;
 
 use super::games::{GameCommand, PerGame, Shape};
 use super::{BudgetArgs, positive_seconds};
+use crate::generate::DEFAULT_PROFILE;
 
 /// How `stress`'s per-game subcommands look (`hunt`'s too, but for the profile's default).
 pub const STRESS_SHAPE: Shape = Shape {
     default_profile: true,
-    profile_required: true,
+    // Given tests (`--tests`) need no profile: checked in `stress`.
+    profile_required: false,
     heading: "Generator options of the game",
     file_cases: true,
 };
@@ -42,9 +44,10 @@ pub struct StressOptions {
         hide_possible_values = true
     )]
     pub engines: Vec<String>,
-    /// Generator profile (see `gamebench list`).
+    /// Generator profile (see `gamebench list`); required for a game without a `random`
+    /// profile, unless `--tests` gives the inputs.
     #[arg(long, short)]
-    pub profile: String,
+    pub profile: Option<String>,
     /// Seed of the generated cases: the same seed gives the same cases in the same order.
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
@@ -107,12 +110,25 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
         bail!("stress needs exactly two different engines (-e A -e B)");
     };
-    if !o.tests.is_empty() {
-        return stress_tests(&args, game, engines, &signals);
-    }
+    let tests = !o.tests.is_empty();
+    let profile = match (&o.profile, tests) {
+        (Some(profile), _) => profile.clone(),
+        (None, true) => String::new(),
+        (None, false) => {
+            let names: Vec<&str> = game.generator().profiles().iter().map(|p| p.name).collect();
+            bail!(
+                "stress {}: --profile is required: the game has no `{DEFAULT_PROFILE}` profile \
+                 (profiles: {}), unless --tests gives the inputs",
+                game.name(),
+                names.join(", ")
+            )
+        }
+    };
     let limit = match (o.time, o.cases) {
         (_, Some(n)) => Limit::Cases(n),
         (Some(t), None) => Limit::Time(positive_seconds("--time", t)?),
+        // Given tests are all judged; generated ones are searched for a default time.
+        (None, None) if tests => Limit::Cases(u64::MAX),
         (None, None) => Limit::Time(Duration::from_secs_f64(DEFAULT_STRESS_SECONDS)),
     };
     let limits = o.launch.limits(o.timeout, 10.0)?;
@@ -120,7 +136,7 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     let config = Config {
         game,
         engines,
-        profile: o.profile.clone(),
+        profile,
         options: &args.generator,
         seed: o.seed,
         limit,
@@ -132,6 +148,9 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
         given: None,
         jobs: o.jobs.threads(),
     };
+    if tests {
+        return stress_tests(&args, config, &signals);
+    }
     // The budget and what is about to run, before a search that may take its whole budget.
     eprintln!(
         "stress {}: {} against {}, {}, seed {}; budget: {}",
@@ -157,11 +176,11 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
 /// difference shrunk.
 fn stress_tests(
     args: &StressArgs,
-    game: &'static dyn crate::game::Game,
-    engines: [crate::engines::EngineSpec; 2],
+    config: Config<'_>,
     signals: &super::run::Signals,
 ) -> Result<Exit> {
     let o = &args.options;
+    let game = config.game;
     let corpus = crate::package::paths::discover_all(&o.tests, Some(game), crate::registry::GAMES)?;
     for problem in &corpus.problems {
         eprintln!("gamebench: {problem}");
@@ -174,33 +193,13 @@ fn stress_tests(
             game.name()
         );
     }
-    let limit = match o.time {
-        Some(t) => Limit::Time(positive_seconds("--time", t)?),
-        None => Limit::Cases(u64::MAX),
-    };
-    let limits = o.launch.limits(o.timeout, 10.0)?;
-    let config = Config {
-        game,
-        engines,
-        profile: String::new(),
-        options: &args.generator,
-        seed: o.seed,
-        limit,
-        limits,
-        budget: o.budget.budget()?,
-        out: o.out.clone(),
-        presentation: o.presentation,
-        generator: None,
-        given: None,
-        jobs: 1,
-    };
     eprintln!(
         "stress {}: {} against {}, on {} test file(s); budget: {}",
         game.name(),
         config.engines[1].name(),
         config.engines[0].name(),
         corpus.files.len(),
-        match limit {
+        match config.limit {
             Limit::Time(t) => format!("{} (--time)", human_duration(t)),
             Limit::Cases(_) => "every test".to_string(),
         }

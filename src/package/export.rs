@@ -272,12 +272,18 @@ fn legacy_yaml(export: &Export) -> String {
             time.ac_to_time_limit, time.time_limit_to_tle
         ));
     }
+    push_limits(export, limits, &mut yaml);
+    yaml
+}
+
+/// Adds the sizes to the time keys `limits` and writes them as `problem.yaml`'s `limits:`
+/// section, if any.
+fn push_limits(export: &Export, mut limits: String, yaml: &mut String) {
     push_sizes(export, &mut limits);
     if !limits.is_empty() {
         yaml.push_str("limits:\n");
         yaml.push_str(&limits);
     }
-    yaml
 }
 
 /// `problem.yaml` of the 2023-07 draft's layout: `limits.time_limit` when the problem states
@@ -302,11 +308,7 @@ fn draft_yaml(export: &Export) -> String {
             time.ac_to_time_limit, time.time_limit_to_tle
         ));
     }
-    push_sizes(export, &mut limits);
-    if !limits.is_empty() {
-        yaml.push_str("limits:\n");
-        yaml.push_str(&limits);
-    }
+    push_limits(export, limits, &mut yaml);
     yaml
 }
 

@@ -22,7 +22,7 @@ pub struct GivenOutcome {
     /// How the search ended: no difference on the files judged, a difference (shrunk), or a
     /// signal.
     pub outcome: Outcome,
-    /// The files judged whole without a difference.
+    /// The files judged whole (the one the engines differed in among them).
     pub files_judged: usize,
     /// Files left unjudged when the time limit came.
     pub files_left: usize,
@@ -42,18 +42,16 @@ pub fn stress_tests(config: &Config<'_>, files: &[CaseFile]) -> Result<GivenOutc
     };
     let mut cases_tried = 0;
     let mut unreadable = Vec::new();
-    for (judged, file) in files.iter().enumerate() {
+    // How the search ended, the file the engines differed in, and the first file not judged
+    // whole.
+    let mut ended = None;
+    for (index, file) in files.iter().enumerate() {
         let limit = match deadline {
             Some(deadline) => match deadline.checked_duration_since(Instant::now()) {
                 Some(left) if !left.is_zero() => Limit::Time(left),
                 _ => {
-                    return Ok(GivenOutcome {
-                        outcome: no_difference(cases_tried, start),
-                        files_judged: judged - unreadable.len(),
-                        files_left: files.len() - judged,
-                        unreadable,
-                        found_in: None,
-                    });
+                    ended = Some((no_difference(cases_tried, start), None, index));
+                    break;
                 }
             },
             None => Limit::Cases(u64::MAX),
@@ -66,59 +64,36 @@ pub fn stress_tests(config: &Config<'_>, files: &[CaseFile]) -> Result<GivenOutc
             }
         };
         let one = Config {
-            game: config.game,
-            engines: config.engines.clone(),
-            profile: config.profile.clone(),
-            options: config.options,
-            seed: config.seed,
             limit,
-            limits: config.limits.clone(),
-            budget: config.budget.clone(),
-            out: config.out.clone(),
-            presentation: config.presentation,
             jobs: 1,
             generator: None,
             given: Some(file.path.clone()),
+            ..config.clone()
         };
         match shrink_given(&one, text, None) {
-            Ok(Outcome::NoDifference { cases_tried: n, .. }) => {
-                // `shrink_given` also says "no difference" when its deadline came first.
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    return Ok(GivenOutcome {
-                        outcome: no_difference(cases_tried, start),
-                        files_judged: judged - unreadable.len(),
-                        files_left: files.len() - judged,
-                        unreadable,
-                        found_in: None,
-                    });
-                }
-                cases_tried += n;
+            // `shrink_given` also says "no difference" when its deadline came first.
+            Ok(Outcome::NoDifference { .. }) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                ended = Some((no_difference(cases_tried, start), None, index));
+                break;
             }
+            Ok(Outcome::NoDifference { cases_tried: n, .. }) => cases_tried += n,
             Ok(Outcome::Found(mut found)) => {
                 // Counted over the files before it, as a generated search counts.
                 found.cases_tried += cases_tried;
-                found.file_index = judged as u64;
-                return Ok(GivenOutcome {
-                    outcome: Outcome::Found(found),
-                    files_judged: judged - unreadable.len(),
-                    files_left: files.len() - judged - 1,
-                    unreadable,
-                    found_in: Some(file.path.clone()),
-                });
+                found.file_index = index as u64;
+                ended = Some((Outcome::Found(found), Some(file.path.clone()), index + 1));
+                break;
             }
             Ok(Outcome::Stopped { found, .. }) => {
                 let found_in = found.as_ref().map(|_| file.path.clone());
-                return Ok(GivenOutcome {
-                    outcome: Outcome::Stopped {
-                        cases_tried,
-                        time: start.elapsed(),
-                        found,
-                    },
-                    files_judged: judged - unreadable.len(),
-                    files_left: files.len() - judged,
-                    unreadable,
-                    found_in,
-                });
+                let time = start.elapsed();
+                let outcome = Outcome::Stopped {
+                    cases_tried,
+                    time,
+                    found,
+                };
+                ended = Some((outcome, found_in, index));
+                break;
             }
             Err(StressError::UnreadableGiven { why, .. }) => {
                 unreadable.push((file.path.clone(), why));
@@ -126,12 +101,14 @@ pub fn stress_tests(config: &Config<'_>, files: &[CaseFile]) -> Result<GivenOutc
             Err(other) => return Err(other),
         }
     }
+    let (outcome, found_in, next) =
+        ended.unwrap_or_else(|| (no_difference(cases_tried, start), None, files.len()));
     Ok(GivenOutcome {
-        outcome: no_difference(cases_tried, start),
-        files_judged: files.len() - unreadable.len(),
-        files_left: 0,
+        outcome,
+        files_judged: next - unreadable.len(),
+        files_left: files.len() - next,
         unreadable,
-        found_in: None,
+        found_in,
     })
 }
 

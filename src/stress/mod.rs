@@ -65,6 +65,7 @@ pub enum Limit {
 }
 
 /// What `stress` runs.
+#[derive(Clone)]
 pub struct Config<'a> {
     pub game: &'static dyn Game,
     /// The two engines held against each other; the first is the one the other is checked

@@ -215,20 +215,25 @@ fn stress_on_a_packages_tests_finds_and_shrinks_the_failing_one() {
     );
 }
 
-#[test]
-fn stress_on_tests_where_the_engines_agree_counts_the_files_and_names_an_unreadable_one() {
-    let tmp = tempfile::tempdir().unwrap();
-    let pkg = samegame_package(tmp.path());
-    let out = run_from_root(&[
+/// `stress samegame --tests PKG` with two internal engines, which agree.
+fn stress_agreeing(pkg: &std::path::Path) -> std::process::Output {
+    run_from_root(&[
         "stress",
         "samegame",
         "--tests",
-        s(&pkg),
+        s(pkg),
         "-e",
         "reference",
         "-e",
         "bitboard",
-    ]);
+    ])
+}
+
+#[test]
+fn stress_on_tests_where_the_engines_agree_counts_the_files_and_names_an_unreadable_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = samegame_package(tmp.path());
+    let out = stress_agreeing(&pkg);
     assert_exit(&out, 0);
     assert!(
         text(&out.stdout).contains("of 2 test file(s)"),
@@ -237,19 +242,33 @@ fn stress_on_tests_where_the_engines_agree_counts_the_files_and_names_an_unreada
     );
     // A test that is not SameGame input: said with its name, the others still judged, exit 2.
     std::fs::write(pkg.join("data/secret/3.in"), "not a grid\n").unwrap();
-    let out = run_from_root(&[
-        "stress",
-        "samegame",
-        "--tests",
-        s(&pkg),
-        "-e",
-        "reference",
-        "-e",
-        "bitboard",
-    ]);
+    let out = stress_agreeing(&pkg);
     assert_exit_saying(&out, 2, "3.in");
     assert!(
         text(&out.stdout).contains("of 2 test file(s)"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn stress_on_tests_needs_no_profile_where_generated_cases_do() {
+    // Vexed has no `random` profile: generated cases need --profile, given tests do not.
+    let out = run_from_root(&["stress", "vexed", "-e", "reference", "-e", "bitset"]);
+    assert_exit_saying(&out, 2, "stress vexed: --profile is required");
+    let out = run_from_root(&[
+        "stress",
+        "vexed",
+        "--tests",
+        "corpora/vexed/sample.in",
+        "-e",
+        "reference",
+        "-e",
+        "bitset",
+    ]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("of 1 test file(s)"),
         "{}",
         text(&out.stdout)
     );
