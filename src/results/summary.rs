@@ -265,10 +265,17 @@ fn summarize_group(tally: &Tally, g: usize, baseline: &str) -> EngineSummary {
         });
         return summary;
     }
-    if let Some((ratio, sd)) = stats::ratio_of_sums(&pairs) {
-        summary.relative = Some(ratio);
-        summary.relative_stddev = Some(sd);
-    }
+    let Some((ratio, sd)) = stats::ratio_of_sums(&pairs) else {
+        // Every compared time read 0: a program whose runs were all within its calibrated
+        // start-up, or cases below the clock's resolution. No ratio, but never a silent blank.
+        summary.speed_note = Some(format!(
+            "its {} read 0 (within its start-up or below the clock's resolution)",
+            crate::util::units::counted(pairs.len() as u64, "compared case", "compared cases")
+        ));
+        return summary;
+    };
+    summary.relative = Some(ratio);
+    summary.relative_stddev = Some(sd);
     let per_case = stats::sorted(
         &pairs
             .iter()
@@ -321,6 +328,23 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("baseline"), "{table}");
+    }
+
+    #[test]
+    fn times_that_all_read_0_say_so_instead_of_a_blank_speed() {
+        // A program whose start-up, taken out, left nothing of its two cases' times.
+        let rows = vec![
+            row("reference", 1, Status::Ok, Some(400)),
+            row("reference", 2, Status::Ok, Some(600)),
+            row("mine", 1, Status::Ok, Some(0)),
+            row("mine", 2, Status::Ok, Some(0)),
+        ];
+        let s = summarize(&Record::from_rows(&rows), "reference");
+        assert_eq!((s[1].relative, s[1].compared_cases), (None, 2));
+        assert_eq!(
+            speed_text(&s[1]),
+            "n/a: its 2 compared cases read 0 (within its start-up or below the clock's resolution)"
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use gamebench::game::GameOptions;
 use gamebench::game::{Budget, Game};
@@ -326,33 +327,62 @@ pub fn measured() -> Command {
 /// Runs `command` (from [`measured`]) and returns its exit status and its peak resident memory
 /// (KB): GNU time's report, or `wait4`'s resource usage of the child when the command is not
 /// run under GNU time.
-pub fn peak_of(mut command: std::process::Command) -> (i32, i64) {
+pub fn peak_of(command: std::process::Command) -> (i32, i64) {
+    let (status, peak) = peak_within(command, None)
+        .unwrap_or_else(|| unreachable!("no deadline: the command is waited for"));
+    (libc::WEXITSTATUS(status), peak)
+}
+
+/// [`peak_of`] with a deadline: the raw `wait4` status and the peak, or `None` when the command
+/// ran past `deadline` (then its whole process group, GNU time and gamebench, is killed).
+pub fn peak_within(
+    mut command: std::process::Command,
+    deadline: Option<Duration>,
+) -> Option<(i32, i64)> {
+    use std::os::unix::process::CommandExt;
     let args: Vec<_> = command.get_args().map(PathBuf::from).collect();
     let report = (command.get_program() == GNU_TIME).then(|| args[3].clone());
     // Reaped by wait4 below (its resource usage is the point).
     #[allow(clippy::zombie_processes)]
-    let child = command.spawn().expect("gamebench starts");
+    let child = command.process_group(0).spawn().expect("gamebench starts");
     let pid = child.id() as libc::pid_t;
+    let start = std::time::Instant::now();
     let mut status = 0;
     // SAFETY: an all-zero rusage is valid; wait4 writes it for our own child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our child, not waited for yet; status and usage are valid pointers.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 on the child");
-    let code = libc::WEXITSTATUS(status);
+    loop {
+        let flags = if deadline.is_some() { libc::WNOHANG } else { 0 };
+        // SAFETY: pid is our child, not waited for yet; status and usage are valid pointers.
+        let waited = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
+        if waited == pid {
+            break;
+        }
+        assert_eq!(waited, 0, "wait4 on the child");
+        if deadline.is_some_and(|d| start.elapsed() > d) {
+            // SAFETY: the child leads its own process group (process_group(0) above).
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+            // SAFETY: as above; reaps the killed child.
+            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            if let Some(report) = report {
+                let _ = std::fs::remove_file(report);
+            }
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let Some(report) = report else {
-        return (code, usage.ru_maxrss);
+        return Some((status, usage.ru_maxrss));
     };
     let text = std::fs::read_to_string(&report).expect("GNU time's report");
     let _ = std::fs::remove_file(&report);
-    // GNU time writes "Command exited with non-zero status N" before the figure when the
-    // program failed; the peak is the last line.
+    // GNU time writes "Command exited with non-zero status N" (or "Command terminated by
+    // signal N") before the figure when the program failed; the peak is the last line.
     let peak = text
         .lines()
         .last()
         .and_then(|line| line.trim().parse().ok())
         .unwrap_or_else(|| panic!("GNU time's report is not a peak in KB: {text:?}"));
-    (code, peak)
+    Some((status, peak))
 }
 
 /// A JDK whose `javac` takes `--release 21` (as problemtools compiles Java): the PATH's

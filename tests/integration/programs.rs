@@ -21,14 +21,15 @@ struct Outcome {
     own_peak_kb: u64,
 }
 
-/// `gamebench run yut-sample1.in -e g=cmd:COMMAND EXTRA... --csv`, killed after `deadline`
-/// (reaped by `wait4`, for its resource usage).
-#[allow(clippy::zombie_processes)]
+/// `gamebench run yut-sample1.in -e g=cmd:COMMAND EXTRA... --csv`, killed after `deadline`;
+/// its peak memory measured as [`common::peak_within`] does (under GNU time: a child's `wait4`
+/// peak would include this test binary's, whatever the other tests hold at that moment).
 fn run_program(command: &str, extra: &[&str], deadline: Duration) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("r.csv");
     let input = root().join("corpora/yut/yut-sample1.in");
-    let mut child = gamebench()
+    let mut gamebench = measured();
+    gamebench
         .args(["run", s(&input), "-q", "-e"])
         .arg(format!("g=cmd:{command}"))
         .args(extra)
@@ -36,27 +37,12 @@ fn run_program(command: &str, extra: &[&str], deadline: Duration) -> Outcome {
         .arg(&csv)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
     let start = Instant::now();
-    let pid = child.id() as libc::pid_t;
-    let (code, own_peak_kb) = loop {
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is valid; wait4 writes to our out-parameters.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-            break (code, usage.ru_maxrss as u64);
-        }
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("gamebench ran past {deadline:?} with `{command}`");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let (status, own_peak_kb) = peak_within(gamebench, Some(deadline))
+        .unwrap_or_else(|| panic!("gamebench ran past {deadline:?} with `{command}`"));
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    let own_peak_kb = own_peak_kb as u64;
     let elapsed = start.elapsed();
     let rows = columns(&csv, &["status", "verdict", "message", "memory_kb"])
         .into_iter()
