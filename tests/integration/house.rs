@@ -216,7 +216,28 @@ fn sigint_keeps_every_finished_case_and_never_touches_an_earlier_csv() {
 
 #[test]
 fn a_killed_resumable_run_keeps_finished_cases_and_resuming_solves_each_case_once() {
-    let corpus = corpus_with(Some(SLOW));
+    // 30 generated 20 x 20 moving boards, about a sixth of a second each for the reference
+    // engine: slow enough for the kill to land inside the file, and the resumed run solves
+    // the rest in seconds (the bundled 30 x 30 file took the whole run 45 s of CPU).
+    let corpus = corpus_with(None);
+    let slow = corpus.path().join("zz/linkpop");
+    let out = run(&[
+        "gen",
+        "linkpop",
+        "-p",
+        "moving",
+        "--size",
+        "20x20",
+        "--cases",
+        "30",
+        "-s",
+        "1",
+        "--no-expected",
+        "-o",
+        slow.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 0);
+    std::fs::rename(slow.join("linkpop-moving-1-0.in"), slow.join("z-slow.in")).unwrap();
     let out = tempfile::tempdir().unwrap();
     let csv = out.path().join("r.csv");
     let args = |extra: &[&str]| {
