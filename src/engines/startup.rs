@@ -23,6 +23,14 @@ use crate::game::Game;
 
 /// Timed runs of the trivial input.
 pub const CALIBRATION_RUNS: u32 = 10;
+/// [`calibrate_clocks`] stops short of [`CALIBRATION_RUNS`] once its timed runs took this
+/// much time together (each run's CPU or wall time, the larger; and it has
+/// [`MIN_CALIBRATION_RUNS`]): a program that burns a second before it reads its input is not
+/// run ten more times to learn so.
+pub const CALIBRATION_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+/// Timed runs [`calibrate_clocks`] makes whatever they cost: enough for a fastest run and a
+/// spread.
+pub const MIN_CALIBRATION_RUNS: u32 = 3;
 /// Untimed runs before them (the program's files brought into the page cache).
 pub const WARMUP_RUNS: u32 = 1;
 /// The wall-time limit of one calibration run by [`calibrate_for_game`]: a program that waits
@@ -120,8 +128,10 @@ pub fn times(
 }
 
 /// Calibrates the start-up of `program` on `input` on both clocks (see the module docs): the
-/// same [`WARMUP_RUNS`] and [`CALIBRATION_RUNS`] as [`calibrate`], each run read on both; a
-/// program that fails on `input` is an error (see [`times`]: give it an input it accepts).
+/// same [`WARMUP_RUNS`] and [`CALIBRATION_RUNS`] as [`calibrate`], each run read on both, but
+/// no more runs once [`MIN_CALIBRATION_RUNS`] of them took [`CALIBRATION_BUDGET`] (the
+/// result's `runs` says how many); a program that fails on `input` is an error (see
+/// [`times`]: give it an input it accepts).
 pub fn calibrate_clocks(
     program: &External,
     input: &[u8],
@@ -130,10 +140,18 @@ pub fn calibrate_clocks(
     for _ in 0..WARMUP_RUNS {
         times(program, input, limits)?;
     }
-    let runs = (0..CALIBRATION_RUNS)
-        .map(|_| times(program, input, limits))
-        .collect::<Result<Vec<(u64, u64)>, _>>()?;
-    let (mut cpu, mut wall): (Vec<u64>, Vec<u64>) = runs.into_iter().unzip();
+    let budget = CALIBRATION_BUDGET.as_nanos() as u64;
+    let (mut cpu, mut wall) = (Vec::new(), Vec::new());
+    // What the runs cost, on the clock that read more: a sleeping program costs its wall time.
+    let mut spent = 0u64;
+    while cpu.len() < CALIBRATION_RUNS as usize
+        && (cpu.len() < MIN_CALIBRATION_RUNS as usize || spent < budget)
+    {
+        let (c, w) = times(program, input, limits)?;
+        spent += c.max(w);
+        cpu.push(c);
+        wall.push(w);
+    }
     Ok(Clocks {
         cpu: of_times(&mut cpu),
         wall: of_times(&mut wall),
@@ -248,6 +266,22 @@ mod tests {
         assert!(calibrate_clocks(&missing, b"", &limits).is_err());
         let failing = External::parse("cmd:exit 3").unwrap();
         assert!(calibrate_clocks(&failing, b"", &limits).is_err());
+    }
+
+    #[test]
+    fn a_slow_start_up_is_calibrated_on_fewer_runs_once_they_cost_the_budget() {
+        // 0.8 s a run: the third run brings the runs' time to 2.4 s, past the 2 s budget.
+        const SLOW: &str = "cmd:sleep 0.8";
+        assert!(
+            3 * 800 > CALIBRATION_BUDGET.as_millis() && 2 * 800 < CALIBRATION_BUDGET.as_millis()
+        );
+        let limits = RunLimits::wall(Duration::from_secs(10));
+        let c = calibrate_clocks(&External::parse(SLOW).unwrap(), b"", &limits).unwrap();
+        assert_eq!(
+            (c.cpu.runs, c.wall.runs),
+            (MIN_CALIBRATION_RUNS, MIN_CALIBRATION_RUNS)
+        );
+        assert!(c.wall.cpu_ns >= 800_000_000, "{c:?}");
     }
 
     #[test]

@@ -138,9 +138,10 @@ fn startup_notes(inv: &Invocation) -> String {
         let name = &inv.solutions[s].name;
         match &c.startup {
             Ok(startup) => taken.push(format!(
-                "{name} {} (noise {}; on {})",
+                "{name} {} (noise {}{}; on {})",
                 short_time(startup.cpu_ns),
                 short_time(startup.noise_ns),
+                fewer_runs(startup.runs),
                 c.on
             )),
             Err(why) => out.push_str(&format!(
@@ -158,6 +159,16 @@ fn startup_notes(inv: &Invocation) -> String {
         ));
     }
     out
+}
+
+/// `; N runs` for a start-up calibrated on fewer runs than the line's heading says (its runs
+/// reached the calibration's budget first), else nothing.
+fn fewer_runs(runs: u32) -> String {
+    if runs < crate::engines::startup::CALIBRATION_RUNS {
+        format!("; {runs} runs")
+    } else {
+        String::new()
+    }
 }
 
 /// A solution's column header: its name and tag.
