@@ -86,6 +86,9 @@ pub fn sample_inputs(game: &str) -> Vec<PathBuf> {
 /// array (or an indexed Kubernetes job) must not leak its own.
 pub fn gamebench() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_gamebench"));
+    if let Some(path) = python_first_path() {
+        command.env("PATH", path);
+    }
     for var in [
         "SLURM_ARRAY_TASK_ID",
         "SLURM_ARRAY_TASK_COUNT",
@@ -98,6 +101,33 @@ pub fn gamebench() -> Command {
         command.env_remove(var);
     }
     command
+}
+
+/// This process's PATH with the folder of the Python interpreter that `python3` starts put
+/// first, when `python3` is a shim (pyenv's are shell scripts, about 0.1 s of CPU time per
+/// start): the tests' wrong solutions in Python run thousands of times, and the shim's cost
+/// is nothing a test checks. `None` without Python, or when it is already first.
+fn python_first_path() -> Option<&'static std::ffi::OsString> {
+    static PATH: std::sync::OnceLock<Option<std::ffi::OsString>> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let out = Command::new("python3")
+            .args([
+                "-c",
+                "import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))",
+            ])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())?;
+        let folder = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut folders: Vec<PathBuf> = std::env::split_paths(&path).collect();
+        if folders.first() == Some(&folder) {
+            return None;
+        }
+        folders.insert(0, folder);
+        std::env::join_paths(folders).ok()
+    })
+    .as_ref()
 }
 
 /// `gamebench ARGS...`, its output captured (standard input is closed).
