@@ -1,18 +1,15 @@
 //! The SVG plots: per-engine box plots of the time per case on a log scale (`--plot`), time
 //! per case against the case's size on log-log axes (`--plot-scaling`), and the lines of a
-//! sweep ([`log_log_lines`]). Times per case are the summary's: an external program's file time
-//! shared by its cases, and labelled so.
+//! sweep ([`log_log_lines`]), drawn on the one SVG stack ([`crate::util::svg`]): titled, both
+//! axes ticked and named, one colour per engine with a legend. Times per case are the
+//! summary's: an external program's file time shared by its cases, and labelled so.
 
 use std::path::Path;
 
-use plotters::prelude::*;
-
 use super::{ExportError, Exporter, Report};
 use crate::results::{Record, Timing, human_time, per_case_times};
-use crate::util::stats;
-
-/// Labels on a scaling plot's x axis (at most).
-const X_LABELS: usize = 6;
+use crate::util::svg::{self, Axis, Chart, Layout, Paint, Scale};
+use crate::util::{stats, units};
 
 /// Box plots of each engine's case times (SVG).
 pub struct BoxPlot;
@@ -83,6 +80,40 @@ pub fn log_log_lines(title: &str, x_desc: &str, series: &[Series]) -> Result<Str
     log_log(title, x_desc, series, true)
 }
 
+/// The plots' geometry: a 900-unit-wide document, the left margin for the y labels (a box
+/// plot's is wider: [`BOX_LEFT`]).
+const LAYOUT: Layout = Layout {
+    width: 785.0,
+    height: 495.0,
+    left: 90.0,
+    right: 25.0,
+    top: 50.0,
+    bottom: 55.0,
+    font: 12.0,
+    caption: 20.0,
+};
+/// A box plot's left margin: the engines' names are its y labels.
+const BOX_LEFT: f64 = 290.0;
+/// A box plot's height per engine, and its height besides them.
+const BOX_ROW: f64 = 50.0;
+const BOX_FRAME: f64 = 120.0;
+/// The class of a plot's `<svg>`.
+const CLASS: &str = "plot";
+/// Points: radius on a line and alone; a lone point's opacity (many overlap).
+const LINE_POINT: f64 = 4.0;
+const LONE_POINT: f64 = 3.0;
+const POINT_OPACITY: f64 = 0.6;
+/// Lines' width; a box's fill opacity; the median's bar.
+const STROKE: f64 = 2.0;
+const BOX_OPACITY: f64 = 0.3;
+const MEDIAN_STROKE: f64 = 3.0;
+/// A box's half height and a whisker cap's, as shares of an engine's row.
+const BOX_HALF: f64 = 0.3;
+const CAP_HALF: f64 = 0.15;
+/// The axes' margins beyond the points: x by this factor, y by [`Y_MARGIN`] (a log axis).
+const X_MARGIN: f64 = 1.2;
+const Y_MARGIN: f64 = 2.0;
+
 fn log_log(title: &str, x_desc: &str, series: &[Series], lines: bool) -> Result<String, String> {
     let all = || series.iter().flat_map(|s| s.points.iter());
     if all().next().is_none() {
@@ -99,68 +130,42 @@ fn log_log(title: &str, x_desc: &str, series: &[Series], lines: bool) -> Result<
         fold(f64::min, f64::INFINITY, |p| p.1),
         fold(f64::max, 0.0, |p| p.1),
     );
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 600)).into_drawing_area();
-        let err = |e: &dyn std::fmt::Display| e.to_string();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(15)
-            .x_label_area_size(40)
-            .y_label_area_size(80)
-            .build_cartesian_2d(
-                (x_lo / 1.2..x_hi * 1.2).log_scale(),
-                (y_lo / 2.0..y_hi * 2.0).log_scale(),
-            )
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc(x_desc)
-            // Few, short labels: a log axis's default ones run into each other ("900.01000.0").
-            .x_labels(X_LABELS)
-            .x_label_formatter(&|x| crate::util::units::sig3(*x))
-            .y_desc("time per case")
-            .y_label_formatter(&|y| human_time(*y as u64))
-            .draw()
-            .map_err(|e| err(&e))?;
-        for (i, s) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let mut points = s.points.clone();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let anchor = if lines {
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        points.clone(),
-                        ShapeStyle::from(&color).stroke_width(2),
-                    )))
-                    .map_err(|e| err(&e))?;
-                chart
-                    .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
-                    .map_err(|e| err(&e))?
-            } else {
-                chart
-                    .draw_series(
-                        points
-                            .iter()
-                            .map(|&p| Circle::new(p, 3, color.mix(0.6).filled())),
-                    )
-                    .map_err(|e| err(&e))?
-            };
-            anchor
-                .label(s.name.clone())
-                .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+    let x = Axis::logarithmic(x_lo / X_MARGIN, x_hi * X_MARGIN);
+    let y = Axis::logarithmic(y_lo / Y_MARGIN, y_hi * Y_MARGIN);
+    let x_name = format!("{x_desc} ({})", x.name());
+    let y_name = format!("time per case ({})", y.name());
+    let mut chart = Chart::new(
+        LAYOUT,
+        CLASS,
+        title,
+        &Scale::ticked(x, false, units::sig3, &x_name).with_grid(),
+        &Scale::ticked(y, false, |t| human_time(t as u64), &y_name).with_grid(),
+    );
+    for (i, s) in series.iter().enumerate() {
+        let colour = svg::colour(i);
+        let mut points: Vec<(f64, f64)> = s.points.iter().map(|&(a, b)| chart.at(a, b)).collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if lines {
+            chart
+                .svg()
+                .polyline(&points, Paint::stroke(colour, Some(STROKE)));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
+        let (r, paint) = if lines {
+            (LINE_POINT, Paint::fill(colour))
+        } else {
+            (LONE_POINT, Paint::fill(colour).opacity(POINT_OPACITY))
+        };
+        for p in points {
+            chart.svg().circle(p, r, paint);
+        }
     }
-    Ok(svg)
+    let legend: Vec<(&str, &str)> = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), svg::colour(i)))
+        .collect();
+    chart.legend(&legend);
+    Ok(chart.finish())
 }
 
 /// Min, quartiles and max of a sorted, non-empty list: [`stats::quantile_sorted`], so the bar at
@@ -197,80 +202,77 @@ fn plot_svg(records: &[Record]) -> Result<String, String> {
         .map(|(_, t)| *t.last().expect("non-empty"))
         .max()
         .expect("non-empty") as f64;
-    let (lo, hi) = (lo / 2.0, hi * 2.0);
-    let height = 120 + 50 * series.len() as u32;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
-        let err = |e: &dyn std::fmt::Display| e.to_string();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("time per case (log scale)", ("sans-serif", 20))
-            .margin(15)
-            .x_label_area_size(40)
-            .y_label_area_size(280)
-            .build_cartesian_2d((lo..hi).log_scale(), 0f64..series.len() as f64)
-            .map_err(|e| err(&e))?;
-        let names: Vec<String> = series.iter().map(|(n, _)| n.clone()).collect();
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .x_desc("time per case")
-            .x_label_formatter(&|x| human_time(*x as u64))
-            .y_labels(series.len() * 2 + 1)
-            .y_label_formatter(&|y| {
-                let i = y.floor() as usize;
-                if (y - i as f64 - 0.5).abs() < 1e-6 && i < names.len() {
-                    // The first series on top, as in the table.
-                    names[names.len() - 1 - i].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .draw()
-            .map_err(|e| err(&e))?;
-        for (i, (_, times)) in series.iter().enumerate() {
-            let [min, q1, med, q3, max] = quartiles(times);
-            // The first series on top, as in the table (the y axis grows upwards).
-            let y = (series.len() - 1 - i) as f64 + 0.5;
-            let color = Palette99::pick(i).to_rgba();
-            let style = ShapeStyle::from(&color).stroke_width(2);
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(min, y), (max, y)],
-                    style,
-                )))
-                .map_err(|e| err(&e))?;
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(q1, y - 0.3), (q3, y + 0.3)],
-                    color.mix(0.3).filled(),
-                )))
-                .map_err(|e| err(&e))?;
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(q1, y - 0.3), (q3, y + 0.3)],
-                    style,
-                )))
-                .map_err(|e| err(&e))?;
-            for x in [min, max] {
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(x, y - 0.15), (x, y + 0.15)],
-                        style,
-                    )))
-                    .map_err(|e| err(&e))?;
-            }
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(med, y - 0.3), (med, y + 0.3)],
-                    ShapeStyle::from(&BLACK).stroke_width(3),
-                )))
-                .map_err(|e| err(&e))?;
+    let n = series.len();
+    let layout = Layout {
+        left: BOX_LEFT,
+        width: LAYOUT.width + LAYOUT.left - BOX_LEFT,
+        height: BOX_FRAME + BOX_ROW * n as f64 - LAYOUT.top - LAYOUT.bottom,
+        ..LAYOUT
+    };
+    let x = Axis::logarithmic(lo / Y_MARGIN, hi * Y_MARGIN);
+    let x_name = format!("time per case ({})", x.name());
+    // One row per engine, the first on top as in the table (the y axis grows upwards).
+    let row = |i: usize| (n - 1 - i) as f64 + 0.5;
+    let y = Scale {
+        axis: Axis::linear(0.0, n as f64),
+        ticks: series
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (row(i), name.clone()))
+            .collect(),
+        name: "",
+        grid: false,
+    };
+    let mut chart = Chart::new(
+        layout,
+        CLASS,
+        "time per case (log scale)",
+        &Scale::ticked(x, false, |t| human_time(t as u64), &x_name).with_grid(),
+        &y,
+    );
+    let unit = chart.y_unit();
+    for (i, (_, times)) in series.iter().enumerate() {
+        let [min, q1, med, q3, max] = quartiles(times);
+        let colour = svg::colour(i);
+        let line = Paint::stroke(colour, Some(STROKE));
+        let (cx, cy) = chart.at(min, row(i));
+        let x_of = |chart: &Chart, v: f64| chart.at(v, row(i)).0;
+        let (x_min, x_q1, x_med, x_q3, x_max) = (
+            cx,
+            x_of(&chart, q1),
+            x_of(&chart, med),
+            x_of(&chart, q3),
+            x_of(&chart, max),
+        );
+        let (half, cap) = (BOX_HALF * unit, CAP_HALF * unit);
+        let svg = chart.svg();
+        svg.line((x_min, cy), (x_max, cy), line);
+        svg.rect(
+            (x_q1, cy - half),
+            (x_q3 - x_q1, 2.0 * half),
+            Paint::fill(colour)
+                .opacity(BOX_OPACITY)
+                .outline(colour, Some(STROKE)),
+            Some(&format!(
+                "{}: min {}, q1 {}, median {}, q3 {}, max {}",
+                series[i].0,
+                human_time(min as u64),
+                human_time(q1 as u64),
+                human_time(med as u64),
+                human_time(q3 as u64),
+                human_time(max as u64)
+            )),
+        );
+        for x in [x_min, x_max] {
+            svg.line((x, cy - cap), (x, cy + cap), line);
         }
-        root.present().map_err(|e| err(&e))?;
+        svg.line(
+            (x_med, cy - half),
+            (x_med, cy + half),
+            Paint::stroke("#000", Some(MEDIAN_STROKE)),
+        );
     }
-    Ok(svg)
+    Ok(chart.finish())
 }
 
 #[cfg(test)]

@@ -2,11 +2,13 @@
 //! SVG frames (a board, or a solution replayed move by move), with the helpers games share.
 //!
 //! Invariants: a frame's SVG is a standalone `<svg>` element with no script, no external
-//! reference and every text escaped ([`escape`]); a drawing holds at most [`MAX_FRAMES`] frames
-//! and a grid at most [`MAX_CELLS`] cells, so a report stays small whatever the case.
+//! reference and every text escaped (drawn through [`Svg`]); a drawing holds at most
+//! [`MAX_FRAMES`] frames and a grid at most [`MAX_CELLS`] cells, so a report stays small
+//! whatever the case.
 
-/// The one escaper ([`crate::util::markup`]), lent to the games' drawings.
-pub use crate::util::markup::escape;
+/// The one SVG stack ([`crate::util::svg`], its texts escaped by [`crate::util::markup`]), lent
+/// to the games' drawings.
+pub use crate::util::svg::{Anchor, Font, Paint, Svg, colour};
 
 /// The most frames a drawing holds (a long solution shows its first moves and its end).
 pub const MAX_FRAMES: usize = 40;
@@ -14,6 +16,13 @@ pub const MAX_FRAMES: usize = 40;
 pub const MAX_CELLS: usize = 4_096;
 /// A grid cell's side in SVG units.
 pub const CELL: usize = 16;
+/// The class of a board's `<svg>` (the report's style sheet places it).
+pub const BOARD_CLASS: &str = "board";
+/// A grid's background (where no cell is drawn), and the lines between cells.
+const GRID_BACKGROUND: &str = "#f4f4f4";
+const GRID_LINES: &str = "#fff";
+/// A cell label's size in SVG units.
+const LABEL_SIZE: f64 = 9.0;
 
 /// One picture of a case, with a caption (`start`, `move 3: (B,1,3,L)`, `final board`).
 #[derive(Debug, Clone, PartialEq)]
@@ -40,15 +49,6 @@ impl Drawing {
     }
 }
 
-/// A distinct fill for colour index `i` (wraps around a fixed palette).
-pub fn colour(i: usize) -> &'static str {
-    const PALETTE: [&str; 12] = [
-        "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
-        "#fabed4", "#469990", "#dcbeff", "#9a6324",
-    ];
-    PALETTE[i % PALETTE.len()]
-}
-
 /// One cell of a grid drawing: a fill and a short label (`None`: an empty cell).
 pub struct Cell {
     pub fill: &'static str,
@@ -65,31 +65,33 @@ pub fn grid_svg(
     if rows == 0 || cols == 0 || rows.saturating_mul(cols) > MAX_CELLS {
         return None;
     }
-    let (w, h) = (cols * CELL, rows * CELL);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"><rect width=\"{w}\" height=\"{h}\" fill=\"#f4f4f4\"/>"
+    let side = CELL as f64;
+    let mut svg = Svg::new(
+        cols as f64 * side,
+        rows as f64 * side,
+        BOARD_CLASS,
+        Paint::fill(GRID_BACKGROUND),
     );
+    let font = Font::new(LABEL_SIZE, Anchor::Middle).monospace();
     for r in 0..rows {
         for c in 0..cols {
             let Some(Cell { fill, label }) = cell(r, c) else {
                 continue;
             };
-            let (x, y) = (c * CELL, r * CELL);
-            svg.push_str(&format!(
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#fff\"/>"
-            ));
+            let (x, y) = (c as f64 * side, r as f64 * side);
+            svg.rect(
+                (x, y),
+                (side, side),
+                Paint::fill(fill).outline(GRID_LINES, None),
+                None,
+            );
             if !label.is_empty() {
-                svg.push_str(&format!(
-                    "<text x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\" font-family=\"monospace\">{}</text>",
-                    x + CELL / 2,
-                    y + CELL * 2 / 3,
-                    escape(&label)
-                ));
+                // The baseline two thirds down the cell: the label sits in its middle.
+                svg.text((x + side / 2.0, y + side * 2.0 / 3.0), font, &label);
             }
         }
     }
-    svg.push_str("</svg>");
-    Some(svg)
+    Some(svg.finish())
 }
 
 #[cfg(test)]

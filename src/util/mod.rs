@@ -2,7 +2,8 @@
 //! uses nothing of it (only each other, without a circle). One formatter of durations and counts
 //! ([`units`]), one hash ([`digest`]), one median and quantile ([`stats`]), files written whole
 //! or not at all ([`atomic`]), a run's metadata ([`meta`]), the progress display ([`progress`]),
-//! "did you mean" ([`suggest`]) and the one escaper of XML and HTML ([`markup`]).
+//! "did you mean" ([`suggest`]), the one escaper of XML and HTML ([`markup`]) and the one way
+//! SVG is written, charts and boards alike ([`svg`]).
 
 pub mod atomic;
 pub mod digest;
@@ -11,4 +12,5 @@ pub mod meta;
 pub mod progress;
 pub mod stats;
 pub mod suggest;
+pub mod svg;
 pub mod units;

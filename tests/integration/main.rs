@@ -37,6 +37,7 @@ mod nothing_lost;
 mod package_advice;
 mod package_data;
 mod packages;
+mod plots;
 mod presentation;
 mod programs;
 mod report;

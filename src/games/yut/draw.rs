@@ -2,11 +2,22 @@
 //! judge output), each station a dot, each token a coloured disc with its letter, lines grey.
 
 use super::{Replay, Yut};
-use crate::game::draw::{colour, escape};
+use crate::game::draw::{Anchor, BOARD_CLASS, Font, Paint, Svg, colour};
 use crate::game::{Budget, Drawing, Rules};
 
 /// A character's side in SVG units.
 const CHAR: usize = 10;
+/// The board's background, a station's dot and a line's grey.
+const PAPER: &str = "#fbf6e9";
+const STATION: &str = "#333";
+const LINE_GREY: &str = "#999";
+/// A station's radius.
+const STATION_RADIUS: f64 = 2.0;
+/// A token's letter and a line character: their sizes.
+const LETTER_SIZE: f64 = 8.0;
+const LINE_SIZE: f64 = 10.0;
+/// A character's baseline below its cell's middle.
+const BASELINE: f64 = 3.0;
 /// The second team's tokens (lower case) take the palette's colours from here on, so the two
 /// teams never share a colour.
 const SECOND_TEAM_COLOURS: usize = 6;
@@ -29,33 +40,38 @@ pub fn draw(replay: &Replay, _expected: Option<&str>) -> Option<Drawing> {
 pub fn answer(_replay: &Replay, text: &str) -> Option<String> {
     let lines: Vec<&[u8]> = text.lines().map(str::as_bytes).collect();
     let cols = lines.iter().map(|l| l.len()).max()?;
-    let (w, h) = (cols * CHAR, lines.len() * CHAR);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"><rect width=\"{w}\" height=\"{h}\" fill=\"#fbf6e9\"/>"
+    let side = CHAR as f64;
+    let mut svg = Svg::new(
+        cols as f64 * side,
+        lines.len() as f64 * side,
+        BOARD_CLASS,
+        Paint::fill(PAPER),
     );
     for (r, line) in lines.iter().enumerate() {
         for (c, &ch) in line.iter().enumerate() {
-            let (x, y) = (c * CHAR + CHAR / 2, r * CHAR + CHAR / 2);
+            let (x, y) = (c as f64 * side + side / 2.0, r as f64 * side + side / 2.0);
             match ch {
-                b'.' => svg.push_str(&format!(
-                    "<circle cx=\"{x}\" cy=\"{y}\" r=\"2\" fill=\"#333\"/>"
-                )),
+                b'.' => svg.circle((x, y), STATION_RADIUS, Paint::fill(STATION)),
                 b' ' => {}
-                letter if letter.is_ascii_alphabetic() => svg.push_str(&format!(
-                    "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{}\"/><text x=\"{x}\" y=\"{}\" font-size=\"8\" text-anchor=\"middle\" font-family=\"monospace\">{}</text>",
-                    CHAR / 2,
-                    colour(usize::from(letter.to_ascii_lowercase() - b'a') + usize::from(letter.is_ascii_lowercase()) * SECOND_TEAM_COLOURS),
-                    y + 3,
-                    escape(&(letter as char).to_string())
-                )),
-                other => svg.push_str(&format!(
-                    "<text x=\"{x}\" y=\"{}\" font-size=\"10\" fill=\"#999\" text-anchor=\"middle\" font-family=\"monospace\">{}</text>",
-                    y + 3,
-                    escape(&(other as char).to_string())
-                )),
+                letter if letter.is_ascii_alphabetic() => {
+                    let team = usize::from(letter.is_ascii_lowercase()) * SECOND_TEAM_COLOURS;
+                    let token = usize::from(letter.to_ascii_lowercase() - b'a');
+                    svg.circle((x, y), side / 2.0, Paint::fill(colour(token + team)));
+                    svg.text(
+                        (x, y + BASELINE),
+                        Font::new(LETTER_SIZE, Anchor::Middle).monospace(),
+                        &(letter as char).to_string(),
+                    );
+                }
+                other => svg.text(
+                    (x, y + BASELINE),
+                    Font::new(LINE_SIZE, Anchor::Middle)
+                        .monospace()
+                        .coloured(LINE_GREY),
+                    &(other as char).to_string(),
+                ),
             }
         }
     }
-    svg.push_str("</svg>");
-    Some(svg)
+    Some(svg.finish())
 }
