@@ -25,7 +25,7 @@ pub mod validate;
 mod validate_tests;
 
 use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules,
+    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Reading, Rules,
     replace_first_line, split_blocks,
 };
 use crate::validate::Validation;
@@ -193,12 +193,12 @@ impl Rules for LinkPop {
         },
     ];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Board>> {
+    fn parse(input: &[u8], _reading: &Reading) -> Vec<Parsed<Board>> {
         parse_file(input)
     }
 
     /// The same cases as [`parse_file`], read a line at a time.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Board> {
+    fn cases(input: Box<dyn std::io::BufRead + Send>, _reading: &Reading) -> CaseStream<Board> {
         Box::new(parse::Cases::new(LineReader::new(input)))
     }
 

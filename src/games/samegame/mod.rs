@@ -228,21 +228,13 @@ impl Rules for SameGame {
 
     const VARIANTS: &'static [Variant] = &[ZERO_PAIR_ENDS_LIST, ZERO_PAIR_ANY_ZERO_ENDS_LIST];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Game>> {
-        parse::parse_stream(input)
-    }
-
-    fn parse_as(input: &[u8], reading: &Reading) -> Vec<Parsed<Game>> {
-        parse::parse_stream_as(input, zero_pair(reading))
-    }
-
-    fn cases_as(input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> CaseStream<Game> {
-        Box::new(parse::GridStream::new_as(input, zero_pair(reading)))
+    fn parse(input: &[u8], reading: &Reading) -> Vec<Parsed<Game>> {
+        parse::parse_stream(input, zero_pair(reading))
     }
 
     /// Grid by grid ([`parse::GridStream`]): only the grid being read is in memory.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Game> {
-        Box::new(parse::GridStream::new(input))
+    fn cases(input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> CaseStream<Game> {
+        Box::new(parse::GridStream::new(input, zero_pair(reading)))
     }
 
     fn validate(input: &[u8]) -> Validation {

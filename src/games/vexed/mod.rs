@@ -36,7 +36,7 @@ pub mod validate;
 mod validate_tests;
 
 use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules, Verdict,
+    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Reading, Rules, Verdict,
     split_blocks,
 };
 use crate::validate::Validation;
@@ -78,12 +78,12 @@ impl Rules for Vexed {
         },
     ];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Puzzle>> {
+    fn parse(input: &[u8], _reading: &Reading) -> Vec<Parsed<Puzzle>> {
         parse_puzzles(input)
     }
 
     /// The same puzzles as [`parse_puzzles`], read a line at a time.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Puzzle> {
+    fn cases(input: Box<dyn std::io::BufRead + Send>, _reading: &Reading) -> CaseStream<Puzzle> {
         Box::new(rules::Puzzles::new(LineReader::new(input)))
     }
 

@@ -16,8 +16,8 @@ pub mod table;
 pub mod validate;
 
 use crate::game::{
-    BlockStream, Blocks, CaseError, CaseStream, Engine, LineReader, Outcome, Parsed, Rules,
-    read_error, split_blocks,
+    BlockStream, Blocks, CaseError, CaseStream, Engine, LineReader, Outcome, Parsed, Reading,
+    Rules, read_error, split_blocks,
 };
 use crate::validate::Validation;
 use crate::validate::quoted;
@@ -114,12 +114,12 @@ impl Rules for Yut {
         },
     ];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Replay>> {
+    fn parse(input: &[u8], _reading: &Reading) -> Vec<Parsed<Replay>> {
         vec![one_game(parse_replay(input))]
     }
 
     /// The one game, read a line at a time.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Replay> {
+    fn cases(input: Box<dyn std::io::BufRead + Send>, _reading: &Reading) -> CaseStream<Replay> {
         Box::new(std::iter::once(one_game(read_replay(input))))
     }
 
