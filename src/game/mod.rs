@@ -52,8 +52,8 @@ pub use erased::{Answer, EngineId, EngineRef, Game, ParsedCase, ParsedStream, Ti
 pub use generator::{GameGenerator, GameOptions, Lent, Solver, file};
 pub use lines::{LineReader, OwnedLine};
 pub use output::{
-    BlockStream, Blocks, MAX_BLOCK_BYTES, replace_first_line, split_blocks, strip_white_space,
-    trim_presentation,
+    BlockStream, Blocks, MAX_BLOCK_BYTES, replace_first_line, split_blocks, split_separated,
+    strip_white_space, trim_presentation,
 };
 pub use registered::Registered;
 pub use rules::{

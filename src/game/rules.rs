@@ -14,7 +14,7 @@ use std::io::{BufRead, Read};
 
 use super::budget::Budget;
 use super::difference::first_difference;
-use super::output::{BlockStream, trim_presentation};
+use super::output::{BlockStream, Blocks, split_separated, trim_presentation};
 use crate::validate::Validation;
 
 /// What an engine concluded about one case (independent of any expected output).
@@ -334,26 +334,28 @@ pub trait Rules: Send + Sync + 'static {
     /// The judge output of case `index` (1-based within its file) with this answer.
     fn format_case(index: usize, case: &Self::Case, outcome: &Outcome<Self::Answer>) -> String;
 
+    /// Whether a line of a judge output starts a case's block (`Case k`, `Grid k.`): what a
+    /// game states so that its output splits into per-case blocks ([`Rules::split_output`]
+    /// and [`Rules::output_blocks`] follow from it and [`Rules::SEPARATOR`]). A game whose
+    /// output is one block (one case per file) says no line does.
+    fn starts_block(line: &str) -> bool;
+
     /// Splits a judge output file into per-case blocks (the inverse of `format_case` joined by
     /// `SEPARATOR`; the blocks do not contain the separator). Used by `run --check` and by
-    /// external engines.
-    fn split_output(output: &str) -> Vec<String>;
+    /// external engines. The default, which a game keeps: a block at each line
+    /// [`Rules::starts_block`] says starts one, text before the first a block of its own, the
+    /// separator stripped from every block followed by another ([`super::split_separated`]).
+    fn split_output(output: &str) -> Vec<String> {
+        split_separated(output, Self::starts_block, Self::SEPARATOR)
+    }
 
     /// The blocks of [`Rules::split_output`] on the text of `input` (invalid UTF-8 replaced),
-    /// read incrementally, so that `check` holds a block at a time, not a file. The default
-    /// reads the whole input and splits it (a read error is the stream's one item); a game
-    /// whose blocks start at recognisable lines overrides it with [`super::Blocks`].
+    /// read a line at a time ([`super::Blocks`]), so that `check` holds a block at a time, not
+    /// a file. The same default, read as it comes.
     fn output_blocks(input: Box<dyn BufRead + Send>) -> BlockStream {
-        let mut input = input;
-        let mut bytes = Vec::new();
-        match input.read_to_end(&mut bytes) {
-            Ok(_) => Box::new(
-                Self::split_output(&String::from_utf8_lossy(&bytes))
-                    .into_iter()
-                    .map(Ok),
-            ),
-            Err(e) => Box::new(std::iter::once(Err(e))),
-        }
+        Blocks::new(input, Self::starts_block)
+            .separated_by(Self::SEPARATOR)
+            .boxed()
     }
 
     /// A number summarising an answer where the game has one (Vexed: the solution length K),

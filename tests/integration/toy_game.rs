@@ -11,7 +11,7 @@
 use gamebench::cli::GenArgs;
 use gamebench::game::{
     Budget, CaseError, CaseSize, Engine, Game, Outcome, Parsed, Reading, Registered, Rules, Shrink,
-    Solver, split_blocks,
+    Solver,
 };
 use gamebench::generate;
 use gamebench::validate::{self, Validation, Violation};
@@ -85,8 +85,8 @@ impl Rules for Sums {
         format!("Case {index}: {}\n", outcome.answer)
     }
 
-    fn split_output(output: &str) -> Vec<String> {
-        split_blocks(output, |line| line.starts_with("Case "))
+    fn starts_block(line: &str) -> bool {
+        line.starts_with("Case ")
     }
 
     fn score(answer: &u64) -> Option<u64> {
