@@ -24,7 +24,7 @@ fn judge(input: &[u8], engine: &str) -> String {
         .iter()
         .find(|e| e.name == engine)
         .expect("engine exists");
-    let parsed = SameGame::parse(input);
+    let parsed = SameGame::parse(input, &gamebench::game::Reading::STATEMENT);
     let mut blocks = Vec::with_capacity(parsed.len());
     for (k, p) in parsed.iter().enumerate() {
         let game = p.case.as_ref().expect("generated grids are valid");
@@ -38,7 +38,7 @@ fn corpus(c: &mut Criterion, profile: &str, cases: usize) {
     let options: Options = parse_args(&["--cases", &cases.to_string()]).expect("options parse");
     let text = generate::file::<SameGame>(profile, &options, SEED, 0).expect("generator works");
     let input = text.as_bytes();
-    let parsed = SameGame::parse(input);
+    let parsed = SameGame::parse(input, &gamebench::game::Reading::STATEMENT);
     let selections: usize = parsed
         .iter()
         .map(|p| p.case.as_ref().map_or(0, |g| g.selections().len()))
@@ -59,7 +59,7 @@ fn corpus(c: &mut Criterion, profile: &str, cases: usize) {
         group.sample_size(10);
         group.throughput(throughput);
         group.bench_function("parse", |b| {
-            b.iter(|| SameGame::parse(black_box(input)).len())
+            b.iter(|| SameGame::parse(black_box(input), &gamebench::game::Reading::STATEMENT).len())
         });
         for engine in SameGame::ENGINES {
             group.bench_function(engine.name, |b| {

@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::Game;
+use crate::game::{Game, Reading};
 
 /// Extension of judge input files.
 pub const INPUT_EXTENSION: &str = "in";
@@ -137,6 +137,9 @@ pub struct CaseFile {
     /// Outputs are mirrored under `--out-dir` with this path.
     pub relative: PathBuf,
     pub game: &'static dyn Game,
+    /// How its game reads it (the statement's reading unless a command chose variants of
+    /// the game's, `run --zero-pair`): every parse of the file is asked with it.
+    pub reading: Reading,
 }
 
 impl CaseFile {
@@ -252,6 +255,7 @@ impl std::fmt::Debug for CaseFile {
             .field("path", &self.path)
             .field("relative", &self.relative)
             .field("game", &self.game.name())
+            .field("reading", &self.reading)
             .finish()
     }
 }
@@ -331,6 +335,7 @@ pub fn discover_roots(roots: &[Root], games: &[&'static dyn Game]) -> Result<Cor
                     path,
                     relative,
                     game,
+                    reading: Reading::STATEMENT,
                 });
             }
         } else if !meta.is_file() {
@@ -348,6 +353,7 @@ pub fn discover_roots(roots: &[Root], games: &[&'static dyn Game]) -> Result<Cor
                 path: root.clone(),
                 relative,
                 game,
+                reading: Reading::STATEMENT,
             });
         }
         if corpus.files.len() + corpus.problems.len() == found_before {

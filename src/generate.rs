@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use crate::engines::gencmd::{ExternalGenerator, GeneratorError};
 use crate::engines::judge::judge_file;
-use crate::game::{Budget, CaseError, EngineRef, Game, GameOptions};
+use crate::game::{Budget, CaseError, EngineRef, Game, GameOptions, Lent, Reading};
 use crate::shard::Shard;
 use crate::util::atomic::write_atomic;
 use crate::util::progress::{Progress, ProgressMode};
@@ -74,6 +74,8 @@ pub struct Plan {
     /// The engine of `game` that writes the expected outputs and is lent to the generator.
     pub engine: EngineRef,
     pub budget: Budget,
+    /// How the files will be read (lent to the generator, and the expected outputs' reading).
+    pub reading: Reading,
     /// Write only this shard's files.
     pub shard: Option<Shard>,
     /// Skip files already written whole.
@@ -109,6 +111,7 @@ impl Plan {
             expected: true,
             engine: game.default_engine(),
             budget: Budget::UNLIMITED,
+            reading: Reading::STATEMENT,
             shard: None,
             resume: false,
             progress: ProgressMode::None,
@@ -195,13 +198,15 @@ pub fn run(plan: &Plan) -> Result<Written, GenerateError> {
                 Some(external) => {
                     external.generate(game, ExternalGenerator::seed_of(plan.seed, k))?
                 }
-                None => game
-                    .generator()
-                    .generate(&file, &plan.options, engine.name(), &budget)?,
+                None => game.generator().generate(
+                    &file,
+                    &plan.options,
+                    &Lent::new(engine.name(), budget.clone()).read_as(plan.reading.clone()),
+                )?,
             };
             write(&input, text.as_bytes())?;
             if let Some(output) = expected {
-                let judged = judge_file(engine, text.as_bytes(), &budget);
+                let judged = judge_file(engine, text.as_bytes(), &plan.reading, &budget);
                 if let Some((_, error)) = judged.errors().next() {
                     return Err(GenerateError::InvalidCase {
                         path: input,

@@ -17,22 +17,29 @@
 //! - every accepted step makes the input strictly smaller in the order of [`FileSize`] (fewer
 //!   cases, then fewer cells, then fewer moves, then smaller numbers), so shrinking ends.
 
-use crate::game::{AnyCase, FileSize, Game, ParsedCase};
+use crate::game::{AnyCase, FileSize, Game, ParsedCase, Reading};
 #[cfg(doc)]
 use crate::game::{CaseEditor, Shrink};
 
-/// A judge input and its cases as the game's parser reads them, all readable.
+/// A judge input and its cases as the game's parser reads them under its reading, all
+/// readable.
 pub struct Input {
     pub text: String,
     pub cases: Vec<ParsedCase>,
+    /// How the game read it; every input shrunk from it is read the same way.
+    pub reading: Reading,
 }
 
 impl Input {
-    /// Reads `text` with `game`'s parser; `None` unless it yields at least one case and every
-    /// case is readable.
-    pub fn read(game: &dyn Game, text: String) -> Option<Input> {
-        let cases = game.parse(text.as_bytes());
-        (!cases.is_empty() && cases.iter().all(|c| c.case.is_ok())).then_some(Input { text, cases })
+    /// Reads `text` with `game`'s parser under `reading`; `None` unless it yields at least
+    /// one case and every case is readable.
+    pub fn read(game: &dyn Game, text: String, reading: &Reading) -> Option<Input> {
+        let cases = game.parse(text.as_bytes(), reading);
+        (!cases.is_empty() && cases.iter().all(|c| c.case.is_ok())).then(|| Input {
+            text,
+            cases,
+            reading: reading.clone(),
+        })
     }
 
     /// Whether a judge could give this input: the game's strict validator finds nothing
@@ -137,13 +144,14 @@ pub struct Shrunk {
     pub complete: bool,
 }
 
-/// The file `cases` of `game` as an input, if it is a valid and admissible one.
-pub fn candidate(game: &dyn Game, cases: &[&AnyCase]) -> Option<Input> {
+/// The file `cases` of `game` as an input read under `reading`, if it is a valid and
+/// admissible one.
+pub fn candidate(game: &dyn Game, cases: &[&AnyCase], reading: &Reading) -> Option<Input> {
     let editor = game.editor();
     if cases.is_empty() || cases.len() > editor.max_cases() {
         return None;
     }
-    let input = Input::read(game, editor.write_input(cases))?;
+    let input = Input::read(game, editor.write_input(cases), reading)?;
     (input.cases.len() == cases.len() && input.is_fair(game)).then_some(input)
 }
 
@@ -152,6 +160,7 @@ pub fn candidate(game: &dyn Game, cases: &[&AnyCase]) -> Option<Input> {
 fn raw_candidates<'a>(
     game: &'a dyn Game,
     current: &'a [&'a AnyCase],
+    reading: &'a Reading,
 ) -> impl Iterator<Item = Vec<Box<AnyCase>>> + 'a {
     let n = current.len();
     // Dropping a case is a step only when another is left.
@@ -169,7 +178,7 @@ fn raw_candidates<'a>(
             let mut replacement = replacement;
             for (i, case) in current.iter().enumerate() {
                 if i != at {
-                    file.push(reborrow(game, *case)?);
+                    file.push(reborrow(game, *case, reading)?);
                 } else if let Some(r) = replacement.take() {
                     file.push(r);
                 }
@@ -181,9 +190,9 @@ fn raw_candidates<'a>(
 /// A fresh copy of `case`, parsed back from the game's own writer (cases are not `Clone`
 /// behind `Any`). A valid case always reads back (tested for every profile of every game); if
 /// one did not, its candidates are skipped rather than the shrink stopped.
-fn reborrow(game: &dyn Game, case: &AnyCase) -> Option<Box<AnyCase>> {
+fn reborrow(game: &dyn Game, case: &AnyCase, reading: &Reading) -> Option<Box<AnyCase>> {
     let text = game.editor().write_input(&[case]);
-    game.parse(text.as_bytes())
+    game.parse(text.as_bytes(), reading)
         .into_iter()
         .next()
         .and_then(|p| p.case.ok())
@@ -207,7 +216,7 @@ pub fn shrink_with(
     'step: loop {
         let size = current.size(game);
         let cases = current.typed();
-        let mut raw = raw_candidates(game, &cases);
+        let mut raw = raw_candidates(game, &cases, &current.reading);
         loop {
             let mut chunk = Vec::with_capacity(CHUNK);
             for file in raw.by_ref() {
@@ -216,7 +225,7 @@ pub fn shrink_with(
                     break 'step;
                 }
                 let refs: Vec<&AnyCase> = file.iter().map(|c| c.as_ref()).collect();
-                if let Some(input) = candidate(game, &refs)
+                if let Some(input) = candidate(game, &refs, &current.reading)
                     && input.size(game) < size
                 {
                     chunk.push(input);
@@ -262,7 +271,7 @@ pub fn shrink_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Budget;
+    use crate::game::{Budget, Lent};
 
     use crate::registry;
 
@@ -270,9 +279,9 @@ mod tests {
     fn is_fixpoint(game: &dyn Game, input: &Input) -> bool {
         let size = input.size(game);
         let cases = input.typed();
-        raw_candidates(game, &cases).all(|file| {
+        raw_candidates(game, &cases, &input.reading).all(|file| {
             let refs: Vec<&AnyCase> = file.iter().map(|c| c.as_ref()).collect();
-            candidate(game, &refs).is_none_or(|c| c.size(game) >= size)
+            candidate(game, &refs, &input.reading).is_none_or(|c| c.size(game) >= size)
         })
     }
 
@@ -294,16 +303,9 @@ mod tests {
             seed: 3,
             index: 0,
         };
-        let text = game
-            .generator()
-            .generate(
-                &file,
-                &options,
-                game.default_engine().name(),
-                &Budget::UNLIMITED,
-            )
-            .unwrap();
-        Input::read(game, text).unwrap()
+        let lent = Lent::new(game.default_engine().name(), Budget::UNLIMITED);
+        let text = game.generator().generate(&file, &options, &lent).unwrap();
+        Input::read(game, text, &Reading::STATEMENT).unwrap()
     }
 
     #[test]
@@ -314,7 +316,7 @@ mod tests {
                 let cases = input.typed();
                 let max = game.editor().max_cases().min(cases.len());
                 let written = game.editor().write_input(&cases[..max]);
-                let again = Input::read(game, written.clone()).unwrap();
+                let again = Input::read(game, written.clone(), &Reading::STATEMENT).unwrap();
                 assert_eq!(again.cases.len(), max, "{} {}", game.name(), profile.name);
                 assert_eq!(
                     game.editor().write_input(&again.typed()),
@@ -337,7 +339,7 @@ mod tests {
             let cases = generated(game, profile);
             // Two cases where the game allows it, so dropping a case is a step too.
             let keep = cases.cases.len().min(2).min(game.editor().max_cases());
-            let start = candidate(game, &cases.typed()[..keep]).unwrap();
+            let start = candidate(game, &cases.typed()[..keep], &Reading::STATEMENT).unwrap();
             let before = start.size(game);
             let shrunk = shrink(game, start, &mut Predicate(|_: &Input| true));
             let after = shrunk.input.size(game);

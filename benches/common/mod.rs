@@ -36,7 +36,10 @@ pub fn corpus_path(relative: &str) -> PathBuf {
 /// Every case of one judge file, parsed once, with the blocks of its `.out`.
 pub fn load_file(game: &dyn Game, path: &Path) -> Corpus {
     let cases = game
-        .parse(&std::fs::read(path).expect("bundled corpus"))
+        .parse(
+            &std::fs::read(path).expect("bundled corpus"),
+            &gamebench::game::Reading::STATEMENT,
+        )
         .into_iter()
         .map(|parsed| parsed.case.expect("valid corpus"))
         .collect();

@@ -99,7 +99,8 @@ impl GenArgs {
     /// profile unless an external generator writes the inputs.
     pub fn plan(self) -> Result<Plan> {
         let common = self.common;
-        let game = common.reading.apply(self.game)?;
+        let game = self.game;
+        let reading = common.reading.for_game(game)?;
         let generator = common
             .generator
             .as_deref()
@@ -122,6 +123,7 @@ impl GenArgs {
             game,
             engine: resolve_internal(game, common.engine.as_deref())?,
             budget: common.budget.budget()?,
+            reading,
             shard: common.shards.shard()?,
             resume: common.shards.resume,
             profile,

@@ -93,7 +93,8 @@ impl GameCommand for HuntOptions {
 pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let signals = super::run::catch_signals()?;
     let o = &args.options;
-    let game = o.reading.apply(args.game)?;
+    let game = args.game;
+    let reading = o.reading.for_game(game)?;
     let mut engines = resolve_engines(game, std::slice::from_ref(&o.engine), &o.launch.shell())?;
     let Some(engine) = engines.pop().filter(|_| engines.is_empty()) else {
         bail!("hunt takes one engine, not `all`");
@@ -107,6 +108,7 @@ pub fn hunt(args: HuntArgs) -> Result<Exit> {
     let generator = o.launch.generator(o.generator.as_deref(), &limits)?;
     let config = Config {
         game,
+        reading,
         engine,
         profile: o.profile.clone(),
         options: &args.generator,
@@ -266,7 +268,12 @@ mod tests {
         metrics
             .iter()
             .map(|&metric| hunt::Scored {
-                input: Input::read(game, "1 2\nAS AS\n0 0\n".to_string()).unwrap(),
+                input: Input::read(
+                    game,
+                    "1 2\nAS AS\n0 0\n".to_string(),
+                    &crate::game::Reading::STATEMENT,
+                )
+                .unwrap(),
                 metric,
             })
             .collect()

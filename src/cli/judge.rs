@@ -47,14 +47,15 @@ fn engine_of(game: &'static dyn Game, name: Option<&str>) -> Result<EngineRef> {
 /// read, solved and written one at a time, so a file of any size is solved in the memory of
 /// its biggest case.
 pub fn solve(args: SolveArgs) -> Result<Exit> {
-    let game = args.reading.apply(find_game(&args.game)?)?;
+    let game = find_game(&args.game)?;
+    let reading = args.reading.for_game(game)?;
     let engine = engine_of(game, args.engine.as_deref())?;
     let budget = args.budget.budget()?;
     let (input, name) = open_input(args.file.as_ref())?;
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let exit = judge_stream(
         engine,
-        game.cases(input),
+        game.cases(input, &reading),
         &budget,
         &mut stdout,
         |index, judged| match judged {
@@ -295,7 +296,8 @@ fn check_lines(
     output_path: Option<&PathBuf>,
     report: &mut Report,
 ) -> Result<Exit> {
-    let game = args.reading.apply(find_game(&args.game)?)?;
+    let game = find_game(&args.game)?;
+    let reading = args.reading.for_game(game)?;
     let budget = args.budget.budget()?;
     let engine = engine_of(game, Some(&args.engine))?;
     let (input, name) = open_input(Some(&args.input))?;
@@ -312,7 +314,7 @@ fn check_lines(
     let mut counts = Counts::default();
     // The i-th block of each output goes with the i-th case, readable or not.
     let (mut cases, mut blocks) = (0, 0);
-    for (i, p) in game.cases(input).enumerate() {
+    for (i, p) in game.cases(input, &reading).enumerate() {
         let index = i + 1;
         cases = index;
         let actual_block = actual.next()?;

@@ -1,6 +1,7 @@
 //! The options that choose how inputs are read (`--zero-pair`): known variants of a statement
-//! that public solutions follow, turned into a [`Reading`] and applied to the games a command
-//! uses (`<dyn Game>::read_as`), so the runner and the other commands stay game-agnostic.
+//! that public solutions follow, turned into a [`Reading`]: a value the command hands every
+//! reader of its inputs (checked against the game's variants first), so the runner and the
+//! other commands stay game-agnostic.
 
 use anyhow::{Result, bail};
 use clap::Args;
@@ -41,41 +42,37 @@ impl ReadingArgs {
         }
     }
 
-    /// `game` read as these options say; an error when it has no such variant.
-    pub fn apply(&self, game: &'static dyn Game) -> Result<&'static dyn Game> {
-        Ok(game.read_as(&self.reading())?)
+    /// The reading these options choose for `game`; an error when it has no such variant.
+    pub fn for_game(&self, game: &'static dyn Game) -> Result<Reading> {
+        let reading = self.reading();
+        game.check_reading(&reading)?;
+        Ok(reading)
     }
 
-    /// The games of `files` read as these options say, each game following the variants it
-    /// has (a run over several games applies `--zero-pair` to SameGame's files only); an error
-    /// when no game of the files has a variant chosen.
+    /// Each file of `files` to be read as these options say, restricted to the variants its
+    /// game has (a run over several games applies `--zero-pair` to SameGame's files only); an
+    /// error when no game of the files has a variant chosen.
     pub fn apply_to_files(&self, files: &mut [crate::corpus::CaseFile]) -> Result<()> {
         let reading = self.reading();
         if reading.is_statement() {
             return Ok(());
         }
-        let mut read: Vec<(&'static str, &'static dyn Game)> = Vec::new();
+        let mut read: Vec<&'static dyn Game> = Vec::new();
         for file in files.iter_mut() {
-            let name = file.game.name();
-            let game = match read.iter().find(|(n, _)| *n == name) {
-                Some((_, game)) => *game,
-                None => {
-                    let own = reading.restricted_to(file.game.variants());
-                    let game = file.game.read_as(&own)?;
-                    read.push((name, game));
-                    game
-                }
-            };
-            file.game = game;
+            let own = reading.restricted_to(file.game.variants());
+            if !read.iter().any(|g| g.name() == file.game.name()) {
+                read.push(file.game);
+            }
+            file.reading = own;
         }
         for (option, value) in reading.chosen() {
-            let used = read.iter().any(|(_, g)| {
+            let used = read.iter().any(|g| {
                 g.variants()
                     .iter()
                     .any(|v| v.option == option && v.value == value)
             });
             if !used {
-                let games: Vec<&str> = read.iter().map(|(n, _)| *n).collect();
+                let games: Vec<&str> = read.iter().map(|g| g.name()).collect();
                 bail!(
                     "--{option} {value}: no game of the files has this variant (games: {})",
                     games.join(", ")

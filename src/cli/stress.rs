@@ -105,7 +105,8 @@ impl GameCommand for StressOptions {
 pub fn stress(args: StressArgs) -> Result<Exit> {
     let signals = super::run::catch_signals()?;
     let o = &args.options;
-    let game = o.reading.apply(args.game)?;
+    let game = args.game;
+    let reading = o.reading.for_game(game)?;
     let resolved = resolve_engines(game, &o.engines, &o.launch.shell())?;
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
         bail!("stress needs exactly two different engines (-e A -e B)");
@@ -135,6 +136,7 @@ pub fn stress(args: StressArgs) -> Result<Exit> {
     let generator = o.launch.generator(o.generator.as_deref(), &limits)?;
     let config = Config {
         game,
+        reading,
         engines,
         profile,
         options: &args.generator,
@@ -328,7 +330,8 @@ pub struct ShrinkArgs {
 /// `gamebench shrink GAME FILE -e A -e B [--case N]`.
 pub fn shrink(args: ShrinkArgs) -> Result<Exit> {
     let signals = super::run::catch_signals()?;
-    let game = args.reading.apply(super::find_game(&args.game)?)?;
+    let game = super::find_game(&args.game)?;
+    let reading = args.reading.for_game(game)?;
     let resolved = resolve_engines(game, &args.engines, &args.launch.shell())?;
     let Ok(engines) = <[_; 2]>::try_from(resolved) else {
         bail!("shrink needs exactly two different engines (-e A -e B)");
@@ -351,6 +354,7 @@ pub fn shrink(args: ShrinkArgs) -> Result<Exit> {
     let options = game.generator().options(&matches)?;
     let config = Config {
         game,
+        reading,
         engines,
         profile: String::new(),
         options: &options,

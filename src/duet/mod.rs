@@ -242,7 +242,7 @@ pub fn run(
     for file in files {
         let bytes = corpus::read_case_file(&file.path, 0)
             .map_err(|e| DuetError::Read(file.path.display().to_string(), e))?;
-        let cases = file.game.parse(&bytes);
+        let cases = file.game.parse(&bytes, &file.reading);
         loaded.push(Loaded {
             name: file.relative.display().to_string(),
             game: file.game,

@@ -6,7 +6,9 @@
 //! cannot be read or played is an error that names its line; it never stops the others, and
 //! it has no block in the file's output.
 
-use crate::game::{Answer, Budget, CaseError, EngineRef, ParsedCase, TimedAnswer, Verdict};
+use crate::game::{
+    Answer, Budget, CaseError, EngineRef, ParsedCase, Reading, TimedAnswer, Verdict,
+};
 use crate::status::{Exit, Status};
 
 /// Runs `engine` on one parsed case (`index` is its 1-based position in the file): its answer
@@ -71,11 +73,16 @@ impl Judgement {
     }
 }
 
-/// Parses a judge input with `engine`'s game and solves every case.
-pub fn judge_file(engine: EngineRef, input: &[u8], budget: &Budget) -> Judgement {
+/// Parses a judge input with `engine`'s game, read under `reading`, and solves every case.
+pub fn judge_file(
+    engine: EngineRef,
+    input: &[u8],
+    reading: &Reading,
+    budget: &Budget,
+) -> Judgement {
     let cases = engine
         .game
-        .parse(input)
+        .parse(input, reading)
         .iter()
         .enumerate()
         .map(|(i, parsed)| judge_case(engine, i + 1, parsed, budget).map(|(answer, _)| answer))
@@ -199,14 +206,14 @@ mod tests {
                 let budget = Budget::default();
                 {
                     let engine = game.default_engine();
-                    let whole = judge_file(engine, &input, &budget);
+                    let whole = judge_file(engine, &input, &Reading::STATEMENT, &budget);
                     let whole_errors: Vec<(usize, String)> =
                         whole.errors().map(|(i, e)| (i, e.to_string())).collect();
                     let mut out = Vec::new();
                     let mut errors = Vec::new();
                     let exit = judge_stream(
                         engine,
-                        game.parse(&input).into_iter(),
+                        game.parse(&input, &Reading::STATEMENT).into_iter(),
                         &budget,
                         &mut out,
                         |i, judged| {

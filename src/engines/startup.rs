@@ -289,7 +289,9 @@ mod tests {
         for game in crate::registry::GAMES {
             let text = empty_input(*game);
             assert!(
-                game.parse(text.as_bytes()).iter().all(|c| c.case.is_err()),
+                game.parse(text.as_bytes(), &crate::game::Reading::STATEMENT)
+                    .iter()
+                    .all(|c| c.case.is_err()),
                 "{}: {text:?}",
                 game.name()
             );

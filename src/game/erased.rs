@@ -84,19 +84,13 @@ pub trait Game: Send + Sync {
     fn engine_info(&self, id: EngineId) -> (&'static str, &'static str);
     /// Id of the default (fastest) engine.
     fn default_engine_id(&self) -> EngineId;
-    fn parse(&self, input: &[u8]) -> Vec<ParsedCase>;
+    /// See [`super::Rules::parse`]: the cases of `input` read under `reading` (the variants of
+    /// this game it follows; any other it ignores).
+    fn parse(&self, input: &[u8], reading: &Reading) -> Vec<ParsedCase>;
     /// See [`super::Rules::cases`]: the cases of `parse`, read incrementally.
-    fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream;
+    fn cases(&self, input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> ParsedStream;
     /// See [`super::Rules::VARIANTS`].
     fn variants(&self) -> &'static [Variant];
-    /// This game with its inputs read under the variants in `mask` (bit `i` chooses
-    /// `variants()[i]`; 0 is the statement's reading): one object per set of variants, made at
-    /// compile time, so that a reading is a `&'static dyn Game` as engine references need.
-    fn under(&self, mask: usize) -> &'static dyn Game;
-    /// See [`super::Rules::parse_as`]; `reading` holds only variants of this game.
-    fn parse_as(&self, input: &[u8], reading: &Reading) -> Vec<ParsedCase>;
-    /// See [`super::Rules::cases_as`]; `reading` holds only variants of this game.
-    fn cases_as(&self, input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> ParsedStream;
     /// See [`Rules::validate`]; the violations in line order.
     fn validate(&self, input: &[u8]) -> Validation;
     /// See [`Rules::validate_reader`]; the violations in line order.
@@ -157,15 +151,10 @@ pub trait Game: Send + Sync {
 }
 
 impl dyn Game {
-    /// This game with its inputs read under `reading` (every reader: `parse`, `cases`, and so
-    /// the engines, the checker, `stress` and shrinking); itself under the statement's reading.
-    /// `Err` when `reading` chooses a variant the game does not have.
-    pub fn read_as(&'static self, reading: &Reading) -> Result<&'static dyn Game, UnknownVariant> {
-        check_reading(self.name(), self.variants(), reading)?;
-        if reading.is_statement() {
-            return Ok(self);
-        }
-        Ok(self.under(reading.mask(self.variants())))
+    /// `Ok` when every variant `reading` chooses is one of this game's, so that its inputs can
+    /// be read so (a command over one game asks it before any file is read).
+    pub fn check_reading(&self, reading: &Reading) -> Result<(), UnknownVariant> {
+        check_reading(self.name(), self.variants(), reading)
     }
 
     /// Every engine of the game, the reference engine first.

@@ -37,7 +37,7 @@ impl<R: Rules> Solver<R> {
             engine,
             budget,
             deadline: None,
-            reading: Reading::statement(),
+            reading: Reading::STATEMENT,
         }
     }
 
@@ -103,47 +103,50 @@ pub trait GameGenerator: Send + Sync {
         let command = self.augment_args(Command::new(game)).no_binary_name(true);
         self.options(&command.try_get_matches_from(words)?)
     }
-    /// Writes the judge input of `file` with `options` (from this game's `options`); `engine`
-    /// (one of the game's engines) under `budget` is lent to the generator.
+    /// Writes the judge input of `file` with `options` (from this game's `options`), lent
+    /// what `lent` says: one of the game's engines under a budget, the deadline it gives up
+    /// at (see [`Solver::expired`]: a generator that needs the engine fails once it has
+    /// passed) and the reading the input will be read under (see [`Solver::reading`]).
     fn generate(
         &self,
         file: &FileId<'_>,
         options: &GameOptions,
-        engine: &str,
-        budget: &Budget,
-    ) -> Result<String, GenError> {
-        self.generate_until(file, options, engine, budget, None)
-    }
-    /// [`GameGenerator::generate`], the lent engine giving up at `deadline` (see
-    /// [`Solver::expired`]): a generator that needs it fails (gives up) once it has passed.
-    fn generate_until(
-        &self,
-        file: &FileId<'_>,
-        options: &GameOptions,
-        engine: &str,
-        budget: &Budget,
-        deadline: Option<Instant>,
-    ) -> Result<String, GenError> {
-        self.generate_as(
-            file,
-            options,
+        lent: &Lent<'_>,
+    ) -> Result<String, GenError>;
+}
+
+/// What a generator is lent, as a value: the engine (named, one of the game's) that solves
+/// its candidates under `budget`, the `deadline` it gives up at (a command's `--time`), and
+/// the `reading` its input will be read under. [`Lent::new`] gives the judge's reading and no
+/// deadline; a command states what differs.
+#[derive(Debug, Clone)]
+pub struct Lent<'a> {
+    pub engine: &'a str,
+    pub budget: Budget,
+    pub deadline: Option<Instant>,
+    pub reading: Reading,
+}
+
+impl<'a> Lent<'a> {
+    /// `engine` under `budget`, no deadline, the statement's reading.
+    pub fn new(engine: &'a str, budget: Budget) -> Self {
+        Lent {
             engine,
             budget,
-            deadline,
-            &Reading::statement(),
-        )
+            deadline: None,
+            reading: Reading::STATEMENT,
+        }
     }
-    /// [`GameGenerator::generate_until`] for an input read under `reading` (lent to the
-    /// generator through [`Solver::reading`]).
-    fn generate_as(
-        &self,
-        file: &FileId<'_>,
-        options: &GameOptions,
-        engine: &str,
-        budget: &Budget,
-        deadline: Option<Instant>,
-        reading: &Reading,
-    ) -> Result<String, GenError>;
+
+    /// The same, giving up at `deadline`.
+    pub fn until(self, deadline: Option<Instant>) -> Self {
+        Lent { deadline, ..self }
+    }
+
+    /// The same, for an input read under `reading`.
+    pub fn read_as(self, reading: Reading) -> Self {
+        Lent { reading, ..self }
+    }
 }
 
 /// File `index` of a corpus of game `R`, generated with typed options and `R`'s default engine

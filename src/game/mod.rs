@@ -17,10 +17,12 @@
 //! - `generator`: the erased generator interface and the [`Solver`] lent to generators;
 //! - `edit`: the erased edit interface ([`CaseEditor`]) over [`Shrink`];
 //! - `erased`: [`Game`] and [`EngineRef`], the object-safe view;
-//! - `registered`: the adapter [`Registered`] joining the typed parts into a [`Game`];
-//! - `registered/read_as`: `ReadAs`, a game whose inputs are read under a chosen [`Reading`] (a set of
-//!   known variants of its statement), one object per set made at compile time
-//!   ([`Game::under`]), for commands that take one game.
+//! - `registered`: the adapter [`Registered`] joining the typed parts into a [`Game`].
+//!
+//! How an input is read is a value, not a game: a [`Reading`] (the statement's,
+//! [`Reading::STATEMENT`], or known variants of it such as SameGame's `--zero-pair ends-list`)
+//! is passed to every reader of an input (`parse`, `cases`) and lent to generators
+//! ([`Lent`]); the game, its engines and its checker are the same whatever the reading.
 //!
 //! This module uses nothing above it: only the leaves (`status`, `validate`) and the generators
 //! crate (a test in `tests/integration/layers.rs` keeps it so).
@@ -47,11 +49,11 @@ pub use difference::{
 pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{Answer, EngineId, EngineRef, Game, ParsedCase, ParsedStream, TimedAnswer};
-pub use generator::{GameGenerator, GameOptions, Solver, file};
+pub use generator::{GameGenerator, GameOptions, Lent, Solver, file};
 pub use lines::{LineReader, OwnedLine};
 pub use output::{
-    BlockStream, Blocks, MAX_BLOCK_BYTES, replace_first_line, split_blocks, strip_white_space,
-    trim_presentation,
+    BlockStream, Blocks, MAX_BLOCK_BYTES, replace_first_line, split_blocks, split_separated,
+    strip_white_space, trim_presentation,
 };
 pub use registered::Registered;
 pub use rules::{

@@ -43,6 +43,34 @@ pub fn replace_first_line(block: &str, from: &str, to: &str) -> String {
     }
 }
 
+/// [`split_blocks`] of a game whose cases' outputs are joined by `separator`: every block
+/// followed by another loses the separator at its end ([`strip_separator`]); the last keeps
+/// whatever it has, so a stray separator at the end of a file stays visible to `check`. The
+/// whole-text form of [`Blocks::separated_by`], and [`super::Rules::split_output`]'s default.
+pub fn split_separated(
+    output: &str,
+    starts_case: impl Fn(&str) -> bool,
+    separator: &str,
+) -> Vec<String> {
+    let mut blocks = split_blocks(output, starts_case);
+    let last = blocks.len().saturating_sub(1);
+    for block in &mut blocks[..last] {
+        strip_separator(block, separator);
+    }
+    blocks
+}
+
+/// `block` without one `separator` at its end, when the separator follows a whole line (the
+/// text between two cases' outputs, SameGame's blank line); an empty separator strips nothing.
+fn strip_separator(block: &mut String, separator: &str) {
+    let Some(kept) = block.len().checked_sub(separator.len()) else {
+        return;
+    };
+    if !separator.is_empty() && block.ends_with(separator) && block[..kept].ends_with('\n') {
+        block.truncate(kept);
+    }
+}
+
 /// Splits judge output into blocks, each starting at a line for which `starts_case` holds.
 /// Text before the first such line (garbage) becomes a block of its own so nothing is lost.
 pub fn split_blocks(output: &str, starts_case: impl Fn(&str) -> bool) -> Vec<String> {
@@ -63,8 +91,8 @@ pub type BlockStream = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
 /// [`split_blocks`] over a reader: a block at a time, holding one block and one line. The
 /// output is read as text with invalid UTF-8 replaced line by line, which is what
 /// `String::from_utf8_lossy` of the whole text gives (a `\n` never belongs to an invalid
-/// sequence). With [`Blocks::dropping_separator`], every block but the last loses one blank
-/// separator line at its end, as SameGame's `split_output` does.
+/// sequence). With [`Blocks::separated_by`], every block but the last loses the separator at
+/// its end, as [`split_separated`] does.
 ///
 /// What it holds is bounded, whatever the output: a line longer than
 /// [`crate::validate::MAX_LINE_BYTES`], or a block longer than [`MAX_BLOCK_BYTES`], ends the
@@ -72,7 +100,8 @@ pub type BlockStream = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
 pub struct Blocks {
     input: Box<dyn BufRead + Send>,
     starts_case: fn(&str) -> bool,
-    drop_separator: bool,
+    /// What joins two blocks in a file, stripped from every block followed by another.
+    separator: &'static str,
     /// The block being filled; `None` before the first line.
     pending: Option<String>,
     line: Vec<u8>,
@@ -92,7 +121,7 @@ impl Blocks {
         Blocks {
             input,
             starts_case,
-            drop_separator: false,
+            separator: "",
             pending: None,
             line: Vec::new(),
             lines: 0,
@@ -100,9 +129,10 @@ impl Blocks {
         }
     }
 
-    /// Every block followed by another loses a final blank line (`\n\n` becomes `\n`).
-    pub fn dropping_separator(mut self) -> Self {
-        self.drop_separator = true;
+    /// Every block followed by another loses `separator` at its end, as
+    /// [`split_separated`] strips it (SameGame's blank line: `\n\n` becomes `\n`).
+    pub fn separated_by(mut self, separator: &'static str) -> Self {
+        self.separator = separator;
         self
     }
 
@@ -146,9 +176,7 @@ impl Iterator for Blocks {
                 pending => {
                     let finished = pending.replace(line.into_owned());
                     if let Some(mut block) = finished {
-                        if self.drop_separator && block.ends_with("\n\n") {
-                            block.pop();
-                        }
+                        strip_separator(&mut block, self.separator);
                         return Some(Ok(block));
                     }
                 }
@@ -167,7 +195,7 @@ mod tests {
             l.starts_with("Case ")
         });
         let blocks = if drop {
-            blocks.dropping_separator()
+            blocks.separated_by("\n")
         } else {
             blocks
         };
@@ -194,11 +222,35 @@ mod tests {
                     block.pop();
                 }
             }
+            assert_eq!(
+                split_separated(&lossy, |l| l.starts_with("Case "), "\n"),
+                dropped,
+                "{lossy:?}"
+            );
             for step in 1..=9 {
                 assert_eq!(streamed(text, step, false), whole, "{lossy:?} by {step}");
                 assert_eq!(streamed(text, step, true), dropped, "{lossy:?} by {step}");
             }
         }
+    }
+
+    #[test]
+    fn a_separator_is_stripped_only_between_blocks_and_only_after_a_whole_line() {
+        let starts = |l: &str| l.starts_with("Case ");
+        let text = "Case 1\nx\n\nCase 2\ny---Case 3\nz\n---\n";
+        assert_eq!(
+            split_separated(text, starts, "\n"),
+            ["Case 1\nx\n", "Case 2\ny---Case 3\nz\n---\n"]
+        );
+        let text = "Case 1\nx\n--\nCase 2\ny--\nCase 3\n--\n";
+        assert_eq!(
+            split_separated(text, starts, "--\n"),
+            ["Case 1\nx\n", "Case 2\ny--\n", "Case 3\n--\n"]
+        );
+        assert_eq!(
+            split_separated(text, starts, ""),
+            split_blocks(text, starts)
+        );
     }
 
     #[test]

@@ -15,17 +15,22 @@ use super::budget::Budget;
 use super::difference::presentation_message;
 use super::edit::{AnyCase, CaseEditor, CaseSize, Shrink};
 use super::erased::{Answer, EngineId, Game, ParsedCase, ParsedStream, TimedAnswer};
-use super::generator::{GameGenerator, GameOptions, Solver, engine_of};
+use super::generator::{GameGenerator, GameOptions, Lent, Solver, engine_of};
 use super::output::BlockStream;
-mod read_as;
-
 use super::rules::{
-    CaseError, CheckResult, Engine, MAX_VARIANTS, Parsed, REFERENCE_ENGINE, Reading, Rules, Variant,
+    CaseError, CheckResult, Engine, Parsed, REFERENCE_ENGINE, Reading, Rules, Variant,
 };
 use crate::status::{CheckVerdict, Rejected};
 use crate::validate::Validation;
-use read_as::ReadAs;
-pub(crate) use read_as::Registrable;
+
+/// What a game needs to be registered ([`Registered`] is then a [`Game`]): its rules, its
+/// case edits and its generator, lent a [`Solver`] of its own.
+pub(crate) trait Registrable:
+    Sized + Rules + Shrink + Generator<Tools = Solver<Self>>
+{
+}
+
+impl<R: Rules + Shrink + Generator<Tools = Solver<R>>> Registrable for R {}
 
 /// A typed case made opaque, its size as a number taken first.
 fn erase<R: Rules>(p: Parsed<R::Case>) -> ParsedCase {
@@ -46,10 +51,6 @@ impl<R: Rules> Registered<R> {
     /// whose engine table breaks the contract does not build: the reference engine first,
     /// unique names, a default engine that exists.
     pub const fn new() -> Self {
-        assert!(
-            R::VARIANTS.len() <= MAX_VARIANTS,
-            "a game declares at most MAX_VARIANTS variants"
-        );
         let engines = R::ENGINES;
         assert!(
             !engines.is_empty() && str_eq(engines[0].name, REFERENCE_ENGINE),
@@ -146,30 +147,17 @@ where
     fn default_engine_id(&self) -> EngineId {
         EngineId(engine_position(R::ENGINES, R::DEFAULT_ENGINE).expect("checked in new()"))
     }
-    fn parse(&self, input: &[u8]) -> Vec<ParsedCase> {
-        R::parse(input).into_iter().map(erase::<R>).collect()
-    }
-    fn cases(&self, input: Box<dyn std::io::BufRead + Send>) -> ParsedStream {
-        Box::new(R::cases(input).map(erase::<R>))
-    }
-    fn under(&self, mask: usize) -> &'static dyn Game {
-        if mask == 0 {
-            &Self::GAME
-        } else {
-            &ReadAs::<R>::ALL[mask]
-        }
-    }
-    fn variants(&self) -> &'static [Variant] {
-        R::VARIANTS
-    }
-    fn parse_as(&self, input: &[u8], reading: &Reading) -> Vec<ParsedCase> {
-        R::parse_as(input, reading)
+    fn parse(&self, input: &[u8], reading: &Reading) -> Vec<ParsedCase> {
+        R::parse(input, reading)
             .into_iter()
             .map(erase::<R>)
             .collect()
     }
-    fn cases_as(&self, input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> ParsedStream {
-        Box::new(R::cases_as(input, reading).map(erase::<R>))
+    fn cases(&self, input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> ParsedStream {
+        Box::new(R::cases(input, reading).map(erase::<R>))
+    }
+    fn variants(&self) -> &'static [Variant] {
+        R::VARIANTS
     }
     fn validate(&self, input: &[u8]) -> Validation {
         let mut validation = R::validate(input);
@@ -292,23 +280,20 @@ where
     fn options(&self, matches: &ArgMatches) -> Result<GameOptions, clap::Error> {
         Ok(GameOptions(Box::new(R::Args::from_arg_matches(matches)?)))
     }
-    fn generate_as(
+    fn generate(
         &self,
         file: &FileId<'_>,
         options: &GameOptions,
-        engine: &str,
-        budget: &Budget,
-        deadline: Option<std::time::Instant>,
-        reading: &Reading,
+        lent: &Lent<'_>,
     ) -> Result<String, GenError> {
-        let engine = engine_of::<R>(engine);
+        let engine = engine_of::<R>(lent.engine);
         let args = options
             .0
             .downcast_ref::<R::Args>()
             .expect("options are read by the game that generates with them");
-        let solver = Solver::new(engine, budget.clone())
-            .until(deadline)
-            .read_as(reading.clone());
+        let solver = Solver::new(engine, lent.budget.clone())
+            .until(lent.deadline)
+            .read_as(lent.reading.clone());
         generators::generate::<R>(file, args, &solver)
     }
 }

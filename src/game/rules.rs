@@ -14,7 +14,7 @@ use std::io::{BufRead, Read};
 
 use super::budget::Budget;
 use super::difference::first_difference;
-use super::output::{BlockStream, trim_presentation};
+use super::output::{BlockStream, Blocks, split_separated, trim_presentation};
 use crate::validate::Validation;
 
 /// What an engine concluded about one case (independent of any expected output).
@@ -143,7 +143,8 @@ pub const REFERENCE_ENGINE: &str = "reference";
 /// A known reading of a statement that public solutions follow instead of the statement's own,
 /// chosen on the command line as `--OPTION VALUE` (SameGame: `--zero-pair ends-list`) and
 /// documented in the game's `RULES.md`. A variant changes how the input is read
-/// ([`Rules::parse_as`]), so every engine and the checker see the same cases.
+/// ([`Rules::parse`] under a [`Reading`] that follows it), so every engine and the checker see
+/// the same cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Variant {
     /// The command-line option, without its dashes.
@@ -154,12 +155,11 @@ pub struct Variant {
     pub about: &'static str,
 }
 
-/// The most variants a game may declare: a reading is a set of them, and each set has its
-/// game object made at compile time ([`crate::game::ReadAs`]).
-pub const MAX_VARIANTS: usize = 4;
-
-/// How an input is read: the statement's reading (the default, empty) or with some of a game's
-/// [`Rules::VARIANTS`] chosen. Game-agnostic: a game asks [`Reading::follows`] for its own.
+/// How an input is read: the statement's reading ([`Reading::STATEMENT`], the default, empty)
+/// or with some of a game's [`Rules::VARIANTS`] chosen. A value every reader of an input is
+/// asked with (`parse`, `cases`, generators through [`crate::game::Solver::reading`]), not a
+/// property of the game. Game-agnostic: a game asks [`Reading::follows`] for its own variants
+/// and ignores any other (a run over several games hands each the same reading).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Reading {
     /// `(option, value)` pairs, in the order given, each option at most once.
@@ -167,9 +167,12 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// The statement's own reading.
-    pub fn statement() -> Self {
-        Reading::default()
+    /// The statement's own reading, the judge's: no variant chosen.
+    pub const STATEMENT: Reading = Reading::statement();
+
+    /// The statement's own reading ([`Reading::STATEMENT`]).
+    pub const fn statement() -> Self {
+        Reading { chosen: Vec::new() }
     }
 
     /// This reading with `--option value` chosen (replacing an earlier value of `option`).
@@ -194,25 +197,6 @@ impl Reading {
     /// The chosen `(option, value)` pairs.
     pub fn chosen(&self) -> impl Iterator<Item = (&str, &str)> {
         self.chosen.iter().map(|(o, v)| (o.as_str(), v.as_str()))
-    }
-
-    /// The variants of `variants` this reading chooses, as a set: bit `i` stands for
-    /// `variants[i]` (see [`MAX_VARIANTS`]).
-    pub fn mask(&self, variants: &[Variant]) -> usize {
-        variants
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| self.follows(v))
-            .fold(0, |mask, (i, _)| mask | 1 << i)
-    }
-
-    /// The reading that chooses the variants of `variants` in `mask` ([`Reading::mask`]).
-    pub fn of_mask(variants: &[Variant], mask: usize) -> Reading {
-        variants
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| mask & 1 << i != 0)
-            .fold(Reading::statement(), |r, (_, v)| r.with(v.option, v.value))
     }
 
     /// This reading restricted to the variants in `variants` (for a command over several
@@ -313,30 +297,21 @@ pub trait Rules: Send + Sync + 'static {
     /// The known variants of the statement's reading this game can follow (none by default).
     const VARIANTS: &'static [Variant] = &[];
 
-    /// Splits a judge input file into cases. Never panics, whatever the bytes.
-    fn parse(input: &[u8]) -> Vec<Parsed<Self::Case>>;
-
-    /// [`Rules::parse`] under `reading`, whose variants are all in [`Rules::VARIANTS`]
-    /// (checked by the caller). The default, for a game without variants, is `parse`.
-    fn parse_as(input: &[u8], _reading: &Reading) -> Vec<Parsed<Self::Case>> {
-        Self::parse(input)
-    }
-
-    /// [`Rules::cases`] under `reading` (as [`Rules::parse_as`]).
-    fn cases_as(input: Box<dyn BufRead + Send>, _reading: &Reading) -> CaseStream<Self::Case> {
-        Self::cases(input)
-    }
+    /// Splits a judge input file into cases, read under `reading` (the variants of
+    /// [`Rules::VARIANTS`] it follows; a game without variants ignores it). Never panics,
+    /// whatever the bytes.
+    fn parse(input: &[u8], reading: &Reading) -> Vec<Parsed<Self::Case>>;
 
     /// The same cases as [`Rules::parse`] (same lines, labels, errors and resynchronisation),
     /// read incrementally from `input`: the runner takes them a chunk at a time, so that a
     /// file's memory is its chunk's, not the file's. The default reads the whole input and
     /// parses it (a read error becomes one case naming it); a game whose parser can stop at
     /// a case boundary overrides it (SameGame).
-    fn cases(input: Box<dyn BufRead + Send>) -> CaseStream<Self::Case> {
+    fn cases(input: Box<dyn BufRead + Send>, reading: &Reading) -> CaseStream<Self::Case> {
         let mut input = input;
         let mut bytes = Vec::new();
         match input.read_to_end(&mut bytes) {
-            Ok(_) => Box::new(Self::parse(&bytes).into_iter()),
+            Ok(_) => Box::new(Self::parse(&bytes, reading).into_iter()),
             Err(e) => Box::new(std::iter::once(read_error(1, &e))),
         }
     }
@@ -359,26 +334,28 @@ pub trait Rules: Send + Sync + 'static {
     /// The judge output of case `index` (1-based within its file) with this answer.
     fn format_case(index: usize, case: &Self::Case, outcome: &Outcome<Self::Answer>) -> String;
 
+    /// Whether a line of a judge output starts a case's block (`Case k`, `Grid k.`): what a
+    /// game states so that its output splits into per-case blocks ([`Rules::split_output`]
+    /// and [`Rules::output_blocks`] follow from it and [`Rules::SEPARATOR`]). A game whose
+    /// output is one block (one case per file) says no line does.
+    fn starts_block(line: &str) -> bool;
+
     /// Splits a judge output file into per-case blocks (the inverse of `format_case` joined by
     /// `SEPARATOR`; the blocks do not contain the separator). Used by `run --check` and by
-    /// external engines.
-    fn split_output(output: &str) -> Vec<String>;
+    /// external engines. The default, which a game keeps: a block at each line
+    /// [`Rules::starts_block`] says starts one, text before the first a block of its own, the
+    /// separator stripped from every block followed by another ([`super::split_separated`]).
+    fn split_output(output: &str) -> Vec<String> {
+        split_separated(output, Self::starts_block, Self::SEPARATOR)
+    }
 
     /// The blocks of [`Rules::split_output`] on the text of `input` (invalid UTF-8 replaced),
-    /// read incrementally, so that `check` holds a block at a time, not a file. The default
-    /// reads the whole input and splits it (a read error is the stream's one item); a game
-    /// whose blocks start at recognisable lines overrides it with [`super::Blocks`].
+    /// read a line at a time ([`super::Blocks`]), so that `check` holds a block at a time, not
+    /// a file. The same default, read as it comes.
     fn output_blocks(input: Box<dyn BufRead + Send>) -> BlockStream {
-        let mut input = input;
-        let mut bytes = Vec::new();
-        match input.read_to_end(&mut bytes) {
-            Ok(_) => Box::new(
-                Self::split_output(&String::from_utf8_lossy(&bytes))
-                    .into_iter()
-                    .map(Ok),
-            ),
-            Err(e) => Box::new(std::iter::once(Err(e))),
-        }
+        Blocks::new(input, Self::starts_block)
+            .separated_by(Self::SEPARATOR)
+            .boxed()
     }
 
     /// A number summarising an answer where the game has one (Vexed: the solution length K),

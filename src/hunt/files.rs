@@ -49,7 +49,8 @@ pub(super) fn write_files(config: &Config<'_>, hunted: &Hunted) -> Result<Vec<Pa
     };
     for (name, cases) in groups {
         let text = game.editor().write_input(&cases);
-        let expected = judge_file(reference, text.as_bytes(), &config.budget).output();
+        let expected =
+            judge_file(reference, text.as_bytes(), &config.reading, &config.budget).output();
         files.push(write(&dir, dir.join(format!("{name}.in")), &text)?);
         files.push(write(&dir, dir.join(format!("{name}.out")), &expected)?);
     }

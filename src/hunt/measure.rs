@@ -109,7 +109,8 @@ impl Measurer<'_> {
             // On a thread of its own, left behind at the deadline or a signal.
             let halt = || self.time_left().map_err(Measure::Halt);
             let text = &input.text;
-            detached::run_cases(config.game, &config.engine, text, 1, &plan, halt)?.swap_remove(0)
+            let (game, reading) = (config.game, &input.reading);
+            detached::run_cases(game, reading, &config.engine, text, 1, &plan, halt)?.swap_remove(0)
         } else {
             executor.run_file(&job, &plan).swap_remove(0)
         };

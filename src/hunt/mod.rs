@@ -51,7 +51,7 @@ use crate::engines::Limits;
 use crate::engines::gencmd::{ExternalGenerator, GeneratorError};
 use crate::external;
 use crate::game::{AnyCase, GameOptions};
-use crate::game::{Budget, Game};
+use crate::game::{Budget, Game, Lent, Reading};
 use crate::hunt::progtime::ProgramClock;
 use crate::runner::EngineSpec;
 use crate::shrink::Input;
@@ -88,6 +88,8 @@ pub enum Limit {
 /// What `hunt` runs.
 pub struct Config<'a> {
     pub game: &'static dyn Game,
+    /// How the game reads every input (`--zero-pair`).
+    pub reading: Reading,
     pub engine: EngineSpec,
     /// Only this profile's cases start the search (default: every profile's).
     pub profile: Option<String>,
@@ -181,8 +183,9 @@ fn first_generation(
         let mut inputs = Vec::new();
         for k in 0..EXTERNAL_FIRST_FILES {
             let text = external.generate(game, ExternalGenerator::seed_of(config.seed, k))?;
-            if let Some(file) = Input::read(game, text) {
-                inputs.extend(file.typed().into_iter().filter_map(|c| single(game, c)));
+            if let Some(file) = Input::read(game, text, &config.reading) {
+                let cases = file.typed().into_iter();
+                inputs.extend(cases.filter_map(|c| single(game, c, &config.reading)));
             }
         }
         if inputs.is_empty() {
@@ -207,26 +210,23 @@ fn first_generation(
             seed: config.seed,
             index: 0,
         };
-        let text = match generator.generate_until(
-            &file,
-            config.options,
-            game.default_engine().name(),
-            &config.budget,
-            deadline,
-        ) {
+        let lent = Lent::new(game.default_engine().name(), config.budget.clone())
+            .until(deadline)
+            .read_as(config.reading.clone());
+        let text = match generator.generate(&file, config.options, &lent) {
             Ok(text) => text,
             Err(e) => {
                 why = e.to_string();
                 continue;
             }
         };
-        let Some(file) = Input::read(game, text) else {
+        let Some(file) = Input::read(game, text, &config.reading) else {
             continue;
         };
         per_profile.push(
             file.typed()
                 .into_iter()
-                .filter_map(|c| single(game, c))
+                .filter_map(|c| single(game, c, &config.reading))
                 .collect(),
         );
     }
@@ -263,7 +263,7 @@ fn breed(game: &dyn Game, population: &[Scored], dice: &mut Dice) -> Option<Inpu
     for _ in 1..dice.range(1, MAX_MUTATIONS) {
         child = game.editor().mutate(child.as_ref(), dice);
     }
-    single(game, child.as_ref())
+    single(game, child.as_ref(), &parent.input.reading)
 }
 
 /// Measures each input of `brood` (`runs` runs), `jobs` at a time, results in brood order.
@@ -303,9 +303,10 @@ fn measure_brood(
     })
 }
 
-/// `case` alone in a file, if it is a fair input ([`Input::is_fair`]: valid and admissible).
-fn single(game: &dyn Game, case: &AnyCase) -> Option<Input> {
-    crate::shrink::candidate(game, &[case])
+/// `case` alone in a file read under `reading`, if it is a fair input ([`Input::is_fair`]:
+/// valid and admissible).
+fn single(game: &dyn Game, case: &AnyCase, reading: &Reading) -> Option<Input> {
+    crate::shrink::candidate(game, &[case], reading)
 }
 
 /// Inserts `scored` into `population` (best first, at most `top`) if it beats the worst and
@@ -503,7 +504,7 @@ mod tests {
         let steps = "F".repeat((metric / 4 % 4 + 1) as usize);
         let text = format!("1\n{token} {steps:B<4}\n");
         Scored {
-            input: Input::read(game, text).unwrap(),
+            input: Input::read(game, text, &Reading::STATEMENT).unwrap(),
             metric,
         }
     }

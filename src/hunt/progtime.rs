@@ -101,7 +101,7 @@ impl ProgramClock {
     ) -> Result<u64, String> {
         let case = input.typed()[0];
         let copies = vec![case; self.copies];
-        let batch = Input::read(game, game.editor().write_input(&copies))
+        let batch = Input::read(game, game.editor().write_input(&copies), &input.reading)
             .filter(|b| b.cases.len() == self.copies)
             .ok_or("the case repeated is not a readable file")?;
         let fastest = cpu_times(game, engine, &batch, plan)?

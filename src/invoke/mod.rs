@@ -252,17 +252,17 @@ pub fn outputs_of_another_reading(files: &[CaseFile]) -> Vec<String> {
             continue;
         };
         let blocks = game.split_output(&String::from_utf8_lossy(&expected)).len();
-        let cases = game.parse(&input).len();
+        let cases = game.parse(&input, &file.reading).len();
         if blocks == cases {
             continue;
         }
-        let readings = std::iter::once(Reading::statement()).chain(
+        let readings = std::iter::once(Reading::STATEMENT).chain(
             game.variants()
                 .iter()
                 .map(|v| Reading::statement().with(v.option, v.value)),
         );
         let fits: Vec<String> = readings
-            .filter(|r| game.parse_as(&input, r).len() == blocks)
+            .filter(|r| game.parse(&input, r).len() == blocks)
             .map(|r| r.to_string())
             .collect();
         if !fits.is_empty() {
@@ -288,7 +288,9 @@ pub fn invoke(
     let game = files.first().ok_or(InvokeError::NoTests)?.game;
     let main = solutions.iter().position(|s| s.tag == Some(Tag::Main));
     let (inputs, out_files) = read_files(&files, main.is_some())?;
-    let parsed: Vec<Vec<ParsedCase>> = inputs.iter().map(|b| game.parse(b)).collect();
+    let parsed: Vec<Vec<ParsedCase>> = (files.iter().zip(&inputs))
+        .map(|(file, bytes)| game.parse(bytes, &file.reading))
+        .collect();
     let plan = Plan::once(config.budget.clone(), config.limits.clone());
     let work = || run_all(game, &inputs, &parsed, &solutions, &plan);
     let (runs, found) = match config.threads {

@@ -331,7 +331,9 @@ pub fn misjudged_outputs(
         let output = String::from_utf8_lossy(&read(&case.output)?).into_owned();
         let (answers, outputs) = (game.split_output(&answer), game.split_output(&output));
         let mut rejected = None;
-        for (i, parsed) in game.parse(&input).iter().enumerate() {
+        // A package states no variant: its tests are read as the statement says.
+        let parsed = game.parse(&input, &crate::game::Reading::STATEMENT);
+        for (i, parsed) in parsed.iter().enumerate() {
             let verdict = match &parsed.case {
                 Ok(c) => crate::engines::judge_block(
                     game,

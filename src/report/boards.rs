@@ -81,7 +81,8 @@ fn draw_case(
     failing: Option<(&str, &str, &[PathBuf])>,
 ) -> Option<(Drawing, Option<Answers>)> {
     let input = std::fs::read(path).ok()?;
-    let parsed = game.parse(&input);
+    // The report takes no reading: a case is drawn as the statement reads it.
+    let parsed = game.parse(&input, &crate::game::Reading::STATEMENT);
     let case_value = &**parsed.get(case.checked_sub(1)?)?.case.as_ref().ok()?;
     // The expected output as a corpus names it: `X.out`, or `X.ans` in a judge's package.
     let expected = [

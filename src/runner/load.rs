@@ -440,7 +440,7 @@ fn read_whole(loaded: &mut Loaded, size: u64, config: &Config) {
     match crate::corpus::read_case_file(&loaded.file.path, size) {
         Err(e) => loaded.unreadable = Some(format!("cannot read: {e}")),
         Ok(bytes) => {
-            loaded.cases = loaded.file.game.parse(&bytes);
+            loaded.cases = loaded.file.game.parse(&bytes, &loaded.file.reading);
             if loaded.cases.is_empty() {
                 // Still one (error) row per engine, so the file does not vanish from results.
                 loaded.unreadable = Some(NO_CASE.to_string());
@@ -475,7 +475,7 @@ fn read_chunk(loaded: &mut Loaded, source: &Source, config: &Config) {
                 };
                 let reader: Box<dyn BufRead + Send> =
                     Box::new(std::io::BufReader::with_capacity(READ_BUFFER, counting));
-                state.stream = Some(loaded.file.game.cases(reader));
+                state.stream = Some(loaded.file.game.cases(reader, &loaded.file.reading));
                 state.expected = config.check.then(|| Arc::new(read_expected(&loaded.file)));
                 if config.validate {
                     match validate_streamed(&loaded.file) {

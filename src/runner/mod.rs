@@ -318,7 +318,8 @@ fn count_ahead(
             };
             let mut cases = 0;
             if let Ok(input) = std::fs::File::open(&file.path) {
-                for parsed in file.game.cases(Box::new(std::io::BufReader::new(input))) {
+                let input = Box::new(std::io::BufReader::new(input));
+                for parsed in file.game.cases(input, &file.reading) {
                     if counted.stopped() {
                         return;
                     }

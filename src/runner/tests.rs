@@ -160,7 +160,14 @@ fn rows_come_in_file_case_engine_run_order_whatever_the_completion_order() {
     // Every case of every file, for each engine, twice.
     let cases: usize = files
         .iter()
-        .map(|f| game.parse(&std::fs::read(&f.path).unwrap()).len().max(1))
+        .map(|f| {
+            game.parse(
+                &std::fs::read(&f.path).unwrap(),
+                &crate::game::Reading::STATEMENT,
+            )
+            .len()
+            .max(1)
+        })
         .sum();
     assert_eq!(four.len(), cases * 3 * 2);
 }
@@ -170,7 +177,7 @@ fn an_engine_that_disagrees_with_the_baseline_on_one_case_is_a_mismatch_there_on
     let (game, files) = samegame();
     let file = &files[1];
     let bytes = std::fs::read(&file.path).unwrap();
-    let cases = game.parse(&bytes);
+    let cases = game.parse(&bytes, &crate::game::Reading::STATEMENT);
     let k = cases
         .iter()
         .position(|c| c.case.is_ok())

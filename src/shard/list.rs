@@ -52,7 +52,7 @@ impl CaseList {
                 match std::fs::read(&f.path) {
                     // The runner reports a file without cases as one `error` case.
                     Ok(bytes) => (
-                        f.game.parse(&bytes).len().max(1),
+                        f.game.parse(&bytes, &f.reading).len().max(1),
                         format!("{} {expected}", digest(&bytes)),
                     ),
                     // And an unreadable file too.
@@ -112,6 +112,7 @@ pub(super) fn three_files() -> ([CaseFile; 3], CaseList) {
         path: std::path::PathBuf::from("root").join(name),
         relative: std::path::PathBuf::from(name),
         game,
+        reading: crate::game::Reading::STATEMENT,
     };
     let files = [file("a.in"), file("b.in"), file("c.in")];
     let list = CaseList::from_counts(&files, &[3, 0, 2]);

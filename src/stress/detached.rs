@@ -11,17 +11,19 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use crate::engines::{CaseRun, Fault, FileJob, Plan, Timing};
-use crate::game::{CaseError, Game};
+use crate::game::{CaseError, Game, Reading};
 use crate::runner::EngineSpec;
 
 /// Longest wait between two looks at the deadline and the stop flag.
 const POLL: Duration = Duration::from_millis(50);
 
-/// Every case of `text` (a judge input of `game`) with the internal engine `engine`, one
+/// Every case of `text` (a judge input of `game`, read under `reading`) with the internal
+/// engine `engine`, one
 /// result per parsed case; `halt` is asked between waits (the time left before a deadline,
 /// `None` for none) and its error ends the wait at once.
 pub fn run_cases<E>(
     game: &'static dyn Game,
+    reading: &Reading,
     engine: &EngineSpec,
     text: &str,
     cases: usize,
@@ -30,8 +32,9 @@ pub fn run_cases<E>(
 ) -> Result<Vec<CaseRun>, E> {
     let (tx, rx) = mpsc::channel();
     let (engine, text, plan) = (engine.clone(), text.to_string(), plan.clone());
+    let reading = reading.clone();
     std::thread::spawn(move || {
-        let parsed = game.parse(text.as_bytes());
+        let parsed = game.parse(text.as_bytes(), &reading);
         let job = FileJob {
             game,
             bytes: text.as_bytes(),

@@ -141,7 +141,7 @@ pub fn shrink_given(
     };
     files::refuse_given(config)?;
     let path = config.given.clone().unwrap_or_default();
-    let parsed = config.game.parse(text.as_bytes());
+    let parsed = config.game.parse(text.as_bytes(), &config.reading);
     if let Some(Err(error)) = parsed.iter().map(|p| p.case.as_ref()).find(|c| c.is_err()) {
         return Err(StressError::UnreadableGiven {
             path,
@@ -152,8 +152,8 @@ pub fn shrink_given(
         path: path.clone(),
         why: why.to_string(),
     };
-    let mut input =
-        Input::read(config.game, text).ok_or_else(|| unreadable("it does not read back"))?;
+    let mut input = Input::read(config.game, text, &config.reading)
+        .ok_or_else(|| unreadable("it does not read back"))?;
     if let Some(n) = case {
         let cases = input.typed();
         if n == 0 || n > cases.len() {
@@ -163,7 +163,7 @@ pub fn shrink_given(
                 cases: cases.len(),
             });
         }
-        let alone = shrink::candidate(config.game, &cases[n - 1..n])
+        let alone = shrink::candidate(config.game, &cases[n - 1..n], &config.reading)
             .ok_or_else(|| unreadable("its case alone does not make an input"))?;
         input = alone;
     }
@@ -204,7 +204,8 @@ pub fn shrink_given(
         Ok(original) => original,
         // Not isolated in time: the whole input is what fails.
         Err(StressError::OutOfTime | StressError::Stopped) => {
-            Input::read(config.game, whole).ok_or_else(|| unreadable("it does not read back"))?
+            Input::read(config.game, whole, &config.reading)
+                .ok_or_else(|| unreadable("it does not read back"))?
         }
         Err(e) => return Err(e),
     };

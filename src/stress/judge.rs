@@ -125,6 +125,7 @@ impl<'a> Judge<'a> {
             let halt = || self.time_left();
             detached::run_cases(
                 self.game,
+                &input.reading,
                 engine,
                 &input.text,
                 input.cases.len(),

@@ -50,7 +50,7 @@ use gamebench_generators::{FileId, GenError};
 use crate::engines::Limits;
 use crate::engines::gencmd::{ExternalGenerator, GeneratorError};
 use crate::external::ExternalError;
-use crate::game::{Budget, Game, GameOptions};
+use crate::game::{Budget, Game, GameOptions, Lent, Reading};
 use crate::runner::EngineSpec;
 use crate::shrink::{self, Input};
 use crate::status::Presentation;
@@ -68,6 +68,8 @@ pub enum Limit {
 #[derive(Clone)]
 pub struct Config<'a> {
     pub game: &'static dyn Game,
+    /// How the game reads every input (generated, given, shrunk): `--zero-pair`.
+    pub reading: Reading,
     /// The two engines held against each other; the first is the one the other is checked
     /// against.
     pub engines: [EngineSpec; 2],
@@ -207,12 +209,12 @@ fn generated(
             }
             external.generate(game, ExternalGenerator::seed_of(config.seed, index))?
         }
-        None => match game.generator().generate_until(
+        None => match game.generator().generate(
             &file,
             config.options,
-            game.default_engine().name(),
-            &config.budget,
-            deadline,
+            &Lent::new(game.default_engine().name(), config.budget.clone())
+                .until(deadline)
+                .read_as(config.reading.clone()),
         ) {
             Ok(_) | Err(_) if judge::stop_requested() => return Err(StressError::Stopped),
             Err(_) if past() => return Err(StressError::OutOfTime),
@@ -220,11 +222,12 @@ fn generated(
             Err(source) => return Err(StressError::Generate { index, source }),
         },
     };
-    let mut input = Input::read(game, text).ok_or(StressError::Unreadable { index })?;
+    let reading = &config.reading;
+    let mut input = Input::read(game, text, reading).ok_or(StressError::Unreadable { index })?;
     if (input.cases.len() as u64) > keep {
         let cases = input.typed();
         let kept = &cases[..keep as usize];
-        input = Input::read(game, game.editor().write_input(kept))
+        input = Input::read(game, game.editor().write_input(kept), reading)
             .ok_or(StressError::Unreadable { index })?;
     }
     if let Some(v) = game.validate(input.text.as_bytes()).violations.first() {
@@ -250,7 +253,7 @@ fn isolate(
         if candidate.len() == cases.len() {
             break;
         }
-        if let Some(smaller) = shrink::candidate(game, candidate)
+        if let Some(smaller) = shrink::candidate(game, candidate, &input.reading)
             && judge.fails_like(&smaller, failure, judge.timeout())?
         {
             return Ok(smaller);
@@ -418,8 +421,8 @@ fn found(
     // The original as the game writes it (the shrink's steps are all written so), or as it
     // came if it did not read back.
     let written = || {
-        shrink::candidate(game, &original.typed())
-            .or_else(|| Input::read(game, original.text.clone()))
+        shrink::candidate(game, &original.typed(), &original.reading)
+            .or_else(|| Input::read(game, original.text.clone(), &original.reading))
             .expect("the original was read from this very text")
     };
     // The failing engine's time on the failing file bounds a candidate's runs.

@@ -92,7 +92,8 @@ impl StressOracle<'_, '_> {
     fn batch(&mut self, candidates: &[Input]) -> Option<Vec<usize>> {
         let game = self.judge.game;
         let cases: Vec<&AnyCase> = candidates.iter().flat_map(|c| c.typed()).collect();
-        let batch = Input::read(game, game.editor().write_input(&cases))?;
+        let reading = &candidates.first()?.reading;
+        let batch = Input::read(game, game.editor().write_input(&cases), reading)?;
         if batch.cases.len() != candidates.len() {
             return None;
         }

@@ -23,7 +23,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use gamebench::game::GameOptions;
-use gamebench::game::{Budget, Game};
+use gamebench::game::{Budget, Game, Lent};
 use gamebench::results::Row;
 use gamebench_generators::FileId;
 
@@ -294,14 +294,8 @@ pub fn generate(
         seed,
         index,
     };
-    game.generator()
-        .generate(
-            &file,
-            options,
-            game.default_engine().name(),
-            &Budget::UNLIMITED,
-        )
-        .unwrap()
+    let lent = Lent::new(game.default_engine().name(), Budget::UNLIMITED);
+    game.generator().generate(&file, options, &lent).unwrap()
 }
 
 /// One 30x30 worst-case Link Pop file of `cases` cases under `dir/linkpop/`: about a second a

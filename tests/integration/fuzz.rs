@@ -216,7 +216,7 @@ fn exercise(game: &'static dyn Game, input: &[u8]) -> Result<(), TestCaseError> 
     let lines = input.split(|&b| b == b'\n').count();
     let located = |line: usize| (1..=lines + 1).contains(&line);
 
-    let parsed = game.parse(input);
+    let parsed = game.parse(input, &gamebench::game::Reading::STATEMENT);
     for case in &parsed {
         if let Err(e) = &case.case {
             prop_assert!(located(e.line), "parser: line {} of {lines}: {e}", e.line);
@@ -365,7 +365,7 @@ fn large_inputs_take_linear_time() {
     for &game in registry::GAMES {
         for input in &inputs {
             let start = Instant::now();
-            let parsed = game.parse(input);
+            let parsed = game.parse(input, &gamebench::game::Reading::STATEMENT);
             let validation = game.validate(input);
             let elapsed = start.elapsed();
             assert!(

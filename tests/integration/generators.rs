@@ -82,8 +82,8 @@ fn stress_with_an_external_generator_finds_and_shrinks_a_difference() {
         assert!(validation.is_valid(), "{:?}\n{text}", validation.violations);
     }
     let (original, minimal) = (
-        Input::read(game, original).unwrap(),
-        Input::read(game, minimal).unwrap(),
+        Input::read(game, original, &gamebench::game::Reading::STATEMENT).unwrap(),
+        Input::read(game, minimal, &gamebench::game::Reading::STATEMENT).unwrap(),
     );
     assert!(minimal.size(game) < original.size(game), "{}", minimal.text);
     assert_eq!(minimal.size(game).cases, 1, "{}", minimal.text);

@@ -82,10 +82,16 @@ fn a_work_hunt_is_deterministic_improves_on_the_generator_and_writes_a_valid_cor
     // The corpus: 4 valid 4x6 grids, best first, with the reference engine's outputs.
     let game = registry::find("samegame").unwrap();
     let input = read(&dir_a.join("hunt-1.in"));
-    let parsed = Input::read(game, input.clone()).expect("a valid corpus");
+    let parsed = Input::read(game, input.clone(), &gamebench::game::Reading::STATEMENT)
+        .expect("a valid corpus");
     assert_eq!(parsed.cases.len(), 4);
     assert!(parsed.cases.iter().all(|c| c.size == "4x6"));
-    let expected = judge_file(game.reference(), input.as_bytes(), &Budget::UNLIMITED);
+    let expected = judge_file(
+        game.reference(),
+        input.as_bytes(),
+        &gamebench::game::Reading::STATEMENT,
+        &Budget::UNLIMITED,
+    );
     assert_eq!(read(&dir_a.join("hunt-1.out")), expected.output());
     let works: Vec<u64> = parsed
         .cases

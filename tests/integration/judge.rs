@@ -12,7 +12,12 @@ fn a_bad_case_is_an_error_and_the_others_still_print() {
     // a letter among its values. The stream ends with the header `0 0`.
     let input = b"1 2\n1 1\n1 1\n0 0\n1 2\n1 x\n0 0\n0 0\n";
     let game = registry::find("samegame").unwrap();
-    let judged = judge_file(game.reference(), input, &Budget::UNLIMITED);
+    let judged = judge_file(
+        game.reference(),
+        input,
+        &gamebench::game::Reading::STATEMENT,
+        &Budget::UNLIMITED,
+    );
     let statuses: Vec<Status> = judged.statuses().collect();
     assert_eq!(statuses, [Status::Ok, Status::Error]);
     assert_eq!(judged.exit(), Exit::Error);

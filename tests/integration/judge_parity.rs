@@ -25,7 +25,7 @@ fn every_bundled_case_written_alone_is_a_valid_judge_input_with_its_own_block() 
     for &game in registry::GAMES {
         for path in common::sample_inputs(game.name()) {
             let bytes = std::fs::read(&path).unwrap();
-            let cases = game.parse(&bytes);
+            let cases = game.parse(&bytes, &gamebench::game::Reading::STATEMENT);
             if cases.len() < 2 {
                 continue;
             }
@@ -39,7 +39,7 @@ fn every_bundled_case_written_alone_is_a_valid_judge_input_with_its_own_block() 
                     .unwrap_or_else(|| panic!("{what}: not written alone"));
                 let validation = game.validate(input.as_bytes());
                 assert!(validation.is_valid(), "{what}: {validation:?}\n{input}");
-                let again = game.parse(input.as_bytes());
+                let again = game.parse(input.as_bytes(), &gamebench::game::Reading::STATEMENT);
                 assert_eq!(again.len(), 1, "{what}: {input}");
                 let whole = reference
                     .solve(index, case.as_ref(), &Budget::UNLIMITED)

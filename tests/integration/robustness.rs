@@ -26,7 +26,11 @@ const BUDGET: Budget = Budget {
 /// Parses `input` and runs every engine on every readable case; panics propagate to the test.
 fn exercise(game: &'static dyn Game, input: &[u8]) {
     let lines = input.split(|&b| b == b'\n').count().max(1);
-    for (i, parsed) in game.parse(input).into_iter().enumerate() {
+    for (i, parsed) in game
+        .parse(input, &gamebench::game::Reading::STATEMENT)
+        .into_iter()
+        .enumerate()
+    {
         match parsed.case {
             Err(e) => assert!(
                 e.line >= 1 && e.line <= lines + 1,

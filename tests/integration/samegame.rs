@@ -16,7 +16,7 @@ fn judge(input: &[u8], engine: &str) -> String {
         .iter()
         .find(|e| e.name == engine)
         .expect("engine");
-    let parsed = SameGame::parse(input);
+    let parsed = SameGame::parse(input, &gamebench::game::Reading::STATEMENT);
     let blocks: Vec<String> = parsed
         .iter()
         .enumerate()
@@ -117,7 +117,7 @@ proptest! {
 
     #[test]
     fn parsing_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
-        let parsed = SameGame::parse(&bytes);
+        let parsed = SameGame::parse(&bytes, &gamebench::game::Reading::STATEMENT);
         for p in parsed {
             if let Err(e) = p.case {
                 prop_assert!(e.line >= 1 && e.line <= bytes.len() + 1);
@@ -129,7 +129,7 @@ proptest! {
     fn parsing_digits_and_spaces_never_panics(
         text in "[0-9 \n]{0,120}|([0-9]{1,3}[ \t\n]){0,60}|(1?[0-9]{1,25} ){0,20}"
     ) {
-        let parsed = SameGame::parse(text.as_bytes());
+        let parsed = SameGame::parse(text.as_bytes(), &gamebench::game::Reading::STATEMENT);
         for p in parsed.iter().filter_map(|p| p.case.as_ref().ok()) {
             assert_engines_agree(p);
         }
@@ -154,13 +154,14 @@ fn engines_agree_on_generated_files() {
                 let options: Options =
                     parse_args(&["--cases", &cases.to_string(), "--layout", layout]).unwrap();
                 let text = generate::file::<SameGame>(profile, &options, seed, 0).unwrap();
-                let games: Vec<Game> = SameGame::parse(text.as_bytes())
-                    .into_iter()
-                    .map(|p| {
-                        p.case
-                            .unwrap_or_else(|e| panic!("{profile} {seed} {layout}: {e}"))
-                    })
-                    .collect();
+                let games: Vec<Game> =
+                    SameGame::parse(text.as_bytes(), &gamebench::game::Reading::STATEMENT)
+                        .into_iter()
+                        .map(|p| {
+                            p.case
+                                .unwrap_or_else(|e| panic!("{profile} {seed} {layout}: {e}"))
+                        })
+                        .collect();
                 assert_eq!(games.len(), cases);
                 match &first {
                     None => {
@@ -199,14 +200,14 @@ fn damaged_files_never_panic() {
     let text = generate::file::<SameGame>("random", &options, 3, 0).unwrap();
     let bytes = text.as_bytes();
     for cut in (0..bytes.len()).step_by(7) {
-        let parsed = SameGame::parse(&bytes[..cut]);
+        let parsed = SameGame::parse(&bytes[..cut], &gamebench::game::Reading::STATEMENT);
         assert!(parsed.len() <= 6);
     }
     for (i, garbage) in [b'x', b'-', 0xff, b'0', b'\n', 0].into_iter().enumerate() {
         for at in (i..bytes.len()).step_by(37) {
             let mut damaged = bytes.to_vec();
             damaged[at] = garbage;
-            let _ = SameGame::parse(&damaged);
+            let _ = SameGame::parse(&damaged, &gamebench::game::Reading::STATEMENT);
         }
     }
 }

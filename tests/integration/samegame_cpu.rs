@@ -20,7 +20,7 @@ fn cpu_ns() -> Option<u64> {
 
 fn judge(input: &[u8], engine: &str) -> usize {
     let engine = SameGame::ENGINES.iter().find(|e| e.name == engine).unwrap();
-    let parsed = SameGame::parse(input);
+    let parsed = SameGame::parse(input, &gamebench::game::Reading::STATEMENT);
     let mut out = Vec::with_capacity(parsed.len());
     for (k, p) in parsed.iter().enumerate() {
         let game = p.case.as_ref().unwrap();
@@ -47,7 +47,7 @@ fn throughput_cpu_time() {
         }
     };
     let input = &text[..];
-    let games: Vec<_> = SameGame::parse(input)
+    let games: Vec<_> = SameGame::parse(input, &gamebench::game::Reading::STATEMENT)
         .into_iter()
         .map(|p| p.case.unwrap())
         .collect();
@@ -94,7 +94,9 @@ fn throughput_cpu_time() {
         });
     }
     if only.is_empty() || only == "parse" {
-        measure("parse", &|| SameGame::parse(black_box(input)).len());
+        measure("parse", &|| {
+            SameGame::parse(black_box(input), &gamebench::game::Reading::STATEMENT).len()
+        });
     }
     if only.is_empty() || only == "bitboard" {
         measure("parse+bitboard+format", &|| {

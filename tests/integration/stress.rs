@@ -75,9 +75,11 @@ fn stress_finds(game: &str, script: &str, extra: &[&str], out: &Path) -> Finding
     assert_eq!(stdout.matches("\n  got      ").count(), 1, "{stdout}");
     let g = registry::find(game).unwrap();
     let text = std::fs::read_to_string(dir.join("stress-1-min.in")).unwrap();
-    let minimal = Input::read(g, text).expect("the shrunk input is valid");
+    let minimal = Input::read(g, text, &gamebench::game::Reading::STATEMENT)
+        .expect("the shrunk input is valid");
     let original = std::fs::read_to_string(dir.join("stress-1.in")).unwrap();
-    let original = Input::read(g, original).expect("the original input is valid");
+    let original = Input::read(g, original, &gamebench::game::Reading::STATEMENT)
+        .expect("the original input is valid");
     let size = minimal.size(g);
     assert!(size < original.size(g), "shrinking made it smaller");
     Finding {
@@ -95,6 +97,7 @@ fn reproduces(game: &str, script: &str, finding: &Finding) {
     let reference = judge_file(
         g.reference(),
         finding.minimal.text.as_bytes(),
+        &gamebench::game::Reading::STATEMENT,
         &Budget::UNLIMITED,
     )
     .output();
@@ -264,7 +267,7 @@ fn vexed_moves_pushed_the_wrong_way_are_caught_by_the_checker_and_the_puzzle_sta
     let game = registry::find("vexed").unwrap();
     let read = |name: &str| {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
-        Input::read(game, text).unwrap()
+        Input::read(game, text, &gamebench::game::Reading::STATEMENT).unwrap()
     };
     let (original, minimal) = (read("stress-1.in"), read("stress-1-min.in"));
     assert!(minimal.size(game) < original.size(game), "{stdout}");

@@ -10,8 +10,8 @@
 
 use gamebench::cli::GenArgs;
 use gamebench::game::{
-    Budget, CaseError, CaseSize, Engine, Game, Outcome, Parsed, Registered, Rules, Shrink, Solver,
-    split_blocks,
+    Budget, CaseError, CaseSize, Engine, Game, Outcome, Parsed, Reading, Registered, Rules, Shrink,
+    Solver,
 };
 use gamebench::generate;
 use gamebench::validate::{self, Validation, Violation};
@@ -35,7 +35,7 @@ impl Rules for Sums {
         solve: |terms, _budget| Ok(Outcome::solved(terms.iter().sum(), terms.len() as u64)),
     }];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Vec<u64>>> {
+    fn parse(input: &[u8], _reading: &Reading) -> Vec<Parsed<Vec<u64>>> {
         let text = String::from_utf8_lossy(input);
         text.lines()
             .enumerate()
@@ -85,8 +85,8 @@ impl Rules for Sums {
         format!("Case {index}: {}\n", outcome.answer)
     }
 
-    fn split_output(output: &str) -> Vec<String> {
-        split_blocks(output, |line| line.starts_with("Case "))
+    fn starts_block(line: &str) -> bool {
+        line.starts_with("Case ")
     }
 
     fn score(answer: &u64) -> Option<u64> {
@@ -204,7 +204,7 @@ fn a_game_defined_here_generates_parses_solves_formats_and_checks() {
         let input = std::fs::read(dir.path().join(format!("sums-even-3-{k}.in"))).unwrap();
         let expected =
             std::fs::read_to_string(dir.path().join(format!("sums-even-3-{k}.out"))).unwrap();
-        let cases = game.parse(&input);
+        let cases = game.parse(&input, &Reading::STATEMENT);
         assert_eq!(cases.len(), 5);
         let validation = game.validate(&input);
         assert!(validation.is_valid(), "{:?}", validation.violations);

@@ -66,7 +66,8 @@ fn generated_files_of_every_profile_are_valid() {
                     );
                     assert_eq!(
                         validation.cases,
-                        game.parse(text.as_bytes()).len(),
+                        game.parse(text.as_bytes(), &gamebench::game::Reading::STATEMENT)
+                            .len(),
                         "{} {}: the validator counts the parser's cases",
                         game.name(),
                         profile.name
@@ -90,8 +91,7 @@ fn generated_files_of_every_profile_are_valid() {
         .generate(
             &file,
             &gen_options(linkpop, &[]),
-            "bitboard",
-            &Budget::UNLIMITED,
+            &gamebench::game::Lent::new("bitboard", Budget::UNLIMITED),
         )
         .unwrap();
     let validation = linkpop.validate(text.as_bytes());

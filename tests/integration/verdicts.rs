@@ -18,7 +18,7 @@ fn read(path: &str) -> String {
 /// The verdict on every case of `output` against `expected` (None = accepted).
 fn verdicts(game: &str, input: &str, expected: &str, output: &str) -> Vec<Option<CheckVerdict>> {
     let game: &dyn Game = registry::find(game).unwrap();
-    let cases = game.parse(input.as_bytes());
+    let cases = game.parse(input.as_bytes(), &gamebench::game::Reading::STATEMENT);
     let expected = game.split_output(expected);
     let actual = game.split_output(output);
     cases

@@ -49,7 +49,7 @@ fn level(name: &str) -> Option<gamebench::games::vexed::Puzzle> {
         println!("{} not found, skipping", path.display());
         return None;
     };
-    let parsed = Vexed::parse(&bytes);
+    let parsed = Vexed::parse(&bytes, &gamebench::game::Reading::STATEMENT);
     let puzzle = parsed
         .into_iter()
         .filter_map(|p| p.case.ok())

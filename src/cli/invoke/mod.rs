@@ -260,9 +260,11 @@ fn setup(args: &InvokeArgs) -> Result<Setup> {
         }
     };
     // Every test is read as --zero-pair (and any other variant) says, by solutions and checker.
-    let game = args.reading.apply(files[0].game)?;
+    let game = files[0].game;
+    let reading = args.reading.for_game(game)?;
     for file in &mut files {
         file.game = game;
+        file.reading = reading.clone();
     }
     let solutions = solutions(args, problem.as_ref(), game)?;
     Ok(Setup {

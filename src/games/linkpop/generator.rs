@@ -390,7 +390,7 @@ mod tests {
     fn generated_files_parse() {
         let text = file(RANDOM, &LinkPopArgs::default(), 7);
         assert!(
-            LinkPop::parse(text.as_bytes())
+            LinkPop::parse(text.as_bytes(), &crate::game::Reading::STATEMENT)
                 .iter()
                 .all(|p| p.case.is_ok())
         );

@@ -25,8 +25,7 @@ pub mod validate;
 mod validate_tests;
 
 use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules,
-    replace_first_line, split_blocks,
+    CaseStream, Engine, LineReader, Outcome, Parsed, Reading, Rules, replace_first_line,
 };
 use crate::validate::Validation;
 pub use parse::parse_file;
@@ -159,11 +158,6 @@ pub fn parse_token(token: &[u8]) -> Option<Block> {
     }
 }
 
-/// Whether an output line starts a case's block (`Case k`).
-fn starts_block(line: &str) -> bool {
-    line.starts_with(CASE_PREFIX)
-}
-
 /// What the first line of a case's output block starts with.
 const CASE_PREFIX: &str = "Case ";
 
@@ -193,12 +187,12 @@ impl Rules for LinkPop {
         },
     ];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Board>> {
+    fn parse(input: &[u8], _reading: &Reading) -> Vec<Parsed<Board>> {
         parse_file(input)
     }
 
     /// The same cases as [`parse_file`], read a line at a time.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Board> {
+    fn cases(input: Box<dyn std::io::BufRead + Send>, _reading: &Reading) -> CaseStream<Board> {
         Box::new(parse::Cases::new(LineReader::new(input)))
     }
 
@@ -242,12 +236,9 @@ impl Rules for LinkPop {
         Some((board.rows * board.cols) as u64)
     }
 
-    fn split_output(output: &str) -> Vec<String> {
-        split_blocks(output, starts_block)
-    }
-
-    fn output_blocks(input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
-        Blocks::new(input, starts_block).boxed()
+    /// `Case k`.
+    fn starts_block(line: &str) -> bool {
+        line.starts_with(CASE_PREFIX)
     }
 
     /// Every space of the output is layout (cells are letters and dots), so a difference in

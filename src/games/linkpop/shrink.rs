@@ -200,7 +200,7 @@ mod tests {
         let b = Board::from_rows(&["ZD"]).unwrap();
         let text = LinkPop::write_input(&[&a, &b]);
         assert_eq!(text, "2 2\nAU BS\nBL AR\n1 1\nZD\n0 0\n");
-        let parsed: Vec<Board> = LinkPop::parse(text.as_bytes())
+        let parsed: Vec<Board> = LinkPop::parse(text.as_bytes(), &crate::game::Reading::STATEMENT)
             .into_iter()
             .map(|p| p.case.unwrap())
             .collect();

@@ -9,7 +9,7 @@ use gamebench_generators::{Dice, file_rng};
 /// Solves `input` (a whole judge file) with every engine and checks each output against
 /// `expected`, byte for byte.
 fn assert_file(input: &str, expected: &str) {
-    let parsed = LinkPop::parse(input.as_bytes());
+    let parsed = LinkPop::parse(input.as_bytes(), &crate::game::Reading::STATEMENT);
     for engine in LinkPop::ENGINES {
         let mut output = String::new();
         for (k, case) in parsed.iter().enumerate() {
@@ -217,7 +217,10 @@ fn two_segment_links_turn_once() {
 
 #[test]
 fn parser_reads_sizes_and_stops_at_zero_zero() {
-    let parsed = LinkPop::parse(b"2 3\nAS BD CL\nDR EU FS\n0 0\n1 1\nAS\n");
+    let parsed = LinkPop::parse(
+        b"2 3\nAS BD CL\nDR EU FS\n0 0\n1 1\nAS\n",
+        &crate::game::Reading::STATEMENT,
+    );
     assert_eq!(parsed.len(), 1);
     assert_eq!(parsed[0].size, "2x3");
     assert_eq!(parsed[0].line, 1);
@@ -230,7 +233,7 @@ fn parser_reads_sizes_and_stops_at_zero_zero() {
         })
     );
     // End of file without `0 0` is fine too, and so are CRLF and extra spaces.
-    let parsed = LinkPop::parse(b"1 2\r\n  AS\tBS \r\n");
+    let parsed = LinkPop::parse(b"1 2\r\n  AS\tBS \r\n", &crate::game::Reading::STATEMENT);
     assert_eq!(parsed.len(), 1);
     assert!(parsed[0].case.is_ok());
 }
@@ -239,7 +242,7 @@ fn parser_reads_sizes_and_stops_at_zero_zero() {
 fn parser_names_lines_and_resynchronises() {
     let input =
         b"2 2\nAS BS\nAS\n1 1\nQS\n3 1\nAS\nZZ\nBS\n1 2\nAS BS\n31 2\nAS BS\n1 1\nCS\n0 0\n";
-    let parsed = LinkPop::parse(input);
+    let parsed = LinkPop::parse(input, &crate::game::Reading::STATEMENT);
     let summary: Vec<Result<String, usize>> = parsed
         .iter()
         .map(|p| p.case.as_ref().map(|b| b.draw()).map_err(|e| e.line))
@@ -256,10 +259,10 @@ fn parser_names_lines_and_resynchronises() {
         ]
     );
     // A truncated case names the line after the last one.
-    let parsed = LinkPop::parse(b"3 1\nAS\nBS\n");
+    let parsed = LinkPop::parse(b"3 1\nAS\nBS\n", &crate::game::Reading::STATEMENT);
     assert_eq!(parsed[0].case.as_ref().unwrap_err().line, 4);
     // A bad row that is itself a header starts the next case.
-    let parsed = LinkPop::parse(b"2 1\nAS\n1 1\nBS\n0 0\n");
+    let parsed = LinkPop::parse(b"2 1\nAS\n1 1\nBS\n0 0\n", &crate::game::Reading::STATEMENT);
     assert_eq!(parsed.len(), 2);
     assert!(parsed[0].case.is_err());
     assert_eq!(parsed[1].case.as_ref().unwrap().draw(), "B\n");
@@ -278,7 +281,7 @@ fn parser_never_panics_on_garbage() {
         b"1 1 1\nAS\n",
     ];
     for input in inputs {
-        for p in LinkPop::parse(input) {
+        for p in LinkPop::parse(input, &crate::game::Reading::STATEMENT) {
             if let Err(e) = &p.case {
                 assert!(e.line >= 1);
             }
@@ -289,7 +292,7 @@ fn parser_never_panics_on_garbage() {
     for _ in 0..2000 {
         let len = dice.range_usize(0, 60);
         let bytes: Vec<u8> = (0..len).map(|_| *dice.pick(alphabet)).collect();
-        let _ = LinkPop::parse(&bytes);
+        let _ = LinkPop::parse(&bytes, &crate::game::Reading::STATEMENT);
     }
 }
 

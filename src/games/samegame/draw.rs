@@ -71,7 +71,8 @@ mod tests {
             "/corpora/samegame/hand-rules.in"
         ))
         .unwrap();
-        let parsed = <super::super::SameGame as Rules>::parse(&input);
+        let parsed =
+            <super::super::SameGame as Rules>::parse(&input, &crate::game::Reading::STATEMENT);
         parsed[0].case.as_ref().unwrap().clone()
     }
 

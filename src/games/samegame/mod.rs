@@ -25,8 +25,7 @@ pub mod shrink;
 pub mod validate;
 
 use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant,
-    replace_first_line, split_blocks,
+    CaseStream, Engine, Outcome, Parsed, Reading, Rules, Variant, replace_first_line,
 };
 use crate::validate::Validation;
 
@@ -197,11 +196,6 @@ fn zero_pair(reading: &Reading) -> ZeroPair {
 /// The game's entry in the registry.
 pub struct SameGame;
 
-/// Whether an output line starts a case's block (`Grid k:`).
-fn starts_block(line: &str) -> bool {
-    line.starts_with(GRID_PREFIX)
-}
-
 impl Rules for SameGame {
     type Case = Game;
     type Answer = Leftover;
@@ -228,21 +222,13 @@ impl Rules for SameGame {
 
     const VARIANTS: &'static [Variant] = &[ZERO_PAIR_ENDS_LIST, ZERO_PAIR_ANY_ZERO_ENDS_LIST];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Game>> {
-        parse::parse_stream(input)
-    }
-
-    fn parse_as(input: &[u8], reading: &Reading) -> Vec<Parsed<Game>> {
-        parse::parse_stream_as(input, zero_pair(reading))
-    }
-
-    fn cases_as(input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> CaseStream<Game> {
-        Box::new(parse::GridStream::new_as(input, zero_pair(reading)))
+    fn parse(input: &[u8], reading: &Reading) -> Vec<Parsed<Game>> {
+        parse::parse_stream(input, zero_pair(reading))
     }
 
     /// Grid by grid ([`parse::GridStream`]): only the grid being read is in memory.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Game> {
-        Box::new(parse::GridStream::new(input))
+    fn cases(input: Box<dyn std::io::BufRead + Send>, reading: &Reading) -> CaseStream<Game> {
+        Box::new(parse::GridStream::new(input, zero_pair(reading)))
     }
 
     fn validate(input: &[u8]) -> Validation {
@@ -285,24 +271,11 @@ impl Rules for SameGame {
         Some(game.selections().len() as u64)
     }
 
-    fn split_output(output: &str) -> Vec<String> {
-        let mut blocks = split_blocks(output, starts_block);
-        // Every block but the last carries the blank separator line: drop it. The last keeps
-        // whatever it has, so a stray blank line at the end of a file stays visible to `check`.
-        let last = blocks.len().saturating_sub(1);
-        for block in &mut blocks[..last] {
-            if block.ends_with("\n\n") {
-                block.pop();
-            }
-        }
-        blocks
-    }
-
-    /// The same blocks, the separator dropped the same way, read a line at a time.
-    fn output_blocks(input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
-        Blocks::new(input, starts_block)
-            .dropping_separator()
-            .boxed()
+    /// `Grid k.`; every block but the last carries the blank separator line, which the
+    /// default split drops (the last keeps whatever it has, so a stray blank line at the end
+    /// of a file stays visible to `check`).
+    fn starts_block(line: &str) -> bool {
+        line.starts_with(GRID_PREFIX)
     }
 
     /// Spaces draw empty cells, so only the white space around the text lines is layout: the

@@ -226,13 +226,9 @@ fn bad_token(line: usize, bytes: &[u8], what: &str) -> CaseError {
     )
 }
 
-/// Parses the whole stream: one [`Parsed`] per grid, in order. Never panics.
-pub fn parse_stream(input: &[u8]) -> Vec<Parsed<Game>> {
-    parse_stream_as(input, ZeroPair::AsStatement)
-}
-
-/// [`parse_stream`] with selection lists closed as `zero_pair` says.
-pub fn parse_stream_as(input: &[u8], zero_pair: ZeroPair) -> Vec<Parsed<Game>> {
+/// Parses the whole stream: one [`Parsed`] per grid, in order, selection lists closed as
+/// `zero_pair` says. Never panics.
+pub fn parse_stream(input: &[u8], zero_pair: ZeroPair) -> Vec<Parsed<Game>> {
     let mut reader = Reader {
         tokens: Tokens::new(input),
         lines: Lines::new(input),
@@ -470,12 +466,8 @@ pub struct GridStream<R> {
 }
 
 impl<R: std::io::BufRead> GridStream<R> {
-    pub fn new(source: R) -> Self {
-        Self::new_as(source, ZeroPair::AsStatement)
-    }
-
-    /// [`GridStream::new`] with selection lists closed as `zero_pair` says.
-    pub fn new_as(source: R, zero_pair: ZeroPair) -> Self {
+    /// The grids of `source`, selection lists closed as `zero_pair` says.
+    pub fn new(source: R, zero_pair: ZeroPair) -> Self {
         GridStream {
             zero_pair,
             source,

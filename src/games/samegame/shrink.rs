@@ -238,7 +238,7 @@ mod tests {
             text,
             "2 3\n1 1 2\n0 9 2\n1 1\n0 5\n123456 2\n0 0\n1 1\n4\n0 0\n0 0\n"
         );
-        let parsed: Vec<Game> = SameGame::parse(text.as_bytes())
+        let parsed: Vec<Game> = SameGame::parse(text.as_bytes(), &crate::game::Reading::STATEMENT)
             .into_iter()
             .map(|p| p.case.unwrap())
             .collect();

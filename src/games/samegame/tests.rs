@@ -8,7 +8,7 @@ use crate::game::{Budget, CaseError};
 /// Solves every grid of `input` with every engine, checks that the engines agree (output and
 /// work), and returns the joined judge output and the work of each grid.
 fn run(input: &str) -> (String, Vec<u64>) {
-    let parsed = SameGame::parse(input.as_bytes());
+    let parsed = SameGame::parse(input.as_bytes(), &crate::game::Reading::STATEMENT);
     let mut joined: Option<(String, Vec<u64>)> = None;
     for engine in SameGame::ENGINES {
         let mut blocks = Vec::new();
@@ -33,7 +33,7 @@ fn run(input: &str) -> (String, Vec<u64>) {
 
 /// The errors of `input`'s grids (`None` for a grid that parsed).
 fn errors(input: &[u8]) -> Vec<Option<CaseError>> {
-    SameGame::parse(input)
+    SameGame::parse(input, &crate::game::Reading::STATEMENT)
         .into_iter()
         .map(|p| p.case.err())
         .collect()
@@ -178,7 +178,7 @@ fn split_output_inverts_the_joined_blocks() {
 
 #[test]
 fn sizes_and_lines_are_reported() {
-    let parsed = SameGame::parse(SAMPLE_IN.as_bytes());
+    let parsed = SameGame::parse(SAMPLE_IN.as_bytes(), &crate::game::Reading::STATEMENT);
     let summary: Vec<(usize, &str)> = parsed.iter().map(|p| (p.line, p.size.as_str())).collect();
     // Grid 1 starts on line 1, grid 2 on line 12 (after the blank line 11), grid 3 on line 19.
     assert_eq!(summary, [(1, "3x5"), (12, "3x5"), (19, "4x3")]);
@@ -218,7 +218,7 @@ fn one_token_per_line_errors_name_the_token_line() {
 fn oversized_grids_are_skipped_by_counting() {
     // 11x1 exceeds 10 rows: its 11 values and pairs are skipped; the next grid is read.
     let input = "11 1 1 2 3 4 5 6 7 8 9 0 1 1 1 0 0\n1 1 4 0 0\n0 0";
-    let parsed = SameGame::parse(input.as_bytes());
+    let parsed = SameGame::parse(input.as_bytes(), &crate::game::Reading::STATEMENT);
     assert_eq!(parsed.len(), 2);
     assert_eq!(parsed[0].size, "11x1");
     assert!(
@@ -358,7 +358,10 @@ fn fast_paths_fall_back_without_consuming_a_token() {
 /// names the first wrong cell (row 2 is the top row of a 2-row grid, columns from the left).
 #[test]
 fn a_moved_digit_is_a_wrong_cell_not_white_space() {
-    let parsed = SameGame::parse(b"2 3\n1 2 3\n4 5 6\n0 0\n0 0\n");
+    let parsed = SameGame::parse(
+        b"2 3\n1 2 3\n4 5 6\n0 0\n0 0\n",
+        &crate::game::Reading::STATEMENT,
+    );
     let game = parsed[0].case.as_ref().unwrap();
     let expected = "Grid 1.\n    4    \n    1 2 3\n";
     let actual = "Grid 1.\n      4  \n    1 2 3\n";

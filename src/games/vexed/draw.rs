@@ -96,7 +96,10 @@ mod tests {
     #[test]
     fn the_sample_solution_replays_to_a_clear_board() {
         let input = b"4 5 SAMPLE-01\n#A--#\n##-B#\n#AB##\n#####\n0 0 END\n";
-        let parsed = <super::super::Vexed as crate::game::Rules>::parse(input);
+        let parsed = <super::super::Vexed as crate::game::Rules>::parse(
+            input,
+            &crate::game::Reading::STATEMENT,
+        );
         let puzzle = parsed[0].case.as_ref().unwrap();
         let d = draw(
             puzzle,

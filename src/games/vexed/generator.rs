@@ -310,7 +310,7 @@ mod tests {
         }
         assert_eq!(puzzles, 8);
         // The independent breadth-first search agrees that every minimum lies in 3-5.
-        for parsed in Vexed::parse(text.as_bytes()) {
+        for parsed in Vexed::parse(text.as_bytes(), &crate::game::Reading::STATEMENT) {
             let puzzle = parsed.case.unwrap();
             let outcome = super::super::reference::solve(&puzzle, &Budget::UNLIMITED).unwrap();
             let k = Vexed::score(&outcome.answer).unwrap();

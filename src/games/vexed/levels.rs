@@ -24,7 +24,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::{Puzzle, Vexed, check_output};
-use crate::game::{Budget, Engine, Rules, Verdict};
+use crate::game::{Budget, Engine, Reading, Rules, Verdict};
 use crate::games::vexed::Solution;
 
 /// The extension of a pack's puzzles, and of its pars.
@@ -275,7 +275,10 @@ pub fn run(
             path: pack.path.clone(),
             source,
         })?;
-        for (i, parsed) in Vexed::parse(&bytes).into_iter().enumerate() {
+        for (i, parsed) in Vexed::parse(&bytes, &Reading::STATEMENT)
+            .into_iter()
+            .enumerate()
+        {
             work.push((pack, i + 1, parsed));
         }
     }

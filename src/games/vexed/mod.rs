@@ -35,10 +35,7 @@ pub mod validate;
 #[cfg(test)]
 mod validate_tests;
 
-use crate::game::{
-    BlockStream, Blocks, CaseStream, Engine, LineReader, Outcome, Parsed, Rules, Verdict,
-    split_blocks,
-};
+use crate::game::{CaseStream, Engine, LineReader, Outcome, Parsed, Reading, Rules, Verdict};
 use crate::validate::Validation;
 pub use check::{CheckError, check_output};
 pub(crate) use meter::Meter;
@@ -49,11 +46,6 @@ pub use rules::{
 
 /// The game's entry in the registry.
 pub struct Vexed;
-
-/// Whether an output line starts a puzzle's block: every line that is not a line of moves.
-fn starts_block(line: &str) -> bool {
-    !line.starts_with('(')
-}
 
 impl Rules for Vexed {
     type Case = Puzzle;
@@ -78,12 +70,12 @@ impl Rules for Vexed {
         },
     ];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Puzzle>> {
+    fn parse(input: &[u8], _reading: &Reading) -> Vec<Parsed<Puzzle>> {
         parse_puzzles(input)
     }
 
     /// The same puzzles as [`parse_puzzles`], read a line at a time.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Puzzle> {
+    fn cases(input: Box<dyn std::io::BufRead + Send>, _reading: &Reading) -> CaseStream<Puzzle> {
         Box::new(rules::Puzzles::new(LineReader::new(input)))
     }
 
@@ -111,12 +103,9 @@ impl Rules for Vexed {
         }
     }
 
-    fn split_output(output: &str) -> Vec<String> {
-        split_blocks(output, starts_block)
-    }
-
-    fn output_blocks(input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
-        Blocks::new(input, starts_block).boxed()
+    /// Every line that is not a line of moves (a puzzle's name, then its moves).
+    fn starts_block(line: &str) -> bool {
+        !line.starts_with('(')
     }
 
     /// The puzzle's header and board, then the `0 0 END` line, as the shrinker writes a file

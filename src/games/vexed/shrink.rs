@@ -195,7 +195,7 @@ mod tests {
     use crate::game::Rules;
 
     fn read(text: &str) -> Puzzle {
-        Vexed::parse(text.as_bytes())
+        Vexed::parse(text.as_bytes(), &crate::game::Reading::STATEMENT)
             .into_iter()
             .next()
             .unwrap()
@@ -245,7 +245,7 @@ mod shrinking {
         let game = registry::find("vexed").unwrap();
         // A judge's puzzle (walls left, right and below; 7 moves), as `gen` writes it.
         let text = "7 6 Deep\n#A---#\n#B---#\n##B--#\n#-A--#\n#B#A-#\n#A-BA#\n######\n0 0 END\n";
-        let start = Input::read(game, text.to_string()).unwrap();
+        let start = Input::read(game, text.to_string(), &crate::game::Reading::STATEMENT).unwrap();
         let needed = minimum(&start);
         assert!((3..=JUDGE_MOVE_LIMIT).contains(&needed), "{needed}");
         // "Fails" while the puzzle still needs at least 3 moves.

@@ -16,8 +16,7 @@ pub mod table;
 pub mod validate;
 
 use crate::game::{
-    BlockStream, Blocks, CaseError, CaseStream, Engine, LineReader, Outcome, Parsed, Rules,
-    read_error, split_blocks,
+    CaseError, CaseStream, Engine, LineReader, Outcome, Parsed, Reading, Rules, read_error,
 };
 use crate::validate::Validation;
 use crate::validate::quoted;
@@ -87,11 +86,6 @@ fn one_game(parsed: Result<Replay, CaseError>) -> Parsed<Replay> {
     }
 }
 
-/// One game per file: no output line starts another block.
-fn starts_block(_line: &str) -> bool {
-    false
-}
-
 impl Rules for Yut {
     type Case = Replay;
     type Answer = FinalPlaces;
@@ -114,12 +108,12 @@ impl Rules for Yut {
         },
     ];
 
-    fn parse(input: &[u8]) -> Vec<Parsed<Replay>> {
+    fn parse(input: &[u8], _reading: &Reading) -> Vec<Parsed<Replay>> {
         vec![one_game(parse_replay(input))]
     }
 
     /// The one game, read a line at a time.
-    fn cases(input: Box<dyn std::io::BufRead + Send>) -> CaseStream<Replay> {
+    fn cases(input: Box<dyn std::io::BufRead + Send>, _reading: &Reading) -> CaseStream<Replay> {
         Box::new(std::iter::once(one_game(read_replay(input))))
     }
 
@@ -149,13 +143,9 @@ impl Rules for Yut {
         Some(replay.turns.len() as u64)
     }
 
-    fn split_output(output: &str) -> Vec<String> {
-        // One game per file: the whole output is the one block.
-        split_blocks(output, starts_block)
-    }
-
-    fn output_blocks(input: Box<dyn std::io::BufRead + Send>) -> BlockStream {
-        Blocks::new(input, starts_block).boxed()
+    /// One game per file: no output line starts another block, the whole output is the one.
+    fn starts_block(_line: &str) -> bool {
+        false
     }
 
     /// The board's spaces are drawing that no token ever replaces (tokens replace dots), so

@@ -23,10 +23,10 @@ fn same(input: &[u8]) {
 }
 
 fn same_as(input: &[u8], zero_pair: ZeroPair) {
-    let whole = parse_stream_as(input, zero_pair);
+    let whole = parse_stream(input, zero_pair);
     for step in [1, 2, 3, 7, 64, 1 << 20] {
         let reader = std::io::BufReader::with_capacity(step, Trickle { bytes: input, step });
-        let streamed: Vec<_> = GridStream::new_as(reader, zero_pair).collect();
+        let streamed: Vec<_> = GridStream::new(reader, zero_pair).collect();
         assert_eq!(streamed.len(), whole.len(), "step {step}: {input:?}");
         for (a, b) in streamed.iter().zip(&whole) {
             assert_eq!((a.line, &a.size), (b.line, &b.size), "step {step}");
@@ -74,6 +74,6 @@ fn streamed_grids_follow_the_zero_pair_reading() {
     let input = b"1 2\n5 5\n1 1\n0 0\n2 2\n1 1\n2 3\n3 0\n0 2\n1 1\n0 0\n0 0\n";
     same_as(input, ZeroPair::EndsList);
     same_as(input, ZeroPair::AsStatement);
-    assert_eq!(parse_stream_as(input, ZeroPair::EndsList).len(), 3);
-    assert_eq!(parse_stream_as(input, ZeroPair::AsStatement).len(), 2);
+    assert_eq!(parse_stream(input, ZeroPair::EndsList).len(), 3);
+    assert_eq!(parse_stream(input, ZeroPair::AsStatement).len(), 2);
 }

@@ -50,7 +50,7 @@ const UNSOLVABLE_OUT: &str =
     "TRAP-LONELY: No solution\nTRAP-WALLED: No solution\nTwo  words  here: No solution\n";
 
 fn puzzles(text: &str) -> Vec<Puzzle> {
-    Vexed::parse(text.as_bytes())
+    Vexed::parse(text.as_bytes(), &crate::game::Reading::STATEMENT)
         .into_iter()
         .map(|p| p.case.expect("valid case"))
         .collect()
@@ -81,7 +81,7 @@ fn check_all(input: &str, expected: &str, output: &str) {
 
 #[test]
 fn parses_names_sizes_and_the_end_marker() {
-    let parsed = Vexed::parse(SAMPLE_IN.as_bytes());
+    let parsed = Vexed::parse(SAMPLE_IN.as_bytes(), &crate::game::Reading::STATEMENT);
     assert_eq!(parsed.len(), 2);
     assert_eq!(
         (parsed[0].label.as_str(), parsed[0].size.as_str()),
@@ -92,7 +92,11 @@ fn parses_names_sizes_and_the_end_marker() {
     assert_eq!(traps.last().unwrap().name, "Two  words  here");
     // Any zero in the header ends the input; CRLF is accepted.
     assert_eq!(
-        Vexed::parse(b"1 2 A\r\nAB\r\n3 0 STOP\n1 2 B\nAB\n").len(),
+        Vexed::parse(
+            b"1 2 A\r\nAB\r\n3 0 STOP\n1 2 B\nAB\n",
+            &crate::game::Reading::STATEMENT
+        )
+        .len(),
         1
     );
 }
@@ -108,7 +112,7 @@ fn large_boards_up_to_128_cells_parse() {
         text.push_str("#############\n");
     }
     text.push_str("0 0 END\n");
-    let parsed = Vexed::parse(text.as_bytes());
+    let parsed = Vexed::parse(text.as_bytes(), &crate::game::Reading::STATEMENT);
     assert!(parsed[0].case.is_ok());
     assert_eq!(parsed[1].case.as_ref().unwrap_err().line, 9); // 130 cells
 }
@@ -116,13 +120,13 @@ fn large_boards_up_to_128_cells_parse() {
 #[test]
 fn bad_input_is_reported_by_line_and_skipped() {
     let text = b"2 3 BAD\n#x#\n###\nfoo\n1 2 OK\nAA\n99999999999999999999 1 HUGE\n2 2 SHORT\n##\n";
-    let parsed = Vexed::parse(text);
+    let parsed = Vexed::parse(text, &crate::game::Reading::STATEMENT);
     assert_eq!(parsed.len(), 4);
     assert_eq!(parsed[0].case.as_ref().unwrap_err().line, 2);
     assert!(parsed[1].case.is_ok());
     assert_eq!(parsed[2].case.as_ref().unwrap_err().line, 7);
     assert_eq!(parsed[3].case.as_ref().unwrap_err().line, 10);
-    let too_big = Vexed::parse(b"12 11 X\n");
+    let too_big = Vexed::parse(b"12 11 X\n", &crate::game::Reading::STATEMENT);
     assert!(
         too_big[0]
             .case
@@ -139,7 +143,7 @@ fn bad_input_is_reported_by_line_and_skipped() {
         b"2 2\n",
         b"1 1 \xff\nA\n",
     ] {
-        let _ = Vexed::parse(bytes);
+        let _ = Vexed::parse(bytes, &crate::game::Reading::STATEMENT);
     }
 }
 
