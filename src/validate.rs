@@ -7,8 +7,9 @@
 //! constraint broken, in the statement's words where it has them. This module is the generic
 //! part: the violation type and how it prints, the one helper that quotes (and shortens) input
 //! in messages ([`quoted`]), the lines of an input, whole ([`lines`]) or read as they are
-//! asked for ([`LineSource`], so that a file of any size validates in the memory of a case)
-//! with the steps every line-based validator takes between cases (`lines.rs`), the checks
+//! asked for ([`LineSource`], so that a file of any size validates in the memory of a case;
+//! the one line reader, which the incremental parsers read through too, as a [`LineReader`])
+//! (`lines.rs`), the steps every line-based validator takes between cases (`cases.rs`), the checks
 //! every line-based format shares ([`check_line`], [`single_spaced`]) and strict number
 //! reading ([`number`]).
 //!
@@ -23,15 +24,16 @@
 
 use std::fmt;
 
+mod cases;
 mod lines;
 #[cfg(test)]
 pub(crate) mod oracle;
 #[cfg(test)]
 pub mod testing;
 
+pub use cases::{Terminator, next_case_line, resync};
 pub use lines::{
-    Line, LineSource, MAX_LINE_BYTES, Terminator, end_line, lines, next_case_line, read_line,
-    resync,
+    Line, LineReader, LineSource, MAX_LINE_BYTES, OwnedLine, end_line, lines, read_line,
 };
 
 /// Most violations kept for one file; a validator stops reading once it has this many.

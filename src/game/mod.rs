@@ -11,8 +11,6 @@
 //! - [`draw`]: a case drawn as SVG frames for the report (`Rules::draw`);
 //! - `budget`: the limits an engine respects on one case;
 //! - `output`: comparing outputs (presentation, blocks), for checkers;
-//! - `lines`: the lines of an input read one at a time ([`LineReader`]), for the incremental
-//!   parsers and validators of line-based games;
 //! - `difference`: the first difference of two outputs, white space named and shown;
 //! - `generator`: the erased generator interface and the [`Solver`] lent to generators;
 //! - `edit`: the erased edit interface ([`CaseEditor`]) over [`Shrink`];
@@ -33,7 +31,6 @@ pub mod draw;
 mod edit;
 mod erased;
 mod generator;
-mod lines;
 mod output;
 mod registered;
 mod rules;
@@ -41,6 +38,8 @@ mod rules;
 pub use crate::status::{CheckVerdict, Rejected};
 #[cfg(test)]
 pub use crate::validate::testing::{test_inputs, trickle};
+/// The lines of an input read one at a time, for the incremental parsers of line-based games.
+pub use crate::validate::{LineReader, OwnedLine};
 pub use budget::{BYTES_PER_MB, BadTimeLimit, Budget, Scratch, Stop};
 pub use difference::{
     Difference, difference, explain, first_column, first_difference, presentation_message,
@@ -50,7 +49,6 @@ pub use draw::{Drawing, Frame};
 pub use edit::{AnyCase, CaseEditor, CaseSize, FileSize, Shrink, runs};
 pub use erased::{Answer, EngineId, EngineRef, Game, ParsedCase, ParsedStream, TimedAnswer};
 pub use generator::{GameGenerator, GameOptions, Lent, Solver, file};
-pub use lines::{LineReader, OwnedLine};
 pub use output::{
     BlockStream, Blocks, MAX_BLOCK_BYTES, replace_first_line, split_blocks, split_separated,
     strip_white_space, trim_presentation,

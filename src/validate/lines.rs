@@ -1,20 +1,21 @@
-//! The lines of a judge input as the line-based validators read them: [`lines`] splits a
-//! whole input (for validators that look at a bounded number of lines), and [`LineSource`]
-//! reads them from a buffered reader as they are asked for, keeping only those not yet
-//! released, so that a validator holds one case's lines at a time. The steps every line-based
-//! validator takes between cases ([`next_case_line`], [`resync`], [`Terminator::closes`])
-//! read from a [`LineSource`], which a whole input in memory is too (a `&[u8]` is a reader).
+//! The lines of a judge input, for the parsers and the validators of line-based games: one
+//! reader of them. [`lines`] splits a whole input in memory; [`LineSource`] reads the lines from
+//! a buffered reader as they are asked for, by index, and holds them until they are released,
+//! so that a validator holds one case's lines at a time; [`LineReader`] is the parsers' view of
+//! a [`LineSource`]: the lines taken one at a time, owned, with look-ahead (a line is held from
+//! the time it is peeked at or taken, and released as it is taken).
 //!
 //! Invariants: the lines are those of splitting the input at `\n` (a final `\n` ends the last
-//! line and starts no other), numbered from 1, whatever sizes the reader's reads have; a line
-//! is read once, into one buffer reused for every line; a line asked for after it was released
-//! is not there (validators only go forward). A read error ends the lines and is kept
-//! ([`LineSource::error`]) for the caller to report.
+//! line and starts no other; with [`LineSource::with_final_piece`], the empty piece after it, or
+//! of an empty input, is a last, unterminated, empty line), numbered from 1, whatever sizes the
+//! reader's reads have; a line is read once, into one buffer shared by the held lines; a line
+//! asked for after it was released is not there (readers only go forward). A read error, or a
+//! line longer than [`MAX_LINE_BYTES`] (an error, not a line held whole), ends the lines and is
+//! kept with the number of the line it stopped at, for the caller to report
+//! ([`LineSource::error`], [`LineReader::error`]).
 
 use std::collections::VecDeque;
 use std::io::BufRead;
-
-use super::{Validation, Violation, check_line, quoted};
 
 /// Most bytes a line of a judge input may have (the statements' longest lines have about a
 /// hundred): a longer one is a read error ([`read_line`]) rather than a line held whole,
@@ -104,6 +105,11 @@ pub fn end_line(lines: &[Line<'_>]) -> usize {
 /// until that is cheap against what was read since.
 const COMPACT_BYTES: usize = 64 * 1024;
 
+/// A line longer than this many bytes, taken through a [`LineReader`] when no other line is
+/// held, is handed over with the buffer rather than copied: a long line is not held twice, and
+/// the buffer kept between lines stays small.
+const MOVED_LINE_BYTES: usize = 64 * 1024;
+
 /// Where a held line's bytes are in a [`LineSource`]'s buffer.
 #[derive(Debug, Clone, Copy)]
 struct Span {
@@ -113,7 +119,8 @@ struct Span {
 }
 
 /// The lines of a reader, read as they are asked for, by 0-based index (line `i + 1`), and
-/// held until released: the lines a validator reads from, whole input or stream.
+/// held until released: the one reader of lines, whole input or stream, that validators read
+/// from by index and parsers through a [`LineReader`].
 pub struct LineSource<R> {
     input: R,
     /// The held lines' bytes, back to back, without their `\n`.
@@ -121,8 +128,13 @@ pub struct LineSource<R> {
     /// The held lines, in order; the first is line index `first`.
     held: VecDeque<Span>,
     first: usize,
+    /// `\n` bytes read so far.
+    newlines: usize,
+    /// Whether the empty piece after a final `\n` (or of an empty input) is a line too.
+    final_piece: bool,
     ended: bool,
-    error: Option<std::io::Error>,
+    /// The read error that ended the lines, and the number of the line it stopped at.
+    error: Option<(usize, std::io::Error)>,
 }
 
 impl<R: BufRead> LineSource<R> {
@@ -132,39 +144,66 @@ impl<R: BufRead> LineSource<R> {
             text: Vec::new(),
             held: VecDeque::new(),
             first: 0,
+            newlines: 0,
+            final_piece: false,
             ended: false,
             error: None,
         }
     }
 
+    /// The lines as splitting the input at every `\n` gives them: the empty piece after a
+    /// final `\n` (or the one piece of an empty input) is a last, unterminated, empty line.
+    pub fn with_final_piece(mut self) -> Self {
+        self.final_piece = true;
+        self
+    }
+
     /// Reads one more line; false at the end (or on a read error).
     fn fill(&mut self) -> bool {
+        match self.read_next() {
+            Some(span) => {
+                self.held.push_back(span);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads the line after the held ones into the buffer, not yet held; `None` at the end
+    /// (or on a read error).
+    fn read_next(&mut self) -> Option<Span> {
         if self.ended {
-            return false;
+            return None;
         }
         let start = self.text.len();
+        // The line being read, 1-based: the one after those read.
+        let number = self.first + self.held.len() + 1;
         if let Err(e) = read_line(&mut self.input, &mut self.text) {
             self.text.truncate(start);
-            // The line it stopped at, 1-based: the one after those read.
-            let line = self.first + self.held.len() + 1;
-            self.error = Some(std::io::Error::new(e.kind(), format!("line {line}: {e}")));
+            self.error = Some((number, e));
             self.ended = true;
-            return false;
+            return None;
         }
-        if self.text.len() == start {
+        let terminated = if self.text.len() == start {
             self.ended = true;
-            return false;
-        }
-        let terminated = self.text.last() == Some(&b'\n');
-        if terminated {
+            // The piece after the last `\n` is empty: a line only if every line read so far
+            // ended with a `\n` (none read: the empty input's one piece).
+            if !(self.final_piece && self.newlines + 1 == number) {
+                return None;
+            }
+            false
+        } else if self.text.last() == Some(&b'\n') {
             self.text.pop();
-        }
-        self.held.push_back(Span {
+            self.newlines += 1;
+            true
+        } else {
+            false
+        };
+        Some(Span {
             start,
             end: self.text.len(),
             terminated,
-        });
-        true
+        })
     }
 
     /// Whether line index `i` is held, read up to it if needed (false past the end, or if it
@@ -225,226 +264,150 @@ impl<R: BufRead> LineSource<R> {
         self.first + self.held.len() + 1
     }
 
-    /// The read error that ended the lines, taken (reported once).
+    /// The read error that ended the lines, taken (reported once), naming the line it stopped
+    /// at (`line 2: ...`).
     pub fn error(&mut self) -> Option<std::io::Error> {
-        self.error.take()
+        let (line, e) = self.error.take()?;
+        Some(std::io::Error::new(e.kind(), format!("line {line}: {e}")))
+    }
+
+    /// The bytes of `span`, the only line in the buffer (held or just read), to be dropped from
+    /// it: a line past [`MOVED_LINE_BYTES`] at the buffer's start is handed over with it.
+    fn copy_out(&mut self, span: Span) -> Vec<u8> {
+        if span.start == 0 && span.end > MOVED_LINE_BYTES {
+            let mut text = std::mem::take(&mut self.text);
+            text.truncate(span.end);
+            text
+        } else {
+            self.text[span.start..span.end].to_vec()
+        }
     }
 }
 
-/// How a game's judge input ends, as its validator reports it: the terminator line (`0 0`),
-/// and the statement's words for the end and for blank lines.
-pub struct Terminator {
-    /// The terminator line, as messages name it.
-    pub marker: &'static str,
-    /// How a message names a line found after the terminator (before `: <the line>`).
-    pub after: &'static str,
-    /// The constraint that the input ends with the terminator (and nothing after it).
-    pub end: &'static str,
-    /// The constraint that no line is blank.
-    pub blank: &'static str,
+/// One line of the input, owned: what a [`LineReader`] hands over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedLine {
+    /// 1-based.
+    pub number: usize,
+    /// The bytes without the `\n`.
+    pub text: Vec<u8>,
+    /// Whether a `\n` ends it (only the last line of an input can lack one).
+    pub terminated: bool,
 }
 
-/// The step every line-based validator takes between cases, from line index `*i` after
-/// `case` cases (the lines before it released): blank lines are reported and skipped, the
-/// end of the input without the terminator is reported (`None`, as when the violations are
-/// full). Otherwise the line to read as a header or the terminator, with its line checks
-/// ([`check_line`]) recorded as the next case's, and where they start in the violations (for
-/// [`Terminator::closes`] to move them to the file).
-pub fn next_case_line<'s, R: BufRead>(
-    lines: &'s mut LineSource<R>,
-    i: &mut usize,
-    case: usize,
-    terminator: &Terminator,
-    out: &mut Validation,
-) -> Option<(Line<'s>, usize)> {
-    let current = (case > 0).then_some(case);
-    lines.release(*i);
-    loop {
-        if out.full() {
-            return None;
+impl OwnedLine {
+    /// Empty, or white space only.
+    pub fn is_blank(&self) -> bool {
+        self.text.trim_ascii().is_empty()
+    }
+}
+
+/// The lines of a reader taken one at a time, with look-ahead: a view of a [`LineSource`]
+/// whose held lines are those peeked at and not yet taken (the incremental parsers' way of
+/// reading). A line is copied out at its size as it is taken, so an empty line costs no
+/// allocation.
+pub struct LineReader<R> {
+    source: LineSource<R>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub fn new(input: R) -> Self {
+        LineReader {
+            source: LineSource::new(input),
         }
-        let Some(line) = lines.get(*i) else {
-            let end = lines.end_line();
-            out.push(Violation::new(
-                current,
-                end,
-                format!("the input ends without the line `{}`", terminator.marker),
-                terminator.end,
-            ));
-            return None;
+    }
+
+    /// See [`LineSource::with_final_piece`].
+    pub fn with_final_piece(self) -> Self {
+        LineReader {
+            source: self.source.with_final_piece(),
+        }
+    }
+
+    /// The line `k` places ahead (0: the next one), read if needed.
+    pub fn peek_at(&mut self, k: usize) -> Option<Line<'_>> {
+        let next = self.source.first;
+        self.source.get(next + k)
+    }
+
+    /// The next line, not taken.
+    pub fn peek(&mut self) -> Option<Line<'_>> {
+        self.peek_at(0)
+    }
+
+    /// Takes the next line.
+    pub fn next_line(&mut self) -> Option<OwnedLine> {
+        let source = &mut self.source;
+        let number = source.first + 1;
+        if source.held.is_empty() {
+            // Nothing peeked at: the line is read and copied out without being held.
+            let span = source.read_next()?;
+            source.first = number;
+            let text = source.copy_out(span);
+            source.text.clear();
+            return Some(OwnedLine {
+                number,
+                text,
+                terminated: span.terminated,
+            });
+        }
+        let span = *source.held.front()?;
+        let text = if source.held.len() == 1 {
+            source.copy_out(span)
+        } else {
+            source.text[span.start..span.end].to_vec()
         };
-        if !line.is_blank() {
-            break;
-        }
-        check_line(&line, current, out);
-        out.push(Violation::new(
-            current,
-            line.number,
-            "a blank line",
-            terminator.blank,
-        ));
-        *i += 1;
-        lines.release(*i);
+        source.release(number);
+        Some(OwnedLine {
+            number,
+            text,
+            terminated: span.terminated,
+        })
     }
-    let lines: &'s LineSource<R> = lines;
-    let line = lines.at(*i)?;
-    let first = out.violations.len();
-    check_line(&line, Some(case + 1), out);
-    Some((line, first))
-}
 
-/// The first line index at or after `i` whose text `is_header` accepts (or the end): where a
-/// validator resumes after a broken case, as the game's parser does. The lines passed over
-/// are released.
-pub fn resync<R: BufRead>(
-    lines: &mut LineSource<R>,
-    mut i: usize,
-    is_header: impl Fn(&[u8]) -> bool,
-) -> usize {
-    while lines.get(i).is_some_and(|l| !is_header(l.text)) {
-        i += 1;
-        lines.release(i);
+    /// Takes the next line without copying it out; false at the end.
+    pub fn skip_line(&mut self) -> bool {
+        let next = self.source.first;
+        if !self.source.load(next) {
+            return false;
+        }
+        self.source.release(next + 1);
+        true
     }
-    i
-}
 
-impl Terminator {
-    /// The terminator at line index `i` closes the input after `case` cases: the violations
-    /// recorded on its line since `first` belong to the last case (or to the file), not to a
-    /// case it would have started, and a line after it is reported.
-    pub fn closes<R: BufRead>(
-        &self,
-        lines: &mut LineSource<R>,
-        i: usize,
-        first: usize,
-        case: usize,
-        out: &mut Validation,
-    ) {
-        let current = (case > 0).then_some(case);
-        for violation in &mut out.violations[first..] {
-            violation.case = current;
+    /// The next line that is not blank, not taken (the blank lines before it are taken).
+    pub fn peek_non_blank(&mut self) -> Option<Line<'_>> {
+        while self.peek()?.is_blank() {
+            self.skip_line();
         }
-        if let Some(extra) = lines.get(i + 1) {
-            out.push(Violation::new(
-                current,
-                extra.number,
-                format!("{}: {}", self.after, quoted(extra.text)),
-                self.end,
-            ));
-        }
+        self.peek()
+    }
+
+    /// Takes the next line that is not blank (and the blank lines before it).
+    pub fn next_non_blank(&mut self) -> Option<OwnedLine> {
+        self.peek_non_blank()?;
+        self.next_line()
+    }
+
+    /// The number of pieces splitting the input at `\n` gives (`\n` bytes + 1), once the
+    /// input has been read to its end: the number of the last line, an empty one after a
+    /// final `\n` counted, as whole-input parsers count it.
+    pub fn pieces(&mut self) -> usize {
+        while self.source.fill() {}
+        self.source.newlines + 1
+    }
+
+    /// See [`LineSource::end_line`] (the final piece, when it is a line, counted).
+    pub fn end_line(&mut self) -> usize {
+        self.source.end_line()
+    }
+
+    /// The read error that ended the lines, taken (reported once), as the reader gave it
+    /// (its line is [`LineReader::end_line`]).
+    pub fn error(&mut self) -> Option<std::io::Error> {
+        self.source.error.take().map(|(_, e)| e)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_keep_numbers_and_the_final_newline() {
-        let l = lines(b"a\n\nb");
-        assert_eq!(l.len(), 3);
-        assert_eq!(
-            (l[0].number, l[0].text, l[0].terminated),
-            (1, &b"a"[..], true)
-        );
-        assert!(l[1].is_blank());
-        assert_eq!((l[2].number, l[2].terminated), (3, false));
-        assert_eq!(lines(b"a\n").len(), 1);
-        assert!(lines(b"").is_empty());
-        assert_eq!(end_line(&lines(b"a\nb\n")), 3);
-    }
-
-    #[test]
-    fn a_source_gives_the_lines_of_the_split_whatever_the_reads() {
-        let long = [vec![b'x'; 3 * COMPACT_BYTES], b"\n".to_vec()].concat();
-        let many = b"ab\n".repeat(COMPACT_BYTES);
-        for text in [
-            &b""[..],
-            b"a",
-            b"a\n",
-            b"a\n\nbb \n",
-            b"\n\n",
-            b"x\ny\r\nz",
-            &long,
-            &many,
-        ] {
-            let whole = lines(text);
-            for step in [1, 2, 3, 7, 4096] {
-                let mut source = LineSource::new(crate::validate::testing::trickle(text, step));
-                // Released as a validator releases them: two behind the line read.
-                for (i, expected) in whole.iter().enumerate() {
-                    assert_eq!(source.get(i).as_ref(), Some(expected), "{i} of {text:?}");
-                    source.release(i.saturating_sub(2));
-                    assert!(i < 3 || source.at(i - 3).is_none());
-                }
-                assert!(source.get(whole.len()).is_none());
-                assert_eq!(source.end_line(), end_line(&whole));
-                assert!(source.error().is_none());
-            }
-        }
-    }
-
-    #[test]
-    fn a_read_error_ends_the_lines_and_is_kept() {
-        struct Failing;
-        impl std::io::Read for Failing {
-            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
-                Err(std::io::Error::other("disk on fire"))
-            }
-        }
-        let input = std::io::Read::chain(&b"a\nb"[..], Failing);
-        let mut source = LineSource::new(std::io::BufReader::new(input));
-        assert_eq!(source.get(0).map(|l| l.text), Some(&b"a"[..]));
-        assert!(source.get(1).is_none(), "the cut line is not a line");
-        assert_eq!(
-            source.error().map(|e| e.to_string()).as_deref(),
-            Some("line 2: disk on fire")
-        );
-        assert!(source.error().is_none());
-    }
-
-    #[test]
-    fn a_line_longer_than_the_bound_is_an_error_naming_it() {
-        let longest = vec![b'x'; MAX_LINE_BYTES];
-        let too_long = vec![b'y'; MAX_LINE_BYTES + 1];
-        for step in [4096, 65_536, 3 * MAX_LINE_BYTES] {
-            // The longest line is read whole, with or without its `\n`.
-            for text in [
-                [&b"a\n"[..], &longest, b"\nb\n"].concat(),
-                [&b"a\n"[..], &longest].concat(),
-            ] {
-                let mut source = LineSource::new(crate::validate::testing::trickle(&text, step));
-                assert_eq!(source.get(1).map(|l| l.text.len()), Some(MAX_LINE_BYTES));
-                assert!(source.error().is_none());
-            }
-            let text = [&b"a\n"[..], &too_long, b"\nb\n"].concat();
-            let mut source = LineSource::new(crate::validate::testing::trickle(&text, step));
-            assert_eq!(source.get(0).map(|l| l.text), Some(&b"a"[..]));
-            assert!(source.get(1).is_none(), "the long line is not a line");
-            let error = source.error().expect("an error");
-            assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
-            assert_eq!(
-                error.to_string(),
-                format!("line 2: a line longer than {MAX_LINE_BYTES} bytes")
-            );
-        }
-    }
-
-    #[test]
-    fn read_line_reads_what_read_until_reads() {
-        let text = b"a\n\nbb \r\nlast";
-        for step in [1, 2, 5] {
-            let (mut mine, mut theirs) = (Vec::new(), Vec::new());
-            let mut a = crate::validate::testing::trickle(text, step);
-            let mut b = crate::validate::testing::trickle(text, step);
-            loop {
-                let n = read_line(&mut a, &mut mine).unwrap();
-                assert_eq!(n, b.read_until(b'\n', &mut theirs).unwrap());
-                assert_eq!(mine, theirs);
-                if n == 0 {
-                    break;
-                }
-            }
-        }
-    }
-}
+mod tests;

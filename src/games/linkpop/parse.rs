@@ -56,9 +56,9 @@ impl<R: BufRead> Cases<R> {
         while self
             .lines
             .peek_non_blank()
-            .is_some_and(|l| header(&l.text).is_none())
+            .is_some_and(|l| header(l.text).is_none())
         {
-            self.lines.next_line();
+            self.lines.skip_line();
         }
     }
 
@@ -75,7 +75,7 @@ impl<R: BufRead> Cases<R> {
                 ));
             };
             let line = row.number;
-            let tokens = fields(&row.text);
+            let tokens = fields(row.text);
             if tokens.len() != m {
                 return Err(CaseError::new(
                     line,
@@ -100,7 +100,7 @@ impl<R: BufRead> Cases<R> {
                 })?;
                 cells.push(Some(block));
             }
-            self.lines.next_line();
+            self.lines.skip_line();
         }
         Ok(Board {
             rows: n,

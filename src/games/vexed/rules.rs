@@ -178,9 +178,9 @@ impl<R: BufRead> Puzzles<R> {
         while self
             .lines
             .peek()
-            .is_some_and(|l| !looks_like_header(&l.text))
+            .is_some_and(|l| !looks_like_header(l.text))
         {
-            self.lines.next_line();
+            self.lines.skip_line();
         }
     }
 
