@@ -126,7 +126,7 @@ fn lines_are_the_split_of_the_whole_input() {
     ] {
         let whole = crate::validate::lines(text);
         for step in 1..=9 {
-            let mut reader = LineReader::new(crate::game::trickle(text, step));
+            let mut reader = LineReader::new(crate::validate::testing::trickle(text, step));
             assert_eq!(reader.peek_at(1).is_some(), whole.len() > 1);
             let mut got = Vec::new();
             while let Some(line) = reader.next_line() {
@@ -141,7 +141,7 @@ fn lines_are_the_split_of_the_whole_input() {
             }
             assert_eq!(reader.pieces(), text.split(|&b| b == b'\n').count());
             assert_eq!(reader.end_line(), crate::validate::end_line(&whole));
-            let mut pieces = LineReader::new(crate::game::trickle(text, step)).with_final_piece();
+            let mut pieces = LineReader::new(crate::validate::testing::trickle(text, step)).with_final_piece();
             let mut got = Vec::new();
             while let Some(line) = pieces.next_line() {
                 got.push(line.text);
