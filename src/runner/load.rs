@@ -255,7 +255,8 @@ impl Loaded {
         let mut events = Vec::new();
         // Each engine's results, their weight and measured time, for the progress estimate.
         let mut spent: smallvec::SmallVec<[(usize, Amount, u128); 2]> = smallvec::SmallVec::new();
-        for (slot, result) in &results {
+        let watched = self.finished.is_read();
+        for (slot, result) in results.iter().filter(|_| watched) {
             let Slot { case, engine, .. } = self.slots[*slot];
             let weight = Amount::weight_of(self.cases.get(case).and_then(|c| c.cells));
             let nanos = cost_nanos(result, self.cases.len());
@@ -383,10 +384,15 @@ pub(super) fn load(
     } else {
         loaded.cases.len()
     };
-    let mut done = Vec::new();
+    // Sized up front: a chunk holds thousands of slots, and growing these by doubling
+    // copied every `Done` several times over.
+    let most = cases * loaded.engines.len();
+    loaded.slots.reserve_exact(most);
+    let mut done = Vec::with_capacity(most);
     for case in 0..cases {
         let index = loaded.first + case;
-        let wanted: Vec<bool> = loaded
+        // Inline: one allocation per case was a visible part of a tiny case's cost.
+        let wanted: smallvec::SmallVec<[bool; 8]> = loaded
             .engines
             .iter()
             .map(|spec| {

@@ -214,6 +214,10 @@ const MIN_FILES_IN_FLIGHT: usize = 64;
 /// Input bytes in flight per worker thread (a file read whole and larger than the window still
 /// runs alone; a streamed file counts a chunk's bytes per chunk in flight).
 const BYTES_PER_THREAD: u64 = 8 << 20;
+/// Chunks of one streamed file in flight per worker thread: one being solved, one loaded
+/// beside it, one waiting to be retired. A chunk holds thousands of cases and their results,
+/// so a file of tiny cases is bounded by this, not by its bytes.
+const STREAMED_CHUNKS_PER_THREAD: usize = 2;
 
 /// Runs `config` over `files` with the engines (and the baseline) of `table`, resolved by the
 /// caller before anything is read, handing results to `sinks`. A table may hold any
@@ -233,6 +237,7 @@ pub fn run(
     let window = Window {
         files: (threads * FILES_PER_THREAD).max(MIN_FILES_IN_FLIGHT),
         bytes: BYTES_PER_THREAD * threads as u64,
+        chunks_per_file: STREAMED_CHUNKS_PER_THREAD * threads,
     };
     // The sizes the window counts, read up front on the workers: one stat per file on the
     // calling thread would make it the bottleneck of a corpus of many tiny files.

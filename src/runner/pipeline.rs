@@ -42,6 +42,8 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 pub(super) struct Window {
     pub files: usize,
     pub bytes: u64,
+    /// Chunks of one streamed file in flight at most (its oldest chunk always goes).
+    pub chunks_per_file: usize,
 }
 
 /// A file in flight: its chunks admitted and not retired, in order.
@@ -269,7 +271,7 @@ impl Pipeline<'_> {
             // The oldest file always gets its next chunk when none of it is in flight: the
             // window may be full of later files' chunks, which wait for it to be retired.
             let head = n == 0 && flight.chunks.is_empty();
-            if head || room(load) {
+            if head || (room(load) && flight.chunks.len() < self.window.chunks_per_file) {
                 self.spawn_chunk(position, flight, load, tx.clone(), loads);
             }
         }

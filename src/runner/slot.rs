@@ -165,6 +165,9 @@ pub(super) fn schedule(
 /// A task of engine `e` on the file's slots starts (`true`) or ends: the progress display
 /// gives no estimate while a running class is silent longer than its measurements allow.
 fn started(loaded: &Loaded, e: usize, starts: bool) {
+    if !loaded.finished.is_read() {
+        return;
+    }
     let (game, name) = (loaded.file.game.name(), loaded.engines[e].name());
     if starts {
         loaded.finished.start(game, name);

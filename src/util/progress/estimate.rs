@@ -45,9 +45,17 @@ pub(super) struct Spent {
 pub struct Finished {
     pub(super) units: AtomicUsize,
     pub(super) classes: Mutex<Classes<Spent>>,
+    /// A display reads these counts (else the workers need not keep them).
+    pub(super) read: bool,
 }
 
 impl Finished {
+    /// Whether a display reads these counts: when none does (`--progress none`, `--quiet`),
+    /// the workers skip their accounting, a visible part of a tiny case's cost.
+    pub fn is_read(&self) -> bool {
+        self.read
+    }
+
     /// A task of engine `engine` on `game` starts solving some of its units.
     pub fn start(&self, game: &'static str, engine: &str) {
         let mut classes = self.classes.lock().expect("no thread panics holding it");

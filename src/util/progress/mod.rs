@@ -138,7 +138,10 @@ impl Progress {
             last_line: Mutex::new(now),
             files_done: AtomicUsize::new(0),
             units_done: AtomicUsize::new(0),
-            finished: Default::default(),
+            finished: std::sync::Arc::new(Finished {
+                read: mode != ProgressMode::None,
+                ..Finished::default()
+            }),
             planned: Default::default(),
             counted: Default::default(),
             runs: 1,

@@ -141,7 +141,8 @@ fn lines_are_the_split_of_the_whole_input() {
             }
             assert_eq!(reader.pieces(), text.split(|&b| b == b'\n').count());
             assert_eq!(reader.end_line(), crate::validate::end_line(&whole));
-            let mut pieces = LineReader::new(crate::validate::testing::trickle(text, step)).with_final_piece();
+            let mut pieces =
+                LineReader::new(crate::validate::testing::trickle(text, step)).with_final_piece();
             let mut got = Vec::new();
             while let Some(line) = pieces.next_line() {
                 got.push(line.text);
