@@ -9,7 +9,8 @@ use common::*;
 
 /// 1,000,000 1x1 SameGame grids: a runner keeping a record of about 380 bytes per case for
 /// the summary (before the tally) needs about 400 MB on this file (757 MB for 2,000,000);
-/// with the tally, about 50 MB (release builds; see benches/README.md).
+/// with the tally and at most two chunks per worker in flight, 61-71 MB at `-j 2`, most of it
+/// memory mimalloc keeps for its purge delay (release builds; see benches/README.md).
 const GRIDS: usize = 1_000_000;
 /// The bound on the child's peak resident memory, in KB.
 const PEAK_KB: i64 = 100_000;
