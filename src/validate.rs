@@ -1,7 +1,7 @@
 //! Strict validation of judge inputs against the statements' constraints: what `gamebench
 //! validate` and `run --validate` report, separate from the lenient parsers the engines use.
 //!
-//! A game's validator ([`crate::game::Rules::validate`], in `src/games/<game>/validate.rs`)
+//! A game's validator ([`crate::game::Rules::validate_reader`], in `src/games/<game>/validate.rs`)
 //! reads the raw bytes and returns a [`Validation`]: the number of cases it found and every
 //! [`Violation`], each naming the case (when there is one), the 1-based line and the
 //! constraint broken, in the statement's words where it has them. This module is the generic

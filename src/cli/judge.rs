@@ -330,14 +330,7 @@ fn check_lines(
         let case = match &p.case {
             Ok(case) => case,
             Err(e) => {
-                // A judge's convention names it as its judge error (testlib's FAIL).
-                let line = format!(
-                    "{}{name}: case {index}: {e}",
-                    fail_prefix(report.convention)
-                );
-                eprintln!("{line}");
-                report.feedback(&line)?;
-                report.failure.get_or_insert(line);
+                unreadable_case(report, &format!("{name}: case {index}: {e}"))?;
                 counts.errors += 1;
                 continue;
             }
@@ -370,6 +363,17 @@ fn check_lines(
         )?;
     }
     counts.finish(report)
+}
+
+/// A case of the input that cannot be read (`what` names the file, the case and why): said on
+/// stderr and in the feedback, and the judge's failure; a judge's convention names it as its
+/// judge error (testlib's FAIL).
+fn unreadable_case(report: &mut Report, what: &str) -> Result<()> {
+    let line = format!("{}{what}", fail_prefix(report.convention));
+    eprintln!("{line}");
+    report.feedback(&line)?;
+    report.failure.get_or_insert(line);
+    Ok(())
 }
 
 /// The blocks of the output under check. An output that is not UTF-8 is judged on its text

@@ -319,16 +319,15 @@ pub trait Rules: Send + Sync + 'static {
     /// Strict validation of a judge input against the statement's constraints (sizes, counts,
     /// alphabets, terminators, white space), separate from the lenient [`Rules::parse`]: every
     /// violation names its case, line and constraint (see [`crate::validate`]). Never panics,
-    /// linear in the input. Lives in the game's `validate.rs`.
-    fn validate(input: &[u8]) -> Validation;
+    /// linear in the input, read from `input` as it comes (every game's validator reads a case,
+    /// or the lines it looks at, at a time), so a file of any size validates in bounded memory.
+    /// A read error is returned. Lives in the game's `validate.rs`.
+    fn validate_reader(input: &mut dyn BufRead) -> std::io::Result<Validation>;
 
-    /// The same validation as [`Rules::validate`], of an input read from `input`. The default
-    /// reads the input whole and validates it; a game whose validator reads as it goes
-    /// overrides it (SameGame), so that a file of any size validates in bounded memory.
-    fn validate_reader(input: &mut dyn BufRead) -> std::io::Result<Validation> {
-        let mut bytes = Vec::new();
-        input.read_to_end(&mut bytes)?;
-        Ok(Self::validate(&bytes))
+    /// [`Rules::validate_reader`] of an input in memory. The one default, which every game
+    /// keeps: reading a slice cannot fail.
+    fn validate(input: &[u8]) -> Validation {
+        Self::validate_reader(&mut &input[..]).unwrap_or_default()
     }
 
     /// The judge output of case `index` (1-based within its file) with this answer.

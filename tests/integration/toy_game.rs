@@ -52,9 +52,12 @@ impl Rules for Sums {
             .collect()
     }
 
-    /// The toy's statement: `N`, then exactly N lines of single-spaced numbers.
-    fn validate(input: &[u8]) -> Validation {
-        let lines = validate::lines(input);
+    /// The toy's statement: `N`, then exactly N lines of single-spaced numbers (read whole:
+    /// a toy's files are small).
+    fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
+        let mut bytes = Vec::new();
+        input.read_to_end(&mut bytes)?;
+        let lines = validate::lines(&bytes);
         let mut out = Validation::default();
         for line in &lines {
             validate::check_line(line, None, &mut out);
@@ -78,7 +81,7 @@ impl Rules for Sums {
         if count != Some(out.cases as u64) {
             out.push(Violation::new(None, 1, "a wrong N", "N lines follow"));
         }
-        out
+        Ok(out)
     }
 
     fn format_case(index: usize, _case: &Vec<u64>, outcome: &Outcome<u64>) -> String {

@@ -196,10 +196,6 @@ impl Rules for LinkPop {
         Box::new(parse::Cases::new(LineReader::new(input)))
     }
 
-    fn validate(input: &[u8]) -> Validation {
-        validate::validate(input)
-    }
-
     fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
         validate::validate_reader(input)
     }

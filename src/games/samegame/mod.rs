@@ -231,10 +231,6 @@ impl Rules for SameGame {
         Box::new(parse::GridStream::new(input, zero_pair(reading)))
     }
 
-    fn validate(input: &[u8]) -> Validation {
-        validate::validate(input)
-    }
-
     fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
         validate::validate_reader(input)
     }

@@ -79,10 +79,6 @@ impl Rules for Vexed {
         Box::new(rules::Puzzles::new(LineReader::new(input)))
     }
 
-    fn validate(input: &[u8]) -> Validation {
-        validate::validate(input)
-    }
-
     fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
         validate::validate_reader(input)
     }

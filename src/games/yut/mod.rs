@@ -117,10 +117,6 @@ impl Rules for Yut {
         Box::new(std::iter::once(one_game(read_replay(input))))
     }
 
-    fn validate(input: &[u8]) -> Validation {
-        validate::validate(input)
-    }
-
     /// The same validation, reading only the lines it looks at.
     fn validate_reader(input: &mut dyn std::io::BufRead) -> std::io::Result<Validation> {
         validate::validate_reader(input)
