@@ -173,8 +173,11 @@ fn an_infinite_loop_passes_the_cpu_limit() {
         ("timeout", "cpu"),
         "{row:?}"
     );
+    // The verdict above is what tells a CPU limit from the wall limit (3 x 1 s + 1 s), which
+    // would say `wall`; this bound only says the run did not hang. On a loaded machine a
+    // spinning program gets its 1 s of CPU over several seconds of wall time.
     assert!(
-        out.elapsed < Duration::from_secs(4),
+        out.elapsed < Duration::from_secs(12),
         "the CPU limit of 1 s took {:?}",
         out.elapsed
     );
