@@ -98,9 +98,6 @@ impl Pipeline<'_> {
         let mut outcome = RunOutcome::default();
         loop {
             let stopping = self.config.stop.load(Ordering::Relaxed);
-            if !stopping {
-                self.admit(&mut in_flight, &mut next, &mut load, &tx, &loads);
-            }
             // Retire every complete chunk at the head of the window, in order.
             while let Some(mut entry) = in_flight.first_entry() {
                 let position = *entry.key();
@@ -201,6 +198,13 @@ impl Pipeline<'_> {
                     self.bar.file_done(slots);
                 }
             }
+            // Admitted after retiring: retiring frees the window, and a head file whose
+            // chunks were all retired gets its next one now. Admitted before, it waited for a
+            // message that no running chunk would send (the calling thread slept its whole
+            // timeout with the workers idle).
+            if !stopping {
+                self.admit(&mut in_flight, &mut next, &mut load, &tx, &loads);
+            }
             let idle = in_flight
                 .values()
                 .all(|f| f.chunks.is_empty() && !f.loading);
@@ -212,7 +216,7 @@ impl Pipeline<'_> {
                     outcome.interrupted = true;
                     return Ok(outcome);
                 }
-                // Everything admitted is retired: admit more before waiting for any message.
+                // Everything admitted is retired and nothing more was: look again.
                 continue;
             }
             // Every message queued, or (after a wait) a batch of them: a wake-up per chunk
