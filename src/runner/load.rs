@@ -255,18 +255,20 @@ impl Loaded {
         let mut events = Vec::new();
         // Each engine's results, their weight and measured time, for the progress estimate.
         let mut spent: smallvec::SmallVec<[(usize, Amount, u128); 2]> = smallvec::SmallVec::new();
-        let watched = self.finished.is_read();
-        for (slot, result) in results.iter().filter(|_| watched) {
-            let Slot { case, engine, .. } = self.slots[*slot];
-            let weight = Amount::weight_of(self.cases.get(case).and_then(|c| c.cells));
-            let nanos = cost_nanos(result, self.cases.len());
-            match spent.iter_mut().find(|(e, _, _)| *e == engine) {
-                Some((_, amount, sum)) => {
-                    amount.units += 1;
-                    amount.weight += weight;
-                    *sum += nanos;
+        // Kept only for a display that reads it.
+        if self.finished.is_read() {
+            for (slot, result) in &results {
+                let Slot { case, engine, .. } = self.slots[*slot];
+                let weight = Amount::weight_of(self.cases.get(case).and_then(|c| c.cells));
+                let nanos = cost_nanos(result, self.cases.len());
+                match spent.iter_mut().find(|(e, _, _)| *e == engine) {
+                    Some((_, amount, sum)) => {
+                        amount.units += 1;
+                        amount.weight += weight;
+                        *sum += nanos;
+                    }
+                    None => spent.push((engine, Amount { units: 1, weight }, nanos)),
                 }
-                None => spent.push((engine, Amount { units: 1, weight }, nanos)),
             }
         }
         {

@@ -214,9 +214,9 @@ const MIN_FILES_IN_FLIGHT: usize = 64;
 /// Input bytes in flight per worker thread (a file read whole and larger than the window still
 /// runs alone; a streamed file counts a chunk's bytes per chunk in flight).
 const BYTES_PER_THREAD: u64 = 8 << 20;
-/// Chunks of one streamed file in flight per worker thread: one being solved, one loaded
-/// beside it, one waiting to be retired. A chunk holds thousands of cases and their results,
-/// so a file of tiny cases is bounded by this, not by its bytes.
+/// Chunks of one streamed file in flight per worker thread: one being solved while the next
+/// is loaded. A chunk holds thousands of cases and their results, so a file of tiny cases is
+/// bounded by this, not by its bytes.
 const STREAMED_CHUNKS_PER_THREAD: usize = 2;
 
 /// Runs `config` over `files` with the engines (and the baseline) of `table`, resolved by the

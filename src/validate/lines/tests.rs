@@ -2,6 +2,10 @@
 
 use super::*;
 
+/// Inputs both readers are checked on, beside a test's own long ones: empty, without a final
+/// newline, blank lines, trailing space, a carriage return.
+const SHORT_TEXTS: [&[u8]; 6] = [b"", b"a", b"a\n", b"a\n\nbb \n", b"\n\n", b"x\ny\r\nz"];
+
 #[test]
 fn lines_keep_numbers_and_the_final_newline() {
     let l = lines(b"a\n\nb");
@@ -21,16 +25,7 @@ fn lines_keep_numbers_and_the_final_newline() {
 fn a_source_gives_the_lines_of_the_split_whatever_the_reads() {
     let long = [vec![b'x'; 3 * COMPACT_BYTES], b"\n".to_vec()].concat();
     let many = b"ab\n".repeat(COMPACT_BYTES);
-    for text in [
-        &b""[..],
-        b"a",
-        b"a\n",
-        b"a\n\nbb \n",
-        b"\n\n",
-        b"x\ny\r\nz",
-        &long,
-        &many,
-    ] {
+    for text in SHORT_TEXTS.iter().copied().chain([&long[..], &many[..]]) {
         let whole = lines(text);
         for step in [1, 2, 3, 7, 4096] {
             let mut source = LineSource::new(crate::validate::testing::trickle(text, step));
@@ -115,15 +110,7 @@ fn read_line_reads_what_read_until_reads() {
 fn lines_are_the_split_of_the_whole_input() {
     // A line long enough to be handed over, then short ones read into the buffer again.
     let long = [vec![b'x'; 2 * MOVED_LINE_BYTES], b"\nab\n\nc".to_vec()].concat();
-    for text in [
-        &b""[..],
-        b"a",
-        b"a\n",
-        b"a\n\nbb \n",
-        b"\n\n",
-        b"x\ny\r\nz",
-        &long,
-    ] {
+    for text in SHORT_TEXTS.iter().copied().chain([&long[..]]) {
         let whole = crate::validate::lines(text);
         for step in 1..=9 {
             let mut reader = LineReader::new(crate::validate::testing::trickle(text, step));
