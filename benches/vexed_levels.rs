@@ -26,7 +26,7 @@ fn main() {
     let root = std::env::var("VEXED_LEVELS")
         .map(PathBuf::from)
         .unwrap_or_else(|_| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vexed-levels")
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/vexed-levels")
         });
     if !root.is_dir() {
         println!("vexed_levels: {} not found, skipping", root.display());

@@ -24,7 +24,7 @@ const FILES: [&str; 4] = [
 /// A file of the bundled corpora (`corpora/...`).
 fn corpus_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpora")
+        .join("../corpora")
         .join(relative)
 }
 

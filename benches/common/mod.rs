@@ -29,7 +29,7 @@ impl Corpus {
 /// A folder or file of the bundled corpora (`corpora/...`).
 pub fn corpus_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpora")
+        .join("../corpora")
         .join(relative)
 }
 
