@@ -266,6 +266,15 @@ fn resumed_beside_a_sleeping_cat(check: bool) {
     // the program finished, short enough for the resumed and the whole run.
     let program = "slow=cmd:sleep 8; cat";
     let csv = tmp.path().join("x.csv");
+    // The uninterrupted run to compare with goes alongside: the program's runs sleep, so the
+    // two runs share no more than a few milliseconds of CPU.
+    let whole = tmp.path().join("whole.csv");
+    let uninterrupted = gamebench()
+        .args(beside_a_program(&corpus, program, &whole, check))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut args = beside_a_program(&corpus, program, &csv, check);
     args.push("--resume".into());
     let child = gamebench()
@@ -322,12 +331,7 @@ fn resumed_beside_a_sleeping_cat(check: bool) {
         assert_eq!(row.verdict.map_or("", |v| v.as_str()), verdict, "{row:?}");
         assert!(!row.message.contains("partial case"), "{row:?}");
     }
-    let whole = tmp.path().join("whole.csv");
-    let args = beside_a_program(&corpus, program, &whole, check);
-    common::assert_exit(
-        &common::run(&args.iter().map(String::as_str).collect::<Vec<_>>()),
-        1,
-    );
+    common::assert_exit(&uninterrupted.wait_with_output().unwrap(), 1);
     assert_eq!(
         common::columns(&csv, &KEY_COLUMNS),
         common::columns(&whole, &KEY_COLUMNS)
