@@ -34,7 +34,22 @@ fn describe() -> Option<String> {
     let git_dir = git(&["rev-parse", "--absolute-git-dir"])?;
     println!("cargo:rerun-if-changed={git_dir}/HEAD");
     println!("cargo:rerun-if-changed={git_dir}/index");
-    let describe = git(&["describe", "--always", "--dirty", "--tags"])?;
+    // Not `git describe --dirty`: it refreshes the index and writes it (always, just after a
+    // clone), and a watched file written while this script runs makes cargo run it again at
+    // the next build, and rebuild the library. `diff-index` reads the index and writes nothing.
+    let mut describe = git(&["describe", "--always", "--tags"])?;
+    if is_dirty() {
+        describe.push_str("-dirty");
+    }
     println!("cargo:rustc-env=GAMEBENCH_GIT_DESCRIBE={describe}");
     Some(describe)
+}
+
+/// Whether the working tree differs from HEAD (what `git describe --dirty` marks); false when
+/// git cannot tell.
+fn is_dirty() -> bool {
+    Command::new("git")
+        .args(["diff-index", "--quiet", "HEAD", "--"])
+        .status()
+        .is_ok_and(|status| status.code() == Some(1))
 }

@@ -18,7 +18,8 @@ use serde::Serialize;
 pub struct RunMeta {
     pub tool: String,
     pub version: String,
-    /// `git describe --always --dirty --tags` of the build's source, when it was a checkout.
+    /// `git describe --always --tags` of the build's source, with `-dirty` when it differed
+    /// from HEAD, when it was a checkout.
     pub git: Option<String>,
     pub host: String,
     /// The CPU model (`/proc/cpuinfo`), when known.
