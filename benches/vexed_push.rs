@@ -5,8 +5,10 @@
 //! meets. Before timing, every push is checked against the literal rules of the grid. Throughput
 //! is pushes per second, single thread.
 
-use std::path::{Path, PathBuf};
+#[allow(dead_code)] // only its corpus_path: the states come from parsed puzzles, not cases
+mod common;
 
+use common::corpus_path;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamebench::games::vexed::bitset::PushCorpus;
 use gamebench::games::vexed::parse_puzzles;
@@ -20,13 +22,6 @@ const FILES: [&str; 4] = [
     "vexed/sample.in",
     "vexed/traps.in",
 ];
-
-/// A file of the bundled corpora (`corpora/...`).
-fn corpus_path(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpora")
-        .join(relative)
-}
 
 fn pushes(c: &mut Criterion) {
     let puzzles: Vec<_> = FILES
